@@ -1,0 +1,44 @@
+# Shared by scripts/run and scripts/test (sourced): installs the Debian packages that are missing,
+# finds CUDA, configures and builds. Set GPULAB_PRESET to choose a CMake preset.
+set -euo pipefail
+GPULAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$GPULAB_ROOT"
+
+gpulab_say() { printf 'gpulab: %s\n' "$*" >&2; }
+
+gpulab_install_packages() {
+  local wanted missing=()
+  wanted=$(sed 's/#.*//' scripts/debian-packages.txt | tr -s ' \n' '\n' | sed '/^$/d')
+  for p in $wanted; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  gpulab_say "installing missing Debian packages: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { gpulab_say "not root and no sudo: install these first: ${missing[*]}"; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+gpulab_find_cuda() {
+  if ! command -v nvcc >/dev/null 2>&1; then
+    for d in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin; do
+      if [ -x "$d/nvcc" ]; then export PATH="$d:$PATH"; break; fi
+    done
+  fi
+  if command -v nvcc >/dev/null 2>&1; then
+    export CUDACXX=${CUDACXX:-$(command -v nvcc)}
+    gpulab_say "CUDA: $(nvcc --version | tail -1)"
+  else
+    gpulab_say "no CUDA toolkit found: building the CPU backend only"
+  fi
+}
+
+gpulab_build() {
+  local preset=$1
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+}
