@@ -1,0 +1,38 @@
+#pragma once
+// The CUDA engine: the GPU variants of kernels/life, display straight into mapped GL textures.
+// Included only where GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "life/life.h"
+
+namespace gpulab::life {
+
+class CudaEngine : public Engine {
+ public:
+  // Works on the current CUDA device; every launch and copy goes on `stream`.
+  static std::unique_ptr<CudaEngine> create(Stream stream);
+
+  // Display: one thread per pixel writes RGBA8 through a surface object over a mapped GL texture
+  // (tex_width × tex_height, row 0 = top of the view) ...
+  virtual void render_surface(const View& view, SurfaceObject surface) = 0;
+  // ... or into a device buffer of tex_width × tex_height words (the host-copy fallback, tests).
+  virtual void render_device(const View& view, uint32_t* d_rgba) = 0;
+
+  // The kernels a variant launches at a block shape (the step kernel first), for the occupancy panel.
+  virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
+  virtual Stream stream() const = 0;
+  // Device bytes the state of a w×h grid needs in a layout (both buffers), for the memory check.
+  static size_t bytes_needed(Layout layout, int width, int height);
+};
+
+// Whether a CUDA device can be used, and if not, why (no driver, no device, built without CUDA).
+struct CudaStatus {
+  bool available = false;
+  int device = -1;
+  std::string reason;
+};
+CudaStatus cuda_status();
+
+}  // namespace gpulab::life

@@ -1,0 +1,6 @@
+// Built instead of the .cu files when there is no CUDA compiler: the app runs on its CPU backend.
+#include "life/life_cuda.h"
+
+namespace gpulab::life {
+CudaStatus cuda_status() { return {false, -1, "gpulab was built without CUDA (no CUDA compiler found)"}; }
+}  // namespace gpulab::life
