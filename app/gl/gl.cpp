@@ -1,0 +1,436 @@
+// GL 4.5 RAII objects (direct state access throughout), shader loading with numbered-source
+// errors, the textured quad and the top-down read-back. Row-order convention: see gl.h.
+#include "gl/gl.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace gpulab::gl {
+
+void delete_texture(GLuint id) { glDeleteTextures(1, &id); }
+void delete_buffer(GLuint id) { glDeleteBuffers(1, &id); }
+void delete_framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
+void delete_renderbuffer(GLuint id) { glDeleteRenderbuffers(1, &id); }
+void delete_vertex_array(GLuint id) { glDeleteVertexArrays(1, &id); }
+void delete_program(GLuint id) { glDeleteProgram(id); }
+
+namespace {
+
+void delete_shader(GLuint id) { glDeleteShader(id); }
+using Shader = Handle<delete_shader>;
+
+const char* gl_error_name(GLenum e) {
+  switch (e) {
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    case GL_STACK_OVERFLOW:
+      return "GL_STACK_OVERFLOW";
+    case GL_STACK_UNDERFLOW:
+      return "GL_STACK_UNDERFLOW";
+    default:
+      return "unknown GL error";
+  }
+}
+
+// Object creation is rare, so it can afford glGetError. Errors raised before the call are drained
+// first so that they are not blamed on it.
+void drain_gl_errors() {
+  for (int i = 0; i < 64 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+}
+void throw_on_gl_error(const std::string& what) {
+  const GLenum e = glGetError();
+  if (e != GL_NO_ERROR) {
+    drain_gl_errors();
+    throw GlError(what + " failed: " + gl_error_name(e));
+  }
+}
+
+std::string hex(GLenum value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%04X", value);
+  return text;
+}
+
+void require_context(const char* what) {
+  // A call without a current context would crash inside glad's null function pointers.
+  if (glGetString == nullptr || glGetString(GL_VERSION) == nullptr)
+    throw GlError(std::string(what) + ": no current OpenGL context (or GL functions not loaded)");
+}
+
+std::string numbered(const std::string& source) {
+  std::ostringstream out;
+  std::istringstream in(source);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "%4d | ", n);
+    out << prefix << line << '\n';
+  }
+  return out.str();
+}
+
+std::string shader_log(GLuint shader) {
+  GLint length = 0;
+  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  std::string log(std::max(length, 1), '\0');
+  glGetShaderInfoLog(shader, length, nullptr, log.data());
+  log.resize(std::strlen(log.c_str()));
+  return log;
+}
+
+std::string program_log(GLuint program) {
+  GLint length = 0;
+  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
+  std::string log(std::max(length, 1), '\0');
+  glGetProgramInfoLog(program, length, nullptr, log.data());
+  log.resize(std::strlen(log.c_str()));
+  return log;
+}
+
+Shader compile(GLenum stage, const std::string& source, const std::string& name) {
+  const char* stage_name = stage == GL_VERTEX_SHADER ? "vertex" : "fragment";
+  Shader shader(glCreateShader(stage));
+  if (!shader) throw GlError(name + ": glCreateShader(" + stage_name + ") failed");
+  const char* text = source.c_str();
+  const GLint length = static_cast<GLint>(source.size());
+  glShaderSource(shader.id(), 1, &text, &length);
+  glCompileShader(shader.id());
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader.id(), GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    throw GlError(name + ": " + stage_name + " shader failed to compile:\n" +
+                  shader_log(shader.id()) + "\n--- " + stage_name + " shader source ---\n" +
+                  numbered(source));
+  }
+  return shader;
+}
+
+// Which capabilities TexturedQuad turns off for its draw and restores afterwards.
+constexpr GLenum kQuadDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
+                                        GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+Texture2D::Texture2D(GLenum internal_format, int width, int height)
+    : width_(width), height_(height), format_(internal_format) {
+  if (width <= 0 || height <= 0)
+    throw GlError("Texture2D: size " + std::to_string(width) + "x" + std::to_string(height) +
+                  " is empty");
+  require_context("Texture2D");
+  drain_gl_errors();
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &id);
+  handle_ = Handle<delete_texture>(id);
+  glTextureStorage2D(id, 1, internal_format, width, height);
+  glTextureParameteri(id, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(id, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(id, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTextureParameteri(id, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  throw_on_gl_error("Texture2D: glTextureStorage2D(" + std::to_string(width) + "x" +
+                    std::to_string(height) + ", format " + hex(internal_format) + ")");
+}
+
+void Texture2D::upload_rgba8_top_down(const uint32_t* rgba) {
+  if (!handle_) throw GlError("Texture2D::upload_rgba8_top_down on an empty texture");
+  if (rgba == nullptr) throw GlError("Texture2D::upload_rgba8_top_down: null pixels");
+  // A bound unpack buffer would turn the pointer into an offset; unpack parameters left by
+  // someone else (row length, skips) would shear the image.
+  GLint unpack_buffer = 0, alignment = 4, row_length = 0, skip_rows = 0, skip_pixels = 0;
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buffer);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &row_length);
+  glGetIntegerv(GL_UNPACK_SKIP_ROWS, &skip_rows);
+  glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &skip_pixels);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+  glTextureSubImage2D(handle_.id(), 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, skip_rows);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, skip_pixels);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack_buffer));
+}
+
+void Texture2D::set_filter(GLenum min_filter, GLenum mag_filter) {
+  if (!handle_) throw GlError("Texture2D::set_filter on an empty texture");
+  glTextureParameteri(handle_.id(), GL_TEXTURE_MIN_FILTER, static_cast<GLint>(min_filter));
+  glTextureParameteri(handle_.id(), GL_TEXTURE_MAG_FILTER, static_cast<GLint>(mag_filter));
+}
+
+// ---------------------------------------------------------------------------------------------
+Buffer::Buffer(size_t bytes, const void* data, GLbitfield flags) : size_(bytes) {
+  if (bytes == 0) throw GlError("Buffer: size 0 (glNamedBufferStorage needs at least one byte)");
+  require_context("Buffer");
+  drain_gl_errors();
+  GLuint id = 0;
+  glCreateBuffers(1, &id);
+  handle_ = Handle<delete_buffer>(id);
+  glNamedBufferStorage(id, static_cast<GLsizeiptr>(bytes), data, flags);
+  throw_on_gl_error("Buffer: glNamedBufferStorage(" + std::to_string(bytes) + " bytes)");
+}
+
+// ---------------------------------------------------------------------------------------------
+Framebuffer::Framebuffer(int width, int height)
+    : colour_(GL_RGBA8, width, height), width_(width), height_(height) {
+  drain_gl_errors();
+  GLuint rb = 0;
+  glCreateRenderbuffers(1, &rb);
+  depth_ = Handle<delete_renderbuffer>(rb);
+  glNamedRenderbufferStorage(rb, GL_DEPTH24_STENCIL8, width, height);
+  GLuint fbo = 0;
+  glCreateFramebuffers(1, &fbo);
+  fbo_ = Handle<delete_framebuffer>(fbo);
+  glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, colour_.id(), 0);
+  glNamedFramebufferRenderbuffer(fbo, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
+  throw_on_gl_error("Framebuffer: attaching " + std::to_string(width) + "x" +
+                    std::to_string(height) + " colour + depth");
+  const GLenum status = glCheckNamedFramebufferStatus(fbo, GL_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    throw GlError("Framebuffer: incomplete (glCheckNamedFramebufferStatus = " + hex(status) + ")");
+}
+
+// ---------------------------------------------------------------------------------------------
+VertexArray::VertexArray() {
+  require_context("VertexArray");
+  GLuint id = 0;
+  glCreateVertexArrays(1, &id);
+  handle_ = Handle<delete_vertex_array>(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+Program Program::from_source(const std::string& vertex_src, const std::string& fragment_src,
+                             const std::string& name) {
+  require_context("Program");
+  Shader vs = compile(GL_VERTEX_SHADER, vertex_src, name);
+  Shader fs = compile(GL_FRAGMENT_SHADER, fragment_src, name);
+  Program program;
+  program.handle_ = Handle<delete_program>(glCreateProgram());
+  if (!program.handle_) throw GlError(name + ": glCreateProgram failed");
+  const GLuint id = program.handle_.id();
+  glAttachShader(id, vs.id());
+  glAttachShader(id, fs.id());
+  glLinkProgram(id);
+  // The program keeps its linked code; detaching lets the shader objects die with `vs` and `fs`.
+  glDetachShader(id, vs.id());
+  glDetachShader(id, fs.id());
+  GLint ok = GL_FALSE;
+  glGetProgramiv(id, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    throw GlError(name + ": program failed to link:\n" + program_log(id) +
+                  "\n--- vertex shader source ---\n" + numbered(vertex_src) +
+                  "--- fragment shader source ---\n" + numbered(fragment_src));
+  }
+  return program;
+}
+
+Program Program::from_files(const std::string& vertex_file, const std::string& fragment_file) {
+  const std::filesystem::path dir = shader_dir();
+  return from_source(read_text_file(dir / vertex_file), read_text_file(dir / fragment_file),
+                     (dir / vertex_file).string() + " + " + fragment_file);
+}
+
+GLint Program::uniform(const char* name) const {
+  // -1 (unknown or optimised away) is what glUniform* and glProgramUniform* silently ignore.
+  return handle_ ? glGetUniformLocation(handle_.id(), name) : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+std::filesystem::path shader_dir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path next_to_exe = exe.parent_path() / "shaders";
+    if (std::filesystem::is_directory(next_to_exe, ec)) return next_to_exe;
+  }
+  return std::filesystem::path(GPULAB_SOURCE_DIR) / "shaders";
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw GlError("cannot open " + path.string() + ": " +
+                  (err ? std::strerror(err) : "unknown error"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw GlError("cannot read " + path.string() + ": " + std::strerror(errno));
+  return text.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+TexturedQuad::TexturedQuad()
+    : program_(Program::from_files("quad.vert", "quad.frag")),
+      rect_location_(program_.uniform("u_rect")) {
+  if (rect_location_ < 0) throw GlError("TexturedQuad: quad.frag has no uniform u_rect");
+}
+
+void TexturedQuad::draw(const Texture2D& texture, int x, int y, int w, int h) const {
+  if (!texture) throw GlError("TexturedQuad::draw: empty texture");
+  if (w <= 0 || h <= 0) return;
+
+  GLint viewport[4];
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  GLboolean enabled[std::size(kQuadDisabledCaps)];
+  for (size_t i = 0; i < std::size(kQuadDisabledCaps); ++i) {
+    enabled[i] = glIsEnabled(kQuadDisabledCaps[i]);
+    glDisable(kQuadDisabledCaps[i]);
+  }
+
+  glViewport(x, y, w, h);
+  // The fragment shader computes texture coordinates from gl_FragCoord and this rectangle, so
+  // sampling is exact at 1:1 instead of depending on varying interpolation.
+  glProgramUniform4f(program_.id(), rect_location_, float(x), float(y), float(w), float(h));
+  glUseProgram(program_.id());
+  glBindTextureUnit(0, texture.id());
+  glBindVertexArray(vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glUseProgram(0);
+
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  for (size_t i = 0; i < std::size(kQuadDisabledCaps); ++i)
+    if (enabled[i]) glEnable(kQuadDisabledCaps[i]);
+}
+
+std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height) {
+  if (width < 0 || height < 0)
+    throw GlError("read_pixels_top_down: negative size " + std::to_string(width) + "x" +
+                  std::to_string(height));
+  const size_t row_bytes = size_t(width) * 4;
+  std::vector<uint8_t> pixels(row_bytes * size_t(height));
+  if (pixels.empty()) return pixels;
+
+  GLint read_fbo = 0, pack_buffer = 0, alignment = 4, row_length = 0, skip_rows = 0,
+        skip_pixels = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
+  glGetIntegerv(GL_PACK_ROW_LENGTH, &row_length);
+  glGetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows);
+  glGetIntegerv(GL_PACK_SKIP_PIXELS, &skip_pixels);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+  glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+  drain_gl_errors();
+  glReadnPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()),
+                pixels.data());
+  const GLenum error = glGetError();
+  glPixelStorei(GL_PACK_ALIGNMENT, alignment);
+  glPixelStorei(GL_PACK_ROW_LENGTH, row_length);
+  glPixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
+  glPixelStorei(GL_PACK_SKIP_PIXELS, skip_pixels);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
+  if (error != GL_NO_ERROR)
+    throw GlError("read_pixels_top_down: glReadnPixels(framebuffer " + std::to_string(fbo) + ", " +
+                  std::to_string(width) + "x" + std::to_string(height) +
+                  ") failed: " + gl_error_name(error));
+
+  // glReadPixels returns the bottom row first.
+  std::vector<uint8_t> row(row_bytes);
+  for (int top = 0, bottom = height - 1; top < bottom; ++top, --bottom) {
+    uint8_t* a = pixels.data() + size_t(top) * row_bytes;
+    uint8_t* b = pixels.data() + size_t(bottom) * row_bytes;
+    std::memcpy(row.data(), a, row_bytes);
+    std::memcpy(a, b, row_bytes);
+    std::memcpy(b, row.data(), row_bytes);
+  }
+  return pixels;
+}
+
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+const char* debug_source(GLenum s) {
+  switch (s) {
+    case GL_DEBUG_SOURCE_API:
+      return "API";
+    case GL_DEBUG_SOURCE_WINDOW_SYSTEM:
+      return "window system";
+    case GL_DEBUG_SOURCE_SHADER_COMPILER:
+      return "shader compiler";
+    case GL_DEBUG_SOURCE_THIRD_PARTY:
+      return "third party";
+    case GL_DEBUG_SOURCE_APPLICATION:
+      return "application";
+    default:
+      return "other";
+  }
+}
+
+const char* debug_type(GLenum t) {
+  switch (t) {
+    case GL_DEBUG_TYPE_ERROR:
+      return "error";
+    case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR:
+      return "deprecated";
+    case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR:
+      return "undefined behaviour";
+    case GL_DEBUG_TYPE_PORTABILITY:
+      return "portability";
+    case GL_DEBUG_TYPE_PERFORMANCE:
+      return "performance";
+    default:
+      return "other";
+  }
+}
+
+const char* debug_severity(GLenum s) {
+  switch (s) {
+    case GL_DEBUG_SEVERITY_HIGH:
+      return "high";
+    case GL_DEBUG_SEVERITY_MEDIUM:
+      return "medium";
+    case GL_DEBUG_SEVERITY_LOW:
+      return "low";
+    default:
+      return "note";
+  }
+}
+
+void GLAD_API_PTR debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                 GLsizei length, const GLchar* message, const void*) {
+  std::fprintf(stderr, "GL %s [source %s, severity %s, id %u]: %.*s\n", debug_type(type),
+               debug_source(source), debug_severity(severity), id,
+               length >= 0 ? int(length) : int(std::strlen(message)), message);
+}
+
+}  // namespace
+
+void enable_debug_output() {
+  GLint flags = 0;
+  glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+  if (!(flags & GL_CONTEXT_FLAG_DEBUG_BIT)) return;
+  glEnable(GL_DEBUG_OUTPUT);
+  // Synchronous: the callback runs inside the offending call, so a debugger's stack shows it.
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+  glDebugMessageCallback(debug_callback, nullptr);
+  // Notifications ("buffer will use video memory") drown the messages that matter.
+  glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_NOTIFICATION, 0, nullptr,
+                        GL_FALSE);
+}
+
+}  // namespace gpulab::gl

@@ -1,0 +1,232 @@
+// A GLFW window with an OpenGL 4.5 core context: HiDPI aware, vsync, fullscreen toggle, file drops.
+//
+// GLFW is process-global (one glfwInit, one error callback), so initialisation is counted: a window
+// and display_available() may both init GLFW, and only the last user terminates it.
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "gl/gl.h"
+#include "platform/platform.h"
+
+namespace gpulab::platform {
+
+namespace {
+
+std::mutex g_glfw_mutex;
+int g_glfw_users = 0;
+std::string g_glfw_last_error;  // what GLFW last complained about, for the error messages
+
+void record_glfw_error(int code, const char* description) {
+  char code_text[16];
+  std::snprintf(code_text, sizeof code_text, "0x%05X", unsigned(code));
+  g_glfw_last_error =
+      std::string(description ? description : "unknown") + " (GLFW error " + code_text + ")";
+}
+
+// Returns false and says why when GLFW cannot initialise.
+bool acquire_glfw(std::string* why) {
+  std::lock_guard lock(g_glfw_mutex);
+  if (g_glfw_users == 0) {
+    glfwSetErrorCallback(record_glfw_error);
+    g_glfw_last_error.clear();
+    if (!glfwInit()) {
+      if (why)
+        *why = "glfwInit failed: " +
+               (g_glfw_last_error.empty() ? "no reason given" : g_glfw_last_error);
+      return false;
+    }
+  }
+  ++g_glfw_users;
+  return true;
+}
+
+void release_glfw() {
+  std::lock_guard lock(g_glfw_mutex);
+  if (g_glfw_users > 0 && --g_glfw_users == 0) glfwTerminate();
+}
+
+bool display_variable_set(std::string* why_not) {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((x11 && *x11) || (wayland && *wayland)) return true;
+  if (why_not) *why_not = "no display: neither DISPLAY nor WAYLAND_DISPLAY is set";
+  return false;
+}
+
+class GlfwWindow final : public Platform {
+ public:
+  GlfwWindow() = default;
+  GlfwWindow(const GlfwWindow&) = delete;
+  GlfwWindow& operator=(const GlfwWindow&) = delete;
+
+  ~GlfwWindow() override {
+    if (window_) {
+      glfwDestroyWindow(window_);
+      window_ = nullptr;
+    }
+    if (glfw_acquired_) release_glfw();
+  }
+
+  // Returns an empty string on success, else why the window or context could not be made.
+  std::string create(const WindowOptions& options) {
+    std::string why;
+    if (!display_variable_set(&why)) return why;
+    if (!acquire_glfw(&why)) return why;
+    glfw_acquired_ = true;
+
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#ifndef NDEBUG
+    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#endif
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    // The requested size is in screen coordinates at scale 1; on a 2x monitor the window doubles.
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    glfwWindowHint(GLFW_RED_BITS, 8);
+    glfwWindowHint(GLFW_GREEN_BITS, 8);
+    glfwWindowHint(GLFW_BLUE_BITS, 8);
+    glfwWindowHint(GLFW_ALPHA_BITS, 8);
+    glfwWindowHint(GLFW_DEPTH_BITS, 24);
+    glfwWindowHint(GLFW_STENCIL_BITS, 8);
+
+    g_glfw_last_error.clear();
+    window_ = glfwCreateWindow(std::max(options.width, 1), std::max(options.height, 1),
+                               options.title.c_str(), nullptr, nullptr);
+    if (!window_)
+      return "glfwCreateWindow (OpenGL 4.5 core) failed: " +
+             (g_glfw_last_error.empty() ? std::string("no reason given") : g_glfw_last_error);
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
+      auto* self = static_cast<GlfwWindow*>(glfwGetWindowUserPointer(w));
+      if (!self || !self->drop_callback_) return;
+      std::vector<std::string> files(paths, paths + std::max(count, 0));
+      // An exception must not unwind through GLFW's C code.
+      try {
+        self->drop_callback_(std::move(files));
+      } catch (...) {
+      }
+    });
+
+    glfwMakeContextCurrent(window_);
+    const int gl_version = gladLoadGL(glfwGetProcAddress);
+    if (gl_version == 0) return "gladLoadGL(glfwGetProcAddress) failed: no GL entry points";
+    auto gl_string = [](GLenum name) {
+      const GLubyte* s = glGetString(name);
+      return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("(null)");
+    };
+    info_.api = "GLFW window";
+    info_.gl_vendor = gl_string(GL_VENDOR);
+    info_.gl_renderer = gl_string(GL_RENDERER);
+    info_.gl_version = gl_string(GL_VERSION);
+    if (GLAD_VERSION_MAJOR(gl_version) < 4 ||
+        (GLAD_VERSION_MAJOR(gl_version) == 4 && GLAD_VERSION_MINOR(gl_version) < 5))
+      return "got OpenGL " + info_.gl_version + " (" + info_.gl_renderer + "), need 4.5 core";
+    std::string renderer = info_.gl_renderer;
+    std::transform(renderer.begin(), renderer.end(), renderer.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    info_.software = renderer.find("llvmpipe") != std::string::npos ||
+                     renderer.find("softpipe") != std::string::npos ||
+                     renderer.find("software") != std::string::npos;
+    // Which CUDA device drives the window is for the CUDA side to find out (cudaGLGetDevices).
+    info_.cuda_device = -1;
+
+    set_vsync(options.vsync);
+    return {};
+  }
+
+  bool headless() const override { return false; }
+  bool should_close() const override { return glfwWindowShouldClose(window_); }
+  void request_close() override { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+  void poll_events() override { glfwPollEvents(); }
+  void swap_buffers() override { glfwSwapBuffers(window_); }
+  int framebuffer_width() const override {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return w;
+  }
+  int framebuffer_height() const override {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return h;
+  }
+  float content_scale() const override {
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(window_, &x, &y);
+    const float scale = std::max(x, y);
+    return scale > 0.0f ? scale : 1.0f;
+  }
+  unsigned int target_framebuffer() const override { return 0; }
+
+  void set_vsync(bool on) override {
+    vsync_ = on;
+    glfwSwapInterval(on ? 1 : 0);
+  }
+
+  bool fullscreen() const override { return glfwGetWindowMonitor(window_) != nullptr; }
+
+  void set_fullscreen(bool on) override {
+    if (on == fullscreen()) return;
+    if (on) {
+      GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+      const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+      if (!mode) return;  // no monitor to go fullscreen on: stay windowed
+      glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
+      glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
+      glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+      glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_,
+                           GLFW_DONT_CARE);
+    }
+    // Some drivers reset the swap interval when the window changes monitor.
+    set_vsync(vsync_);
+  }
+
+  void set_title(const std::string& title) override { glfwSetWindowTitle(window_, title.c_str()); }
+  void on_drop(std::function<void(std::vector<std::string>)> callback) override {
+    drop_callback_ = std::move(callback);
+  }
+  GLFWwindow* glfw_window() override { return window_; }
+  const ContextInfo& info() const override { return info_; }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  bool glfw_acquired_ = false;
+  bool vsync_ = true;
+  int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
+  std::function<void(std::vector<std::string>)> drop_callback_;
+  ContextInfo info_;
+};
+
+}  // namespace
+
+bool display_available(std::string* why_not) {
+  if (!display_variable_set(why_not)) return false;
+  std::string why;
+  if (!acquire_glfw(&why)) {
+    if (why_not) *why_not = why;
+    return false;
+  }
+  release_glfw();
+  return true;
+}
+
+std::unique_ptr<Platform> create_window(const WindowOptions& options, std::string* error) {
+  auto window = std::make_unique<GlfwWindow>();
+  std::string why = window->create(options);
+  if (!why.empty()) {
+    if (error) *error = "window: " + why;
+    return nullptr;  // the destructor closes the half-made window and releases GLFW
+  }
+  return window;
+}
+
+}  // namespace gpulab::platform
