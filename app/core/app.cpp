@@ -1,0 +1,553 @@
+// The application shell: platform, backend, ImGui, demos, frame loop, hotkeys, screenshots.
+#include "core/app.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "common/error.h"
+#include "core/bench.h"
+#include "gl/gl.h"
+#include "gl/image_io.h"
+#include "life/life_cuda.h"
+#include "platform/platform.h"
+#include "ui/panels.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "cuda/device_info.h"
+#include "cuda/interop.h"
+#include "cuda/raii.h"
+#endif
+
+namespace gpulab {
+
+struct PlatformHolder {
+  std::unique_ptr<platform::Platform> p;
+};
+
+struct App::Gpu {
+#if defined(GPULAB_HAVE_CUDA)
+  cuda::Stream stream;
+  cuda::DeviceInfo info;
+#endif
+};
+
+namespace {
+double now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+App::App(Options options) : options_(std::move(options)) {
+  vsync_ = options_.vsync;
+  caption_ = options_.caption;
+}
+
+App::~App() { shutdown(); }
+
+void App::notify(std::string line) {
+  std::fprintf(stderr, "gpulab: %s\n", line.c_str());
+  messages_.push_back({std::move(line), now_seconds()});
+  while (messages_.size() > 8) messages_.pop_front();
+}
+
+void App::guarded(const char* phase, const std::function<void()>& fn) {
+  // Errors stop at the demo boundary: shown in the UI, the app keeps running.
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    had_error_ = true;
+    notify(std::string(demos_[demo_]->name()) + " " + phase + ": " + e.what());
+    playing_ = false;
+  }
+}
+
+bool App::init(std::string* error) {
+  // Backend: CUDA when a device is there (and --cpu was not given), else the CPU references.
+  const life::CudaStatus cs = life::cuda_status();
+  ctx_.cuda = cs.available && !options_.cpu;
+  ctx_.cuda_device = cs.device;
+  ctx_.cuda_reason = options_.cpu ? "--cpu was given" : cs.reason;
+  gpu_ = std::make_unique<Gpu>();
+#if defined(GPULAB_HAVE_CUDA)
+  if (ctx_.cuda) {
+    try {
+      cudaSetDevice(cs.device);
+      gpu_->stream = cuda::Stream::create_non_blocking();
+      gpu_->info = cuda::query_device(cs.device);
+      ctx_.stream = gpu_->stream.get();
+      ctx_.peak_bandwidth_gbps = gpu_->info.peak_bandwidth_gbs();
+    } catch (const std::exception& e) {
+      ctx_.cuda = false;
+      ctx_.cuda_reason = std::string("CUDA device unusable: ") + e.what();
+    }
+  }
+#endif
+  backend_banner_ = ctx_.cuda ? std::string()
+                              : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
+
+  // Platform.
+  platform_ = std::make_unique<PlatformHolder>();
+  std::string why;
+  if (options_.headless) {
+    platform::HeadlessOptions ho;
+    ho.width = options_.width;
+    ho.height = options_.height;
+    ho.cuda_device = ctx_.cuda ? ctx_.cuda_device : -1;
+    ho.force_software = options_.software_gl || !ctx_.cuda;
+    platform_->p = platform::create_headless(ho, &why);
+    if (!platform_->p) {
+      *error = "cannot create a headless GL context: " + why;
+      return false;
+    }
+  } else {
+    platform::WindowOptions wo;
+    wo.width = options_.width;
+    wo.height = options_.height;
+    wo.vsync = vsync_;
+    platform_->p = platform::create_window(wo, &why);
+    if (!platform_->p) {
+      *error = "cannot open a window: " + why + " (try --headless)";
+      return false;
+    }
+  }
+  platform::Platform& pf = *platform_->p;
+  ctx_.platform = &pf;
+  std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
+               pf.info().gl_version.c_str());
+  if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
+
+  // Interop needs the GL context on the CUDA device in use.
+  ctx_.interop = false;
+  if (!ctx_.cuda) {
+    ctx_.interop_reason = "no CUDA backend";
+  } else if (pf.info().software) {
+    ctx_.interop_reason = "the GL context is a software renderer (" + pf.info().gl_renderer + ")";
+  } else {
+#if defined(GPULAB_HAVE_CUDA)
+    int dev = -1;
+    if (!cuda::gl_context_on_cuda_device(&dev)) {
+      ctx_.interop_reason =
+          "the GL context is not on a CUDA device (remote session, WSL2, or a display on another GPU)";
+    } else if (dev != ctx_.cuda_device) {
+      ctx_.interop_reason = "the GL context is on CUDA device " + std::to_string(dev) +
+                            ", compute on device " + std::to_string(ctx_.cuda_device);
+    } else {
+      ctx_.interop = true;
+    }
+#endif
+  }
+  if (ctx_.cuda && !ctx_.interop) notify("host-copy display path: " + ctx_.interop_reason);
+
+  // ImGui, with the GLFW backend for a window; headless feeds display size and time itself.
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  imgui_ = true;
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  const float scale = pf.content_scale();
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  io.FontGlobalScale = scale;
+  if (pf.glfw_window()) ImGui_ImplGlfw_InitForOpenGL(pf.glfw_window(), true);
+  ImGui_ImplOpenGL3_Init("#version 450 core");
+
+  pf.on_drop([this](std::vector<std::string> paths) {
+    for (const auto& p : paths) {
+      std::string err;
+      if (demos_[demo_]->open_file(p, &err)) notify("opened " + p);
+      else notify(err);
+    }
+  });
+
+  ctx_.timings = &timings_;
+  ctx_.notify = [this](std::string s) { notify(std::move(s)); };
+  ctx_.assets = std::filesystem::path(GPULAB_SOURCE_DIR) / "assets";
+  {
+    // Prefer the copy next to the binary (an installed or moved build).
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec && std::filesystem::exists(exe.parent_path() / "assets")) ctx_.assets = exe.parent_path() / "assets";
+  }
+
+  demos_ = make_demos();
+  demo_ = 0;
+  for (size_t i = 0; i < demos_.size(); ++i)
+    if (demos_[i]->name() == options_.demo) demo_ = i;
+  const std::string bad = demos_[demo_]->configure(options_);
+  if (!bad.empty()) {
+    *error = bad;
+    return false;
+  }
+  try {
+    demos_[demo_]->attach(ctx_);
+    attached_ = true;
+  } catch (const std::exception& e) {
+    *error = std::string("cannot start ") + std::string(demos_[demo_]->name()) + ": " + e.what();
+    return false;
+  }
+  last_time_ = now_seconds();
+  return true;
+}
+
+void App::shutdown() {
+  if (attached_) {
+    try {
+      demos_[demo_]->detach();
+    } catch (...) {
+    }
+    attached_ = false;
+  }
+  demos_.clear();
+  if (imgui_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    if (platform_ && platform_->p && platform_->p->glfw_window()) ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    imgui_ = false;
+  }
+  gpu_.reset();
+  if (platform_) platform_->p.reset();
+}
+
+void App::select_demo(size_t index) {
+  if (index >= demos_.size()) {
+    notify("demo " + std::to_string(index + 1) +
+           " is not here yet: N-body, histogram equalization and texture rotation come next");
+    return;
+  }
+  if (index == demo_) return;
+  guarded("detach", [&] { demos_[demo_]->detach(); });
+  attached_ = false;
+  demo_ = index;
+  timings_.clear();
+  guarded("attach", [&] {
+    demos_[demo_]->attach(ctx_);
+    attached_ = true;
+  });
+}
+
+void App::cycle_variant(int direction) {
+  Demo& d = *demos_[demo_];
+  const auto vs = d.variants();
+  const int n = static_cast<int>(vs.size());
+  int i = d.variant_index();
+  for (int k = 0; k < n; ++k) {
+    i = (i + direction + n) % n;
+    if (!vs[i].available) continue;
+    std::string why;
+    guarded("variant", [&] {
+      if (d.set_variant(vs[i].id, &why)) timings_.clear();
+      else notify(why);
+    });
+    return;
+  }
+}
+
+void App::hotkeys(Frame& f) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard) return;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  if (pressed(GLFW_KEY_SPACE)) playing_ = !playing_;
+  if (pressed(GLFW_KEY_N)) {
+    playing_ = false;
+    step_once_ = true;
+  }
+  if (pressed(GLFW_KEY_R)) reset_ = true;
+  for (int k = 0; k < 4; ++k)
+    if (pressed(GLFW_KEY_1 + k)) select_demo(static_cast<size_t>(k));
+  if (pressed(GLFW_KEY_V)) cycle_variant(io.KeyShift ? -1 : 1);
+  if (pressed(GLFW_KEY_H)) ui_visible_ = !ui_visible_;
+  if (pressed(GLFW_KEY_F11)) platform_->p->set_fullscreen(!platform_->p->fullscreen());
+  if (pressed(GLFW_KEY_F12)) shot_pending_ = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
+    steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
+  if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
+    steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
+  (void)f;
+}
+
+void App::draw_controls(Frame& f) {
+  Demo& d = *demos_[demo_];
+  // Demo picker.
+  std::vector<std::string> names;
+  if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
+    for (size_t i = 0; i < demos_.size(); ++i)
+      if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
+    ImGui::Selectable("N-body (coming)", false, ImGuiSelectableFlags_Disabled);
+    ImGui::Selectable("Histogram equalization (coming)", false, ImGuiSelectableFlags_Disabled);
+    ImGui::Selectable("Texture rotation (coming)", false, ImGuiSelectableFlags_Disabled);
+    ImGui::EndCombo();
+  }
+  // Variant picker with the lesson of each.
+  const auto vs = d.variants();
+  const VariantChoice& cur = vs[d.variant_index()];
+  if (ImGui::BeginCombo("variant", std::string(cur.id).c_str())) {
+    for (const auto& v : vs) {
+      const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
+      const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
+      if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) {
+        std::string why;
+        guarded("variant", [&] {
+          if (d.set_variant(v.id, &why)) timings_.clear();
+          else notify(why);
+        });
+      }
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
+                          v.available ? "" : v.unavailable_reason.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::TextWrapped("%s", std::string(vs[d.variant_index()].lesson).c_str());
+  // Block shape.
+  const VariantChoice& v = vs[d.variant_index()];
+  if (!v.blocks.empty()) {
+    auto label = [&](int b) {
+      return v.square_blocks ? std::to_string(b) + " x " + std::to_string(b) : std::to_string(b) + " threads";
+    };
+    if (ImGui::BeginCombo("block", label(d.block()).c_str())) {
+      for (int b : v.blocks) {
+        if (ImGui::Selectable(label(b).c_str(), b == d.block())) {
+          std::string why;
+          if (d.set_block(b, &why)) timings_.clear();
+          else notify(why);
+        }
+      }
+      ImGui::EndCombo();
+    }
+  }
+  // Play / pause / step / reset, speed.
+  if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
+  ImGui::SameLine();
+  if (ImGui::Button("step")) {
+    playing_ = false;
+    step_once_ = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("reset")) reset_ = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120 * f.ui_scale);
+  if (ImGui::InputInt("steps/frame", &steps_per_frame_)) steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
+  if (!platform_->p->headless()) {
+    if (ImGui::Checkbox("vsync", &vsync_)) platform_->p->set_vsync(vsync_);
+    ImGui::SameLine();
+  }
+  // Screenshots.
+  if (ImGui::Button("screenshot (F12)")) shot_pending_ = true;
+  ImGui::SameLine();
+  ImGui::Checkbox("with UI", &shot_with_ui_);
+  ImGui::SameLine();
+  ImGui::Checkbox("caption", &caption_);
+}
+
+void App::draw_caption() {
+  if (!caption_) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  const std::string text = demos_[demo_]->caption();
+  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  const float pad = 6.0f;
+  dl->AddRectFilled(ImVec2(0, size.y - ts.y - 2 * pad), size, IM_COL32(0, 0, 0, 200));
+  dl->AddText(ImVec2(pad, size.y - ts.y - pad), IM_COL32(255, 255, 255, 255), text.c_str());
+}
+
+void App::draw_ui(Frame& f) {
+  Demo& d = *demos_[demo_];
+  const float s = f.ui_scale;
+  ImGui::SetNextWindowPos(ImVec2(8 * s, 8 * s), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(470 * s, std::min(f.height / ImGui::GetIO().DisplayFramebufferScale.y - 16 * s, 980 * s)),
+                           ImGuiCond_FirstUseEver);
+  ImGui::Begin("gpulab", nullptr);
+  // Where the panel ends, so a demo can centre its view in the part of the screen left free.
+  panel_right_ = static_cast<int>((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) *
+                                  ImGui::GetIO().DisplayFramebufferScale.x);
+  if (!backend_banner_.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", backend_banner_.c_str());
+  if (ctx_.cuda && !ctx_.interop)
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "host-copy display: %s", ctx_.interop_reason.c_str());
+  const double t = now_seconds();
+  for (const auto& m : messages_) {
+    if (t - m.time > 20.0) continue;
+    ImGui::TextWrapped("%s", m.text.c_str());
+  }
+  draw_controls(f);
+  ImGui::Separator();
+  if (ImGui::CollapsingHeader(std::string(d.title()).c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+    guarded("ui", [&] { d.ui(f); });
+  ui::PanelInputs in;
+  in.series = timings_.series();
+  in.frame_ms = &frame_ms_;
+  in.throughput = d.throughput();
+  in.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
+  in.kernels = d.kernels();
+#if defined(GPULAB_HAVE_CUDA)
+  in.device = ctx_.cuda ? &gpu_->info : nullptr;
+#endif
+  in.cpu_only_reason = ctx_.cuda ? std::string() : ctx_.cuda_reason;
+  in.gl_renderer = platform_->p->info().gl_renderer + " — " + platform_->p->info().gl_version;
+  ui::draw_panels(in);
+  ImGui::End();
+}
+
+bool App::write_screenshot(const std::filesystem::path& path) {
+  platform::Platform& pf = *platform_->p;
+  const int w = pf.framebuffer_width(), h = pf.framebuffer_height();
+  const auto rgba = gl::read_pixels_top_down(pf.target_framebuffer(), w, h);
+  const std::string err = gl::write_png(path, w, h, rgba.data());
+  if (!err.empty()) {
+    notify("screenshot failed: " + err);
+    return false;
+  }
+  notify("screenshot saved: " + path.string());
+  return true;
+}
+
+void App::frame() {
+  platform::Platform& pf = *platform_->p;
+  pf.poll_events();
+  const double t = now_seconds();
+  const double dt = std::max(1e-6, t - last_time_);
+  last_time_ = t;
+  if (frame_index_ > 0) frame_ms_.push(dt * 1000.0);
+  guarded("timings", [&] { timings_.collect(); });
+
+  Frame f;
+  f.width = pf.framebuffer_width();
+  f.height = pf.framebuffer_height();
+  f.dt = dt;
+  f.ui_scale = pf.content_scale();
+
+  ImGuiIO& io = ImGui::GetIO();
+  if (pf.glfw_window()) {
+    ImGui_ImplGlfw_NewFrame();
+  } else {
+    io.DisplaySize = ImVec2(static_cast<float>(f.width), static_cast<float>(f.height));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = static_cast<float>(dt);
+  }
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  hotkeys(f);
+  f.playing = playing_;
+  f.steps_per_frame = steps_per_frame_;
+  f.step_once = step_once_;
+  f.reset = reset_;
+  f.mouse_free = !io.WantCaptureMouse;
+  f.inset_left = ui_visible_ ? panel_right_ : 0;
+  step_once_ = false;
+  reset_ = false;
+
+  Demo& d = *demos_[demo_];
+  if (attached_) guarded("compute", [&] { d.compute(f); });
+
+  glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
+  glViewport(0, 0, f.width, f.height);
+  glClearColor(0.04f, 0.03f, 0.03f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  {
+    CpuSection draw_time(timings_, "draw (CPU submit)");
+    if (attached_) guarded("render", [&] { d.render(f); });
+  }
+
+  const bool capture = shot_pending_;
+  const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
+  if (show_ui && attached_) draw_ui(f);
+  draw_caption();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  if (capture) {
+    shot_pending_ = false;
+    write_screenshot(gl::unique_screenshot_path(shot_dir_, "gpulab-" + std::string(d.name())));
+  }
+  pf.swap_buffers();
+  ++frame_index_;
+}
+
+int App::run() {
+  std::string error;
+  if (!init(&error)) {
+    std::fprintf(stderr, "gpulab: %s\n", error.c_str());
+    return 1;
+  }
+  platform::Platform& pf = *platform_->p;
+  if (!options_.save_pattern.empty()) {
+    const std::string err = demos_[demo_]->run_batch(options_);
+    if (!err.empty()) {
+      std::fprintf(stderr, "gpulab: %s\n", err.c_str());
+      return 1;
+    }
+    if (options_.screenshot.empty()) return 0;
+  }
+  if (options_.headless) {
+    shot_with_ui_ = options_.screenshot_ui;
+    const int frames = std::max(1, options_.frames);
+    for (int i = 0; i < frames; ++i) {
+      if (i == frames - 1 && !options_.screenshot.empty()) {
+        // The last frame: render it with or without the UI as asked, then write the PNG.
+        ui_visible_ = options_.screenshot_ui;
+      }
+      frame();
+    }
+    if (!options_.screenshot.empty()) {
+      glFinish();
+      if (!write_screenshot(options_.screenshot)) return 1;
+    }
+    const RollingSeries* step = timings_.find(demos_[demo_]->throughput().section);
+    std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
+                 demos_[demo_]->caption().c_str(), step ? step->median() : 0.0, frame_ms_.median());
+    return had_error_ ? 1 : 0;
+  }
+  while (!pf.should_close()) frame();
+  return 0;
+}
+
+int gpulab_main(int argc, const char* const* argv) {
+  ParseResult r = parse_command_line(argc, argv);
+  if (!r.options) {
+    std::fprintf(stderr, "gpulab: %s\n\n%s", r.error.c_str(), usage().c_str());
+    return 2;
+  }
+  Options& o = *r.options;
+  switch (o.mode) {
+    case Options::Mode::Help:
+      std::fputs(usage().c_str(), stdout);
+      return 0;
+    case Options::Mode::List: {
+      const life::CudaStatus cs = life::cuda_status();
+      for (const auto& d : make_demos()) {
+        std::printf("%s — %s\n", std::string(d->name()).c_str(), std::string(d->title()).c_str());
+        for (const auto& v : d->variants()) {
+          const bool gpu = v.id.rfind("gpu", 0) == 0;
+          std::printf("  %-18s %s%s\n", std::string(v.id).c_str(), std::string(v.lesson).c_str(),
+                      gpu && !cs.available ? "  [needs CUDA]" : "");
+        }
+      }
+      return 0;
+    }
+    case Options::Mode::CheckDisplay: {
+      std::string why;
+      if (platform::display_available(&why)) return 0;
+      std::fprintf(stderr, "%s\n", why.c_str());
+      return 1;
+    }
+    case Options::Mode::Bench:
+      return run_bench(o);
+    case Options::Mode::Run:
+      break;
+  }
+  App app(std::move(o));
+  return app.run();
+}
+
+}  // namespace gpulab

@@ -1,0 +1,80 @@
+#pragma once
+// The application: a platform (window or headless EGL), the compute backend (CUDA when a device
+// exists, else CPU), ImGui, the demos, the frame loop, hotkeys and screenshots.
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cli.h"
+#include "core/demo.h"
+#include "core/timings.h"
+
+namespace gpulab {
+
+class App {
+ public:
+  explicit App(Options options);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Runs until the window closes (or --frames are rendered headless); returns the exit status.
+  int run();
+
+ private:
+  struct Gpu;  // CUDA state (stream, device info); empty without CUDA
+
+  bool init(std::string* error);
+  void shutdown();
+  void frame();
+  void hotkeys(Frame& f);
+  void draw_ui(Frame& f);
+  void draw_controls(Frame& f);
+  void draw_caption();
+  void cycle_variant(int direction);
+  void select_demo(size_t index);
+  void notify(std::string line);
+  void guarded(const char* phase, const std::function<void()>& fn);
+  bool write_screenshot(const std::filesystem::path& path);
+
+  Options options_;
+  std::unique_ptr<struct PlatformHolder> platform_;
+  std::unique_ptr<Gpu> gpu_;
+  Timings timings_;
+  Context ctx_;
+  std::vector<std::unique_ptr<Demo>> demos_;
+  size_t demo_ = 0;
+  bool attached_ = false;
+  bool imgui_ = false;
+
+  // Controls.
+  bool playing_ = true;
+  int steps_per_frame_ = 1;
+  bool step_once_ = false;
+  bool reset_ = false;
+  bool ui_visible_ = true;
+  bool vsync_ = true;
+  bool caption_ = false;
+  bool shot_with_ui_ = true;
+  bool shot_pending_ = false;
+  std::filesystem::path shot_dir_ = "screenshots";
+  int frame_index_ = 0;
+  int panel_right_ = 0;
+  double last_time_ = 0.0;
+  RollingSeries frame_ms_{"frame", "ms"};
+
+  struct Message {
+    std::string text;
+    double time;
+  };
+  std::deque<Message> messages_;
+  std::string backend_banner_;
+  bool had_error_ = false;
+};
+
+// Entry point shared by main() and the tests: parses argv, runs the app or the bench.
+int gpulab_main(int argc, const char* const* argv);
+
+}  // namespace gpulab

@@ -1,0 +1,56 @@
+#pragma once
+// Named timing sections for the timings panel: GPU sections measured with CUDA events (read a few
+// frames late so the frame never waits) and CPU sections measured with the host clock.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/hd.h"
+#include "core/stats.h"
+
+namespace gpulab {
+
+class Timings {
+ public:
+  Timings();
+  ~Timings();
+  Timings(const Timings&) = delete;
+  Timings& operator=(const Timings&) = delete;
+
+  // GPU section on `stream`: events recorded around the work; no-ops without CUDA.
+  void gpu_begin(const std::string& name, Stream stream);
+  void gpu_end(const std::string& name, Stream stream);
+  // A CPU section measured by the caller.
+  void cpu(const std::string& name, double ms);
+  // Once a frame: folds finished GPU timings into their series (never blocks).
+  void collect();
+  void clear();
+
+  // All series, GPU sections first, in first-seen order.
+  std::vector<const RollingSeries*> series() const;
+  const RollingSeries* find(const std::string& name) const;
+  bool gpu_enabled() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Measures a CPU section into a Timings on destruction.
+class CpuSection {
+ public:
+  CpuSection(Timings& t, std::string name)
+      : t_(t), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
+  ~CpuSection() {
+    const auto d = std::chrono::steady_clock::now() - start_;
+    t_.cpu(name_, std::chrono::duration<double, std::milli>(d).count());
+  }
+
+ private:
+  Timings& t_;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace gpulab

@@ -1,0 +1,644 @@
+// Game of Life, host side: settings and UI, input (zoom, pan, draw), the CPU and CUDA engines and
+// moving the state between them when the variant's backend changes, verify, patterns.
+#include "demos/life/life_demo.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "core/timings.h"
+#include "demos/life/life_display.h"
+#include "gl/image_io.h"
+#include "platform/platform.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "life/life_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+constexpr double kMinZoom = 1.0 / 64.0, kMaxZoom = 64.0;
+
+std::string format_count(double v) {
+  char buf[64];
+  if (v >= 1e12) std::snprintf(buf, sizeof buf, "%.2f T", v / 1e12);
+  else if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", v / 1e9);
+  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", v / 1e6);
+  else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.2f k", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string block_label(const life::Variant& v, int block) {
+  if (v.blocks.empty()) return "-";
+  return v.square_blocks ? std::to_string(block) + "x" + std::to_string(block)
+                         : std::to_string(block);
+}
+
+}  // namespace
+
+LifeDemo::LifeDemo() {
+  cpu_ = life::make_cpu_engine();
+  active_ = cpu_.get();
+}
+
+LifeDemo::~LifeDemo() = default;
+
+const life::Variant& LifeDemo::current() const { return life::variants()[variant_]; }
+
+life::Engine* LifeDemo::engine_for(const life::Variant& v) const {
+  return v.backend == life::Backend::Cuda ? gpu_.get() : cpu_.get();
+}
+
+bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const {
+  if (v.backend == life::Backend::Cpu) return true;
+  if (gpu_) return true;
+  if (why) {
+    *why = ctx_ && !ctx_->cuda_reason.empty() ? ctx_->cuda_reason : "no CUDA device";
+  }
+  return false;
+}
+
+std::vector<VariantChoice> LifeDemo::variants() const {
+  std::vector<VariantChoice> out;
+  for (const life::Variant& v : life::variants()) {
+    VariantChoice c;
+    c.id = v.id;
+    c.title = v.title;
+    c.lesson = v.lesson;
+    c.blocks = v.blocks;
+    c.square_blocks = v.square_blocks;
+    c.default_block = v.default_block;
+    // Before attach we do not know yet; the CLI check happens in configure().
+    c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
+    out.push_back(c);
+  }
+  return out;
+}
+
+bool LifeDemo::set_variant(std::string_view id, std::string* why) {
+  const life::Variant* v = life::find_variant(id);
+  if (!v) {
+    if (why) *why = "no variant '" + std::string(id) + "' (see gpulab --list)";
+    return false;
+  }
+  if (ctx_ && !variant_available(*v, why)) return false;
+  const int index = static_cast<int>(v - life::variants().data());
+  if (ctx_) {
+    life::Engine* to = engine_for(*v);
+    if (to != active_) switch_engine(to);
+  }
+  variant_ = index;
+  block_ = v->default_block;
+  return true;
+}
+
+bool LifeDemo::set_block(int block, std::string* why) {
+  const life::Variant& v = current();
+  if (v.blocks.empty()) {
+    if (why) *why = std::string(v.id) + " has no block size (it runs on the CPU)";
+    return false;
+  }
+  if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
+    if (why) {
+      std::string list;
+      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v, b);
+      *why = std::string(v.id) + " takes block shapes " + list;
+    }
+    return false;
+  }
+  block_ = block;
+  return true;
+}
+
+std::string LifeDemo::configure(const Options& o) {
+  if (!o.variant.empty()) {
+    const life::Variant* v = life::find_variant(o.variant);
+    if (!v) return "unknown variant '" + o.variant + "' (gpulab --list shows the ids)";
+    variant_ = static_cast<int>(v - life::variants().data());
+    block_ = v->default_block;
+  } else {
+    variant_ = -1;  // chosen at attach: the first GPU variant when CUDA works, else cpu-lut
+  }
+  if (o.block) {
+    if (variant_ < 0) return "--block needs --variant";
+    std::string why;
+    if (!set_block(o.block, &why)) return why;
+  }
+  if (!o.rule.empty()) {
+    std::string err;
+    auto r = life::Rule::parse(o.rule, &err);
+    if (!r) return "bad --rule '" + o.rule + "': " + err;
+    rule_ = *r;
+    rule_text_ = rule_.to_string();
+  }
+  if (o.grid_w) {
+    const std::string err = life::check_size(o.grid_w, o.grid_h);
+    if (!err.empty()) return err;
+    grid_w_ = o.grid_w;
+    grid_h_ = o.grid_h;
+  }
+  if (!o.pattern.empty()) {
+    auto r = life::load_pattern_file(o.pattern);
+    if (!r) return life::describe(r.error, o.pattern);
+    pattern_path_ = o.pattern;
+  }
+  density_ = o.density;
+  seed_ = o.seed;
+  return {};
+}
+
+void LifeDemo::notify(std::string line) const {
+  if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
+}
+
+void LifeDemo::attach(Context& ctx) {
+  ctx_ = &ctx;
+#if defined(GPULAB_HAVE_CUDA)
+  if (ctx.cuda) gpu_ = life::CudaEngine::create(ctx.stream);
+#endif
+  if (variant_ < 0) {
+    const life::Variant* v = life::find_variant(gpu_ ? "gpu-global" : "cpu-lut");
+    variant_ = static_cast<int>(v - life::variants().data());
+    block_ = v->default_block;
+  }
+  std::string why;
+  if (!variant_available(current(), &why)) {
+    notify(std::string(current().id) + " is not available (" + why + "): using cpu-lut");
+    variant_ = static_cast<int>(life::find_variant("cpu-lut") - life::variants().data());
+    block_ = 0;
+  }
+  active_ = engine_for(current());
+  for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
+    if (!e) continue;
+    e->set_rule(rule_);
+  }
+  active_->resize(grid_w_, grid_h_);
+  reset_contents();
+  display_ = std::make_unique<LifeDisplay>(ctx);
+
+  pattern_files_.clear();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(ctx.assets / "patterns", ec)) {
+    const auto ext = entry.path().extension();
+    if (ext == ".rle" || ext == ".cells") pattern_files_.push_back(entry.path());
+  }
+  std::sort(pattern_files_.begin(), pattern_files_.end());
+}
+
+void LifeDemo::detach() {
+  display_.reset();
+  gpu_.reset();
+  active_ = cpu_.get();
+  ctx_ = nullptr;
+}
+
+void LifeDemo::switch_engine(life::Engine* to) {
+  // The state moves with the variant: download from one backend, upload to the other.
+  life::Grid grid = active_->download();
+  if (to->width() != grid.width || to->height() != grid.height) to->resize(grid.width, grid.height);
+  to->set_rule(rule_);
+  to->upload(grid);
+  active_ = to;
+}
+
+void LifeDemo::reset_contents() {
+  generation_ = 0;
+  population_age_ = 1 << 30;
+  if (!pattern_path_.empty()) {
+    std::string err;
+    if (load_pattern(pattern_path_, &err)) return;
+    notify(err);
+  }
+  active_->randomize(density_, seed_);
+}
+
+bool LifeDemo::load_pattern(const std::filesystem::path& path, std::string* error) {
+  auto r = life::load_pattern_file(path.string());
+  if (!r) {
+    *error = life::describe(r.error, path.string());
+    return false;
+  }
+  life::Grid grid(active_->width(), active_->height());
+  if (!life::place_centered(grid, *r.pattern, error)) {
+    *error = path.filename().string() + ": " + *error;
+    return false;
+  }
+  if (r.pattern->rule && !(*r.pattern->rule == rule_)) set_rule(*r.pattern->rule);
+  active_->upload(grid);
+  pattern_path_ = path;
+  generation_ = 0;
+  population_age_ = 1 << 30;
+  status_ = "loaded " + path.filename().string() +
+            (r.pattern->name.empty() ? "" : " (" + r.pattern->name + ")");
+  return true;
+}
+
+bool LifeDemo::open_file(const std::filesystem::path& path, std::string* error) {
+  return load_pattern(path, error);
+}
+
+bool LifeDemo::resize_grid(int w, int h, std::string* error) {
+  const std::string bad = life::check_size(w, h);
+  if (!bad.empty()) {
+    *error = bad;
+    return false;
+  }
+  try {
+    active_->resize(w, h);  // keeps the previous grid when it throws
+  } catch (const std::exception& e) {
+    *error = "cannot make a " + std::to_string(w) + "x" + std::to_string(h) + " grid: " + e.what();
+    return false;
+  }
+  grid_w_ = w;
+  grid_h_ = h;
+  view_fitted_ = false;
+  reset_contents();
+  return true;
+}
+
+void LifeDemo::set_rule(const life::Rule& r) {
+  rule_ = r;
+  rule_text_ = r.to_string();
+  for (life::Engine* e : {cpu_.get(), gpu_.get()})
+    if (e) e->set_rule(r);
+}
+
+void LifeDemo::advance(int generations) {
+  if (generations <= 0) return;
+  const life::Variant& v = current();
+  Timings* t = ctx_->timings;
+  if (v.backend == life::Backend::Cuda) {
+#if defined(GPULAB_HAVE_CUDA)
+    auto* gpu = static_cast<life::CudaEngine*>(gpu_.get());
+    if (t) t->gpu_begin("step", gpu->stream());
+    gpu->step(v, block_, generations, ghost_block_);
+    if (t) t->gpu_end("step", gpu->stream());
+#endif
+  } else {
+    std::optional<CpuSection> s;
+    if (t) s.emplace(*t, "step (CPU)");
+    active_->step(v, block_, generations);
+  }
+  generation_ += static_cast<uint64_t>(generations);
+  last_steps_ = generations;
+}
+
+void LifeDemo::compute(Frame& frame) {
+  handle_input(frame);
+  last_steps_ = 0;
+  if (frame.reset) reset_contents();
+  if (!pending_edits_.empty()) {
+    active_->set_cells(pending_edits_);
+    pending_edits_.clear();
+    population_age_ = 1 << 30;
+  }
+  const int n = frame.playing ? frame.steps_per_frame : (frame.step_once ? 1 : 0);
+  advance(n);
+  if (fade_) active_->fade_tick();
+  // Reading the population synchronises with the GPU: a few times a second is enough.
+  if (++population_age_ >= 15 || (n > 0 && !frame.playing)) {
+    population_ = active_->population();
+    population_age_ = 0;
+  }
+  // Keep the grid fitted to the free part of the screen until the user zooms or pans.
+  const bool layout_changed = frame.width != last_fb_w_ || frame.height != last_fb_h_ ||
+                              frame.inset_left != last_inset_;
+  if (!view_fitted_ || (!view_touched_ && layout_changed)) {
+    fit_view(frame.width, frame.height, frame.inset_left);
+    view_touched_ = false;
+  }
+  last_fb_w_ = frame.width;
+  last_fb_h_ = frame.height;
+  last_inset_ = frame.inset_left;
+  display_->update(*active_, make_view(frame.width, frame.height));
+}
+
+void LifeDemo::render(Frame& frame) { display_->draw(frame.width, frame.height); }
+
+void LifeDemo::fit_view(int fb_w, int fb_h, int inset_left) {
+  // Fit the grid into the part of the framebuffer the UI panel leaves free (all of it when hidden).
+  if (inset_left > fb_w / 2) inset_left = 0;
+  const int free_w = fb_w - inset_left;
+  const double zx = static_cast<double>(free_w) / grid_w_, zy = static_cast<double>(fb_h) / grid_h_;
+  zoom_ = std::clamp(std::min(zx, zy) * 0.95, kMinZoom, kMaxZoom);
+  const double cells_per_px = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
+  centre_x_ = grid_w_ * 0.5 - 0.5 * inset_left * cells_per_px;
+  centre_y_ = grid_h_ * 0.5;
+  view_fitted_ = true;
+}
+
+life::View LifeDemo::make_view(int fb_w, int fb_h) const {
+  life::View v;
+  v.tex_width = std::max(fb_w, 1);
+  v.tex_height = std::max(fb_h, 1);
+  v.step_q8 = std::max<int32_t>(1, static_cast<int32_t>(std::lround(256.0 / zoom_)));
+  const double cells_per_px = v.step_q8 / 256.0;
+  v.origin_x_q8 = std::llround((centre_x_ - 0.5 * fb_w * cells_per_px) * 256.0);
+  v.origin_y_q8 = std::llround((centre_y_ - 0.5 * fb_h * cells_per_px) * 256.0);
+  v.age_fade = fade_;
+  v.grid_lines = grid_lines_;
+  return v;
+}
+
+void LifeDemo::handle_input(const Frame& frame) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!frame.mouse_free) {
+    dragging_ = false;
+    return;
+  }
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const double px = io.MousePos.x * sx, py = io.MousePos.y * sy;
+  const life::View v = make_view(frame.width, frame.height);
+  const double cpp = v.step_q8 / 256.0;
+  auto cell_at_mouse = [&](double* cx, double* cy) {
+    *cx = v.origin_x_q8 / 256.0 + px * cpp;
+    *cy = v.origin_y_q8 / 256.0 + py * cpp;
+  };
+  // Zoom around the cursor.
+  if (io.MouseWheel != 0.0f) {
+    double cx, cy;
+    cell_at_mouse(&cx, &cy);
+    const double f = std::pow(1.25, io.MouseWheel);
+    zoom_ = std::clamp(zoom_ * f, kMinZoom, kMaxZoom);
+    view_touched_ = true;
+    const double cpp2 = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
+    centre_x_ = cx - (px - 0.5 * frame.width) * cpp2;
+    centre_y_ = cy - (py - 0.5 * frame.height) * cpp2;
+  }
+  // Pan: right or middle drag, or left drag when not drawing.
+  const bool pan = ImGui::IsMouseDragging(1, 0.0f) || ImGui::IsMouseDragging(2, 0.0f) ||
+                   (!draw_mode_ && ImGui::IsMouseDragging(0, 0.0f));
+  if (pan && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+    view_touched_ = true;
+    centre_x_ -= io.MouseDelta.x * sx * cpp;
+    centre_y_ -= io.MouseDelta.y * sy * cpp;
+  }
+  // Draw (left) and erase (Shift + left, or right click in draw mode).
+  if (draw_mode_ && (ImGui::IsMouseDown(0))) {
+    double cx, cy;
+    cell_at_mouse(&cx, &cy);
+    const int x = static_cast<int>(std::floor(cx)), y = static_cast<int>(std::floor(cy));
+    if (x >= 0 && y >= 0 && x < grid_w_ && y < grid_h_)
+      pending_edits_.push_back({x, y, static_cast<uint8_t>(io.KeyShift ? 0 : 1)});
+  }
+}
+
+void LifeDemo::verify(int generations) {
+  // Runs the current variant and a CPU reference side by side from the same grid.
+  const life::Variant& v = current();
+  const life::Variant& ref = *life::find_variant(v.id == "cpu-lut" ? "cpu-naive" : "cpu-lut");
+  life::Grid start = active_->download();
+  auto reference = life::make_cpu_engine();
+  reference->resize(start.width, start.height);
+  reference->set_rule(rule_);
+  reference->upload(start);
+  const auto t0 = std::chrono::steady_clock::now();
+  advance(generations);
+  reference->step(ref, 0, generations);
+  life::Grid got = active_->download();
+  life::Grid want = reference->download();
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  char buf[256];
+  if (auto d = life::first_difference(got, want)) {
+    std::snprintf(buf, sizeof buf,
+                  "MISMATCH after %d generations: first differing cell (%d, %d): %s has %d, %s has %d",
+                  generations, d->x, d->y, std::string(v.id).c_str(), got.at(d->x, d->y),
+                  std::string(ref.id).c_str(), want.at(d->x, d->y));
+  } else {
+    std::snprintf(buf, sizeof buf, "match: %s = %s after %d generations on %dx%d (%.2f s)",
+                  std::string(v.id).c_str(), std::string(ref.id).c_str(), generations,
+                  start.width, start.height, s);
+  }
+  verify_result_ = buf;
+  notify(verify_result_);
+  population_age_ = 1 << 30;
+}
+
+void LifeDemo::save_rle(const std::filesystem::path& path) {
+  const life::Grid g = active_->download();
+  const std::string text =
+      life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string());
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+std::string LifeDemo::run_batch(const Options& o) {
+  if (o.save_pattern.empty()) return {};
+  try {
+    long long left = o.steps < 0 ? 0 : o.steps;
+    while (left > 0) {
+      const int n = static_cast<int>(std::min<long long>(left, 1 << 20));
+      advance(n);
+      left -= n;
+    }
+    save_rle(o.save_pattern);
+    std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
+                 static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
+                 std::string(current().id).c_str(), o.save_pattern.c_str());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+std::vector<life::KernelInfo> LifeDemo::kernels() const {
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu_ && current().backend == life::Backend::Cuda)
+    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block_);
+#endif
+  return {};
+}
+
+Throughput LifeDemo::throughput() const {
+  Throughput t;
+  t.section = current().backend == life::Backend::Cuda ? "step" : "step (CPU)";
+  t.steps = last_steps_;
+  t.items_per_step = static_cast<double>(active_->width()) * active_->height();
+  t.item_unit = "cell updates";
+  t.bytes_per_step = life::bytes_per_generation(current(), active_->width(), active_->height());
+  return t;
+}
+
+std::string LifeDemo::caption() const {
+  const life::Variant& v = current();
+  std::string s = "Game of Life | " + std::string(v.id) + " | block " + block_label(v, block_) + " | " +
+                  std::to_string(active_->width()) + "x" + std::to_string(active_->height());
+  if (ctx_ && ctx_->timings) {
+    const RollingSeries* r = ctx_->timings->find(throughput().section);
+    if (r && !r->empty() && last_steps_ > 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " | %.3f ms/generation", r->median() / std::max(1, last_steps_));
+      s += buf;
+    }
+  }
+  s += " | " + std::string(active_->device_name());
+  return s;
+}
+
+void LifeDemo::ui(Frame& frame) {
+  const float w = 220.0f * frame.ui_scale;
+
+  ImGui::Text("Generation %llu   population %s", static_cast<unsigned long long>(generation_),
+              format_count(static_cast<double>(population_)).c_str());
+  ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
+
+  // Rule.
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo("rule", rule_.to_string().c_str())) {
+    for (const auto& nr : life::kNamedRules) {
+      const std::string label = std::string(nr.name) + "  " + std::string(nr.text);
+      if (ImGui::Selectable(label.c_str(), rule_.to_string() == nr.text))
+        set_rule(*life::Rule::parse(nr.text));
+    }
+    ImGui::EndCombo();
+  }
+  static char rule_buf[32] = "";
+  ImGui::SetNextItemWidth(w * 0.6f);
+  if (ImGui::InputTextWithHint("##rule", "B36/S23", rule_buf, sizeof rule_buf,
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+    std::string err;
+    if (auto r = life::Rule::parse(rule_buf, &err)) {
+      set_rule(*r);
+      status_ = "rule " + r->to_string();
+    } else {
+      status_ = std::string("bad rule: ") + err;
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("custom rule (Enter)");
+
+  // Grid size.
+  static const int kSizes[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384};
+  const std::string cur = std::to_string(grid_w_) + " x " + std::to_string(grid_h_);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo("grid", cur.c_str())) {
+    for (int s : kSizes) {
+      const std::string label = std::to_string(s) + " x " + std::to_string(s);
+      if (ImGui::Selectable(label.c_str(), s == grid_w_ && s == grid_h_)) {
+        std::string err;
+        if (!resize_grid(s, s, &err)) notify(err);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  static int custom[2] = {1000, 700};
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputInt2("##custom", custom);
+  ImGui::SameLine();
+  if (ImGui::Button("resize")) {
+    std::string err;
+    if (!resize_grid(custom[0], custom[1], &err)) notify(err);
+  }
+
+  // Contents.
+  float d = static_cast<float>(density_);
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::SliderFloat("density", &d, 0.0f, 1.0f, "%.2f")) density_ = d;
+  if (ImGui::Button("random fill")) {
+    pattern_path_.clear();
+    ++seed_;
+    reset_contents();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("clear")) {
+    pattern_path_.clear();
+    active_->clear();
+    generation_ = 0;
+    population_age_ = 1 << 30;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("save RLE")) {
+    const auto path = gl::unique_screenshot_path("patterns", "life");
+    auto rle = path;
+    rle.replace_extension(".rle");
+    try {
+      save_rle(rle);
+      notify("saved " + rle.string());
+    } catch (const std::exception& e) {
+      notify(e.what());
+    }
+  }
+  if (!pattern_files_.empty()) {
+    ImGui::SetNextItemWidth(w);
+    const std::string label = pattern_path_.empty() ? "(random)" : pattern_path_.filename().string();
+    if (ImGui::BeginCombo("pattern", label.c_str())) {
+      for (const auto& p : pattern_files_) {
+        if (ImGui::Selectable(p.filename().string().c_str(), p == pattern_path_)) {
+          std::string err;
+          if (!load_pattern(p, &err)) notify(err);
+        }
+      }
+      ImGui::EndCombo();
+    }
+  }
+  static char path_buf[512] = "";
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::InputTextWithHint("##path", "path/to/pattern.rle", path_buf, sizeof path_buf,
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+    std::string err;
+    if (!load_pattern(path_buf, &err)) notify(err);
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("open (Enter), or drop a file");
+
+  // View.
+  ImGui::Checkbox("age fade", &fade_);
+  ImGui::SameLine();
+  ImGui::Checkbox("grid lines", &grid_lines_);
+  ImGui::SameLine();
+  ImGui::Checkbox("draw", &draw_mode_);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("left: draw, Shift+left: erase; right drag pans");
+  if (ImGui::Button("fit view")) view_fitted_ = false;
+  ImGui::SameLine();
+  ImGui::TextDisabled("zoom %.3g px/cell (wheel), drag to pan", zoom_);
+
+  // Ghost kernels' block size, for the byte-per-cell GPU variants.
+  if (current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes) {
+    ImGui::SetNextItemWidth(w);
+    const std::string g = std::to_string(ghost_block_);
+    if (ImGui::BeginCombo("ghost-copy block", g.c_str())) {
+      for (int b : life::ghost_block_sizes())
+        if (ImGui::Selectable(std::to_string(b).c_str(), b == ghost_block_)) ghost_block_ = b;
+      ImGui::EndCombo();
+    }
+  }
+
+  // Verify against the CPU reference.
+  ImGui::SetNextItemWidth(w * 0.5f);
+  ImGui::InputInt("##verifyk", &verify_generations_);
+  verify_generations_ = std::clamp(verify_generations_, 1, 100000);
+  ImGui::SameLine();
+  if (ImGui::Button("verify")) {
+    try {
+      verify(verify_generations_);
+    } catch (const std::exception& e) {
+      verify_result_ = std::string("verify failed: ") + e.what();
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("run this variant and the CPU reference for K generations and compare");
+  if (!verify_result_.empty()) {
+    const bool ok = verify_result_.rfind("match", 0) == 0;
+    ImGui::TextColored(ok ? ImVec4(0.4f, 0.9f, 0.4f, 1) : ImVec4(1, 0.4f, 0.3f, 1), "%s",
+                       verify_result_.c_str());
+  }
+  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+}
+
+}  // namespace gpulab

@@ -1,0 +1,106 @@
+#pragma once
+// Host side of the Game of Life demo: settings, engines (CPU always, CUDA when a device exists), the
+// displayed texture (written by CUDA through interop, or uploaded from the host), input and UI.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "life/life.h"
+#include "life/pattern.h"
+
+namespace gpulab {
+
+class LifeDisplay;  // the displayed texture and how pixels reach it (life_display.cpp)
+
+class LifeDemo final : public Demo {
+ public:
+  LifeDemo();
+  ~LifeDemo() override;
+
+  std::string_view name() const override { return "life"; }
+  std::string_view title() const override { return "Game of Life"; }
+  std::vector<VariantChoice> variants() const override;
+  int variant_index() const override { return variant_; }
+  bool set_variant(std::string_view id, std::string* why) override;
+  int block() const override { return block_; }
+  bool set_block(int block, std::string* why) override;
+  std::string configure(const Options& options) override;
+
+  void attach(Context& ctx) override;
+  void compute(Frame& frame) override;
+  void render(Frame& frame) override;
+  void ui(Frame& frame) override;
+  void detach() override;
+
+  bool open_file(const std::filesystem::path& path, std::string* error) override;
+  std::string run_batch(const Options& options) override;
+  std::vector<life::KernelInfo> kernels() const override;
+  Throughput throughput() const override;
+  std::string caption() const override;
+
+  // For tests and batch use.
+  life::Engine& engine() { return *active_; }
+  uint64_t generation() const { return generation_; }
+
+ private:
+  const life::Variant& current() const;
+  life::Engine* engine_for(const life::Variant& v) const;
+  bool variant_available(const life::Variant& v, std::string* why) const;
+  void switch_engine(life::Engine* to);
+  void reset_contents();
+  bool load_pattern(const std::filesystem::path& path, std::string* error);
+  bool resize_grid(int w, int h, std::string* error);
+  void set_rule(const life::Rule& r);
+  void advance(int generations);
+  void fit_view(int fb_w, int fb_h, int inset_left);
+  life::View make_view(int fb_w, int fb_h) const;
+  void handle_input(const Frame& frame);
+  void verify(int generations);
+  void save_rle(const std::filesystem::path& path);
+  void notify(std::string line) const;
+
+  Context* ctx_ = nullptr;
+  std::unique_ptr<life::Engine> cpu_;
+  std::unique_ptr<life::Engine> gpu_;  // a life::CudaEngine when built with CUDA and a device exists
+  life::Engine* active_ = nullptr;
+  std::unique_ptr<LifeDisplay> display_;
+
+  // Settings.
+  int variant_ = 0;
+  int block_ = 0;
+  int ghost_block_ = 256;
+  int grid_w_ = 1024, grid_h_ = 1024;
+  life::Rule rule_;
+  std::string rule_text_ = "B3/S23";
+  std::filesystem::path pattern_path_;  // empty: random fill
+  double density_ = 0.25;
+  uint64_t seed_ = 1;
+  bool fade_ = false;
+  bool grid_lines_ = true;
+  bool draw_mode_ = false;
+  int verify_generations_ = 100;
+
+  // View: pixels per cell and the cell at the centre of the framebuffer.
+  double zoom_ = 1.0;
+  double centre_x_ = 0.0, centre_y_ = 0.0;
+  bool view_fitted_ = false;
+  int last_fb_w_ = 0, last_fb_h_ = 0, last_inset_ = 0;
+  bool view_touched_ = false;  // the user zoomed or panned: stop refitting
+  bool dragging_ = false;
+
+  // State.
+  uint64_t generation_ = 0;
+  uint64_t population_ = 0;
+  int population_age_ = 1 << 30;  // frames since the population was read
+  int last_steps_ = 0;
+  std::string status_;
+  std::string verify_result_;
+  std::vector<std::filesystem::path> pattern_files_;
+  std::vector<life::CellEdit> pending_edits_;
+};
+
+}  // namespace gpulab

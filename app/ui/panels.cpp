@@ -1,0 +1,69 @@
+// The shared panels, in the order a lecture uses them: timings, occupancy, device.
+#include "ui/panels.h"
+
+#include <imgui.h>
+
+#include <map>
+#include <utility>
+
+#include "ui/device_panel.h"
+#include "ui/timings_panel.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "cuda/occupancy.h"
+#include "ui/occupancy_panel.h"
+#endif
+
+namespace gpulab::ui {
+
+void draw_panels(const PanelInputs& in) {
+  if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    TimingsView v;
+    v.series = in.series;
+    v.frame = in.frame_ms;
+    v.peak_bandwidth_gbs = in.peak_bandwidth_gbps;
+    if (in.device) v.peak_label = in.device->name;
+    ThroughputRow row;
+    for (const RollingSeries* s : in.series)
+      if (s->name() == in.throughput.section) row.series = s;
+    if (row.series) {
+      row.label = in.throughput.section + " (per generation)";
+      row.steps_per_sample = in.throughput.steps;
+      row.bytes_per_step = in.throughput.bytes_per_step;
+      row.items_per_step = in.throughput.items_per_step;
+      row.item_unit = in.throughput.item_unit;
+      v.throughput.push_back(row);
+    }
+    timings_panel(v);
+  }
+  if (ImGui::CollapsingHeader("Occupancy")) {
+#if defined(GPULAB_HAVE_CUDA)
+    if (in.kernels.empty()) {
+      ImGui::TextDisabled("the current variant runs on the CPU: no kernels");
+    } else {
+      // The attributes of a kernel at a block size do not change: analyse each once.
+      static std::map<std::pair<const void*, int>, cuda::OccupancyReport> cache;
+      std::vector<cuda::OccupancyReport> reports;
+      for (const auto& k : in.kernels) {
+        auto key = std::make_pair(k.func, k.block_threads);
+        auto it = cache.find(key);
+        if (it == cache.end()) it = cache.emplace(key, cuda::analyze_occupancy(k)).first;
+        reports.push_back(it->second);
+      }
+      occupancy_panel(reports);
+    }
+#else
+    ImGui::TextDisabled("built without CUDA: no kernels to analyse");
+#endif
+  }
+  if (ImGui::CollapsingHeader("Device")) {
+    if (in.device) {
+      device_panel(*in.device);
+    } else {
+      ImGui::TextWrapped("CPU backend: %s", in.cpu_only_reason.c_str());
+    }
+    ImGui::TextWrapped("OpenGL: %s", in.gl_renderer.c_str());
+  }
+}
+
+}  // namespace gpulab::ui

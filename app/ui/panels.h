@@ -1,0 +1,25 @@
+#pragma once
+// The panels every demo shares, composed in one place: timings, occupancy, device.
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "core/stats.h"
+#include "cuda/device_info.h"
+
+namespace gpulab::ui {
+
+struct PanelInputs {
+  std::vector<const RollingSeries*> series;  // timing sections (GPU first)
+  const RollingSeries* frame_ms = nullptr;   // whole-frame time
+  Throughput throughput;                     // the demo's main section, for GB/s and items/s
+  double peak_bandwidth_gbps = 0.0;
+  std::vector<life::KernelInfo> kernels;     // what the current variant launches (CUDA only)
+  const cuda::DeviceInfo* device = nullptr;  // null on the CPU backend
+  std::string cpu_only_reason;               // why there is no CUDA device
+  std::string gl_renderer;
+};
+
+void draw_panels(const PanelInputs& in);
+
+}  // namespace gpulab::ui

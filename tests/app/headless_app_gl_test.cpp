@@ -1,0 +1,130 @@
+// End to end through the binary, headless (EGL; Mesa's software device where there is no GPU).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "gl/image_io.h"
+#include "life/pattern.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ProcessResult {
+  int status = -1;
+  std::string output;
+};
+
+ProcessResult run_gpulab(const std::string& args) {
+  const fs::path log = fs::temp_directory_path() / ("gpulab-test-" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  ProcessResult r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.output = ss.str();
+  fs::remove(log);
+  return r;
+}
+
+fs::path temp_dir() {
+  fs::path d = fs::temp_directory_path() / ("gpulab-headless-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(HeadlessApp, LifeScreenshotIsNotBlank) {
+  const fs::path png = temp_dir() / "life.png";
+  fs::remove(png);
+  const ProcessResult r = run_gpulab("--headless --demo life --frames 60 --size 480x270 --grid 256x256 --screenshot " +
+                           png.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 480) << err;
+  ASSERT_EQ(img.height, 270);
+  std::set<uint32_t> colours;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
+    colours.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+    if (colours.size() > 16) break;
+  }
+  EXPECT_GT(colours.size(), 2u) << "the screenshot is blank";
+}
+
+TEST(HeadlessApp, ScreenshotWithoutUiShowsOnlyCells) {
+  const fs::path png = temp_dir() / "noui.png";
+  fs::remove(png);
+  // Only cell colours (live, dead, background and the blends of cells sharing a pixel) may appear;
+  // the UI's anti-aliased text and widgets would bring dozens more.
+  const ProcessResult r = run_gpulab("--headless --cpu --frames 2 --size 128x128 --grid 64x64 --no-ui --screenshot " +
+                           png.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 128) << err;
+  std::set<uint32_t> colours;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    colours.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+  EXPECT_GE(colours.size(), 2u);
+  EXPECT_LE(colours.size(), 10u) << "UI colours in a --no-ui screenshot";
+}
+
+TEST(HeadlessApp, SavePatternRunsExactlyKGenerations) {
+  const fs::path dir = temp_dir();
+  {
+    std::ofstream g(dir / "glider.rle");
+    g << "#N Glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n";
+  }
+  const fs::path out = dir / "after.rle";
+  fs::remove(out);
+  const ProcessResult r = run_gpulab("--headless --cpu --grid 16x16 --pattern " + (dir / "glider.rle").string() +
+                           " --steps 4 --save-pattern " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto res = gpulab::life::load_pattern_file(out.string());
+  ASSERT_TRUE(res) << res.error.message;
+  const gpulab::life::Pattern& p = *res.pattern;
+  // After 4 generations a glider is itself again, one cell down and right.
+  ASSERT_EQ(p.width, 3);
+  ASSERT_EQ(p.height, 3);
+  const std::vector<uint8_t> glider{0, 1, 0, 0, 0, 1, 1, 1, 1};
+  EXPECT_EQ(p.cells, glider);
+  ASSERT_TRUE(p.offset.has_value());
+  EXPECT_EQ(p.offset->x, (16 - 3) / 2 + 1);
+  EXPECT_EQ(p.offset->y, (16 - 3) / 2 + 1);
+}
+
+TEST(HeadlessApp, MalformedPatternNamesTheLineAndFails) {
+  const fs::path dir = temp_dir();
+  {
+    std::ofstream g(dir / "bad.rle");
+    g << "#N Bad\nx = 3, y = 3\nbo$2bo$3q!\n";
+  }
+  const ProcessResult r = run_gpulab("--headless --cpu --frames 1 --pattern " + (dir / "bad.rle").string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("bad.rle:3"), std::string::npos) << r.output;
+}
+
+TEST(HeadlessApp, UnknownFlagPrintsUsageAndExits2) {
+  const ProcessResult r = run_gpulab("--no-such-flag");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("usage:"), std::string::npos);
+}
+
+TEST(HeadlessApp, ListNamesEveryVariant) {
+  const ProcessResult r = run_gpulab("--list");
+  ASSERT_EQ(r.status, 0);
+  for (const char* id : {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared",
+                         "gpu-swar", "gpu-bitpacked"})
+    EXPECT_NE(r.output.find(id), std::string::npos) << id;
+}
+
+}  // namespace
