@@ -10,6 +10,7 @@
 #include "core/bench.h"
 #include "core/stats.h"
 #include "life/life.h"
+#include "life/life_cuda.h"
 
 #if defined(GPULAB_HAVE_CUDA)
 #include <cuda_runtime.h>
@@ -17,7 +18,6 @@
 #include "cuda/device_info.h"
 #include "cuda/gpu_timer.h"
 #include "cuda/raii.h"
-#include "life/life_cuda.h"
 #endif
 
 namespace gpulab {

@@ -137,11 +137,6 @@ class SparseLife {
   std::vector<uint64_t> live_, counts_, next_;
 };
 
-bool slow_tests_enabled() {
-  const char* v = std::getenv("GPULAB_SLOW_TESTS");
-  return v && *v && std::string(v) != "0";
-}
-
 // ------------------------------------------------------------------------------------------------
 
 TEST(KnownPatterns, EveryAssetLoads) {
@@ -357,8 +352,6 @@ TEST(KnownPatterns, AcornSettlesAt5206With633Cells) {
 }
 
 TEST(KnownPatterns, AcornSettlesOnA2048Torus) {
-  if (!slow_tests_enabled())
-    GTEST_SKIP() << "5206 generations of 2048x2048 take a while; set GPULAB_SLOW_TESTS=1 to run";
   const Pattern p = load("acorn.rle");
   const int n = 2048;
   auto e = engine_with(p, n, n, (n - p.width) / 2, (n - p.height) / 2);
@@ -371,7 +364,6 @@ TEST(KnownPatterns, AcornSettlesOnA2048Torus) {
 }
 
 TEST(KnownPatterns, RabbitsSettleAt17331With1744Cells) {
-  if (!slow_tests_enabled()) GTEST_SKIP() << "17331 generations take a while; set GPULAB_SLOW_TESTS=1 to run";
   const Pattern p = load("rabbits.rle");
   EXPECT_EQ(p.population(), 9u);
   SparseLife plane(p, Rule::conway());
