@@ -142,8 +142,9 @@ std::string format_si(double value, const std::string& unit) {
   // Round first so that 999.96 becomes "1.00 k" rather than "1000 ".
   auto rounds_to_1000 = [](double x) {
     const double a = std::fabs(x);
-    const double r = a < 10.0 ? std::round(a * 100.0) / 100.0
-                     : a < 100.0 ? std::round(a * 10.0) / 10.0 : std::round(a);
+    const double r = a < 10.0    ? std::round(a * 100.0) / 100.0
+                     : a < 100.0 ? std::round(a * 10.0) / 10.0
+                                 : std::round(a);
     return r >= 1000.0;
   };
   while (rounds_to_1000(v) && p < 6) {

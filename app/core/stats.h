@@ -24,8 +24,8 @@ struct SeriesSummary {
 };
 
 // A named window of the last `capacity` values. push() is O(1) and allocation-free; values() is
-// always one contiguous, oldest-first array (ready for ImGui::PlotLines without an offset), which is
-// why the ring is stored twice over: each value is written at i and i + capacity.
+// always one contiguous, oldest-first array (ready for ImGui::PlotLines without an offset), which
+// is why the ring is stored twice over: each value is written at i and i + capacity.
 class RollingSeries {
  public:
   static constexpr size_t kDefaultCapacity = 240;  // 4 s at 60 fps
@@ -51,7 +51,8 @@ class RollingSeries {
   int plot_count() const { return static_cast<int>(size_); }
 
   // Statistics over the window; 0 when empty. Percentiles interpolate linearly between the closest
-  // ranks (numpy's default), so p95 of one sample is that sample and the median of two is their mean.
+  // ranks (numpy's default), so p95 of one sample is that sample and the median of two is their
+  // mean.
   double latest() const;
   double mean() const;
   double min() const;

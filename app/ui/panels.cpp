@@ -3,8 +3,6 @@
 
 #include <imgui.h>
 
-#include <map>
-#include <utility>
 
 #include "ui/device_panel.h"
 #include "ui/timings_panel.h"
@@ -41,16 +39,9 @@ void draw_panels(const PanelInputs& in) {
     if (in.kernels.empty()) {
       ImGui::TextDisabled("the current variant runs on the CPU: no kernels");
     } else {
-      // The attributes of a kernel at a block size do not change: analyse each once.
-      static std::map<std::pair<const void*, int>, cuda::OccupancyReport> cache;
-      std::vector<cuda::OccupancyReport> reports;
-      for (const auto& k : in.kernels) {
-        auto key = std::make_pair(k.func, k.block_threads);
-        auto it = cache.find(key);
-        if (it == cache.end()) it = cache.emplace(key, cuda::analyze_occupancy(k)).first;
-        reports.push_back(it->second);
-      }
-      occupancy_panel(reports);
+      // Re-analysed only when the kernels, block size or shared memory change.
+      static cuda::OccupancyCache cache;
+      occupancy_panel(cache.get(in.kernels));
     }
 #else
     ImGui::TextDisabled("built without CUDA: no kernels to analyse");

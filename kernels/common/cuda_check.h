@@ -8,6 +8,8 @@
 
 namespace gpulab::detail {
 [[noreturn]] inline void throw_cuda(cudaError_t err, const char* expr, const char* file, int line) {
+  // Clear a sticky "last error" so the next launch check does not report this failure again.
+  (void)cudaGetLastError();
   std::ostringstream os;
   os << cudaGetErrorName(err) << ": " << cudaGetErrorString(err) << " (" << expr << " at " << file
      << ":" << line << ")";
