@@ -14,25 +14,9 @@
 #include "cuda/gpu_timer.h"
 #include "cuda/raii.h"
 
+#include "support/gpu_skip.h"
+
 namespace {
-
-bool have_device(std::string* why) {
-  int n = 0;
-  const cudaError_t err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    *why = err != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(err)
-                              : std::string("no CUDA device");
-    return false;
-  }
-  return true;
-}
-
-#define SKIP_WITHOUT_DEVICE()                      \
-  do {                                             \
-    std::string why_;                              \
-    if (!have_device(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 __device__ unsigned long long global_ns() {
   unsigned long long t;
@@ -75,7 +59,7 @@ using gpulab::cuda::GpuProfiler;
 using gpulab::cuda::Stream;
 
 TEST(CudaRaiiGpu, StreamAndEventLifecycle) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   ASSERT_TRUE(s);
   unsigned flags = 0;
@@ -111,7 +95,7 @@ TEST(CudaRaiiGpu, StreamAndEventLifecycle) {
 }
 
 TEST(CudaRaiiGpu, TimeMsMeasuresTheEnqueuedWork) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   spin(s.get(), 1.0);  // warm-up: module load
   s.synchronize();
@@ -121,7 +105,7 @@ TEST(CudaRaiiGpu, TimeMsMeasuresTheEnqueuedWork) {
 }
 
 TEST(GpuProfilerGpu, SampleAppearsAfterTheLatencyFrames) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   spin(s.get(), 0.1);
   s.synchronize();
@@ -149,7 +133,7 @@ TEST(GpuProfilerGpu, SampleAppearsAfterTheLatencyFrames) {
 }
 
 TEST(GpuProfilerGpu, CollectNeverWaitsForTheGpu) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0});
   StreamGate gate;
@@ -172,7 +156,7 @@ TEST(GpuProfilerGpu, CollectNeverWaitsForTheGpu) {
 }
 
 TEST(GpuProfilerGpu, RepeatedSectionsInAFrameAreSummedAndOrderIsFirstSeen) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0});
   prof.begin("step", s.get());
@@ -198,7 +182,7 @@ TEST(GpuProfilerGpu, RepeatedSectionsInAFrameAreSummedAndOrderIsFirstSeen) {
 }
 
 TEST(GpuProfilerGpu, QueueIsBoundedWhenTheGpuFallsBehind) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0, .max_pending_frames = 4});
   StreamGate gate;
@@ -222,7 +206,7 @@ TEST(GpuProfilerGpu, QueueIsBoundedWhenTheGpuFallsBehind) {
 }
 
 TEST(GpuProfilerGpu, MisuseIsReportedAndUnendedSectionsAreDiscarded) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0});
   EXPECT_THROW(prof.end("never begun", s.get()), std::logic_error);

@@ -18,19 +18,9 @@
 #include "cuda/raii.h"
 #include "platform/platform.h"
 
-namespace {
+#include "support/gpu_skip.h"
 
-bool have_device(std::string* why) {
-  int n = 0;
-  const cudaError_t err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    *why = err != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(err)
-                              : std::string("no CUDA device");
-    return false;
-  }
-  return true;
-}
+namespace {
 
 __global__ void write_pattern(cudaSurfaceObject_t surface, int width, int height) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -70,14 +60,14 @@ using gpulab::cuda::GraphicsResource;
 using gpulab::cuda::ScopedMap;
 
 TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
+  GPULAB_SKIP_WITHOUT_CUDA();
   std::string why;
-  if (!have_device(&why)) GTEST_SKIP() << why;
   gpulab::platform::HeadlessOptions options;
   options.width = 64;
   options.height = 64;
   options.cuda_device = 0;
   auto platform = gpulab::platform::create_headless(options, &why);
-  if (!platform) GTEST_SKIP() << "no headless GL context: " << why;
+  ASSERT_TRUE(platform) << "no headless GL context: " << why;
   if (platform->info().software)
     GTEST_SKIP() << "no NVIDIA EGL device (got " << platform->info().gl_renderer << ")";
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
@@ -147,32 +137,29 @@ TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-TEST(InteropGpu, RegistrationAgainstMesaFailsWithAReason) {
+TEST(InteropGpu, FailedRegistrationSaysWhyAndLeavesNoError) {
+  // On the GPU machine the context is NVIDIA's, so make registration fail with names that are not
+  // GL objects: the app must get a reason (to show, and fall back to the host copy), not an abort.
+  GPULAB_SKIP_WITHOUT_CUDA();
   std::string why;
-  if (!have_device(&why)) GTEST_SKIP() << why;
   gpulab::platform::HeadlessOptions options;
   options.width = 32;
   options.height = 32;
-  options.force_software = true;
   auto platform = gpulab::platform::create_headless(options, &why);
-  if (!platform) GTEST_SKIP() << "no software (Mesa) EGL context: " << why;
-  if (!platform->info().software)
-    GTEST_SKIP() << "got a hardware context: " << platform->info().gl_renderer;
+  ASSERT_TRUE(platform) << why;
 
-  EXPECT_FALSE(gpulab::cuda::gl_context_on_cuda_device());
-  GlTexture tex(16, 16);
-  const auto image = GraphicsResource::try_register_image(tex.id, &why);
+  const GLuint not_a_texture = 987654u, not_a_buffer = 987655u;
+  const auto image = GraphicsResource::try_register_image(not_a_texture, &why);
   EXPECT_FALSE(image.has_value());
   EXPECT_NE(why.find("cudaGraphicsGLRegisterImage failed"), std::string::npos) << why;
-  EXPECT_NE(why.find("not on a CUDA device"), std::string::npos) << why;
   std::printf("[ info ] %s\n", why.c_str());
   // The failure was handled: the next launch check must not see it.
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  EXPECT_THROW((void)GraphicsResource::register_image(tex.id), gpulab::GpuError);
+  EXPECT_THROW((void)GraphicsResource::register_image(not_a_texture), gpulab::GpuError);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 
-  GlBuffer buf(256);
-  const auto buffer = GraphicsResource::try_register_buffer(buf.id, &why);
+  const auto buffer = GraphicsResource::try_register_buffer(not_a_buffer, &why);
   EXPECT_FALSE(buffer.has_value());
   EXPECT_NE(why.find("cudaGraphicsGLRegisterBuffer failed"), std::string::npos) << why;
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }

@@ -11,6 +11,7 @@
 #include "gl/gl.h"
 #include "life/life_cuda.h"
 #include "platform/platform.h"
+#include "support/gpu_skip.h"
 
 namespace gpulab {
 namespace {
@@ -23,7 +24,7 @@ std::vector<uint32_t> texture_pixels(const gl::Texture2D& t) {
 
 TEST(LifeDisplayGpu, InteropAndHostCopyGiveIdenticalPixels) {
   const life::CudaStatus cs = life::cuda_status();
-  if (!cs.available) GTEST_SKIP() << "no CUDA device: " << cs.reason;
+  GPULAB_SKIP_WITHOUT_CUDA();
   platform::HeadlessOptions ho;
   ho.width = 64;
   ho.height = 64;
@@ -31,7 +32,7 @@ TEST(LifeDisplayGpu, InteropAndHostCopyGiveIdenticalPixels) {
   std::string why;
   auto pf = platform::create_headless(ho, &why);
   ASSERT_TRUE(pf) << why;
-  if (pf->info().software) GTEST_SKIP() << "no NVIDIA EGL device: " << pf->info().egl_device;
+  ASSERT_FALSE(pf->info().software) << "no NVIDIA EGL device: " << pf->info().egl_device;
   int dev = -1;
   ASSERT_TRUE(cuda::gl_context_on_cuda_device(&dev)) << "the NVIDIA EGL context is not on a CUDA device";
 

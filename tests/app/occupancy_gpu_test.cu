@@ -13,25 +13,9 @@
 #include "cuda/device_info.h"
 #include "cuda/occupancy.h"
 
+#include "support/gpu_skip.h"
+
 namespace {
-
-bool have_device(std::string* why) {
-  int n = 0;
-  const cudaError_t err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    *why = err != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(err)
-                              : std::string("no CUDA device");
-    return false;
-  }
-  return true;
-}
-
-#define SKIP_WITHOUT_DEVICE()                      \
-  do {                                             \
-    std::string why_;                              \
-    if (!have_device(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 __global__ void trivial_kernel(int* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -98,7 +82,7 @@ gpulab::life::KernelInfo info(const char* name, const void* func, int block, siz
 }  // namespace
 
 TEST(DeviceInfoGpu, MatchesTheRuntime) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   using gpulab::cuda::query_device;
   ASSERT_GT(gpulab::cuda::device_count(), 0);
   const auto d = query_device(0);
@@ -151,7 +135,7 @@ TEST(DeviceInfoGpu, MatchesTheRuntime) {
 }
 
 TEST(DeviceInfoGpu, BadOrdinalThrowsAndKeepsTheCurrentDevice) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   int before = -1;
   ASSERT_EQ(cudaGetDevice(&before), cudaSuccess);
   EXPECT_THROW(gpulab::cuda::query_device(-1), gpulab::GpuError);
@@ -164,7 +148,7 @@ TEST(DeviceInfoGpu, BadOrdinalThrowsAndKeepsTheCurrentDevice) {
 }
 
 TEST(OccupancyGpu, TrivialKernelAgreesWithTheApiAtEveryBlockSize) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&trivial_kernel);
   for (int block : {32, 64, 96, 128, 256, 512, 768, 1024}) {
     const auto r = gpulab::cuda::analyze_occupancy(info("trivial", func, block));
@@ -187,7 +171,7 @@ TEST(OccupancyGpu, TrivialKernelAgreesWithTheApiAtEveryBlockSize) {
 }
 
 TEST(OccupancyGpu, CurveMatchesTheApiAndTheSuggestionIsItsBest) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&trivial_kernel);
   const auto r = gpulab::cuda::analyze_occupancy(info("trivial", func, 256));
   ASSERT_TRUE(r.error.empty()) << r.error;
@@ -210,7 +194,7 @@ TEST(OccupancyGpu, CurveMatchesTheApiAndTheSuggestionIsItsBest) {
 }
 
 TEST(OccupancyGpu, LargeDynamicSharedMemoryIsSharedMemoryLimited) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const auto dev = gpulab::cuda::query_device(0);
   const void* func = reinterpret_cast<const void*>(&dynamic_smem_kernel);
   const size_t smem = 40 * 1024;  // under the 48 KiB that needs no opt-in
@@ -233,7 +217,7 @@ TEST(OccupancyGpu, LargeDynamicSharedMemoryIsSharedMemoryLimited) {
 }
 
 TEST(OccupancyGpu, DynamicSmemFunctionDrivesTheCurve) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&dynamic_smem_kernel);
   const auto r = gpulab::cuda::analyze_occupancy(
       info("smem_for", func, 256, smem_for_threads(256), smem_for_threads));
@@ -246,7 +230,7 @@ TEST(OccupancyGpu, DynamicSmemFunctionDrivesTheCurve) {
 }
 
 TEST(OccupancyGpu, RegisterHeavyKernelIsRegisterLimited) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&register_heavy_kernel);
   const auto r = gpulab::cuda::analyze_occupancy(info("regs", func, 256));
   ASSERT_TRUE(r.error.empty()) << r.error;
@@ -259,14 +243,14 @@ TEST(OccupancyGpu, RegisterHeavyKernelIsRegisterLimited) {
 }
 
 TEST(OccupancyGpu, NullFunctionReportsAnErrorInsteadOfThrowing) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const auto r = gpulab::cuda::analyze_occupancy(info("none", nullptr, 256));
   EXPECT_FALSE(r.error.empty());
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST(OccupancyGpu, CacheRecomputesOnlyWhenTheKernelsChange) {
-  SKIP_WITHOUT_DEVICE();
+  GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&trivial_kernel);
   gpulab::cuda::OccupancyCache cache;
   std::vector<gpulab::life::KernelInfo> ks{info("trivial", func, 64)};
