@@ -1,13 +1,14 @@
 # Third-party libraries, all from Debian 12 packages (scripts/debian-packages.txt).
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+# No find_package(OpenGL): the glad loader opens libEGL/libGL at run time and brings its own headers,
+# so nothing links against the GL libraries (which also keeps GPU servers without GL dev links working).
 find_package(glfw3 3.3 REQUIRED)
 find_package(glm REQUIRED)
 
 # Debian's libimgui-dev (1.86) ships a static libimgui.a with the GLFW and OpenGL3 backends inside.
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
-# stb (stb_image, stb_image_write) is header-only in libstb-dev.
+# stb headers from libstb-dev (image_io.cpp compiles its own private copy of the implementation).
 find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(gpulab_stb INTERFACE)
 target_include_directories(gpulab_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})

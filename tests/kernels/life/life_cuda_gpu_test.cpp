@@ -14,15 +14,11 @@
 #include "common/error.h"
 #include "life/life.h"
 #include "life/life_cuda.h"
+#include "support/gpu_skip.h"
 
 namespace gpulab::life {
 namespace {
 
-#define SKIP_WITHOUT_CUDA()                                                                     \
-  do {                                                                                          \
-    const CudaStatus cuda_status_ = cuda_status();                                              \
-    if (!cuda_status_.available) GTEST_SKIP() << "no CUDA device: " << cuda_status_.reason;     \
-  } while (0)
 
 // A non-blocking stream of the test's own, like the app's compute stream.
 class TestStream {
@@ -126,7 +122,9 @@ struct Size {
 const std::vector<Size> kSizes = {{1, 1},    {3, 5},     {63, 65},   {64, 64},  {65, 33},  {100, 257},
                                   {333, 129}, {1024, 1024}, {1000, 1001}, {1, 77}, {77, 1}, {128, 2},
                                   {127, 3},  {2, 130}};
-const std::vector<std::string_view> kRules = {"B3/S23", "B36/S23", "B3678/S34678", "B2/S"};
+// The four named rules (compiled into the bit-packed kernel) and two that take its generic path.
+const std::vector<std::string_view> kRules = {"B3/S23", "B36/S23", "B3678/S34678", "B2/S", "B1357/S1357",
+                                              "B035678/S1234"};
 
 TEST(LifeCuda, StatusAndSizes) {
   // Pure arithmetic: the memory check's numbers, (H + 2) rows of W + 2 rounded up to 16, and 64 cells a word.
@@ -153,7 +151,7 @@ TEST(LifeCuda, StatusAndSizes) {
 }
 
 TEST(LifeCuda, RejectsBadStepArguments) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   auto gpu = CudaEngine::create(nullptr);
   gpu->resize(10, 10);
   EXPECT_THROW(gpu->step(variant("cpu-lut"), 0, 1), std::invalid_argument);
@@ -165,7 +163,7 @@ TEST(LifeCuda, RejectsBadStepArguments) {
 
 // The heart of it: every GPU variant at every allowed block shape equals cpu-lut cell for cell.
 TEST(LifeCuda, EveryVariantAndBlockMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   constexpr int kGenerations = 37;  // odd: the result lands in the second buffer
@@ -193,7 +191,7 @@ TEST(LifeCuda, EveryVariantAndBlockMatchesCpu) {
 
 // One generation a call, and a zero-generation call, keep the buffer swaps straight.
 TEST(LifeCuda, SingleStepsMatchOneLongStep) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   const Grid start = random_grid(201, 99, 0.4, 7);
@@ -211,7 +209,7 @@ TEST(LifeCuda, SingleStepsMatchOneLongStep) {
 }
 
 TEST(LifeCuda, EveryGhostBlockSizeMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   const Grid start = random_grid(333, 129, 0.35, 11);
@@ -227,10 +225,10 @@ TEST(LifeCuda, EveryGhostBlockSizeMatchesCpu) {
   }
 }
 
-// Long strips (many rows a thread) and a partial last strip only happen on large grids; there the
-// byte and bit kernels check each other and the lecture's plain kernel.
+// Several rows a thread and a partial last strip only happen on large grids (small ones get one row a
+// thread to fill the GPU); there the byte and bit kernels check each other and the lecture's plain kernel.
 TEST(LifeCuda, LargeGridVariantsAgree) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   const int w = 20000, h = 16001;
@@ -263,7 +261,7 @@ TEST(LifeCuda, LargeGridVariantsAgree) {
 }
 
 TEST(LifeCuda, SwitchingLayoutsKeepsTheState) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   for (const Size size : {Size{100, 257}, Size{1000, 1001}, Size{65, 3}, Size{1, 1}}) {
@@ -294,7 +292,7 @@ TEST(LifeCuda, SwitchingLayoutsKeepsTheState) {
 }
 
 TEST(LifeCuda, PopulationMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   for (const Size& size : kSizes) {
@@ -319,7 +317,7 @@ TEST(LifeCuda, PopulationMatchesCpu) {
 }
 
 TEST(LifeCuda, RandomizeMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   for (const Size& size : kSizes) {
@@ -339,7 +337,7 @@ TEST(LifeCuda, RandomizeMatchesCpu) {
 }
 
 TEST(LifeCuda, ClearAndUploadNormalise) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   auto gpu = CudaEngine::create(nullptr);
   gpu->resize(70, 9);
   Grid g(70, 9);
@@ -354,7 +352,7 @@ TEST(LifeCuda, ClearAndUploadNormalise) {
 }
 
 TEST(LifeCuda, SetCellsMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   const int w = 131, h = 67;
@@ -392,7 +390,7 @@ TEST(LifeCuda, SetCellsMatchesCpu) {
 
 // Different rules in two engines at once: gpu-lut-constant shares one __constant__ table.
 TEST(LifeCuda, TwoEnginesWithDifferentRules) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto a = CudaEngine::create(stream.get());
   auto b = CudaEngine::create(stream.get());
@@ -466,7 +464,7 @@ std::string pixel_difference(const std::vector<uint32_t>& expected, const std::v
 }
 
 TEST(LifeCuda, RenderMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   auto cpu = make_cpu_engine();
@@ -513,7 +511,7 @@ TEST(LifeCuda, RenderMatchesCpu) {
 
 // The path the app takes: a surface object over a 2D array (in the app, a mapped GL texture).
 TEST(LifeCuda, RenderSurfaceMatchesCpu) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   auto cpu = make_cpu_engine();
@@ -554,7 +552,7 @@ TEST(LifeCuda, RenderSurfaceMatchesCpu) {
 }
 
 TEST(LifeCuda, ImpossibleResizeThrowsAndKeepsState) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   gpu->resize(257, 130);
@@ -589,7 +587,7 @@ TEST(LifeCuda, ImpossibleResizeThrowsAndKeepsState) {
 
 // The packed buffers are allocated on the first packed step; if that fails the byte state goes on.
 TEST(LifeCuda, PackedAllocationFailureKeepsByteState) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   TestStream stream;
   auto gpu = CudaEngine::create(stream.get());
   const int w = 8192, h = 8192;  // packed: 2 x 8 MiB
@@ -617,7 +615,7 @@ TEST(LifeCuda, PackedAllocationFailureKeepsByteState) {
 }
 
 TEST(LifeCuda, KernelListIsUsableForOccupancy) {
-  SKIP_WITHOUT_CUDA();
+  GPULAB_SKIP_WITHOUT_CUDA();
   auto gpu = CudaEngine::create(nullptr);
   for (const Variant* v : gpu_variants()) {
     for (int block : v->blocks) {
@@ -642,6 +640,16 @@ TEST(LifeCuda, KernelListIsUsableForOccupancy) {
       if (v->id == "gpu-shared") {
         EXPECT_EQ(list[0].dynamic_smem, static_cast<size_t>((block + 2) * (block + 2)));
         EXPECT_NE(list[0].dynamic_smem_for, nullptr);
+      }
+      if (v->id == "gpu-bitpacked") {
+        // The occupancy panel shows the instantiation that runs the engine's rule.
+        gpu->set_rule(rule("B1357/S1357"));
+        const std::vector<KernelInfo> generic = gpu->kernels(*v, block);
+        gpu->set_rule(Rule::conway());
+        ASSERT_EQ(generic.size(), 1u);
+        EXPECT_NE(generic[0].func, list[0].func) << "Conway should run a compiled-in rule, B1357/S1357 the generic one";
+        cudaFuncAttributes attr{};
+        EXPECT_EQ(cudaFuncGetAttributes(&attr, generic[0].func), cudaSuccess);
       }
       if (v->id == "gpu-lut-local") {
         // The lesson of this variant: the run-time indexed table lives in local memory.

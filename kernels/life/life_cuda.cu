@@ -1,0 +1,472 @@
+// The CUDA engine behind life::Engine: owns the device state of one grid, runs the GPU variants on
+// one stream, converts between the byte and packed layouts on the device, and draws into GL textures
+// (through surface objects) or device buffers.
+//
+// Variants (kernels in the files named):
+//   gpu-global, gpu-lut-local, gpu-lut-constant, gpu-shared   life_bytes.cu (the lecture's kernels)
+//   gpu-swar                                                   life_swar.cu  (16 cells a thread)
+//   gpu-bitpacked                                              life_bitpacked.cu (64 cells a word)
+//   display, population, random fills, edits                   life_display.cu
+//
+// Nothing here synchronises inside step(): the app times generations with events on the stream and
+// must not stall. upload, download and population wait for the stream because their results are
+// needed on the host right away.
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_set>
+#include <utility>
+
+#include "common/cuda_check.h"
+#include "life/life_cuda.h"
+#include "life/life_cuda_internal.cuh"
+
+namespace gpulab::life {
+namespace {
+
+using namespace cuda_detail;
+
+std::string mib(size_t bytes) {
+  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+// Move-only owner of one device allocation. A failed allocation throws GpuError(out_of_memory) and
+// leaves the CUDA error state clean, so the engine's other buffers stay usable.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(size_t count, const std::string& what, const std::string& device) : count_(count) {
+    if (count == 0) return;
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, count * sizeof(T));
+    if (err != cudaSuccess) {
+      (void)cudaGetLastError();  // cudaMalloc's failure is not sticky: clear it for the next launch check
+      size_t free_bytes = 0, total_bytes = 0;
+      (void)cudaMemGetInfo(&free_bytes, &total_bytes);
+      throw GpuError(what + " needs " + mib(count * sizeof(T)) + ", " + mib(free_bytes) + " free on " + device +
+                         " (" + cudaGetErrorName(err) + ")",
+                     err == cudaErrorMemoryAllocation);
+    }
+    ptr_ = static_cast<T*>(p);
+  }
+  ~DeviceBuffer() {
+    if (ptr_) (void)cudaFree(ptr_);  // never throws; an error here has nowhere to go
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      if (ptr_) (void)cudaFree(ptr_);
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* get() const { return ptr_; }
+  size_t count() const { return count_; }
+  size_t bytes() const { return count_ * sizeof(T); }
+  explicit operator bool() const { return ptr_ != nullptr; }
+
+ private:
+  T* ptr_ = nullptr;
+  size_t count_ = 0;
+};
+
+// Page-locked host word for reading results back without a pageable staging copy.
+class PinnedWord {
+ public:
+  PinnedWord() { CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), sizeof(unsigned long long))); }
+  ~PinnedWord() {
+    if (ptr_) (void)cudaFreeHost(ptr_);
+  }
+  PinnedWord(const PinnedWord&) = delete;
+  PinnedWord& operator=(const PinnedWord&) = delete;
+  unsigned long long* get() const { return ptr_; }
+
+ private:
+  unsigned long long* ptr_ = nullptr;
+};
+
+enum class Kind { Global, LutLocal, LutConstant, Shared, Swar, Bitpacked };
+
+Kind kind_of(const Variant& v) {
+  if (v.id == "gpu-global") return Kind::Global;
+  if (v.id == "gpu-lut-local") return Kind::LutLocal;
+  if (v.id == "gpu-lut-constant") return Kind::LutConstant;
+  if (v.id == "gpu-shared") return Kind::Shared;
+  if (v.id == "gpu-swar") return Kind::Swar;
+  if (v.id == "gpu-bitpacked") return Kind::Bitpacked;
+  throw std::invalid_argument("the CUDA engine does not know variant '" + std::string(v.id) + "'");
+}
+
+ByteKernel byte_kernel(Kind k) {
+  switch (k) {
+    case Kind::LutLocal: return ByteKernel::LutLocal;
+    case Kind::LutConstant: return ByteKernel::LutConstant;
+    case Kind::Shared: return ByteKernel::Shared;
+    default: return ByteKernel::Global;
+  }
+}
+
+class CudaEngineImpl final : public CudaEngine {
+ public:
+  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    device_name_ = prop.name;
+    sm_count_ = prop.multiProcessorCount;
+    total_ = DeviceBuffer<unsigned long long>(1, "the population counter", device_name_);
+    upload_constant_rule(rule_, stream_);
+  }
+  // No explicit wait in the destructor: cudaFree waits for queued work itself, and the stream (not
+  // ours) may already be gone.
+  ~CudaEngineImpl() override = default;
+
+  Backend backend() const override { return Backend::Cuda; }
+  std::string_view device_name() const override { return device_name_; }
+  Stream stream() const override { return reinterpret_cast<Stream>(stream_); }
+
+  void resize(int width, int height) override {
+    const std::string problem = check_size(width, height);
+    if (!problem.empty()) throw std::invalid_argument(problem);
+    const size_t need = bytes_needed(Layout::Bytes, width, height);
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t held = cells_[0].bytes() + cells_[1].bytes() + words_[0].bytes() + words_[1].bytes() + fade_.bytes();
+    const std::string what = "a " + std::to_string(width) + "x" + std::to_string(height) + " grid";
+    // Checked before anything is freed: a grid that cannot fit leaves the running one alone.
+    if (need > free_bytes + held)
+      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes) + " free on " + device_name_, true);
+
+    const size_t count = byte_grid_bytes(width, height);
+    DeviceBuffer<uint8_t> a, b;
+    if (need <= free_bytes) {
+      // The new buffers fit beside the old ones: allocate first, so that a failure keeps the old grid.
+      a = DeviceBuffer<uint8_t>(count, what, device_name_);
+      b = DeviceBuffer<uint8_t>(count, what, device_name_);
+      CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
+      release_state();
+    } else {
+      // Only room once the old grid is gone. If the allocation still fails, fall back to an empty grid
+      // of the old size (the cells are lost, the engine stays usable) and report the failure.
+      const int old_w = width_, old_h = height_;
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+      release_state();
+      try {
+        a = DeviceBuffer<uint8_t>(count, what, device_name_);
+        b = DeviceBuffer<uint8_t>(count, what, device_name_);
+      } catch (const GpuError&) {
+        a = DeviceBuffer<uint8_t>();
+        b = DeviceBuffer<uint8_t>();
+        if (old_w > 0) {
+          cells_[0] = DeviceBuffer<uint8_t>(byte_grid_bytes(old_w, old_h), "the previous grid", device_name_);
+          cells_[1] = DeviceBuffer<uint8_t>(byte_grid_bytes(old_w, old_h), "the previous grid", device_name_);
+          CUDA_CHECK(cudaMemsetAsync(cells_[0].get(), 0, cells_[0].bytes(), stream_));
+          CUDA_CHECK(cudaMemsetAsync(cells_[1].get(), 0, cells_[1].bytes(), stream_));
+          width_ = old_w;
+          height_ = old_h;
+        }
+        throw;
+      }
+    }
+    cells_[0] = std::move(a);
+    cells_[1] = std::move(b);
+    cur_ = 0;
+    // Both buffers zero: the padding bytes must hold 0/1 (the SWAR sums rely on it) and the grid starts dead.
+    CUDA_CHECK(cudaMemsetAsync(cells_[0].get(), 0, cells_[0].bytes(), stream_));
+    CUDA_CHECK(cudaMemsetAsync(cells_[1].get(), 0, cells_[1].bytes(), stream_));
+    width_ = width;
+    height_ = height;
+    layout_ = Layout::Bytes;
+  }
+
+  int width() const override { return width_; }
+  int height() const override { return height_; }
+
+  void set_rule(const Rule& rule) override {
+    rule_ = rule;
+    upload_constant_rule(rule_, stream_);  // gpu-lut-constant's table
+  }
+  Rule rule() const override { return rule_; }
+
+  void upload(const Grid& grid) override {
+    if (grid.width != width_ || grid.height != height_ ||
+        grid.cells.size() != static_cast<size_t>(width_) * static_cast<size_t>(height_))
+      throw std::invalid_argument("upload: grid is " + std::to_string(grid.width) + "x" + std::to_string(grid.height) +
+                                  " but the engine holds " + std::to_string(width_) + "x" + std::to_string(height_));
+    if (width_ == 0) return;
+    const ByteGrid g = bytes();
+    CUDA_CHECK(cudaMemcpy2DAsync(g.cells + g.pitch + 1, g.pitch, grid.cells.data(), static_cast<size_t>(width_),
+                                 static_cast<size_t>(width_), static_cast<size_t>(height_), cudaMemcpyHostToDevice,
+                                 stream_));
+    launch_normalize(g, stream_);  // any non-zero byte is a live cell; the kernels index tables with it
+    layout_ = Layout::Bytes;
+    reset_fade();
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  Grid download() override {
+    Grid grid(width_, height_);
+    if (width_ == 0) return grid;
+    to_bytes();
+    const ByteGrid g = bytes();
+    CUDA_CHECK(cudaMemcpy2DAsync(grid.cells.data(), static_cast<size_t>(width_), g.cells + g.pitch + 1, g.pitch,
+                                 static_cast<size_t>(width_), static_cast<size_t>(height_), cudaMemcpyDeviceToHost,
+                                 stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return grid;
+  }
+
+  void clear() override {
+    if (width_ == 0) return;
+    CUDA_CHECK(cudaMemsetAsync(cells_[cur_].get(), 0, cells_[cur_].bytes(), stream_));
+    layout_ = Layout::Bytes;
+    reset_fade();
+  }
+
+  void randomize(double density, uint64_t seed) override {
+    if (width_ == 0) return;
+    launch_randomize(bytes(), density, seed, stream_);
+    layout_ = Layout::Bytes;
+    reset_fade();
+  }
+
+  void set_cells(std::span<const CellEdit> edits) override {
+    if (width_ == 0) return;
+    // Off-grid edits (a stroke leaving the grid) are dropped; of several edits to one cell the last
+    // wins, as on the CPU. Walking backwards keeps each cell's last edit.
+    std::vector<CellEdit> kept;
+    std::unordered_set<uint64_t> seen;
+    for (auto it = edits.rbegin(); it != edits.rend(); ++it) {
+      const CellEdit& e = *it;
+      if (e.x < 0 || e.y < 0 || e.x >= width_ || e.y >= height_) continue;
+      if (seen.insert(static_cast<uint64_t>(e.y) * static_cast<uint64_t>(width_) + static_cast<uint64_t>(e.x)).second)
+        kept.push_back(e);
+    }
+    if (kept.empty()) return;
+    if (edits_.count() < kept.size()) {
+      CUDA_CHECK(cudaStreamSynchronize(stream_));  // an earlier batch may still be read from the old buffer
+      edits_ = DeviceBuffer<CellEdit>(std::max<size_t>(kept.size(), 256), "the cell edits", device_name_);
+    }
+    // Pageable source: the copy is staged before the call returns, so `kept` may go away after it.
+    CUDA_CHECK(cudaMemcpyAsync(edits_.get(), kept.data(), kept.size() * sizeof(CellEdit), cudaMemcpyHostToDevice,
+                               stream_));
+    launch_set_cells(source(), edits_.get(), static_cast<int>(kept.size()), stream_);
+  }
+
+  void step(const Variant& v, int block, int generations, int ghost_block) override {
+    if (v.backend != Backend::Cuda)
+      throw std::invalid_argument("variant '" + std::string(v.id) +
+                                  "' runs on the CPU backend; the CUDA engine runs only gpu-* variants");
+    const Kind kind = kind_of(v);
+    if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end())
+      throw std::invalid_argument("block " + std::to_string(block) + " is not one of " + std::string(v.id) +
+                                  "'s block shapes");
+    if (ghost_block < 1 || ghost_block > 1024)
+      throw std::invalid_argument("ghost block of " + std::to_string(ghost_block) + " threads (allowed: 1..1024)");
+    if (generations < 0)
+      throw std::invalid_argument("step: generations must be >= 0, got " + std::to_string(generations));
+    if (width_ == 0 || generations == 0) return;
+
+    if (kind == Kind::Bitpacked) {
+      to_packed();
+      for (int g = 0; g < generations; ++g) {
+        launch_packed_step(packed(), words_[1 - cur_words_].get(), block, sm_count_, rule_, stream_);
+        cur_words_ = 1 - cur_words_;
+      }
+      return;
+    }
+    to_bytes();
+    for (int g = 0; g < generations; ++g) {
+      const ByteGrid in = bytes();
+      uint8_t* out = cells_[1 - cur_].get();
+      launch_ghosts(in, ghost_block, stream_);
+      if (kind == Kind::Swar)
+        launch_swar_step(in, out, block, sm_count_, rule_, stream_);
+      else
+        launch_byte_step(byte_kernel(kind), in, out, block, rule_, stream_);
+      cur_ = 1 - cur_;
+    }
+  }
+
+  uint64_t population() override {
+    if (width_ == 0) return 0;
+    CUDA_CHECK(cudaMemsetAsync(total_.get(), 0, sizeof(unsigned long long), stream_));
+    launch_population(source(), total_.get(), sm_count_, stream_);
+    CUDA_CHECK(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                               stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return *host_total_.get();
+  }
+
+  void fade_tick() override {
+    if (width_ == 0) return;
+    if (!fade_) {  // allocated on first use: a view without age fade never pays W×H bytes for it
+      fade_ = DeviceBuffer<uint8_t>(static_cast<size_t>(width_) * static_cast<size_t>(height_), "the fade buffer",
+                                    device_name_);
+      CUDA_CHECK(cudaMemsetAsync(fade_.get(), 0, fade_.bytes(), stream_));
+    }
+    launch_fade_tick(source(), fade_.get(), stream_);
+  }
+
+  void render_host(const View& view, uint32_t* h_rgba) override {
+    const size_t pixels = static_cast<size_t>(std::max(view.tex_width, 0)) * static_cast<size_t>(std::max(view.tex_height, 0));
+    if (pixels == 0) return;
+    DeviceBuffer<uint32_t> d(pixels, "the rendered image", device_name_);
+    render_device(view, d.get());
+    CUDA_CHECK(cudaMemcpyAsync(h_rgba, d.get(), pixels * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void render_surface(const View& view, SurfaceObject surface) override {
+    launch_render_surface(source(), fade_.get(), view, static_cast<cudaSurfaceObject_t>(surface), stream_);
+  }
+
+  void render_device(const View& view, uint32_t* d_rgba) override {
+    launch_render_buffer(source(), fade_.get(), view, d_rgba, stream_);
+  }
+
+  std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
+    if (v.backend != Backend::Cuda) return {};
+    const Kind kind = kind_of(v);
+    if (kind == Kind::Bitpacked) return {packed_kernel_info(block, rule_)};
+    std::vector<KernelInfo> list;
+    if (kind == Kind::Swar)
+      list.push_back(swar_kernel_info(block));
+    else
+      list = byte_kernel_infos(byte_kernel(kind), block);
+    // The ghost kernels at the default ghost block of step().
+    for (const KernelInfo& k : ghost_kernel_infos(256)) list.push_back(k);
+    return list;
+  }
+
+ private:
+  ByteGrid bytes() const { return ByteGrid{cells_[cur_].get(), width_, height_, byte_pitch(width_)}; }
+  PackedGrid packed() const {
+    return PackedGrid{words_[cur_words_].get(), width_, height_, packed_words_per_row(width_)};
+  }
+  CellSource source() const {
+    CellSource s;
+    s.layout = layout_;
+    s.bytes = bytes();
+    if (layout_ == Layout::Packed) s.packed = packed();
+    return s;
+  }
+
+  void to_packed() {
+    if (layout_ == Layout::Packed) return;
+    if (!words_[0]) {
+      // Lazily, on the first packed step. If it fails the byte state is untouched and still current.
+      const size_t count = packed_grid_bytes(width_, height_) / sizeof(uint64_t);
+      const std::string what = "the packed layout of a " + std::to_string(width_) + "x" + std::to_string(height_) + " grid";
+      DeviceBuffer<uint64_t> a(count, what, device_name_);
+      DeviceBuffer<uint64_t> b(count, what, device_name_);
+      words_[0] = std::move(a);
+      words_[1] = std::move(b);
+    }
+    cur_words_ = 0;
+    launch_pack(bytes(), packed(), stream_);
+    layout_ = Layout::Packed;
+  }
+
+  void to_bytes() {
+    if (layout_ == Layout::Bytes) return;
+    launch_unpack(packed(), bytes(), stream_);
+    layout_ = Layout::Bytes;
+  }
+
+  void reset_fade() {
+    if (fade_) CUDA_CHECK(cudaMemsetAsync(fade_.get(), 0, fade_.bytes(), stream_));
+  }
+
+  void release_state() {
+    cells_[0] = DeviceBuffer<uint8_t>();
+    cells_[1] = DeviceBuffer<uint8_t>();
+    words_[0] = DeviceBuffer<uint64_t>();
+    words_[1] = DeviceBuffer<uint64_t>();
+    fade_ = DeviceBuffer<uint8_t>();
+    width_ = height_ = 0;
+    layout_ = Layout::Bytes;
+  }
+
+  cudaStream_t stream_;
+  std::string device_name_;
+  int sm_count_ = 1;
+  int width_ = 0;
+  int height_ = 0;
+  Rule rule_;
+  Layout layout_ = Layout::Bytes;   // which of the two layouts holds the current generation
+  DeviceBuffer<uint8_t> cells_[2];  // byte layout, current and next
+  int cur_ = 0;
+  DeviceBuffer<uint64_t> words_[2];  // packed layout, allocated on the first packed step
+  int cur_words_ = 0;
+  DeviceBuffer<uint8_t> fade_;       // W×H, allocated on the first fade_tick
+  DeviceBuffer<CellEdit> edits_;
+  DeviceBuffer<unsigned long long> total_;
+  PinnedWord host_total_;
+};
+
+}  // namespace
+
+namespace cuda_detail {
+StripTuning& strip_tuning() {
+  static StripTuning tuning;
+  return tuning;
+}
+}  // namespace cuda_detail
+
+std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
+  const CudaStatus status = cuda_status();
+  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
+  return std::make_unique<CudaEngineImpl>(stream, status.device);
+}
+
+size_t CudaEngine::bytes_needed(Layout layout, int width, int height) {
+  if (width <= 0 || height <= 0) return 0;
+  return 2 * (layout == Layout::Bytes ? byte_grid_bytes(width, height) : packed_grid_bytes(width, height));
+}
+
+CudaStatus cuda_status() {
+  CudaStatus status;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    status.reason = std::string("no usable CUDA driver or device (") + cudaGetErrorName(err) + ": " +
+                    cudaGetErrorString(err) + ")";
+    return status;
+  }
+  if (count == 0) {
+    status.reason = "no CUDA device found";
+    return status;
+  }
+  int device = 0;
+  err = cudaGetDevice(&device);
+  cudaDeviceProp prop{};
+  if (err == cudaSuccess) err = cudaGetDeviceProperties(&prop, device);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    status.reason = std::string("cannot query the CUDA device (") + cudaGetErrorString(err) + ")";
+    return status;
+  }
+  // A kernel compiled for none of this build's architectures fails only at launch; ask up front.
+  cudaFuncAttributes attr{};
+  err = cudaFuncGetAttributes(&attr, swar_kernel_info(256).func);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::ostringstream os;
+    os << "this build has no kernels for " << prop.name << " (compute capability " << prop.major << "." << prop.minor
+       << "): " << cudaGetErrorString(err);
+    status.reason = os.str();
+    return status;
+  }
+  status.available = true;
+  status.device = device;
+  return status;
+}
+
+}  // namespace gpulab::life
