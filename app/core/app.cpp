@@ -104,7 +104,7 @@ bool App::init(std::string* error) {
     ho.width = options_.width;
     ho.height = options_.height;
     ho.cuda_device = ctx_.cuda ? ctx_.cuda_device : -1;
-    ho.force_software = options_.software_gl || !ctx_.cuda;
+    ho.force_software = options_.software_gl;
     platform_->p = platform::create_headless(ho, &why);
     if (!platform_->p) {
       *error = "cannot create a headless GL context: " + why;

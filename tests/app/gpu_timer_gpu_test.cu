@@ -69,6 +69,10 @@ TEST(CudaRaiiGpu, StreamAndEventLifecycle) {
   Event never = Event::create();
   EXPECT_TRUE(never.query());  // nothing recorded: complete by definition
 
+  // Load the spin kernel before the gate closes: with lazy module loading, a first launch behind a
+  // blocked host function would wait for the context to go idle, which the gate prevents.
+  spin(s.get(), 0.01);
+  s.synchronize();
   StreamGate gate;
   gate.hold(s.get());
   Event e = Event::create();
@@ -136,6 +140,10 @@ TEST(GpuProfilerGpu, CollectNeverWaitsForTheGpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0});
+  // Load the spin kernel before the gate closes: with lazy module loading, a first launch behind a
+  // blocked host function would wait for the context to go idle, which the gate prevents.
+  spin(s.get(), 0.01);
+  s.synchronize();
   StreamGate gate;
   gate.hold(s.get());
   prof.begin("held", s.get());
@@ -185,6 +193,10 @@ TEST(GpuProfilerGpu, QueueIsBoundedWhenTheGpuFallsBehind) {
   GPULAB_SKIP_WITHOUT_CUDA();
   Stream s = Stream::create_non_blocking();
   GpuProfiler prof(GpuProfiler::Options{.latency_frames = 0, .max_pending_frames = 4});
+  // Load the spin kernel before the gate closes: with lazy module loading, a first launch behind a
+  // blocked host function would wait for the context to go idle, which the gate prevents.
+  spin(s.get(), 0.01);
+  s.synchronize();
   StreamGate gate;
   gate.hold(s.get());
   for (int frame = 0; frame < 10; ++frame) {
