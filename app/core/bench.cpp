@@ -18,6 +18,14 @@ std::string fmt(const char* f, double v) {
 
 std::string sci(double v) { return v > 0 ? fmt("%.3e", v) : "-"; }
 
+// Speedups span 1e-4 (CPU against the GPU baseline) to 1e5: keep three significant digits.
+std::string speedup(double v) {
+  if (v <= 0) return "-";
+  if (v >= 100) return fmt("%.0f", v);
+  if (v >= 0.1) return fmt("%.3g", v);
+  return fmt("%.2e", v);
+}
+
 std::string json_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
@@ -74,8 +82,7 @@ std::string format_bench(const BenchSuite& suite) {
     std::snprintf(line, sizeof line, "| %-17s | %-7s | %-11s | %10.4f | %11s | %8.1f | %6s | %13s | %13s |\n",
                   name.c_str(), r.block.c_str(), grid.c_str(), r.ms_median, sci(r.items_per_s).c_str(),
                   r.gbps, r.pct_peak > 0 ? fmt("%.1f", r.pct_peak).c_str() : "-",
-                  r.speedup_vs_first_baseline > 0 ? fmt("%.1f", r.speedup_vs_first_baseline).c_str() : "-",
-                  r.speedup_vs_second_baseline > 0 ? fmt("%.2f", r.speedup_vs_second_baseline).c_str() : "-");
+                  speedup(r.speedup_vs_first_baseline).c_str(), speedup(r.speedup_vs_second_baseline).c_str());
     os << line;
   }
   bool any_baseline = false;

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "gl/gl.h"
+#include "platform/gl_info.h"
 #include "platform/platform.h"
 
 namespace gpulab::platform {
@@ -265,23 +266,8 @@ class HeadlessEgl final : public Platform {
 
     const int gl_version = gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress));
     if (gl_version == 0) return "gladLoadGL(eglGetProcAddress) failed: no GL entry points";
-    auto gl_string = [](GLenum name) {
-      const GLubyte* s = glGetString(name);
-      return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("(null)");
-    };
-    info_.gl_vendor = gl_string(GL_VENDOR);
-    info_.gl_renderer = gl_string(GL_RENDERER);
-    info_.gl_version = gl_string(GL_VERSION);
-    if (GLAD_VERSION_MAJOR(gl_version) < 4 ||
-        (GLAD_VERSION_MAJOR(gl_version) == 4 && GLAD_VERSION_MINOR(gl_version) < 5))
-      return "got OpenGL " + info_.gl_version + " (" + info_.gl_renderer + "), need 4.5 core";
-
-    std::string renderer = info_.gl_renderer;
-    std::transform(renderer.begin(), renderer.end(), renderer.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    info_.software = renderer.find("llvmpipe") != std::string::npos ||
-                     renderer.find("softpipe") != std::string::npos ||
-                     renderer.find("software") != std::string::npos || candidate.software;
+    if (std::string err = describe_gl_context(gl_version, info_); !err.empty()) return err;
+    info_.software = info_.software || candidate.software;
     info_.cuda_device = info_.software ? -1 : candidate.cuda_device;
 
     try {

@@ -34,7 +34,7 @@ void draw_panels(const PanelInputs& in) {
     }
     timings_panel(v);
   }
-  if (ImGui::CollapsingHeader("Occupancy")) {
+  if (ImGui::CollapsingHeader("Occupancy", ImGuiTreeNodeFlags_DefaultOpen)) {
 #if defined(GPULAB_HAVE_CUDA)
     if (in.kernels.empty()) {
       ImGui::TextDisabled("the current variant runs on the CPU: no kernels");

@@ -57,7 +57,7 @@ void plot_series(const RollingSeries& s) {
   const std::string overlay = s.name() + "  median " + format_ms(sum.median) + " " + s.unit();
   const float height = ImGui::GetTextLineHeight() * 5.0f;
   ImGui::PlotLines("##timing_plot", s.plot_data(), s.plot_count(), 0, overlay.c_str(), 0.0f,
-                   scale_max, ImVec2(-1.0f, height));
+                   scale_max, ImVec2(std::max(ImGui::GetContentRegionAvail().x, 50.0f), height));
   // The median as a horizontal line, so the eye reads the plot against the number in the table.
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const ImVec2 lo(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);

@@ -4,6 +4,8 @@
 // problem and never throw on bad input.
 #include "life/pattern.h"
 
+#include "life/text.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -17,11 +19,7 @@
 namespace gpulab::life {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 std::string lower(std::string_view s) {
   std::string out(s);

@@ -5,15 +5,12 @@
 #include <string_view>
 
 #include "life/life.h"
+#include "life/text.h"
 
 namespace gpulab::life {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 // Shows a character in an error message; control characters as \xNN so the message stays readable.
 std::string show_char(char c) {
