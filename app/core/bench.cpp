@@ -1,6 +1,8 @@
 // Benchmark output: the table, speedups over baselines measured in the same run, target checks, JSON.
 #include "core/bench.h"
 
+#include "core/demo.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -135,16 +137,26 @@ std::string bench_json(const BenchSuite& suite) {
 }
 
 int run_bench(const Options& options) {
-  if (options.demo != "life") {
-    std::fprintf(stderr, "gpulab bench: no benchmark for demo '%s' (available: life)\n", options.demo.c_str());
-    return 2;
-  }
   BenchSuite suite;
-  try {
-    suite = bench_life(options);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpulab bench: %s\n", e.what());
-    return 1;
+  std::string names;
+  bool found = false;
+  for (const auto& demo : make_demos()) {
+    names += (names.empty() ? "" : ", ") + std::string(demo->name());
+    if (demo->name() != options.demo) continue;
+    found = true;
+    try {
+      if (!demo->bench(options, &suite)) {
+        std::fprintf(stderr, "gpulab bench: demo '%s' has no benchmark yet\n", options.demo.c_str());
+        return 2;
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpulab bench: %s\n", e.what());
+      return 1;
+    }
+  }
+  if (!found) {
+    std::fprintf(stderr, "gpulab bench: no demo '%s' (demos: %s)\n", options.demo.c_str(), names.c_str());
+    return 2;
   }
   compute_speedups(suite);
   std::fputs(format_bench(suite).c_str(), stdout);

@@ -47,9 +47,10 @@ std::string format_bench(const BenchSuite& suite);
 std::string bench_json(const BenchSuite& suite);
 void compute_speedups(BenchSuite& suite);
 
-// Life's benchmark (app/demos/life/life_bench.cpp).
+// Life's benchmark (app/demos/life/life_bench.cpp), reached through LifeDemo::bench.
 BenchSuite bench_life(const Options& options);
 
+// Runs the benchmark of the demo named by --demo, prints the table, writes --json.
 int run_bench(const Options& options);
 
 }  // namespace gpulab

@@ -17,6 +17,7 @@ namespace platform {
 class Platform;
 }
 class Timings;
+struct BenchSuite;
 
 // What the UI shows for one variant of a demo.
 struct VariantChoice {
@@ -92,6 +93,9 @@ class Demo {
   // Headless batch work asked for on the command line (e.g. --steps K --save-pattern PATH);
   // returns "" on success or when there is none, else the error.
   virtual std::string run_batch(const Options& options) { return {}; }
+
+  // Benchmark rows for `gpulab bench --demo NAME` (no GL needed); false when the demo has none.
+  virtual bool bench(const Options& options, BenchSuite* out) { return false; }
 
   virtual std::vector<life::KernelInfo> kernels() const { return {}; }
   virtual Throughput throughput() const { return {}; }

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "core/bench.h"
 #include "core/timings.h"
 #include "demos/life/life_display.h"
 #include "gl/image_io.h"
@@ -455,6 +456,11 @@ std::string LifeDemo::run_batch(const Options& o) {
     return e.what();
   }
   return {};
+}
+
+bool LifeDemo::bench(const Options& options, BenchSuite* out) {
+  *out = bench_life(options);
+  return true;
 }
 
 std::vector<life::KernelInfo> LifeDemo::kernels() const {
