@@ -165,8 +165,10 @@ bool App::init(std::string* error) {
   pf.on_drop([this](std::vector<std::string> paths) {
     for (const auto& p : paths) {
       std::string err;
-      if (demos_[demo_]->open_file(p, &err)) notify("opened " + p);
-      else notify(err);
+      guarded("open", [&] {
+        if (demos_[demo_]->open_file(p, &err)) notify("opened " + p);
+        else notify(err);
+      });
     }
   });
 
@@ -181,9 +183,17 @@ bool App::init(std::string* error) {
   }
 
   demos_ = make_demos();
-  demo_ = 0;
-  for (size_t i = 0; i < demos_.size(); ++i)
+  demo_ = demos_.size();
+  std::string names;
+  for (size_t i = 0; i < demos_.size(); ++i) {
+    names += (names.empty() ? "" : ", ") + std::string(demos_[i]->name());
     if (demos_[i]->name() == options_.demo) demo_ = i;
+  }
+  if (demo_ == demos_.size()) {
+    demo_ = 0;
+    *error = "no demo '" + options_.demo + "' (demos: " + names + ")";
+    return false;
+  }
   const std::string bad = demos_[demo_]->configure(options_);
   if (!bad.empty()) {
     *error = bad;
@@ -438,6 +448,11 @@ void App::frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   hotkeys(f);
+  if (steps_per_frame_ != last_steps_per_frame_) {
+    // The window's samples were taken at another number of generations a frame: start afresh.
+    timings_.clear();
+    last_steps_per_frame_ = steps_per_frame_;
+  }
   f.playing = playing_;
   f.steps_per_frame = steps_per_frame_;
   f.step_once = step_once_;
@@ -468,7 +483,11 @@ void App::frame() {
 
   if (capture) {
     shot_pending_ = false;
-    write_screenshot(gl::unique_screenshot_path(shot_dir_, "gpulab-" + std::string(d.name())));
+    try {
+      write_screenshot(gl::unique_screenshot_path(shot_dir_, "gpulab-" + std::string(d.name())));
+    } catch (const std::exception& e) {
+      notify(std::string("screenshot failed: ") + e.what());
+    }
   }
   pf.swap_buffers();
   ++frame_index_;
@@ -488,6 +507,7 @@ int App::run() {
       return 1;
     }
     if (options_.screenshot.empty()) return 0;
+    playing_ = false;  // the screenshot shows the generation that was saved
   }
   if (options_.headless) {
     shot_with_ui_ = options_.screenshot_ui;

@@ -52,6 +52,7 @@ class App {
   // Controls.
   bool playing_ = true;
   int steps_per_frame_ = 1;
+  int last_steps_per_frame_ = 1;
   bool step_once_ = false;
   bool reset_ = false;
   bool ui_visible_ = true;

@@ -193,6 +193,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return fail("unknown option '" + std::string(a) + "'");
     }
   }
+  if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
+    return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)");
+  if (o.mode == Options::Mode::Bench && o.block)
+    return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks");
   if (o.steps >= 0 && o.save_pattern.empty() && o.mode == Options::Mode::Run)
     return fail("--steps goes with --save-pattern (run exactly K generations, then save)");
   if (o.mode == Options::Mode::Run && o.headless && o.frames == 0) o.frames = 120;

@@ -113,7 +113,7 @@ Image read_image(const std::filesystem::path& path, std::string* error) {
 }
 
 std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir,
-                                             const std::string& prefix) {
+                                             const std::string& prefix, const std::string& extension) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
@@ -130,7 +130,7 @@ std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir,
   const std::string base = prefix + "-" + stamp;
 
   for (int n = 1;; ++n) {
-    const std::string name = n == 1 ? base + ".png" : base + "-" + std::to_string(n) + ".png";
+    const std::string name = n == 1 ? base + extension : base + "-" + std::to_string(n) + extension;
     std::filesystem::path candidate = dir / name;
     // symlink_status: a dangling link still occupies the name.
     if (!std::filesystem::exists(std::filesystem::symlink_status(candidate, ec))) {

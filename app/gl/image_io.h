@@ -18,7 +18,9 @@ struct Image {
 // Reads any image stb_image knows as RGBA8; on failure returns an empty image and says why.
 Image read_image(const std::filesystem::path& path, std::string* error);
 
-// dir/prefix-YYYYMMDD-HHMMSS.png, with -2, -3 ... appended when that name exists already.
-std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir, const std::string& prefix);
+// dir/prefix-YYYYMMDD-HHMMSS.png (or another extension), with -2, -3 ... appended when that name
+// exists already. Creates dir; throws std::runtime_error when it cannot.
+std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir, const std::string& prefix,
+                                             const std::string& extension = ".png");
 
 }  // namespace gpulab::gl

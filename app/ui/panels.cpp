@@ -41,7 +41,14 @@ void draw_panels(const PanelInputs& in) {
     } else {
       // Re-analysed only when the kernels, block size or shared memory change.
       static cuda::OccupancyCache cache;
-      occupancy_panel(cache.get(in.kernels));
+      const std::vector<cuda::OccupancyReport>* reports = nullptr;
+      try {
+        reports = &cache.get(in.kernels);
+      } catch (const std::exception& e) {
+        cache.invalidate();
+        ImGui::TextWrapped("occupancy unavailable: %s", e.what());
+      }
+      if (reports) occupancy_panel(*reports);
     }
 #else
     ImGui::TextDisabled("built without CUDA: no kernels to analyse");

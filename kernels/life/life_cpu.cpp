@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+
+#include <unistd.h>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -70,6 +72,16 @@ class CpuEngine final : public Engine {
     const size_t cells = static_cast<size_t>(width) * static_cast<size_t>(height);
     // Everything new is allocated before anything old is released, so a failure leaves the
     // previous grid untouched and still running.
+    // calloc overcommits: a grid far beyond the machine's memory would "succeed" and be killed by
+    // the OOM killer once touched. Ask the kernel what is available first.
+    const double need = 2.0 * static_cast<double>(padded) + static_cast<double>(cells);
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && need > static_cast<double>(pages) * static_cast<double>(page))
+      throw GpuError("not enough host memory for a " + std::to_string(width) + "x" + std::to_string(height) +
+                         " grid (needs " + std::to_string(static_cast<long long>(need / 1048576.0 + 0.5)) +
+                         " MiB, " + std::to_string(static_cast<long long>(double(pages) * page / 1048576.0)) +
+                         " MiB available)",
+                     true);
     HostBytes cur, next, fade;
     try {
       cur = allocate_zeroed(padded);

@@ -151,9 +151,11 @@ class CudaEngineImpl final : public CudaEngine {
       CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
       release_state();
     } else {
-      // Only room once the old grid is gone. If the allocation still fails, fall back to an empty grid
-      // of the old size (the cells are lost, the engine stays usable) and report the failure.
+      // Only room once the old grid is gone. Keep a host copy first: if the allocation still fails,
+      // the old grid is put back as it was and the failure reported.
       const int old_w = width_, old_h = height_;
+      Grid saved;
+      if (old_w > 0) saved = download();
       CUDA_CHECK(cudaStreamSynchronize(stream_));
       release_state();
       try {
@@ -169,6 +171,9 @@ class CudaEngineImpl final : public CudaEngine {
           CUDA_CHECK(cudaMemsetAsync(cells_[1].get(), 0, cells_[1].bytes(), stream_));
           width_ = old_w;
           height_ = old_h;
+          cur_ = 0;
+          layout_ = Layout::Bytes;
+          upload(saved);
         }
         throw;
       }
@@ -272,10 +277,18 @@ class CudaEngineImpl final : public CudaEngine {
       throw std::invalid_argument("step: generations must be >= 0, got " + std::to_string(generations));
     if (width_ == 0 || generations == 0) return;
 
+    // Sections named for the timings panel: the ghost copies apart from the step kernel.
+    auto timed = [this](std::string_view name, auto&& launch) {
+      if (timer_) timer_->begin(name);
+      launch();
+      if (timer_) timer_->end(name);
+    };
     if (kind == Kind::Bitpacked) {
       to_packed();
       for (int g = 0; g < generations; ++g) {
-        launch_packed_step(packed(), words_[1 - cur_words_].get(), block, sm_count_, rule_, stream_);
+        timed("step kernel", [&] {
+          launch_packed_step(packed(), words_[1 - cur_words_].get(), block, sm_count_, rule_, stream_);
+        });
         cur_words_ = 1 - cur_words_;
       }
       return;
@@ -284,14 +297,18 @@ class CudaEngineImpl final : public CudaEngine {
     for (int g = 0; g < generations; ++g) {
       const ByteGrid in = bytes();
       uint8_t* out = cells_[1 - cur_].get();
-      launch_ghosts(in, ghost_block, stream_);
-      if (kind == Kind::Swar)
-        launch_swar_step(in, out, block, sm_count_, rule_, stream_);
-      else
-        launch_byte_step(byte_kernel(kind), in, out, block, rule_, stream_);
+      timed("ghost copies", [&] { launch_ghosts(in, ghost_block, stream_); });
+      timed("step kernel", [&] {
+        if (kind == Kind::Swar)
+          launch_swar_step(in, out, block, sm_count_, rule_, stream_);
+        else
+          launch_byte_step(byte_kernel(kind), in, out, block, rule_, stream_);
+      });
       cur_ = 1 - cur_;
     }
   }
+
+  void set_kernel_timer(KernelTimer* timer) override { timer_ = timer; }
 
   uint64_t population() override {
     if (width_ == 0) return 0;
@@ -394,6 +411,7 @@ class CudaEngineImpl final : public CudaEngine {
   }
 
   cudaStream_t stream_;
+  KernelTimer* timer_ = nullptr;  // per-kernel timing sections, when the app asks for them
   std::string device_name_;
   int sm_count_ = 1;
   int width_ = 0;

@@ -3,11 +3,24 @@
 // Included only where GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "life/life.h"
 
 namespace gpulab::life {
+
+// Told around each kernel launch of a step, so the app can time the ghost-copy kernels and the step
+// kernel separately (with CUDA events on the engine's stream). Calls with the same name may repeat
+// within a frame, once per generation.
+class KernelTimer {
+ public:
+  virtual void begin(std::string_view kernel) = 0;
+  virtual void end(std::string_view kernel) = 0;
+
+ protected:
+  ~KernelTimer() = default;
+};
 
 class CudaEngine : public Engine {
  public:
@@ -23,6 +36,8 @@ class CudaEngine : public Engine {
   // The kernels a variant launches at a block shape (the step kernel first), for the occupancy panel.
   virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
   virtual Stream stream() const = 0;
+  // Null (the default) times nothing; the timer must outlive the steps it is set for.
+  virtual void set_kernel_timer(KernelTimer* timer) = 0;
   // Device bytes the state of a w×h grid needs in a layout (both buffers), for the memory check.
   static size_t bytes_needed(Layout layout, int width, int height);
 };

@@ -78,6 +78,14 @@ TEST(Cli, BenchOptions) {
 TEST(Cli, BenchRejectsRunOnlyFlags) {
   EXPECT_FALSE(parse({"bench", "--headless"}).options);
   EXPECT_FALSE(parse({"bench", "--size", "0"}).options);
+  EXPECT_FALSE(parse({"bench", "--block", "8"}).options);
+}
+
+TEST(Cli, CaptureFlagsNeedHeadless) {
+  EXPECT_FALSE(parse({"--screenshot", "a.png"}).options);
+  EXPECT_FALSE(parse({"--frames", "10"}).options);
+  EXPECT_FALSE(parse({"--no-ui"}).options);
+  EXPECT_TRUE(parse({"--headless", "--no-ui", "--frames", "3", "--screenshot", "a.png"}).options);
 }
 
 TEST(Cli, UsageListsTheHotkeysAndCommands) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "gl/image_io.h"
+#include "life/life.h"
 #include "life/pattern.h"
 
 namespace fs = std::filesystem;
@@ -42,22 +43,59 @@ fs::path temp_dir() {
   return d;
 }
 
-TEST(HeadlessApp, LifeScreenshotIsNotBlank) {
+TEST(HeadlessApp, LifeScreenshotShowsLiveAndDeadCells) {
   const fs::path png = temp_dir() / "life.png";
   fs::remove(png);
-  const ProcessResult r = run_gpulab("--headless --demo life --frames 60 --size 480x270 --grid 256x256 --screenshot " +
-                           png.string());
+  // 256x256 cells fitted into 480x270 pixels: about one pixel a cell, so the exact live and dead
+  // colours must both be there (a blank or black frame fails).
+  const ProcessResult r = run_gpulab(
+      "--headless --demo life --frames 60 --size 480x270 --grid 256x256 --no-ui --screenshot " + png.string());
   ASSERT_EQ(r.status, 0) << r.output;
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
   ASSERT_EQ(img.width, 480) << err;
   ASSERT_EQ(img.height, 270);
-  std::set<uint32_t> colours;
+  const gpulab::life::View colours;
+  size_t alive = 0, dead = 0;
   for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) {
-    colours.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
-    if (colours.size() > 16) break;
+    const uint32_t c = img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16 | 0xFF000000u;
+    alive += c == colours.alive_rgba;
+    dead += c == colours.dead_rgba;
   }
-  EXPECT_GT(colours.size(), 2u) << "the screenshot is blank";
+  // A random soup after 60 generations: a few percent to a third of the cells alive.
+  EXPECT_GT(alive, 480u * 270u / 100u) << "no live cells in the screenshot";
+  EXPECT_GT(dead, 480u * 270u / 4u) << "no dead cells in the screenshot";
+}
+
+TEST(HeadlessApp, ScreenshotWithUiIsNotBlank) {
+  const fs::path png = temp_dir() / "ui.png";
+  fs::remove(png);
+  const ProcessResult r =
+      run_gpulab("--headless --demo life --frames 10 --size 640x480 --caption --screenshot " + png.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 640) << err;
+  std::set<uint32_t> seen;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+  EXPECT_GT(seen.size(), 20u) << "the UI's text and widgets are missing";
+}
+
+TEST(HeadlessApp, PatternLargerThanTheGridIsRefused) {
+  const fs::path out = temp_dir() / "refused.rle";
+  fs::remove(out);
+  const ProcessResult r = run_gpulab("--headless --cpu --grid 8x8 --pattern " GPULAB_TEST_ASSETS
+                                     "/patterns/gosper-glider-gun.rle --steps 0 --save-pattern " + out.string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("larger than the 8x8 grid"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(HeadlessApp, UnknownDemoIsAnError) {
+  const ProcessResult r = run_gpulab("--headless --cpu --frames 1 --demo nosuchdemo");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("no demo 'nosuchdemo'"), std::string::npos) << r.output;
 }
 
 TEST(HeadlessApp, ScreenshotWithoutUiShowsOnlyCells) {

@@ -152,6 +152,10 @@ std::string LifeDemo::configure(const Options& o) {
   if (!o.pattern.empty()) {
     auto r = life::load_pattern_file(o.pattern);
     if (!r) return life::describe(r.error, o.pattern);
+    if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
+      return o.pattern + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
+             std::to_string(r.pattern->height) + ", larger than the " + std::to_string(grid_w_) + "x" +
+             std::to_string(grid_h_) + " grid (use --grid)";
     pattern_path_ = o.pattern;
   }
   density_ = o.density;
@@ -275,6 +279,23 @@ void LifeDemo::set_rule(const life::Rule& r) {
     if (e) e->set_rule(r);
 }
 
+#if defined(GPULAB_HAVE_CUDA)
+namespace {
+// Times the ghost copies and the step kernel as sections of their own (the lecture's point: how
+// much of a generation the ghost kernels cost), beside the whole "step".
+class SectionTimer final : public life::KernelTimer {
+ public:
+  SectionTimer(Timings& t, Stream s) : t_(t), s_(s) {}
+  void begin(std::string_view kernel) override { t_.gpu_begin("step: " + std::string(kernel), s_); }
+  void end(std::string_view kernel) override { t_.gpu_end("step: " + std::string(kernel), s_); }
+
+ private:
+  Timings& t_;
+  Stream s_;
+};
+}  // namespace
+#endif
+
 void LifeDemo::advance(int generations) {
   if (generations <= 0) return;
   const life::Variant& v = current();
@@ -282,8 +303,18 @@ void LifeDemo::advance(int generations) {
   if (v.backend == life::Backend::Cuda) {
 #if defined(GPULAB_HAVE_CUDA)
     auto* gpu = static_cast<life::CudaEngine*>(gpu_.get());
+    // Per-kernel sections cost two events a kernel: only for a modest number of generations a frame.
+    std::optional<SectionTimer> kernels;
+    if (t && generations <= 64) kernels.emplace(*t, gpu->stream());
+    gpu->set_kernel_timer(kernels ? &*kernels : nullptr);
     if (t) t->gpu_begin("step", gpu->stream());
-    gpu->step(v, block_, generations, ghost_block_);
+    try {
+      gpu->step(v, block_, generations, ghost_block_);
+    } catch (...) {
+      gpu->set_kernel_timer(nullptr);
+      throw;
+    }
+    gpu->set_kernel_timer(nullptr);
     if (t) t->gpu_end("step", gpu->stream());
 #endif
   } else {
@@ -405,7 +436,9 @@ void LifeDemo::verify(int generations) {
   reference->set_rule(rule_);
   reference->upload(start);
   const auto t0 = std::chrono::steady_clock::now();
-  advance(generations);
+  // Not through advance(): K generations in one frame would distort the timing window.
+  active_->step(v, block_, generations, ghost_block_);
+  generation_ += static_cast<uint64_t>(generations);
   reference->step(ref, 0, generations);
   life::Grid got = active_->download();
   life::Grid want = reference->download();
@@ -570,10 +603,8 @@ void LifeDemo::ui(Frame& frame) {
   }
   ImGui::SameLine();
   if (ImGui::Button("save RLE")) {
-    const auto path = gl::unique_screenshot_path("patterns", "life");
-    auto rle = path;
-    rle.replace_extension(".rle");
     try {
+      const auto rle = gl::unique_screenshot_path("patterns", "life", ".rle");
       save_rle(rle);
       notify("saved " + rle.string());
     } catch (const std::exception& e) {
