@@ -268,7 +268,11 @@ class Engine {
   // Advances `generations` with variant v (of this engine's backend) and block shape `block`
   // (one of v.blocks; ignored on the CPU). The ghost-copy kernels use `ghost_block` threads.
   virtual void step(const Variant& v, int block, int generations, int ghost_block = 256) = 0;
-  virtual uint64_t population() = 0;
+  virtual uint64_t population() = 0;  // waits for the count: tests, verify, batch
+  // For the frame loop, which must not wait: request_population() queues a count, and
+  // poll_population() returns it once it is ready (nullopt while pending or when none was asked).
+  virtual void request_population() = 0;
+  virtual std::optional<uint64_t> poll_population() = 0;
 
   // Decays the fade buffer by one frame (only needed when a View uses age_fade).
   virtual void fade_tick() = 0;

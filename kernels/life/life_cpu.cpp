@@ -16,6 +16,8 @@
 
 #include <unistd.h>
 #include <new>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -182,6 +184,9 @@ class CpuEngine final : public Engine {
     return total;
   }
 
+  void request_population() override { requested_ = population(); }
+  std::optional<uint64_t> poll_population() override { return std::exchange(requested_, std::nullopt); }
+
   void fade_tick() override {
     for (int y = 0; y < height_; ++y) {
       const uint8_t* row = cur_.get() + ind(y + 1, 1);
@@ -281,6 +286,7 @@ class CpuEngine final : public Engine {
   std::string device_name_;
   int width_ = 0;
   int height_ = 0;
+  std::optional<uint64_t> requested_;  // request_population() counts at once on the CPU
   Rule rule_;
   HostBytes cur_;   // the current generation, with its ghost ring
   HostBytes next_;  // receives the next generation; swapped with cur_ after each one

@@ -120,11 +120,14 @@ class CudaEngineImpl final : public CudaEngine {
     device_name_ = prop.name;
     sm_count_ = prop.multiProcessorCount;
     total_ = DeviceBuffer<unsigned long long>(1, "the population counter", device_name_);
+    async_total_ = DeviceBuffer<unsigned long long>(1, "the population counter", device_name_);
     upload_constant_rule(rule_, stream_);
   }
   // No explicit wait in the destructor: cudaFree waits for queued work itself, and the stream (not
   // ours) may already be gone.
-  ~CudaEngineImpl() override = default;
+  ~CudaEngineImpl() override {
+    if (async_ready_) (void)cudaEventDestroy(async_ready_);
+  }
 
   Backend backend() const override { return Backend::Cuda; }
   std::string_view device_name() const override { return device_name_; }
@@ -320,6 +323,29 @@ class CudaEngineImpl final : public CudaEngine {
     return *host_total_.get();
   }
 
+  void request_population() override {
+    if (width_ == 0 || async_pending_) return;
+    if (!async_ready_) CUDA_CHECK(cudaEventCreateWithFlags(&async_ready_, cudaEventDisableTiming));
+    CUDA_CHECK(cudaMemsetAsync(async_total_.get(), 0, sizeof(unsigned long long), stream_));
+    launch_population(source(), async_total_.get(), sm_count_, stream_);
+    CUDA_CHECK(cudaMemcpyAsync(host_async_total_.get(), async_total_.get(), sizeof(unsigned long long),
+                               cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaEventRecord(async_ready_, stream_));
+    async_pending_ = true;
+  }
+
+  std::optional<uint64_t> poll_population() override {
+    if (!async_pending_) return std::nullopt;
+    const cudaError_t e = cudaEventQuery(async_ready_);
+    if (e == cudaErrorNotReady) {
+      (void)cudaGetLastError();  // "not ready" is an answer, not an error
+      return std::nullopt;
+    }
+    CUDA_CHECK(e);
+    async_pending_ = false;
+    return *host_async_total_.get();
+  }
+
   void fade_tick() override {
     if (width_ == 0) return;
     if (!fade_) {  // allocated on first use: a view without age fade never pays W×H bytes for it
@@ -426,6 +452,11 @@ class CudaEngineImpl final : public CudaEngine {
   DeviceBuffer<CellEdit> edits_;
   DeviceBuffer<unsigned long long> total_;
   PinnedWord host_total_;
+  // The frame loop's non-blocking count: its own counter, pinned word and completion event.
+  DeviceBuffer<unsigned long long> async_total_;
+  PinnedWord host_async_total_;
+  cudaEvent_t async_ready_ = nullptr;
+  bool async_pending_ = false;
 };
 
 }  // namespace

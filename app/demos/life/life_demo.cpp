@@ -338,9 +338,10 @@ void LifeDemo::compute(Frame& frame) {
   const int n = frame.playing ? frame.steps_per_frame : (frame.step_once ? 1 : 0);
   advance(n);
   if (fade_) active_->fade_tick();
-  // Reading the population synchronises with the GPU: a few times a second is enough.
-  if (++population_age_ >= 15 || (n > 0 && !frame.playing)) {
-    population_ = active_->population();
+  // The population is counted on the GPU and read back a frame or more later: the frame never waits.
+  if (auto p = active_->poll_population()) population_ = *p;
+  if (++population_age_ >= 10 || (n > 0 && !frame.playing)) {
+    active_->request_population();
     population_age_ = 0;
   }
   // Keep the grid fitted to the free part of the screen until the user zooms or pans.
