@@ -42,6 +42,14 @@ struct App::Gpu {
 };
 
 namespace {
+// Key presses are queued from GLFW's callback (ImGui chains to it) rather than read from ImGui's key
+// state: a tap that starts and ends between two slow frames (a big grid on the CPU) still counts.
+std::vector<App::KeyPress>* g_key_queue = nullptr;
+void queue_key(GLFWwindow*, int key, int, int action, int mods) {
+  if (g_key_queue && (action == GLFW_PRESS || action == GLFW_REPEAT))
+    g_key_queue->push_back({key, mods, action == GLFW_REPEAT});
+}
+
 double now_seconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
@@ -159,7 +167,11 @@ bool App::init(std::string* error) {
   const float scale = pf.content_scale();
   ImGui::GetStyle().ScaleAllSizes(scale);
   io.FontGlobalScale = scale;
-  if (pf.glfw_window()) ImGui_ImplGlfw_InitForOpenGL(pf.glfw_window(), true);
+  if (pf.glfw_window()) {
+    g_key_queue = &key_queue_;
+    glfwSetKeyCallback(pf.glfw_window(), queue_key);  // before ImGui's, which chains to it
+    ImGui_ImplGlfw_InitForOpenGL(pf.glfw_window(), true);
+  }
   ImGui_ImplOpenGL3_Init("#version 450 core");
 
   pf.on_drop([this](std::vector<std::string> paths) {
@@ -199,6 +211,7 @@ bool App::init(std::string* error) {
     *error = bad;
     return false;
   }
+  pf.set_title("gpulab - " + std::string(demos_[demo_]->title()));
   try {
     demos_[demo_]->attach(ctx_);
     attached_ = true;
@@ -219,6 +232,7 @@ void App::shutdown() {
     attached_ = false;
   }
   demos_.clear();
+  g_key_queue = nullptr;
   if (imgui_) {
     ImGui_ImplOpenGL3_Shutdown();
     if (platform_ && platform_->p && platform_->p->glfw_window()) ImGui_ImplGlfw_Shutdown();
@@ -240,6 +254,7 @@ void App::select_demo(size_t index) {
   attached_ = false;
   demo_ = index;
   timings_.clear();
+  platform_->p->set_title("gpulab - " + std::string(demos_[demo_]->title()));
   guarded("attach", [&] {
     demos_[demo_]->attach(ctx_);
     attached_ = true;
@@ -264,25 +279,35 @@ void App::cycle_variant(int direction) {
 }
 
 void App::hotkeys(Frame& f) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.WantCaptureKeyboard) return;
-  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-  if (pressed(GLFW_KEY_SPACE)) playing_ = !playing_;
-  if (pressed(GLFW_KEY_N)) {
-    playing_ = false;
-    step_once_ = true;
+  std::vector<KeyPress> keys;
+  keys.swap(key_queue_);
+  if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
+  for (const KeyPress& k : keys) {
+    const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+    switch (k.key) {
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD:
+        steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
+        break;
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT:
+        steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
+        break;
+      default:
+        if (k.repeat) break;  // the rest act once per press
+        if (k.key == GLFW_KEY_SPACE) playing_ = !playing_;
+        if (k.key == GLFW_KEY_N) {
+          playing_ = false;
+          step_once_ = true;
+        }
+        if (k.key == GLFW_KEY_R) reset_ = true;
+        if (k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_4) select_demo(static_cast<size_t>(k.key - GLFW_KEY_1));
+        if (k.key == GLFW_KEY_V) cycle_variant(shift ? -1 : 1);
+        if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
+        if (k.key == GLFW_KEY_F11) platform_->p->set_fullscreen(!platform_->p->fullscreen());
+        if (k.key == GLFW_KEY_F12) shot_pending_ = true;
+    }
   }
-  if (pressed(GLFW_KEY_R)) reset_ = true;
-  for (int k = 0; k < 4; ++k)
-    if (pressed(GLFW_KEY_1 + k)) select_demo(static_cast<size_t>(k));
-  if (pressed(GLFW_KEY_V)) cycle_variant(io.KeyShift ? -1 : 1);
-  if (pressed(GLFW_KEY_H)) ui_visible_ = !ui_visible_;
-  if (pressed(GLFW_KEY_F11)) platform_->p->set_fullscreen(!platform_->p->fullscreen());
-  if (pressed(GLFW_KEY_F12)) shot_pending_ = true;
-  if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
-    steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
-  if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
-    steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
   (void)f;
 }
 

@@ -23,6 +23,12 @@ class App {
   // Runs until the window closes (or --frames are rendered headless); returns the exit status.
   int run();
 
+  struct KeyPress {
+    int key;
+    int mods;
+    bool repeat;
+  };
+
  private:
   struct Gpu;  // CUDA state (stream, device info); empty without CUDA
 
@@ -71,6 +77,7 @@ class App {
     double time;
   };
   std::deque<Message> messages_;
+  std::vector<KeyPress> key_queue_;
   std::string backend_banner_;
   bool had_error_ = false;
 };

@@ -1,0 +1,87 @@
+// The windowed app end to end: real key presses (xdotool) on a GLFW window (Xvfb under scripts/test):
+// F12 saves a screenshot, H hides the UI, and a later F12 saves a second file without overwriting.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gl/image_io.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::vector<fs::path> pngs(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".png") out.push_back(e.path());
+  // Oldest first ("name-2.png" sorts before "name.png", so not by name).
+  std::sort(out.begin(), out.end(),
+            [](const fs::path& a, const fs::path& b) { return fs::last_write_time(a) < fs::last_write_time(b); });
+  return out;
+}
+
+bool wait_for_pngs(const fs::path& dir, size_t n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20)) {
+    if (pngs(dir).size() >= n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+void key(const char* name) {
+  // A short tap: press and release may fall between two frames; the app must still see it.
+  const std::string cmd = std::string("xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
+                                      ">/dev/null 2>&1; xdotool key ") + name;
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+size_t colours(const fs::path& png) {
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  std::set<uint32_t> seen;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+  return seen.size();
+}
+
+TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  const fs::path dir = fs::temp_directory_path() / ("gpulab-window-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string app = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
+                          " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
+                          (dir / "pid").string();
+  ASSERT_EQ(std::system(app.c_str()), 0);
+  struct Stop {
+    fs::path dir;
+    ~Stop() { std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()); }
+  } stop{dir};
+
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1)) << "F12 saved nothing";
+  key("h");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2)) << "the second F12 saved nothing (or overwrote the first)";
+  const auto files = pngs(dir / "screenshots");
+  ASSERT_EQ(files.size(), 2u);
+  // With the UI the image has the panel's many colours; without it only the cells' few.
+  EXPECT_GT(colours(files[0]), 20u);
+  EXPECT_LT(colours(files[1]), 12u);
+}
+
+}  // namespace
