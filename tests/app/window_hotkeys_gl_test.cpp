@@ -69,7 +69,11 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   ASSERT_EQ(std::system(app.c_str()), 0);
   struct Stop {
     fs::path dir;
-    ~Stop() { std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()); }
+    ~Stop() {
+      std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
   } stop{dir};
 
   key("F12");
