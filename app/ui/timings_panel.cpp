@@ -92,8 +92,8 @@ void throughput_table(const TimingsView& view) {
       ImGui::TextDisabled("-");
     } else if (have_peak) {
       char overlay[96];
-      std::snprintf(overlay, sizeof overlay, "%.1f GB/s  (%.0f%% of %.0f)", f.gb_per_s,
-                    f.percent_of_peak, view.peak_bandwidth_gbs);
+      // Short enough for a narrow column; the peak itself is in the tooltip.
+      std::snprintf(overlay, sizeof overlay, "%.0f GB/s, %.0f%%", f.gb_per_s, f.percent_of_peak);
       ImGui::ProgressBar(static_cast<float>(std::clamp(f.percent_of_peak / 100.0, 0.0, 1.0)),
                          ImVec2(-1.0f, 0.0f), overlay);
       if (ImGui::IsItemHovered())
