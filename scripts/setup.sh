@@ -37,8 +37,14 @@ gpulab_find_cuda() {
   fi
 }
 
+# gpulab_build PRESET [TARGET...]: configure and build (everything, or just the targets named).
 gpulab_build() {
   local preset=$1
+  shift
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset"
+  if [ $# -gt 0 ]; then
+    cmake --build --preset "$preset" --target "$@"
+  else
+    cmake --build --preset "$preset"
+  fi
 }
