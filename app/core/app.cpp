@@ -400,7 +400,7 @@ void App::draw_ui(Frame& f) {
   Demo& d = *demos_[demo_];
   const float s = f.ui_scale;
   ImGui::SetNextWindowPos(ImVec2(8 * s, 8 * s), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(470 * s, std::min(f.height / ImGui::GetIO().DisplayFramebufferScale.y - 16 * s, 980 * s)),
+  ImGui::SetNextWindowSize(ImVec2(470 * s, f.height / ImGui::GetIO().DisplayFramebufferScale.y - 16 * s),
                            ImGuiCond_FirstUseEver);
   ImGui::Begin("gpulab", nullptr);
   // Where the panel ends, so a demo can centre its view in the part of the screen left free.
