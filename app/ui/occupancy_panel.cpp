@@ -148,8 +148,9 @@ void curve_plot(const cuda::OccupancyReport& r) {
   ImGui::TextDisabled("occupancy over block size (%d..%d threads)", r.curve.front().block_threads,
                       r.curve.back().block_threads);
   const float height = ImGui::GetTextLineHeight() * 5.0f;
+  // An explicit width: Debian's ImGui 1.86 collapses a plot sized -1 here to a few pixels.
   ImGui::PlotHistogram("##occupancy_curve", values.data(), count, 0, nullptr, 0.0f, 100.0f,
-                       ImVec2(-1.0f, height));
+                       ImVec2(std::max(ImGui::GetContentRegionAvail().x, 50.0f), height));
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const ImVec2 lo(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);
   const ImVec2 hi(ImGui::GetItemRectMax().x - pad.x, ImGui::GetItemRectMax().y - pad.y);

@@ -56,6 +56,7 @@ void plot_series(const RollingSeries& s) {
   const float scale_max = static_cast<float>(std::max(sum.max * 1.15, 1e-6));
   const std::string overlay = s.name() + "  median " + format_ms(sum.median) + " " + s.unit();
   const float height = ImGui::GetTextLineHeight() * 5.0f;
+  // An explicit width: Debian's ImGui 1.86 collapses a plot sized -1 here to a few pixels.
   ImGui::PlotLines("##timing_plot", s.plot_data(), s.plot_count(), 0, overlay.c_str(), 0.0f,
                    scale_max, ImVec2(std::max(ImGui::GetContentRegionAvail().x, 50.0f), height));
   // The median as a horizontal line, so the eye reads the plot against the number in the table.
