@@ -79,7 +79,7 @@ class Demo {
   virtual bool set_block(int block, std::string* why) = 0;
 
   // Applies command-line settings before attach (pattern, rule, grid, variant, block...).
-  // Returns an error message for settings that cannot be used; the app prints it and exits 2.
+  // Returns an error message for settings that cannot be used; the app prints it and exits 1.
   virtual std::string configure(const Options& options) = 0;
 
   virtual void attach(Context& ctx) = 0;
