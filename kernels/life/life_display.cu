@@ -140,25 +140,41 @@ __global__ void fade_kernel(Reader cell_at, uint8_t* fade, int width, int height
   }
 }
 
-template <class Reader>
-__global__ void render_buffer_kernel(Reader cell_at, FadeReader fade_at, View view, int width, int height,
-                                     uint32_t* rgba) {
+// Where a pixel goes: a linear buffer (host-copy path, tests) or a surface over a GL texture.
+struct BufferWriter {
+  uint32_t* rgba;
+  int pitch;  // pixels a row
+  __device__ void operator()(int px, int py, uint32_t c) const { rgba[static_cast<size_t>(py) * pitch + px] = c; }
+};
+struct SurfaceWriter {
+  cudaSurfaceObject_t surface;
+  // Surface x coordinates are in bytes: one RGBA8 texel is 4 bytes.
+  __device__ void operator()(int px, int py, uint32_t c) const { surf2Dwrite(c, surface, px * 4, py); }
+};
+
+template <class Reader, class Writer>
+__global__ void render_kernel(Reader cell_at, FadeReader fade_at, View view, int width, int height, Writer write) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   if (px >= view.tex_width) return;
   GPULAB_FOR_EACH_ROW(py, view.tex_height) {
-    rgba[static_cast<size_t>(py) * view.tex_width + px] = pixel_colour(view, width, height, px, py, cell_at, fade_at);
+    write(px, py, pixel_colour(view, width, height, px, py, cell_at, fade_at));
   }
 }
 
-template <class Reader>
-__global__ void render_surface_kernel(Reader cell_at, FadeReader fade_at, View view, int width, int height,
-                                      cudaSurfaceObject_t surface) {
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  if (px >= view.tex_width) return;
-  GPULAB_FOR_EACH_ROW(py, view.tex_height) {
-    // Surface x coordinates are in bytes: one RGBA8 texel is 4 bytes.
-    surf2Dwrite(pixel_colour(view, width, height, px, py, cell_at, fade_at), surface, px * 4, py);
-  }
+template <class Writer>
+void launch_render(const CellSource& src, const uint8_t* d_fade, const View& view, Writer write,
+                   cudaStream_t stream) {
+  if (view.tex_width <= 0 || view.tex_height <= 0) return;
+  const dim3 grid = cell_grid(view.tex_width, view.tex_height, kPixelBlock, kPixelBlock),
+             block(kPixelBlock, kPixelBlock);
+  const FadeReader fade{d_fade, src.bytes.width};
+  const int w = src.bytes.width, h = src.bytes.height;
+  if (src.layout == Layout::Bytes)
+    render_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, fade, view, w, h, write);
+  else
+    render_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, fade, view, w,
+                                              h, write);
+  CUDA_CHECK_LAUNCH("render_kernel");
 }
 
 int reduction_blocks(long long items, int block, int sm_count) {
@@ -222,34 +238,12 @@ void launch_fade_tick(const CellSource& src, uint8_t* d_fade, cudaStream_t strea
 
 void launch_render_buffer(const CellSource& src, const uint8_t* d_fade, const View& view, uint32_t* d_rgba,
                           cudaStream_t stream) {
-  if (view.tex_width <= 0 || view.tex_height <= 0) return;
-  const dim3 grid = cell_grid(view.tex_width, view.tex_height, kPixelBlock, kPixelBlock),
-             block(kPixelBlock, kPixelBlock);
-  const FadeReader fade{d_fade, src.bytes.width};
-  const int w = src.bytes.width, h = src.bytes.height;
-  if (src.layout == Layout::Bytes)
-    render_buffer_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, fade, view, w, h,
-                                                     d_rgba);
-  else
-    render_buffer_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, fade,
-                                                     view, w, h, d_rgba);
-  CUDA_CHECK_LAUNCH("render_buffer_kernel");
+  launch_render(src, d_fade, view, BufferWriter{d_rgba, view.tex_width}, stream);
 }
 
 void launch_render_surface(const CellSource& src, const uint8_t* d_fade, const View& view,
                            cudaSurfaceObject_t surface, cudaStream_t stream) {
-  if (view.tex_width <= 0 || view.tex_height <= 0) return;
-  const dim3 grid = cell_grid(view.tex_width, view.tex_height, kPixelBlock, kPixelBlock),
-             block(kPixelBlock, kPixelBlock);
-  const FadeReader fade{d_fade, src.bytes.width};
-  const int w = src.bytes.width, h = src.bytes.height;
-  if (src.layout == Layout::Bytes)
-    render_surface_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, fade, view, w,
-                                                      h, surface);
-  else
-    render_surface_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row},
-                                                      fade, view, w, h, surface);
-  CUDA_CHECK_LAUNCH("render_surface_kernel");
+  launch_render(src, d_fade, view, SurfaceWriter{surface}, stream);
 }
 
 }  // namespace gpulab::life::cuda_detail
