@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "life/life.h"
+#include "cuda/raii.h"
 #include "life/life_cuda.h"
 #include "support/gpu_skip.h"
 
@@ -20,22 +21,6 @@ namespace gpulab::life {
 namespace {
 
 
-// A non-blocking stream of the test's own, like the app's compute stream.
-class TestStream {
- public:
-  TestStream() {
-    if (cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking) != cudaSuccess) s_ = nullptr;
-  }
-  ~TestStream() {
-    if (s_) cudaStreamDestroy(s_);
-  }
-  TestStream(const TestStream&) = delete;
-  TestStream& operator=(const TestStream&) = delete;
-  Stream get() const { return reinterpret_cast<Stream>(s_); }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
 
 // Device memory that the test takes away from the engine, to provoke out-of-memory paths.
 class MemoryHog {
@@ -140,7 +125,7 @@ TEST(LifeCuda, StatusAndSizes) {
     GTEST_SKIP() << "no CUDA device: " << s.reason;
   }
   EXPECT_GE(s.device, 0);
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   EXPECT_EQ(gpu->backend(), Backend::Cuda);
   EXPECT_FALSE(gpu->device_name().empty());
@@ -164,7 +149,7 @@ TEST(LifeCuda, RejectsBadStepArguments) {
 // The heart of it: every GPU variant at every allowed block shape equals cpu-lut cell for cell.
 TEST(LifeCuda, EveryVariantAndBlockMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   constexpr int kGenerations = 37;  // odd: the result lands in the second buffer
   for (const Size& size : kSizes) {
@@ -192,7 +177,7 @@ TEST(LifeCuda, EveryVariantAndBlockMatchesCpu) {
 // One generation a call, and a zero-generation call, keep the buffer swaps straight.
 TEST(LifeCuda, SingleStepsMatchOneLongStep) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   const Grid start = random_grid(201, 99, 0.4, 7);
   const Grid expected = cpu_run(start, Rule::conway(), 9);
@@ -210,7 +195,7 @@ TEST(LifeCuda, SingleStepsMatchOneLongStep) {
 
 TEST(LifeCuda, EveryGhostBlockSizeMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   const Grid start = random_grid(333, 129, 0.35, 11);
   const Grid expected = cpu_run(start, Rule::conway(), 20);
@@ -229,7 +214,7 @@ TEST(LifeCuda, EveryGhostBlockSizeMatchesCpu) {
 // thread to fill the GPU); there the byte and bit kernels check each other and the lecture's plain kernel.
 TEST(LifeCuda, LargeGridVariantsAgree) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   const int w = 20000, h = 16001;
   gpu->resize(w, h);
@@ -262,7 +247,7 @@ TEST(LifeCuda, LargeGridVariantsAgree) {
 
 TEST(LifeCuda, SwitchingLayoutsKeepsTheState) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   for (const Size size : {Size{100, 257}, Size{1000, 1001}, Size{65, 3}, Size{1, 1}}) {
     const Rule r = rule("B36/S23");
@@ -293,7 +278,7 @@ TEST(LifeCuda, SwitchingLayoutsKeepsTheState) {
 
 TEST(LifeCuda, PopulationMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   for (const Size& size : kSizes) {
     for (double density : {0.0, 0.2, 1.0}) {
@@ -318,7 +303,7 @@ TEST(LifeCuda, PopulationMatchesCpu) {
 
 TEST(LifeCuda, RandomizeMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   for (const Size& size : kSizes) {
     for (double density : {0.0, 0.05, 0.5, 1.0}) {
@@ -353,7 +338,7 @@ TEST(LifeCuda, ClearAndUploadNormalise) {
 
 TEST(LifeCuda, SetCellsMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   const int w = 131, h = 67;
   const Grid start = random_grid(w, h, 0.3, 8);
@@ -391,7 +376,7 @@ TEST(LifeCuda, SetCellsMatchesCpu) {
 // Different rules in two engines at once: gpu-lut-constant shares one __constant__ table.
 TEST(LifeCuda, TwoEnginesWithDifferentRules) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto a = CudaEngine::create(stream.get());
   auto b = CudaEngine::create(stream.get());
   const Grid start = random_grid(90, 70, 0.4, 21);
@@ -465,7 +450,7 @@ std::string pixel_difference(const std::vector<uint32_t>& expected, const std::v
 
 TEST(LifeCuda, RenderMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   auto cpu = make_cpu_engine();
   const int w = 300, h = 201;
@@ -512,7 +497,7 @@ TEST(LifeCuda, RenderMatchesCpu) {
 // The path the app takes: a surface object over a 2D array (in the app, a mapped GL texture).
 TEST(LifeCuda, RenderSurfaceMatchesCpu) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   auto cpu = make_cpu_engine();
   const Grid start = random_grid(97, 61, 0.35, 5);
@@ -553,7 +538,7 @@ TEST(LifeCuda, RenderSurfaceMatchesCpu) {
 
 TEST(LifeCuda, ImpossibleResizeThrowsAndKeepsState) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   gpu->resize(257, 130);
   gpu->randomize(0.3, 4);
@@ -588,7 +573,7 @@ TEST(LifeCuda, ImpossibleResizeThrowsAndKeepsState) {
 // The packed buffers are allocated on the first packed step; if that fails the byte state goes on.
 TEST(LifeCuda, PackedAllocationFailureKeepsByteState) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  TestStream stream;
+  const cuda::Stream stream = cuda::Stream::create_non_blocking();  // like the app's compute stream
   auto gpu = CudaEngine::create(stream.get());
   const int w = 8192, h = 8192;  // packed: 2 x 8 MiB
   gpu->resize(w, h);
