@@ -30,10 +30,6 @@
 
 namespace gpulab {
 
-struct PlatformHolder {
-  std::unique_ptr<platform::Platform> p;
-};
-
 struct App::Gpu {
 #if defined(GPULAB_HAVE_CUDA)
   cuda::Stream stream;
@@ -105,7 +101,6 @@ bool App::init(std::string* error) {
                               : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
 
   // Platform.
-  platform_ = std::make_unique<PlatformHolder>();
   std::string why;
   if (options_.headless) {
     platform::HeadlessOptions ho;
@@ -113,8 +108,8 @@ bool App::init(std::string* error) {
     ho.height = options_.height;
     ho.cuda_device = ctx_.cuda ? ctx_.cuda_device : -1;
     ho.force_software = options_.software_gl;
-    platform_->p = platform::create_headless(ho, &why);
-    if (!platform_->p) {
+    platform_ = platform::create_headless(ho, &why);
+    if (!platform_) {
       *error = "cannot create a headless GL context: " + why;
       return false;
     }
@@ -123,13 +118,13 @@ bool App::init(std::string* error) {
     wo.width = options_.width;
     wo.height = options_.height;
     wo.vsync = vsync_;
-    platform_->p = platform::create_window(wo, &why);
-    if (!platform_->p) {
+    platform_ = platform::create_window(wo, &why);
+    if (!platform_) {
       *error = "cannot open a window: " + why + " (try --headless)";
       return false;
     }
   }
-  platform::Platform& pf = *platform_->p;
+  platform::Platform& pf = *platform_;
   ctx_.platform = &pf;
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
@@ -235,12 +230,12 @@ void App::shutdown() {
   g_key_queue = nullptr;
   if (imgui_) {
     ImGui_ImplOpenGL3_Shutdown();
-    if (platform_ && platform_->p && platform_->p->glfw_window()) ImGui_ImplGlfw_Shutdown();
+    if (platform_ && platform_->glfw_window()) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
     imgui_ = false;
   }
   gpu_.reset();
-  if (platform_) platform_->p.reset();
+  platform_.reset();
 }
 
 void App::select_demo(size_t index) {
@@ -254,7 +249,7 @@ void App::select_demo(size_t index) {
   attached_ = false;
   demo_ = index;
   timings_.clear();
-  platform_->p->set_title("gpulab - " + std::string(demos_[demo_]->title()));
+  platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
   guarded("attach", [&] {
     demos_[demo_]->attach(ctx_);
     attached_ = true;
@@ -278,7 +273,7 @@ void App::cycle_variant(int direction) {
   }
 }
 
-void App::hotkeys(Frame& f) {
+void App::hotkeys() {
   std::vector<KeyPress> keys;
   keys.swap(key_queue_);
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
@@ -304,17 +299,15 @@ void App::hotkeys(Frame& f) {
         if (k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_4) select_demo(static_cast<size_t>(k.key - GLFW_KEY_1));
         if (k.key == GLFW_KEY_V) cycle_variant(shift ? -1 : 1);
         if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
-        if (k.key == GLFW_KEY_F11) platform_->p->set_fullscreen(!platform_->p->fullscreen());
+        if (k.key == GLFW_KEY_F11) platform_->set_fullscreen(!platform_->fullscreen());
         if (k.key == GLFW_KEY_F12) shot_pending_ = true;
     }
   }
-  (void)f;
 }
 
 void App::draw_controls(Frame& f) {
   Demo& d = *demos_[demo_];
   // Demo picker.
-  std::vector<std::string> names;
   if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
     for (size_t i = 0; i < demos_.size(); ++i)
       if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
@@ -373,8 +366,8 @@ void App::draw_controls(Frame& f) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(120 * f.ui_scale);
   if (ImGui::InputInt("steps/frame", &steps_per_frame_)) steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
-  if (!platform_->p->headless()) {
-    if (ImGui::Checkbox("vsync", &vsync_)) platform_->p->set_vsync(vsync_);
+  if (!platform_->headless()) {
+    if (ImGui::Checkbox("vsync", &vsync_)) platform_->set_vsync(vsync_);
     ImGui::SameLine();
   }
   // Screenshots.
@@ -429,13 +422,13 @@ void App::draw_ui(Frame& f) {
   in.device = ctx_.cuda ? &gpu_->info : nullptr;
 #endif
   in.cpu_only_reason = ctx_.cuda ? std::string() : ctx_.cuda_reason;
-  in.gl_renderer = platform_->p->info().gl_renderer + " — " + platform_->p->info().gl_version;
+  in.gl_renderer = platform_->info().gl_renderer + " — " + platform_->info().gl_version;
   ui::draw_panels(in);
   ImGui::End();
 }
 
 bool App::write_screenshot(const std::filesystem::path& path) {
-  platform::Platform& pf = *platform_->p;
+  platform::Platform& pf = *platform_;
   const int w = pf.framebuffer_width(), h = pf.framebuffer_height();
   const auto rgba = gl::read_pixels_top_down(pf.target_framebuffer(), w, h);
   const std::string err = gl::write_png(path, w, h, rgba.data());
@@ -448,7 +441,7 @@ bool App::write_screenshot(const std::filesystem::path& path) {
 }
 
 void App::frame() {
-  platform::Platform& pf = *platform_->p;
+  platform::Platform& pf = *platform_;
   pf.poll_events();
   const double t = now_seconds();
   const double dt = std::max(1e-6, t - last_time_);
@@ -472,7 +465,7 @@ void App::frame() {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
-  hotkeys(f);
+  hotkeys();
   if (steps_per_frame_ != last_steps_per_frame_) {
     // The window's samples were taken at another number of generations a frame: start afresh.
     timings_.clear();
@@ -495,7 +488,7 @@ void App::frame() {
   glClearColor(0.04f, 0.03f, 0.03f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   {
-    CpuSection draw_time(timings_, "draw (CPU submit)");
+    CpuSection draw_time(&timings_, "draw (CPU submit)");
     if (attached_) guarded("render", [&] { d.render(f); });
   }
 
@@ -524,7 +517,7 @@ int App::run() {
     std::fprintf(stderr, "gpulab: %s\n", error.c_str());
     return 1;
   }
-  platform::Platform& pf = *platform_->p;
+  platform::Platform& pf = *platform_;
   if (!options_.save_pattern.empty()) {
     const std::string err = demos_[demo_]->run_batch(options_);
     if (!err.empty()) {

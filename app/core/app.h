@@ -35,7 +35,7 @@ class App {
   bool init(std::string* error);
   void shutdown();
   void frame();
-  void hotkeys(Frame& f);
+  void hotkeys();
   void draw_ui(Frame& f);
   void draw_controls(Frame& f);
   void draw_caption();
@@ -46,7 +46,7 @@ class App {
   bool write_screenshot(const std::filesystem::path& path);
 
   Options options_;
-  std::unique_ptr<struct PlatformHolder> platform_;
+  std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;
   Context ctx_;

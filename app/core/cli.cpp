@@ -87,12 +87,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   auto fail = [](std::string msg) { return ParseResult{std::nullopt, std::move(msg)}; };
   for (; i < argc; ++i) {
     const std::string_view a = argv[i];
-    auto value = [&](std::string_view name) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)name;
-      return argv[++i];
-    };
-    auto need = [&](const char* v) { return v != nullptr; };
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     long long n = 0;
     if (a == "--help" || a == "-h") {
       o.mode = Options::Mode::Help;
@@ -101,21 +96,21 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     } else if (a == "--check-display" && !bench) {
       o.mode = Options::Mode::CheckDisplay;
     } else if (a == "--demo") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--demo needs a name");
+      const char* v = value();
+      if (!v) return fail("--demo needs a name");
       o.demo = v;
     } else if (a == "--variant") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--variant needs an id");
+      const char* v = value();
+      if (!v) return fail("--variant needs an id");
       if (bench) o.bench_variants.emplace_back(v);
       else o.variant = v;
     } else if (a == "--block") {
-      const char* v = value(a);
-      if (!need(v) || !parse_int(v, 1, 1024, &n)) return fail("--block needs a number from 1 to 1024");
+      const char* v = value();
+      if (!v || !parse_int(v, 1, 1024, &n)) return fail("--block needs a number from 1 to 1024");
       o.block = static_cast<int>(n);
     } else if (a == "--steps") {
-      const char* v = value(a);
-      if (!need(v) || !parse_int(v, 0, 1LL << 40, &n)) return fail("--steps needs a whole number >= 0");
+      const char* v = value();
+      if (!v || !parse_int(v, 0, 1LL << 40, &n)) return fail("--steps needs a whole number >= 0");
       if (bench) {
         if (n < 1 || n > 1000000) return fail("bench --steps needs a number from 1 to 1000000");
         o.bench_steps = static_cast<int>(n);
@@ -123,8 +118,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         o.steps = n;
       }
     } else if (a == "--size") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--size needs a value");
+      const char* v = value();
+      if (!v) return fail("--size needs a value");
       if (bench) {
         if (!parse_int(v, 1, 65536, &n)) return fail(std::string("bench --size needs an edge from 1 to 65536, got '") + v + "'");
         o.bench_sizes.push_back(static_cast<int>(n));
@@ -132,12 +127,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         return fail(std::string("--size needs WxH (1..16384), got '") + v + "'");
       }
     } else if (a == "--repeats" && bench) {
-      const char* v = value(a);
-      if (!need(v) || !parse_int(v, 1, 1000, &n)) return fail("--repeats needs a number from 1 to 1000");
+      const char* v = value();
+      if (!v || !parse_int(v, 1, 1000, &n)) return fail("--repeats needs a number from 1 to 1000");
       o.bench_repeats = static_cast<int>(n);
     } else if (a == "--json" && bench) {
-      const char* v = value(a);
-      if (!need(v)) return fail("--json needs a file name");
+      const char* v = value();
+      if (!v) return fail("--json needs a file name");
       o.bench_json = v;
     } else if (a == "--all-blocks" && bench) {
       o.bench_all_blocks = true;
@@ -148,42 +143,42 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     } else if (a == "--headless") {
       o.headless = true;
     } else if (a == "--frames") {
-      const char* v = value(a);
-      if (!need(v) || !parse_int(v, 1, 1000000, &n)) return fail("--frames needs a number from 1 to 1000000");
+      const char* v = value();
+      if (!v || !parse_int(v, 1, 1000000, &n)) return fail("--frames needs a number from 1 to 1000000");
       o.frames = static_cast<int>(n);
     } else if (a == "--screenshot") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--screenshot needs a path");
+      const char* v = value();
+      if (!v) return fail("--screenshot needs a path");
       o.screenshot = v;
     } else if (a == "--no-ui") {
       o.screenshot_ui = false;
     } else if (a == "--caption") {
       o.caption = true;
     } else if (a == "--pattern") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--pattern needs a path");
+      const char* v = value();
+      if (!v) return fail("--pattern needs a path");
       o.pattern = v;
     } else if (a == "--rule") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--rule needs a rule such as B3/S23");
+      const char* v = value();
+      if (!v) return fail("--rule needs a rule such as B3/S23");
       o.rule = v;
     } else if (a == "--grid") {
-      const char* v = value(a);
-      if (!need(v) || !parse_size(v, &o.grid_w, &o.grid_h))
+      const char* v = value();
+      if (!v || !parse_size(v, &o.grid_w, &o.grid_h))
         return fail("--grid needs WxH, e.g. 1024x1024");
     } else if (a == "--save-pattern") {
-      const char* v = value(a);
-      if (!need(v)) return fail("--save-pattern needs a path");
+      const char* v = value();
+      if (!v) return fail("--save-pattern needs a path");
       o.save_pattern = v;
     } else if (a == "--density") {
-      const char* v = value(a);
+      const char* v = value();
       char* end = nullptr;
       const double d = v ? std::strtod(v, &end) : -1.0;
       if (!v || *end || d < 0.0 || d > 1.0) return fail("--density needs a number from 0 to 1");
       o.density = d;
     } else if (a == "--seed") {
-      const char* v = value(a);
-      if (!need(v) || !parse_int(v, 0, (1LL << 62), &n)) return fail("--seed needs a whole number");
+      const char* v = value();
+      if (!v || !parse_int(v, 0, (1LL << 62), &n)) return fail("--seed needs a whole number");
       o.seed = static_cast<unsigned long long>(n);
     } else if (a == "--software-gl") {
       o.software_gl = true;

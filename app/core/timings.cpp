@@ -85,6 +85,4 @@ const RollingSeries* Timings::find(const std::string& name) const {
   return it == impl_->index.end() ? nullptr : &impl_->cpu[it->second];
 }
 
-bool Timings::gpu_enabled() const { return impl_->gpu_used; }
-
 }  // namespace gpulab

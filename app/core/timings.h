@@ -30,25 +30,29 @@ class Timings {
   // All series, GPU sections first, in first-seen order.
   std::vector<const RollingSeries*> series() const;
   const RollingSeries* find(const std::string& name) const;
-  bool gpu_enabled() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// Measures a CPU section into a Timings on destruction.
+// Measures a CPU section into a Timings on destruction; a null Timings measures nothing.
 class CpuSection {
  public:
-  CpuSection(Timings& t, std::string name)
+  CpuSection(Timings* t, std::string name)
       : t_(t), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
-  ~CpuSection() {
+  CpuSection(const CpuSection&) = delete;
+  CpuSection& operator=(const CpuSection&) = delete;
+  ~CpuSection() { stop(); }
+  void stop() {  // ends the section early (once)
+    if (!t_) return;
     const auto d = std::chrono::steady_clock::now() - start_;
-    t_.cpu(name_, std::chrono::duration<double, std::milli>(d).count());
+    t_->cpu(name_, std::chrono::duration<double, std::milli>(d).count());
+    t_ = nullptr;
   }
 
  private:
-  Timings& t_;
+  Timings* t_;
   std::string name_;
   std::chrono::steady_clock::time_point start_;
 };

@@ -25,11 +25,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string block_label(const life::Variant& v, int b) {
-  if (v.blocks.empty()) return "-";
-  return v.square_blocks ? std::to_string(b) + "x" + std::to_string(b) : std::to_string(b);
-}
-
 // Times `generations` generations; synchronises (the bench may, the frame loop never does).
 struct Timer {
   life::Engine* engine;
@@ -108,7 +103,7 @@ BenchSuite bench_life(const Options& o) {
         BenchRow row;
         row.demo = "life";
         row.variant = std::string(v->id);
-        row.block = block_label(*v, block);
+        row.block = life::block_label(*v, block);
         row.width = row.height = n;
         row.item_unit = "cell updates";
         row.baseline_only = baseline_only;

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "core/bench.h"
+#include "core/stats.h"
 #include "core/timings.h"
 #include "demos/life/life_display.h"
 #include "gl/image_io.h"
@@ -29,22 +30,6 @@ namespace gpulab {
 namespace {
 
 constexpr double kMinZoom = 1.0 / 64.0, kMaxZoom = 64.0;
-
-std::string format_count(double v) {
-  char buf[64];
-  if (v >= 1e12) std::snprintf(buf, sizeof buf, "%.2f T", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.2f k", v / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
-
-std::string block_label(const life::Variant& v, int block) {
-  if (v.blocks.empty()) return "-";
-  return v.square_blocks ? std::to_string(block) + "x" + std::to_string(block)
-                         : std::to_string(block);
-}
 
 }  // namespace
 
@@ -113,7 +98,7 @@ bool LifeDemo::set_block(int block, std::string* why) {
   if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
     if (why) {
       std::string list;
-      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v, b);
+      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + life::block_label(v, b);
       *why = std::string(v.id) + " takes block shapes " + list;
     }
     return false;
@@ -318,8 +303,7 @@ void LifeDemo::advance(int generations) {
     if (t) t->gpu_end("step", gpu->stream());
 #endif
   } else {
-    std::optional<CpuSection> s;
-    if (t) s.emplace(*t, "step (CPU)");
+    CpuSection s(t, "step (CPU)");
     active_->step(v, block_, generations);
   }
   generation_ += static_cast<uint64_t>(generations);
@@ -386,10 +370,7 @@ life::View LifeDemo::make_view(int fb_w, int fb_h) const {
 
 void LifeDemo::handle_input(const Frame& frame) {
   ImGuiIO& io = ImGui::GetIO();
-  if (!frame.mouse_free) {
-    dragging_ = false;
-    return;
-  }
+  if (!frame.mouse_free) return;
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   const double px = io.MousePos.x * sx, py = io.MousePos.y * sy;
   const life::View v = make_view(frame.width, frame.height);
@@ -517,7 +498,7 @@ Throughput LifeDemo::throughput() const {
 
 std::string LifeDemo::caption() const {
   const life::Variant& v = current();
-  std::string s = "Game of Life | " + std::string(v.id) + " | block " + block_label(v, block_) + " | " +
+  std::string s = "Game of Life | " + std::string(v.id) + " | block " + life::block_label(v, block_) + " | " +
                   std::to_string(active_->width()) + "x" + std::to_string(active_->height());
   if (ctx_ && ctx_->timings) {
     const RollingSeries* r = ctx_->timings->find(throughput().section);
@@ -535,7 +516,7 @@ void LifeDemo::ui(Frame& frame) {
   const float w = 220.0f * frame.ui_scale;
 
   ImGui::Text("Generation %llu   population %s", static_cast<unsigned long long>(generation_),
-              format_count(static_cast<double>(population_)).c_str());
+              format_si(static_cast<double>(population_), "cells").c_str());
   ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
 
   // Rule.
@@ -548,12 +529,11 @@ void LifeDemo::ui(Frame& frame) {
     }
     ImGui::EndCombo();
   }
-  static char rule_buf[32] = "";
   ImGui::SetNextItemWidth(w * 0.6f);
-  if (ImGui::InputTextWithHint("##rule", "B36/S23", rule_buf, sizeof rule_buf,
+  if (ImGui::InputTextWithHint("##rule", "B36/S23", rule_input_, sizeof rule_input_,
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
     std::string err;
-    if (auto r = life::Rule::parse(rule_buf, &err)) {
+    if (auto r = life::Rule::parse(rule_input_, &err)) {
       set_rule(*r);
       status_ = "rule " + r->to_string();
     } else {
@@ -577,13 +557,12 @@ void LifeDemo::ui(Frame& frame) {
     }
     ImGui::EndCombo();
   }
-  static int custom[2] = {1000, 700};
   ImGui::SetNextItemWidth(w);
-  ImGui::InputInt2("##custom", custom);
+  ImGui::InputInt2("##custom", custom_size_);
   ImGui::SameLine();
   if (ImGui::Button("resize")) {
     std::string err;
-    if (!resize_grid(custom[0], custom[1], &err)) notify(err);
+    if (!resize_grid(custom_size_[0], custom_size_[1], &err)) notify(err);
   }
 
   // Contents.
@@ -625,12 +604,11 @@ void LifeDemo::ui(Frame& frame) {
       ImGui::EndCombo();
     }
   }
-  static char path_buf[512] = "";
   ImGui::SetNextItemWidth(w);
-  if (ImGui::InputTextWithHint("##path", "path/to/pattern.rle", path_buf, sizeof path_buf,
+  if (ImGui::InputTextWithHint("##path", "path/to/pattern.rle", path_input_, sizeof path_input_,
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
     std::string err;
-    if (!load_pattern(path_buf, &err)) notify(err);
+    if (!load_pattern(path_input_, &err)) notify(err);
   }
   ImGui::SameLine();
   ImGui::TextDisabled("open (Enter), or drop a file");

@@ -84,6 +84,10 @@ class LifeDemo final : public Demo {
   bool grid_lines_ = true;
   bool draw_mode_ = false;
   int verify_generations_ = 100;
+  // The UI's text fields.
+  char rule_input_[32] = "";
+  char path_input_[512] = "";
+  int custom_size_[2] = {1000, 700};
 
   // View: pixels per cell and the cell at the centre of the framebuffer.
   double zoom_ = 1.0;
@@ -91,7 +95,6 @@ class LifeDemo final : public Demo {
   bool view_fitted_ = false;
   int last_fb_w_ = 0, last_fb_h_ = 0, last_inset_ = 0;
   bool view_touched_ = false;  // the user zoomed or panned: stop refitting
-  bool dragging_ = false;
 
   // State.
   uint64_t generation_ = 0;

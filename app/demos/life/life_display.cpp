@@ -1,13 +1,10 @@
 // The displayed Game of Life texture: interop (CUDA writes the GL texture through a surface) or a
-// host copy (pixels made in host memory, or copied back from a CUDA buffer, then uploaded).
+// host copy (the engine renders into host memory, then glTextureSubImage2D uploads it).
 #include "demos/life/life_display.h"
 
 #include "core/timings.h"
 
 #if defined(GPULAB_HAVE_CUDA)
-#include <cuda_runtime.h>
-
-#include "common/cuda_check.h"
 #include "cuda/interop.h"
 #include "life/life_cuda.h"
 #endif
@@ -18,23 +15,6 @@ namespace gpulab {
 struct LifeDisplay::Cuda {
   std::optional<cuda::GraphicsResource> resource;  // the texture registered with CUDA
   std::string why_not;                             // why registration failed
-  uint32_t* d_pixels = nullptr;                    // host-copy path: CUDA renders here first
-  size_t d_bytes = 0;
-
-  ~Cuda() { release_buffer(); }
-  void release_buffer() noexcept {
-    if (d_pixels) cudaFree(d_pixels);
-    d_pixels = nullptr;
-    d_bytes = 0;
-  }
-  uint32_t* buffer(size_t bytes) {
-    if (bytes > d_bytes) {
-      release_buffer();
-      CUDA_CHECK(cudaMalloc(&d_pixels, bytes));
-      d_bytes = bytes;
-    }
-    return d_pixels;
-  }
 };
 #else
 struct LifeDisplay::Cuda {};
@@ -76,48 +56,31 @@ void LifeDisplay::ensure_size(int width, int height) {
 
 void LifeDisplay::update(life::Engine& engine, const life::View& view, bool force_host_copy) {
   ensure_size(view.tex_width, view.tex_height);
+  const bool cuda = engine.backend() == life::Backend::Cuda;
 #if defined(GPULAB_HAVE_CUDA)
-  if (engine.backend() == life::Backend::Cuda) {
+  if (cuda && interop_active() && !force_host_copy) {
     auto& gpu = static_cast<life::CudaEngine&>(engine);
-    if (interop_active() && !force_host_copy) {
-      path_ = "CUDA writes the GL texture (interop)";
-      Timings* t = ctx_.timings;
-      std::optional<CpuSection> map_time;
-      if (t) map_time.emplace(*t, "interop map/unmap");
-      cuda::ScopedMap map({&*cuda_->resource}, gpu.stream());
-      cuda::Surface surface(map.array(0));
-      map_time.reset();
-      if (t) t->gpu_begin("display", gpu.stream());
-      gpu.render_surface(view, surface.get());
-      if (t) t->gpu_end("display", gpu.stream());
-      std::optional<CpuSection> unmap_time;
-      if (t) unmap_time.emplace(*t, "interop map/unmap");
-      surface.reset();
-      map.unmap();
-      return;
-    }
-    path_ = "CUDA renders, host copy, glTextureSubImage2D";
-    if (!cuda_->why_not.empty()) path_ += " (" + cuda_->why_not + ")";
-    const size_t bytes = host_pixels_.size() * sizeof(uint32_t);
-    uint32_t* d = cuda_->buffer(bytes);
+    path_ = "CUDA writes the GL texture (interop)";
+    CpuSection map_time(ctx_.timings, "interop map/unmap");
+    cuda::ScopedMap map({&*cuda_->resource}, gpu.stream());
+    cuda::Surface surface(map.array(0));
+    map_time.stop();
     if (ctx_.timings) ctx_.timings->gpu_begin("display", gpu.stream());
-    gpu.render_device(view, d);
+    gpu.render_surface(view, surface.get());
     if (ctx_.timings) ctx_.timings->gpu_end("display", gpu.stream());
-    {
-      std::optional<CpuSection> copy_time;
-      if (ctx_.timings) copy_time.emplace(*ctx_.timings, "host copy + upload");
-      auto s = reinterpret_cast<cudaStream_t>(gpu.stream());
-      CUDA_CHECK(cudaMemcpyAsync(host_pixels_.data(), d, bytes, cudaMemcpyDeviceToHost, s));
-      CUDA_CHECK(cudaStreamSynchronize(s));
-      texture_.upload_rgba8_top_down(host_pixels_.data());
-    }
+    CpuSection unmap_time(ctx_.timings, "interop map/unmap");
+    surface.reset();
+    map.unmap();
     return;
   }
+  if (cuda) {
+    path_ = "CUDA renders, host copy, glTextureSubImage2D";
+    if (!cuda_->why_not.empty()) path_ += " (" + cuda_->why_not + ")";
+  }
 #endif
-  (void)force_host_copy;
-  path_ = "CPU renders, glTextureSubImage2D";
-  std::optional<CpuSection> t;
-  if (ctx_.timings) t.emplace(*ctx_.timings, "display (CPU)");
+  if (!cuda) path_ = "CPU renders, glTextureSubImage2D";
+  // The host-copy path waits for the GPU (the copy back): the fallback, not the normal frame.
+  CpuSection t(ctx_.timings, cuda ? "host copy + upload" : "display (CPU)");
   engine.render_host(view, host_pixels_.data());
   texture_.upload_rgba8_top_down(host_pixels_.data());
 }
