@@ -5,6 +5,9 @@ find_package(Threads REQUIRED)
 # so nothing links against the GL libraries (which also keeps GPU servers without GL dev links working).
 find_package(glfw3 3.3 REQUIRED)
 find_package(glm REQUIRED)
+# Header-only: the command line (CLI11) and the bench's JSON (nlohmann-json).
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
 
 # Debian's libimgui-dev (1.86) ships a static libimgui.a with the GLFW and OpenGL3 backends inside.
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)

@@ -78,7 +78,7 @@ void App::guarded(const char* phase, const std::function<void()>& fn) {
 
 bool App::init(std::string* error) {
   // Backend: CUDA when a device is there (and --cpu was not given), else the CPU references.
-  const life::CudaStatus cs = life::cuda_status();
+  const gpulab::CudaStatus cs = gpulab::cuda_status();
   ctx_.cuda = cs.available && !options_.cpu;
   ctx_.cuda_device = cs.device;
   ctx_.cuda_reason = options_.cpu ? "--cpu was given" : cs.reason;
@@ -562,7 +562,7 @@ int gpulab_main(int argc, const char* const* argv) {
       std::fputs(usage().c_str(), stdout);
       return 0;
     case Options::Mode::List: {
-      const life::CudaStatus cs = life::cuda_status();
+      const gpulab::CudaStatus cs = gpulab::cuda_status();
       for (const auto& d : make_demos()) {
         std::printf("%s — %s\n", std::string(d->name()).c_str(), std::string(d->title()).c_str());
         for (const auto& v : d->variants()) {

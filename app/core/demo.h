@@ -97,7 +97,7 @@ class Demo {
   // Benchmark rows for `gpulab bench --demo NAME` (no GL needed); false when the demo has none.
   virtual bool bench(const Options& options, BenchSuite* out) { return false; }
 
-  virtual std::vector<life::KernelInfo> kernels() const { return {}; }
+  virtual std::vector<gpulab::KernelInfo> kernels() const { return {}; }
   virtual Throughput throughput() const { return {}; }
   virtual std::string caption() const = 0;  // "Game of Life | gpu-shared | 32x32 | 0.21 ms"
 };

@@ -57,12 +57,12 @@ int api_active_blocks(const void* func, int block_threads, size_t dynamic_smem) 
   return blocks;
 }
 
-size_t dynamic_smem_at(const life::KernelInfo& k, int block_threads) {
+size_t dynamic_smem_at(const gpulab::KernelInfo& k, int block_threads) {
   // Without a function the kernel's dynamic shared memory does not depend on the block size.
   return k.dynamic_smem_for ? k.dynamic_smem_for(block_threads) : k.dynamic_smem;
 }
 
-OccupancyPoint point_at(const life::KernelInfo& k, const OccupancyDevice& dev,
+OccupancyPoint point_at(const gpulab::KernelInfo& k, const OccupancyDevice& dev,
                         const KernelAttributes& attr, int block_threads, size_t dynamic_smem) {
   OccupancyPoint p;
   p.block_threads = block_threads;
@@ -88,7 +88,7 @@ OccupancyPoint point_at(const life::KernelInfo& k, const OccupancyDevice& dev,
 
 }  // namespace
 
-OccupancyReport analyze_occupancy(const life::KernelInfo& k) {
+OccupancyReport analyze_occupancy(const gpulab::KernelInfo& k) {
   OccupancyReport r;
   r.name = std::string(k.name);
   r.block_threads = k.block_threads;
@@ -138,14 +138,14 @@ OccupancyReport analyze_occupancy(const life::KernelInfo& k) {
   return r;
 }
 
-std::vector<OccupancyReport> analyze_occupancy(std::span<const life::KernelInfo> kernels) {
+std::vector<OccupancyReport> analyze_occupancy(std::span<const gpulab::KernelInfo> kernels) {
   std::vector<OccupancyReport> out;
   out.reserve(kernels.size());
   for (const auto& k : kernels) out.push_back(analyze_occupancy(k));
   return out;
 }
 
-const std::vector<OccupancyReport>& OccupancyCache::get(std::span<const life::KernelInfo> kernels) {
+const std::vector<OccupancyReport>& OccupancyCache::get(std::span<const gpulab::KernelInfo> kernels) {
   std::vector<Key> keys;
   keys.reserve(kernels.size());
   for (const auto& k : kernels) keys.push_back({k.func, k.block_threads, k.dynamic_smem});

@@ -212,14 +212,14 @@ struct OccupancyReport {
 // Analyses one kernel on the current CUDA device. Never throws: failures (a null function, no
 // device) come back in OccupancyReport::error. Costs a few dozen occupancy-API calls: call it when
 // the variant or block size changes, not every frame.
-OccupancyReport analyze_occupancy(const life::KernelInfo& kernel);
-std::vector<OccupancyReport> analyze_occupancy(std::span<const life::KernelInfo> kernels);
+OccupancyReport analyze_occupancy(const gpulab::KernelInfo& kernel);
+std::vector<OccupancyReport> analyze_occupancy(std::span<const gpulab::KernelInfo> kernels);
 
 // For the frame loop: re-analyses only when the kernel list (function, block size, dynamic shared
 // memory) differs from the last call's, so the UI can ask every frame.
 class OccupancyCache {
  public:
-  const std::vector<OccupancyReport>& get(std::span<const life::KernelInfo> kernels);
+  const std::vector<OccupancyReport>& get(std::span<const gpulab::KernelInfo> kernels);
   void invalidate() {
     keys_.clear();
     valid_ = false;

@@ -14,7 +14,7 @@ struct PanelInputs {
   const RollingSeries* frame_ms = nullptr;   // whole-frame time
   Throughput throughput;                     // the demo's main section, for GB/s and items/s
   double peak_bandwidth_gbps = 0.0;
-  std::vector<life::KernelInfo> kernels;     // what the current variant launches (CUDA only)
+  std::vector<gpulab::KernelInfo> kernels;     // what the current variant launches (CUDA only)
   const cuda::DeviceInfo* device = nullptr;  // null on the CPU backend
   std::string cpu_only_reason;               // why there is no CUDA device
   std::string gl_renderer;

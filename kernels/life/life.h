@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/hd.h"
+#include "common/kernel_info.h"
 
 namespace gpulab::life {
 
@@ -224,16 +225,7 @@ const Variant* find_variant(std::string_view id);
 // Allowed 1D block sizes of the ghost-copy kernels.
 std::span<const int> ghost_block_sizes();
 
-// A kernel a variant launches, for the occupancy panel (cudaFuncGetAttributes and the occupancy API).
-struct KernelInfo {
-  std::string_view name;
-  const void* func = nullptr;  // device function address
-  int block_threads = 0;       // threads per block at the chosen block shape
-  size_t dynamic_smem = 0;     // dynamic shared memory per block at that shape
-  // Dynamic shared memory for an arbitrary block size (for the occupancy-over-block-size curve);
-  // null when the kernel uses none.
-  size_t (*dynamic_smem_for)(int block_threads) = nullptr;
-};
+using gpulab::KernelInfo;
 
 struct CellEdit {
   int x = 0;

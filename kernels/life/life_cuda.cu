@@ -19,6 +19,8 @@
 #include <utility>
 
 #include "common/cuda_check.h"
+#include "common/cuda_probe.h"
+#include "common/device_memory.cuh"
 #include "life/life_cuda.h"
 #include "life/life_cuda_internal.cuh"
 
@@ -27,69 +29,10 @@ namespace {
 
 using namespace cuda_detail;
 
-std::string mib(size_t bytes) {
-  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
-// Move-only owner of one device allocation. A failed allocation throws GpuError(out_of_memory) and
-// leaves the CUDA error state clean, so the engine's other buffers stay usable.
-template <class T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(size_t count, const std::string& what, const std::string& device) : count_(count) {
-    if (count == 0) return;
-    void* p = nullptr;
-    const cudaError_t err = cudaMalloc(&p, count * sizeof(T));
-    if (err != cudaSuccess) {
-      (void)cudaGetLastError();  // cudaMalloc's failure is not sticky: clear it for the next launch check
-      size_t free_bytes = 0, total_bytes = 0;
-      (void)cudaMemGetInfo(&free_bytes, &total_bytes);
-      throw GpuError(what + " needs " + mib(count * sizeof(T)) + ", " + mib(free_bytes) + " free on " + device +
-                         " (" + cudaGetErrorName(err) + ")",
-                     err == cudaErrorMemoryAllocation);
-    }
-    ptr_ = static_cast<T*>(p);
-  }
-  ~DeviceBuffer() {
-    if (ptr_) (void)cudaFree(ptr_);  // never throws; an error here has nowhere to go
-  }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    if (this != &o) {
-      if (ptr_) (void)cudaFree(ptr_);
-      ptr_ = std::exchange(o.ptr_, nullptr);
-      count_ = std::exchange(o.count_, 0);
-    }
-    return *this;
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* get() const { return ptr_; }
-  size_t count() const { return count_; }
-  size_t bytes() const { return count_ * sizeof(T); }
-  explicit operator bool() const { return ptr_ != nullptr; }
-
- private:
-  T* ptr_ = nullptr;
-  size_t count_ = 0;
-};
-
-// Page-locked host word for reading results back without a pageable staging copy.
-class PinnedWord {
- public:
-  PinnedWord() { CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), sizeof(unsigned long long))); }
-  ~PinnedWord() {
-    if (ptr_) (void)cudaFreeHost(ptr_);
-  }
-  PinnedWord(const PinnedWord&) = delete;
-  PinnedWord& operator=(const PinnedWord&) = delete;
-  unsigned long long* get() const { return ptr_; }
-
- private:
-  unsigned long long* ptr_ = nullptr;
-};
+using cuda::DeviceBuffer;
+using cuda::mib;
+// A page-locked word the population count is read back into without stalling the frame.
+using PinnedWord = cuda::PinnedBuffer<unsigned long long>;
 
 enum class Kind { Global, LutLocal, LutConstant, Shared, Swar, Bitpacked };
 
@@ -451,10 +394,10 @@ class CudaEngineImpl final : public CudaEngine {
   DeviceBuffer<uint8_t> fade_;       // W×H, allocated on the first fade_tick
   DeviceBuffer<CellEdit> edits_;
   DeviceBuffer<unsigned long long> total_;
-  PinnedWord host_total_;
+  PinnedWord host_total_{1};
   // The frame loop's non-blocking count: its own counter, pinned word and completion event.
   DeviceBuffer<unsigned long long> async_total_;
-  PinnedWord host_async_total_;
+  PinnedWord host_async_total_{1};
   cudaEvent_t async_ready_ = nullptr;
   bool async_pending_ = false;
 };
@@ -477,45 +420,6 @@ std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
 size_t CudaEngine::bytes_needed(Layout layout, int width, int height) {
   if (width <= 0 || height <= 0) return 0;
   return 2 * (layout == Layout::Bytes ? byte_grid_bytes(width, height) : packed_grid_bytes(width, height));
-}
-
-CudaStatus cuda_status() {
-  CudaStatus status;
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    status.reason = std::string("no usable CUDA driver or device (") + cudaGetErrorName(err) + ": " +
-                    cudaGetErrorString(err) + ")";
-    return status;
-  }
-  if (count == 0) {
-    status.reason = "no CUDA device found";
-    return status;
-  }
-  int device = 0;
-  err = cudaGetDevice(&device);
-  cudaDeviceProp prop{};
-  if (err == cudaSuccess) err = cudaGetDeviceProperties(&prop, device);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    status.reason = std::string("cannot query the CUDA device (") + cudaGetErrorString(err) + ")";
-    return status;
-  }
-  // A kernel compiled for none of this build's architectures fails only at launch; ask up front.
-  cudaFuncAttributes attr{};
-  err = cudaFuncGetAttributes(&attr, swar_kernel_info(256).func);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    std::ostringstream os;
-    os << "this build has no kernels for " << prop.name << " (compute capability " << prop.major << "." << prop.minor
-       << "): " << cudaGetErrorString(err);
-    status.reason = os.str();
-    return status;
-  }
-  status.available = true;
-  status.device = device;
-  return status;
 }
 
 }  // namespace gpulab::life

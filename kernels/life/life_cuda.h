@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/cuda_probe.h"
 #include "life/life.h"
 
 namespace gpulab::life {
@@ -42,12 +43,5 @@ class CudaEngine : public Engine {
   static size_t bytes_needed(Layout layout, int width, int height);
 };
 
-// Whether a CUDA device can be used, and if not, why (no driver, no device, built without CUDA).
-struct CudaStatus {
-  bool available = false;
-  int device = -1;
-  std::string reason;
-};
-CudaStatus cuda_status();
 
 }  // namespace gpulab::life

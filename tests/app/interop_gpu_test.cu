@@ -65,7 +65,7 @@ TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
   gpulab::platform::HeadlessOptions options;
   options.width = 64;
   options.height = 64;
-  const int device = gpulab::life::cuda_status().device;
+  const int device = gpulab::cuda_status().device;
   options.cuda_device = device;
   auto platform = gpulab::platform::create_headless(options, &why);
   ASSERT_TRUE(platform) << "no headless GL context: " << why;

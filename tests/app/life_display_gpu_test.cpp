@@ -23,7 +23,7 @@ std::vector<uint32_t> texture_pixels(const gl::Texture2D& t) {
 }
 
 TEST(LifeDisplayGpu, InteropAndHostCopyGiveIdenticalPixels) {
-  const life::CudaStatus cs = life::cuda_status();
+  const gpulab::CudaStatus cs = gpulab::cuda_status();
   GPULAB_SKIP_WITHOUT_CUDA();
   platform::HeadlessOptions ho;
   ho.width = 64;

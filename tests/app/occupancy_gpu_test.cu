@@ -68,9 +68,9 @@ void expect_limiters_consistent(const gpulab::cuda::OccupancyReport& r) {
   EXPECT_GE(L.shared_memory, a);
 }
 
-gpulab::life::KernelInfo info(const char* name, const void* func, int block, size_t smem = 0,
+gpulab::KernelInfo info(const char* name, const void* func, int block, size_t smem = 0,
                               size_t (*smem_for)(int) = nullptr) {
-  gpulab::life::KernelInfo k;
+  gpulab::KernelInfo k;
   k.name = name;
   k.func = func;
   k.block_threads = block;
@@ -253,7 +253,7 @@ TEST(OccupancyGpu, CacheRecomputesOnlyWhenTheKernelsChange) {
   GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&trivial_kernel);
   gpulab::cuda::OccupancyCache cache;
-  std::vector<gpulab::life::KernelInfo> ks{info("trivial", func, 64)};
+  std::vector<gpulab::KernelInfo> ks{info("trivial", func, 64)};
   const auto& a = cache.get(ks);
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].block_threads, 64);

@@ -52,7 +52,7 @@ BenchSuite bench_life(const Options& o) {
        {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"}, 16384, 1.2e12, "H100"},
   };
 
-  const life::CudaStatus cs = life::cuda_status();
+  const gpulab::CudaStatus cs = gpulab::cuda_status();
   const bool cuda = cs.available && !o.cpu;
   std::unique_ptr<life::Engine> cpu = life::make_cpu_engine();
   std::unique_ptr<life::Engine> gpu;

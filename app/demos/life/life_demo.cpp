@@ -478,7 +478,7 @@ bool LifeDemo::bench(const Options& options, BenchSuite* out) {
   return true;
 }
 
-std::vector<life::KernelInfo> LifeDemo::kernels() const {
+std::vector<gpulab::KernelInfo> LifeDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == life::Backend::Cuda)
     return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block_);

@@ -39,7 +39,7 @@ class LifeDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   std::string run_batch(const Options& options) override;
   bool bench(const Options& options, BenchSuite* out) override;
-  std::vector<life::KernelInfo> kernels() const override;
+  std::vector<gpulab::KernelInfo> kernels() const override;
   Throughput throughput() const override;
   std::string caption() const override;
 

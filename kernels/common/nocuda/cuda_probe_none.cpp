@@ -1,6 +1,6 @@
 // Built instead of the .cu files when there is no CUDA compiler: the app runs on its CPU backend.
-#include "life/life_cuda.h"
+#include "common/cuda_probe.h"
 
-namespace gpulab::life {
+namespace gpulab {
 CudaStatus cuda_status() { return {false, -1, "gpulab was built without CUDA (no CUDA compiler found)"}; }
-}  // namespace gpulab::life
+}  // namespace gpulab

@@ -1,0 +1,54 @@
+// The CUDA probe: a driver, a device, and kernels in this build for the device's architecture (a
+// build without them fails only at the first launch, so ask up front with a kernel of our own).
+#include <cuda_runtime.h>
+
+#include <sstream>
+
+#include "common/cuda_probe.h"
+
+namespace gpulab {
+namespace {
+__global__ void probe_kernel(int* out) {
+  if (out) *out = 1;
+}
+}  // namespace
+
+CudaStatus cuda_status() {
+  CudaStatus status;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    status.reason = std::string("no usable CUDA driver or device (") + cudaGetErrorName(err) + ": " +
+                    cudaGetErrorString(err) + ")";
+    return status;
+  }
+  if (count == 0) {
+    status.reason = "no CUDA device found";
+    return status;
+  }
+  int device = 0;
+  err = cudaGetDevice(&device);
+  cudaDeviceProp prop{};
+  if (err == cudaSuccess) err = cudaGetDeviceProperties(&prop, device);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    status.reason = std::string("cannot query the CUDA device (") + cudaGetErrorString(err) + ")";
+    return status;
+  }
+  cudaFuncAttributes attr{};
+  err = cudaFuncGetAttributes(&attr, probe_kernel);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::ostringstream os;
+    os << "this build has no kernels for " << prop.name << " (compute capability " << prop.major << "."
+       << prop.minor << "): " << cudaGetErrorString(err);
+    status.reason = os.str();
+    return status;
+  }
+  status.available = true;
+  status.device = device;
+  return status;
+}
+
+}  // namespace gpulab
