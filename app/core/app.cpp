@@ -16,7 +16,7 @@
 #include "core/bench.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
-#include "life/life_cuda.h"
+#include "common/cuda_probe.h"
 #include "platform/platform.h"
 #include "ui/panels.h"
 
@@ -52,7 +52,8 @@ double now_seconds() {
 }
 }  // namespace
 
-App::App(Options options) : options_(std::move(options)) {
+App::App(Options options, std::vector<std::unique_ptr<Demo>> demos)
+    : options_(std::move(options)), demos_(std::move(demos)) {
   vsync_ = options_.vsync;
   caption_ = options_.caption;
 }
@@ -78,7 +79,7 @@ void App::guarded(const char* phase, const std::function<void()>& fn) {
 
 bool App::init(std::string* error) {
   // Backend: CUDA when a device is there (and --cpu was not given), else the CPU references.
-  const gpulab::CudaStatus cs = gpulab::cuda_status();
+  const CudaStatus cs = cuda_status();
   ctx_.cuda = cs.available && !options_.cpu;
   ctx_.cuda_device = cs.device;
   ctx_.cuda_reason = options_.cpu ? "--cpu was given" : cs.reason;
@@ -91,6 +92,7 @@ bool App::init(std::string* error) {
       gpu_->info = cuda::query_device(cs.device);
       ctx_.stream = gpu_->stream.get();
       ctx_.peak_bandwidth_gbps = gpu_->info.peak_bandwidth_gbs();
+      ctx_.peak_fp32_gflops = gpu_->info.peak_fp32_gflops();
     } catch (const std::exception& e) {
       ctx_.cuda = false;
       ctx_.cuda_reason = std::string("CUDA device unusable: ") + e.what();
@@ -129,6 +131,7 @@ bool App::init(std::string* error) {
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
+  gl::enable_debug_output();  // debug builds ask for a debug context; elsewhere this does nothing
 
   // Interop needs the GL context on the CUDA device in use.
   ctx_.interop = false;
@@ -189,7 +192,7 @@ bool App::init(std::string* error) {
     if (!ec && std::filesystem::exists(exe.parent_path() / "assets")) ctx_.assets = exe.parent_path() / "assets";
   }
 
-  demos_ = make_demos();
+  if (demos_.empty()) demos_ = make_demos();
   demo_ = demos_.size();
   std::string names;
   for (size_t i = 0; i < demos_.size(); ++i) {
@@ -201,17 +204,19 @@ bool App::init(std::string* error) {
     *error = "no demo '" + options_.demo + "' (demos: " + names + ")";
     return false;
   }
-  const std::string bad = demos_[demo_]->configure(options_);
+  Demo& d = *demos_[demo_];
+  std::string bad = apply_variant_options(d, options_);
+  if (bad.empty()) bad = d.configure(options_);
+  if (bad.empty() && options_.steps >= 0 && !d.batch_requested())
+    bad = "--steps goes with a batch output of the " + std::string(d.name()) + " demo (see --help)";
   if (!bad.empty()) {
     *error = bad;
     return false;
   }
-  pf.set_title("gpulab - " + std::string(demos_[demo_]->title()));
-  try {
-    demos_[demo_]->attach(ctx_);
-    attached_ = true;
-  } catch (const std::exception& e) {
-    *error = std::string("cannot start ") + std::string(demos_[demo_]->name()) + ": " + e.what();
+  pf.set_title("gpulab - " + std::string(d.title()));
+  // Without a window nobody can pick another demo: a demo that cannot start ends a headless run.
+  if (!attach_current() && options_.headless) {
+    *error = attach_error_;
     return false;
   }
   last_time_ = now_seconds();
@@ -238,37 +243,65 @@ void App::shutdown() {
   platform_.reset();
 }
 
-void App::select_demo(size_t index) {
-  if (index >= demos_.size()) {
-    notify("demo " + std::to_string(index + 1) +
-           " is not here yet: N-body, histogram equalization and texture rotation come next");
-    return;
-  }
-  if (index == demo_) return;
-  guarded("detach", [&] { demos_[demo_]->detach(); });
-  attached_ = false;
-  demo_ = index;
-  timings_.clear();
-  platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
-  guarded("attach", [&] {
+bool App::attach_current() {
+  attach_error_.clear();
+  try {
     demos_[demo_]->attach(ctx_);
     attached_ = true;
+  } catch (const std::exception& e) {
+    attached_ = false;
+    attach_error_ = "cannot start " + std::string(demos_[demo_]->title()) + ": " + e.what();
+    notify(attach_error_);
+    // Whatever it made before failing goes (a half-attached demo must not be drawn).
+    try {
+      demos_[demo_]->detach();
+    } catch (...) {
+    }
+  }
+  return attached_;
+}
+
+void App::select_demo(size_t index) {
+  if (index >= demos_.size()) {
+    notify("demo " + std::to_string(index + 1) + " is not here yet (see the roadmap in the README)");
+    return;
+  }
+  if (index == demo_ && attached_) return;
+  if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
+  attached_ = false;
+  demo_ = index;
+  timings_.forget();  // the previous demo's rows go with it
+  platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
+  attach_current();
+}
+
+void App::choose_variant(size_t stage, std::string_view id) {
+  std::string why;
+  guarded("variant", [&] {
+    if (demos_[demo_]->set_variant(stage, id, &why)) timings_.clear();
+    else notify(why);
+  });
+}
+
+void App::choose_block(size_t stage, int block) {
+  std::string why;
+  guarded("block", [&] {
+    if (demos_[demo_]->set_block(stage, block, &why)) timings_.clear();
+    else notify(why);
   });
 }
 
 void App::cycle_variant(int direction) {
-  Demo& d = *demos_[demo_];
-  const auto vs = d.variants();
+  if (!attached_) return;
+  const std::vector<Stage> stages = demos_[demo_]->stages();
+  if (stages.empty()) return;
+  const auto& vs = stages.front().variants;
   const int n = static_cast<int>(vs.size());
-  int i = d.variant_index();
+  int i = stages.front().variant;
   for (int k = 0; k < n; ++k) {
     i = (i + direction + n) % n;
     if (!vs[i].available) continue;
-    std::string why;
-    guarded("variant", [&] {
-      if (d.set_variant(vs[i].id, &why)) timings_.clear();
-      else notify(why);
-    });
+    choose_variant(0, vs[i].id);
     return;
   }
 }
@@ -276,6 +309,7 @@ void App::cycle_variant(int direction) {
 void App::hotkeys() {
   std::vector<KeyPress> keys;
   keys.swap(key_queue_);
+  demo_keys_.clear();
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
   for (const KeyPress& k : keys) {
     const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
@@ -301,58 +335,69 @@ void App::hotkeys() {
         if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
         if (k.key == GLFW_KEY_F11) platform_->set_fullscreen(!platform_->fullscreen());
         if (k.key == GLFW_KEY_F12) shot_pending_ = true;
+        if (k.key != GLFW_KEY_SPACE && k.key != GLFW_KEY_N && k.key != GLFW_KEY_R && k.key != GLFW_KEY_V &&
+            k.key != GLFW_KEY_H && k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12 &&
+            !(k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_4))
+          demo_keys_.push_back(k.key);  // the rest is the demo's (e.g. F: fit the view)
     }
   }
 }
 
 void App::draw_controls(Frame& f) {
   Demo& d = *demos_[demo_];
-  // Demo picker.
+  // Demo picker; the demos of the roadmap not yet built are listed, disabled.
   if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
     for (size_t i = 0; i < demos_.size(); ++i)
       if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
-    ImGui::Selectable("N-body (coming)", false, ImGuiSelectableFlags_Disabled);
-    ImGui::Selectable("Histogram equalization (coming)", false, ImGuiSelectableFlags_Disabled);
-    ImGui::Selectable("Texture rotation (coming)", false, ImGuiSelectableFlags_Disabled);
-    ImGui::EndCombo();
-  }
-  // Variant picker with the lesson of each.
-  const auto vs = d.variants();
-  const VariantChoice& cur = vs[d.variant_index()];
-  if (ImGui::BeginCombo("variant", std::string(cur.id).c_str())) {
-    for (const auto& v : vs) {
-      const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
-      const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
-      if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) {
-        std::string why;
-        guarded("variant", [&] {
-          if (d.set_variant(v.id, &why)) timings_.clear();
-          else notify(why);
-        });
-      }
-      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
-                          v.available ? "" : v.unavailable_reason.c_str());
+    for (const char* coming : {"N-body", "Histogram equalization", "Texture rotation"}) {
+      bool present = false;
+      for (const auto& demo : demos_) present |= demo->title() == coming;
+      if (!present) ImGui::Selectable((std::string(coming) + " (coming)").c_str(), false, ImGuiSelectableFlags_Disabled);
     }
     ImGui::EndCombo();
   }
-  ImGui::TextWrapped("%s", std::string(vs[d.variant_index()].lesson).c_str());
-  // Block shape.
-  const VariantChoice& v = vs[d.variant_index()];
-  if (!v.blocks.empty()) {
-    auto label = [&](int b) {
-      return v.square_blocks ? std::to_string(b) + " x " + std::to_string(b) : std::to_string(b) + " threads";
-    };
-    if (ImGui::BeginCombo("block", label(d.block()).c_str())) {
-      for (int b : v.blocks) {
-        if (ImGui::Selectable(label(b).c_str(), b == d.block())) {
-          std::string why;
-          if (d.set_block(b, &why)) timings_.clear();
-          else notify(why);
-        }
+  if (!attached_) {
+    // The demo could not start: say why, keep the picker, offer another try.
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", attach_error_.c_str());
+    if (ImGui::Button("try again")) attach_current();
+    return;
+  }
+  // One variant picker (with each lesson) and block picker per stage.
+  const std::vector<Stage> stages = d.stages();
+  for (size_t si = 0; si < stages.size(); ++si) {
+    const Stage& st = stages[si];
+    ImGui::PushID(static_cast<int>(si));
+    if (stages.size() > 1) ImGui::TextDisabled("%s", std::string(st.title).c_str());
+    if (!st.active) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(not run: %s)", st.inactive_reason.c_str());
+    }
+    const VariantChoice& cur = st.variants[st.variant];
+    if (st.variants.size() > 1 && ImGui::BeginCombo("variant", std::string(cur.id).c_str())) {
+      for (const auto& v : st.variants) {
+        const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
+        const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
+        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) choose_variant(si, v.id);
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+          ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
+                            v.available ? "" : v.unavailable_reason.c_str());
       }
       ImGui::EndCombo();
+    } else if (st.variants.size() == 1) {
+      ImGui::Text("%s", std::string(cur.id).c_str());
     }
+    if (st.active) ImGui::TextWrapped("%s", std::string(cur.lesson).c_str());
+    if (!cur.blocks.empty() && st.active) {
+      auto label = [&](int b) {
+        return cur.square_blocks ? std::to_string(b) + " x " + std::to_string(b) : std::to_string(b) + " threads";
+      };
+      if (ImGui::BeginCombo("block", label(st.block).c_str())) {
+        for (int b : cur.blocks)
+          if (ImGui::Selectable(label(b).c_str(), b == st.block)) choose_block(si, b);
+        ImGui::EndCombo();
+      }
+    }
+    ImGui::PopID();
   }
   // Play / pause / step / reset, speed.
   if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
@@ -410,14 +455,17 @@ void App::draw_ui(Frame& f) {
   }
   draw_controls(f);
   ImGui::Separator();
-  if (ImGui::CollapsingHeader(std::string(d.title()).c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+  if (attached_ && ImGui::CollapsingHeader(std::string(d.title()).c_str(), ImGuiTreeNodeFlags_DefaultOpen))
     guarded("ui", [&] { d.ui(f); });
   ui::PanelInputs in;
   in.series = timings_.series();
   in.frame_ms = &frame_ms_;
-  in.throughput = d.throughput();
+  if (attached_) {
+    in.throughput = d.throughput();
+    in.kernels = d.kernels();
+  }
   in.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
-  in.kernels = d.kernels();
+  in.peak_fp32_gflops = ctx_.peak_fp32_gflops;
 #if defined(GPULAB_HAVE_CUDA)
   in.device = ctx_.cuda ? &gpu_->info : nullptr;
 #endif
@@ -438,6 +486,29 @@ bool App::write_screenshot(const std::filesystem::path& path) {
   }
   notify("screenshot saved: " + path.string());
   return true;
+}
+
+Input App::read_input(const Frame& f) {
+  // ImGui's view of the mouse (window points) in framebuffer pixels, so demos need not know HiDPI.
+  const ImGuiIO& io = ImGui::GetIO();
+  Input in;
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  in.mouse_x = io.MousePos.x * sx;
+  in.mouse_y = io.MousePos.y * sy;
+  in.delta_x = io.MouseDelta.x * sx;
+  in.delta_y = io.MouseDelta.y * sy;
+  in.wheel = io.MouseWheel;
+  for (int b = 0; b < 3; ++b) {
+    in.down[b] = io.MouseDown[b];
+    in.pressed[b] = ImGui::IsMouseClicked(b);
+    in.dragging[b] = ImGui::IsMouseDragging(b, 0.0f);
+  }
+  in.shift = io.KeyShift;
+  in.ctrl = io.KeyCtrl;
+  in.alt = io.KeyAlt;
+  in.keys = demo_keys_;
+  (void)f;
+  return in;
 }
 
 void App::frame() {
@@ -476,6 +547,7 @@ void App::frame() {
   f.step_once = step_once_;
   f.reset = reset_;
   f.mouse_free = !io.WantCaptureMouse;
+  f.input = read_input(f);
   f.inset_left = ui_visible_ ? panel_right_ : 0;
   step_once_ = false;
   reset_ = false;
@@ -494,8 +566,8 @@ void App::frame() {
 
   const bool capture = shot_pending_;
   const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
-  if (show_ui && attached_) draw_ui(f);
-  draw_caption();
+  if (show_ui) draw_ui(f);
+  if (attached_) draw_caption();
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
@@ -518,14 +590,14 @@ int App::run() {
     return 1;
   }
   platform::Platform& pf = *platform_;
-  if (!options_.save_pattern.empty()) {
+  if (attached_ && demos_[demo_]->batch_requested()) {
     const std::string err = demos_[demo_]->run_batch(options_);
     if (!err.empty()) {
       std::fprintf(stderr, "gpulab: %s\n", err.c_str());
       return 1;
     }
     if (options_.screenshot.empty()) return 0;
-    playing_ = false;  // the screenshot shows the generation that was saved
+    playing_ = false;  // the screenshot shows the state that was saved
   }
   if (options_.headless) {
     shot_with_ui_ = options_.screenshot_ui;
@@ -541,7 +613,8 @@ int App::run() {
       glFinish();
       if (!write_screenshot(options_.screenshot)) return 1;
     }
-    const RollingSeries* step = timings_.find(demos_[demo_]->throughput().section);
+    const auto rows = demos_[demo_]->throughput();
+    const RollingSeries* step = rows.empty() ? nullptr : timings_.find(rows.front().section);
     std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
                  demos_[demo_]->caption().c_str(), step ? step->median() : 0.0, frame_ms_.median());
     return had_error_ ? 1 : 0;
@@ -551,24 +624,32 @@ int App::run() {
 }
 
 int gpulab_main(int argc, const char* const* argv) {
-  ParseResult r = parse_command_line(argc, argv);
+  std::vector<std::unique_ptr<Demo>> demos = make_demos();
+  std::vector<Demo*> views;
+  for (const auto& d : demos) views.push_back(d.get());
+  ParseResult r = parse_command_line(argc, argv, views);
   if (!r.options) {
-    std::fprintf(stderr, "gpulab: %s\n\n%s", r.error.c_str(), usage().c_str());
-    return 2;
+    if (r.exit_code == 2) std::fprintf(stderr, "gpulab: %s\n\n%s", r.error.c_str(), usage(views).c_str());
+    else std::fprintf(stderr, "gpulab: %s\n", r.error.c_str());
+    return r.exit_code;
   }
   Options& o = *r.options;
   switch (o.mode) {
     case Options::Mode::Help:
-      std::fputs(usage().c_str(), stdout);
+      std::fputs(usage(views).c_str(), stdout);
       return 0;
     case Options::Mode::List: {
-      const gpulab::CudaStatus cs = gpulab::cuda_status();
-      for (const auto& d : make_demos()) {
+      const CudaStatus cs = cuda_status();
+      for (const auto& d : demos) {
         std::printf("%s — %s\n", std::string(d->name()).c_str(), std::string(d->title()).c_str());
-        for (const auto& v : d->variants()) {
-          const bool gpu = v.id.rfind("gpu", 0) == 0;
-          std::printf("  %-18s %s%s\n", std::string(v.id).c_str(), std::string(v.lesson).c_str(),
-                      gpu && !cs.available ? "  [needs CUDA]" : "");
+        const std::vector<Stage> stages = d->stages();
+        for (const Stage& st : stages) {
+          if (stages.size() > 1) std::printf("  stage %s (%s):\n", std::string(st.id).c_str(), std::string(st.title).c_str());
+          for (const auto& v : st.variants) {
+            const bool gpu = v.id.rfind("gpu", 0) == 0;
+            std::printf("  %s%-22s %s%s\n", stages.size() > 1 ? "  " : "", std::string(v.id).c_str(),
+                        std::string(v.lesson).c_str(), gpu && !cs.available ? "  [needs CUDA]" : "");
+          }
         }
       }
       return 0;
@@ -584,7 +665,7 @@ int gpulab_main(int argc, const char* const* argv) {
     case Options::Mode::Run:
       break;
   }
-  App app(std::move(o));
+  App app(std::move(o), std::move(demos));
   return app.run();
 }
 

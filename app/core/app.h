@@ -15,7 +15,8 @@ namespace gpulab {
 
 class App {
  public:
-  explicit App(Options options);
+  // `demos` are the ones the command line was parsed with (their options are set in them).
+  App(Options options, std::vector<std::unique_ptr<Demo>> demos);
   ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -40,6 +41,10 @@ class App {
   void draw_controls(Frame& f);
   void draw_caption();
   void cycle_variant(int direction);
+  void choose_variant(size_t stage, std::string_view id);
+  void choose_block(size_t stage, int block);
+  bool attach_current();
+  Input read_input(const Frame& f);
   void select_demo(size_t index);
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
@@ -79,6 +84,8 @@ class App {
   std::deque<Message> messages_;
   std::vector<KeyPress> key_queue_;
   std::string backend_banner_;
+  std::string attach_error_;  // why the current demo could not start (shown in the panel)
+  std::vector<int> demo_keys_;  // this frame's key presses the app did not take
   bool had_error_ = false;
 };
 

@@ -1,13 +1,22 @@
-// Benchmark output: the table, speedups over baselines measured in the same run, target checks, JSON.
+// Benchmark core: the measuring loop, the table, speedups over baselines measured in the same run
+// (same stage and size), target checks, JSON (nlohmann-json).
 #include "core/bench.h"
 
-#include "core/demo.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <sstream>
+
+#include "common/cuda_probe.h"
+#include "core/demo.h"
+#include "core/stats.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "cuda/device_info.h"
+#endif
 
 namespace gpulab {
 namespace {
@@ -28,32 +37,83 @@ std::string speedup(double v) {
   return fmt("%.2e", v);
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      o += ' ';
-      continue;
-    }
-    o += c;
-  }
-  return o;
+// A unit's short rate header: "cell updates" -> "cell updates/s".
+std::string rate_header(const BenchSuite& s) {
+  for (const BenchRow& r : s.rows)
+    if (!r.item_unit.empty()) return r.item_unit + "/s";
+  return "items/s";
 }
+
+bool same_size(const BenchRow& r, long long w, long long h) { return r.width == w && r.height == h; }
 
 }  // namespace
 
+BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan) {
+  // Warm-up (first launch, layout conversion, caches), then size the repeats.
+  double t1 = run(1);
+  if (!plan.cpu || t1 < 50.0) t1 = run(1);
+  int steps = plan.steps;
+  if (steps <= 0) {
+    steps = plan.cpu ? std::clamp(static_cast<int>(std::ceil(plan.cpu_target_ms / std::max(t1, 1e-3))), 1, 50)
+                     : std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1,
+                                  plan.max_steps);
+  }
+  int repeats = plan.repeats;
+  if (plan.cpu && t1 * steps > 1500.0) repeats = std::min(repeats, 3);
+  RollingSeries per_step("ms", "ms", static_cast<size_t>(repeats));
+  for (int r = 0; r < repeats; ++r) per_step.push(run(steps) / steps);
+  BenchTiming t;
+  t.steps = steps;
+  t.repeats = repeats;
+  t.ms_median = per_step.median();
+  t.ms_min = per_step.min();
+  t.ms_max = per_step.max();
+  return t;
+}
+
+void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
+                double flops_per_step, const BenchSuite& suite, bool gpu) {
+  row.steps = t.steps;
+  row.repeats = t.repeats;
+  row.ms_median = t.ms_median;
+  row.ms_min = t.ms_min;
+  row.ms_max = t.ms_max;
+  const double s = t.ms_median * 1e-3;
+  if (!(s > 0)) return;
+  row.items_per_s = items_per_step / s;
+  row.gbps = bytes_per_step / s / 1e9;
+  row.gflops = flops_per_step / s / 1e9;
+  if (gpu && suite.peak_bandwidth_gbps > 0 && bytes_per_step > 0) row.pct_peak = 100.0 * row.gbps / suite.peak_bandwidth_gbps;
+  if (gpu && suite.peak_fp32_gflops > 0 && flops_per_step > 0) row.pct_peak_flops = 100.0 * row.gflops / suite.peak_fp32_gflops;
+}
+
+void bench_describe_device(BenchSuite& suite, bool cuda, const std::string& cpu_name, const std::string& why) {
+#if defined(GPULAB_HAVE_CUDA)
+  if (cuda) {
+    const CudaStatus cs = cuda_status();
+    const cuda::DeviceInfo info = cuda::query_device(cs.device);
+    suite.device = info.name + " (" + std::to_string(info.sm_count) + " SMs, CUDA " +
+                   cuda::format_cuda_version(info.runtime_version) + ")";
+    suite.peak_bandwidth_gbps = info.peak_bandwidth_gbs();
+    suite.peak_fp32_gflops = info.peak_fp32_gflops();
+    return;
+  }
+#endif
+  (void)cuda;
+  suite.device = cpu_name + " (no CUDA: " + why + ")";
+}
+
 void compute_speedups(BenchSuite& suite) {
   for (BenchRow& r : suite.rows) {
-    for (size_t b = 0; b < suite.baselines.size() && b < 2; ++b) {
+    r.speedups.assign(suite.baselines.size(), 0.0);
+    for (size_t b = 0; b < suite.baselines.size(); ++b) {
       const BenchRow* base = nullptr;
       for (const BenchRow& c : suite.rows) {
-        if (c.variant == suite.baselines[b] && c.width == r.width && c.height == r.height &&
+        if (c.variant == suite.baselines[b] && c.stage == r.stage && same_size(c, r.width, r.height) &&
             c.error.empty() && (!base || c.ms_median < base->ms_median))
           base = &c;
       }
-      const double s = (base && r.error.empty() && r.ms_median > 0) ? base->ms_median / r.ms_median : 0;
-      (b == 0 ? r.speedup_vs_first_baseline : r.speedup_vs_second_baseline) = s;
+      r.speedups[b] = (base && r.error.empty() && r.ms_median > 0) ? base->ms_median / r.ms_median : 0;
     }
   }
 }
@@ -61,47 +121,95 @@ void compute_speedups(BenchSuite& suite) {
 std::string format_bench(const BenchSuite& suite) {
   std::ostringstream os;
   os << "gpulab bench: " << suite.demo << " on " << suite.device;
-  if (suite.peak_bandwidth_gbps > 0) os << " (peak memory bandwidth " << fmt("%.0f", suite.peak_bandwidth_gbps) << " GB/s)";
+  if (suite.peak_bandwidth_gbps > 0) os << " (peak memory bandwidth " << fmt("%.0f", suite.peak_bandwidth_gbps) << " GB/s";
+  if (suite.peak_fp32_gflops > 0) os << ", peak FP32 " << fmt("%.1f", suite.peak_fp32_gflops / 1e3) << " TFLOP/s";
+  if (suite.peak_bandwidth_gbps > 0) os << ")";
   os << "\n";
-  const std::string b1 = suite.baselines.size() > 0 ? "x " + suite.baselines[0] : "";
-  const std::string b2 = suite.baselines.size() > 1 ? "x " + suite.baselines[1] : "";
-  char line[512];
-  std::snprintf(line, sizeof line, "| %-17s | %-7s | %-11s | %10s | %11s | %8s | %6s | %13s | %13s |\n",
-                "variant", "block", "grid", "ms/step", "cells/s", "GB/s", "%peak", b1.c_str(), b2.c_str());
-  os << line;
-  os << "|" << std::string(19, '-') << "|" << std::string(9, '-') << "|" << std::string(13, '-') << "|"
-     << std::string(12, '-') << "|" << std::string(13, '-') << "|" << std::string(10, '-') << "|"
-     << std::string(8, '-') << "|" << std::string(15, '-') << "|" << std::string(15, '-') << "|\n";
+
+  bool stages = false, flops = false, bandwidth = false;
   for (const BenchRow& r : suite.rows) {
-    const std::string grid = std::to_string(r.width) + "x" + std::to_string(r.height);
-    const std::string name = r.variant + (r.baseline_only ? "*" : "");
+    stages |= !r.stage.empty() && r.stage != suite.rows.front().stage;
+    flops |= r.gflops > 0;
+    bandwidth |= r.gbps > 0;
+  }
+  std::vector<std::string> head;
+  if (stages) head.push_back("stage");
+  for (const char* h : {"variant", "block", "size", "ms/step"}) head.push_back(h);
+  head.push_back(rate_header(suite));
+  if (bandwidth) head.insert(head.end(), {"GB/s", "%peak"});
+  if (flops) head.insert(head.end(), {"GFLOP/s", "%fp32"});
+  for (const std::string& b : suite.baselines) head.push_back("x " + b);
+
+  std::vector<std::vector<std::string>> cells;
+  for (const BenchRow& r : suite.rows) {
+    std::vector<std::string> c;
+    if (stages) c.push_back(r.stage);
+    c.push_back(r.variant + (r.baseline_only ? "*" : ""));
+    c.push_back(r.block);
+    c.push_back(r.size);
     if (!r.error.empty()) {
-      std::snprintf(line, sizeof line, "| %-17s | %-7s | %-11s | %s\n", name.c_str(), r.block.c_str(),
-                    grid.c_str(), ("not measured: " + r.error).c_str());
-      os << line;
+      c.push_back("not measured: " + r.error);
+      cells.push_back(c);
       continue;
     }
-    std::snprintf(line, sizeof line, "| %-17s | %-7s | %-11s | %10.4f | %11s | %8.1f | %6s | %13s | %13s |\n",
-                  name.c_str(), r.block.c_str(), grid.c_str(), r.ms_median, sci(r.items_per_s).c_str(),
-                  r.gbps, r.pct_peak > 0 ? fmt("%.1f", r.pct_peak).c_str() : "-",
-                  speedup(r.speedup_vs_first_baseline).c_str(), speedup(r.speedup_vs_second_baseline).c_str());
-    os << line;
+    c.push_back(fmt("%.4f", r.ms_median));
+    c.push_back(sci(r.items_per_s));
+    if (bandwidth) {
+      c.push_back(r.gbps > 0 ? fmt("%.1f", r.gbps) : "-");
+      c.push_back(r.pct_peak > 0 ? fmt("%.1f", r.pct_peak) : "-");
+    }
+    if (flops) {
+      c.push_back(r.gflops > 0 ? fmt("%.0f", r.gflops) : "-");
+      c.push_back(r.pct_peak_flops > 0 ? fmt("%.1f", r.pct_peak_flops) : "-");
+    }
+    for (size_t b = 0; b < suite.baselines.size(); ++b) c.push_back(speedup(b < r.speedups.size() ? r.speedups[b] : 0));
+    cells.push_back(c);
   }
+  std::vector<size_t> width(head.size());
+  for (size_t i = 0; i < head.size(); ++i) width[i] = head[i].size();
+  for (const auto& c : cells)
+    for (size_t i = 0; i < c.size() && i < width.size(); ++i)
+      if (i + 1 < c.size() || c.size() == head.size()) width[i] = std::max(width[i], c[i].size());
+  auto line = [&](const std::vector<std::string>& c) {
+    os << "|";
+    for (size_t i = 0; i < c.size(); ++i) {
+      const bool last_error = c.size() < head.size() && i + 1 == c.size();
+      const bool left = i < (stages ? 4u : 3u) || last_error;
+      std::string cell = c[i];
+      if (!last_error && cell.size() < width[i]) {
+        const std::string pad(width[i] - cell.size(), ' ');
+        cell = left ? cell + pad : pad + cell;
+      }
+      os << " " << cell << " |";
+    }
+    os << "\n";
+  };
+  line(head);
+  os << "|";
+  for (size_t w : width) os << std::string(w + 2, '-') << "|";
+  os << "\n";
+  for (const auto& c : cells) line(c);
+
   bool any_baseline = false;
   for (const BenchRow& r : suite.rows) any_baseline |= r.baseline_only;
   if (any_baseline) os << "(* measured as a baseline for the speedup columns)\n";
-  os << "ms/step: median of the timed repeats after a warm-up; GB/s counts the fewest bytes a step must move.\n";
+  os << "ms/step: median of the timed repeats after a warm-up";
+  if (bandwidth) os << "; GB/s counts the fewest bytes a step must move";
+  os << ".\n";
+  for (const std::string& n : suite.notes) os << "note: " << n << "\n";
 
   for (const BenchTarget& t : suite.targets) {
     const BenchRow* best = nullptr;
     for (const BenchRow& r : suite.rows) {
-      if (r.width != t.size || r.height != t.size || !r.error.empty()) continue;
+      if (!same_size(r, t.width, t.height) || !r.error.empty()) continue;
       if (std::find(t.variants.begin(), t.variants.end(), r.variant) == t.variants.end()) continue;
       if (!best || r.items_per_s > best->items_per_s) best = &r;
     }
     os << "target: " << t.what << ": ";
     if (!best) {
-      os << "not run (needs --size " << t.size << ")\n";
+      os << "not run (needs --size " << t.width;
+      if (t.height > 1) os << "x" << t.height;
+      os << ")\n";
       continue;
     }
     const bool pass = best->items_per_s >= t.min_items_per_s;
@@ -115,25 +223,45 @@ std::string format_bench(const BenchSuite& suite) {
 }
 
 std::string bench_json(const BenchSuite& suite) {
-  std::ostringstream os;
-  os << "{\n  \"demo\": \"" << json_escape(suite.demo) << "\",\n  \"device\": \"" << json_escape(suite.device)
-     << "\",\n  \"peak_bandwidth_gbps\": " << suite.peak_bandwidth_gbps << ",\n  \"rows\": [\n";
-  for (size_t i = 0; i < suite.rows.size(); ++i) {
-    const BenchRow& r = suite.rows[i];
-    os << "    {\"variant\": \"" << json_escape(r.variant) << "\", \"block\": \"" << json_escape(r.block)
-       << "\", \"width\": " << r.width << ", \"height\": " << r.height << ", \"steps\": " << r.steps
-       << ", \"repeats\": " << r.repeats << ", \"ms_per_step_median\": " << r.ms_median
-       << ", \"ms_per_step_min\": " << r.ms_min << ", \"ms_per_step_max\": " << r.ms_max
-       << ", \"items_per_s\": " << r.items_per_s << ", \"item_unit\": \"" << json_escape(r.item_unit)
-       << "\", \"gbps\": " << r.gbps << ", \"pct_peak\": " << r.pct_peak
-       << ", \"speedup_vs_" << (suite.baselines.size() > 0 ? suite.baselines[0] : "a") << "\": "
-       << r.speedup_vs_first_baseline << ", \"speedup_vs_"
-       << (suite.baselines.size() > 1 ? suite.baselines[1] : "b") << "\": " << r.speedup_vs_second_baseline
-       << ", \"baseline_only\": " << (r.baseline_only ? "true" : "false") << ", \"error\": \""
-       << json_escape(r.error) << "\"}" << (i + 1 < suite.rows.size() ? "," : "") << "\n";
+  nlohmann::json j;
+  j["demo"] = suite.demo;
+  j["device"] = suite.device;
+  j["peak_bandwidth_gbps"] = suite.peak_bandwidth_gbps;
+  j["peak_fp32_gflops"] = suite.peak_fp32_gflops;
+  j["baselines"] = suite.baselines;
+  j["notes"] = suite.notes;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const BenchRow& r : suite.rows) {
+    nlohmann::json o = {{"stage", r.stage},
+                        {"variant", r.variant},
+                        {"block", r.block},
+                        {"size", r.size},
+                        {"width", r.width},
+                        {"height", r.height},
+                        {"steps", r.steps},
+                        {"repeats", r.repeats},
+                        {"ms_per_step_median", r.ms_median},
+                        {"ms_per_step_min", r.ms_min},
+                        {"ms_per_step_max", r.ms_max},
+                        {"items_per_s", r.items_per_s},
+                        {"item_unit", r.item_unit},
+                        {"gbps", r.gbps},
+                        {"pct_peak", r.pct_peak},
+                        {"gflops", r.gflops},
+                        {"pct_peak_flops", r.pct_peak_flops},
+                        {"baseline_only", r.baseline_only},
+                        {"error", r.error}};
+    for (size_t b = 0; b < suite.baselines.size(); ++b)
+      o["speedup_vs_" + suite.baselines[b]] = b < r.speedups.size() ? r.speedups[b] : 0.0;
+    rows.push_back(std::move(o));
   }
-  os << "  ]\n}\n";
-  return os.str();
+  j["rows"] = std::move(rows);
+  nlohmann::json targets = nlohmann::json::array();
+  for (const BenchTarget& t : suite.targets)
+    targets.push_back({{"what", t.what}, {"variants", t.variants}, {"width", t.width}, {"height", t.height},
+                       {"min_items_per_s", t.min_items_per_s}, {"device_hint", t.device_hint}});
+  j["targets"] = std::move(targets);
+  return j.dump(2) + "\n";
 }
 
 int run_bench(const Options& options) {

@@ -1,6 +1,8 @@
 #pragma once
-// Benchmark mode: warm, synchronised timings (median of repeats) of every variant a demo registers,
-// printed as a table with speedups against baselines measured in the same run, and as JSON.
+// Benchmark mode: warm, synchronised timings (median of repeats) of every variant a demo lists,
+// printed as a table with speedups against baselines measured in the same run (per stage and
+// size), speed targets checked, and JSON. A demo only lists its rows: core measures them.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -9,46 +11,72 @@
 namespace gpulab {
 
 struct BenchRow {
-  std::string demo, variant, block, device;
-  int width = 0, height = 0;
-  int steps = 0;    // generations (or steps) per timed repeat
+  std::string demo, stage, variant, block, device;
+  std::string size;          // "16384x16384", "N=131072"
+  long long width = 0, height = 0;  // the size as numbers (height 1 for N items)
+  int steps = 0;    // steps per timed repeat
   int repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // per step
-  double items_per_s = 0;                        // e.g. cell updates/s
-  std::string item_unit;
-  double gbps = 0;      // fewest bytes a step moves / time
+  double items_per_s = 0;                        // e.g. cell updates/s, interactions/s
+  std::string item_unit;                         // "cell updates"
+  double gbps = 0;      // fewest bytes a step moves / time (0: not a bandwidth figure)
   double pct_peak = 0;  // of the device's peak memory bandwidth (GPU rows)
-  double speedup_vs_first_baseline = 0;   // e.g. over cpu-naive
-  double speedup_vs_second_baseline = 0;  // e.g. over gpu-global
-  bool baseline_only = false;  // measured as a baseline, not asked for
-  std::string error;           // set when the row could not be measured
+  double gflops = 0;    // floating-point rate (0: not counted)
+  double pct_peak_flops = 0;  // of the device's peak FP32 rate (GPU rows)
+  std::vector<double> speedups;  // over each of the suite's baselines, in order (0: none measured)
+  bool baseline_only = false;    // measured as a baseline, not asked for
+  std::string error;             // set when the row could not be measured
 };
 
 // A speed target the benchmark checks (targets live here, not in timed tests).
 struct BenchTarget {
-  std::string what;         // "gpu-bitpacked >= 9e12 cell updates/s at 32768²"
+  std::string what;                   // "gpu-bitpacked >= 9e12 cell updates/s at 32768²"
   std::vector<std::string> variants;  // any of these (the best is taken)
-  int size = 0;
+  long long width = 0, height = 0;    // the size it is measured at
   double min_items_per_s = 0;
-  std::string device_hint;  // the target's device, e.g. "H100"
+  std::string device_hint;            // the target's device, e.g. "H100"
 };
 
 struct BenchSuite {
   std::string demo;
-  std::vector<std::string> baselines;  // speedups are over these, in order
+  std::vector<std::string> baselines;  // speedups are over these, in order (same stage and size)
   std::vector<BenchRow> rows;
   std::vector<BenchTarget> targets;
+  std::vector<std::string> notes;      // "cpu skipped at N=1048576: about 40 s a step"
   double peak_bandwidth_gbps = 0;
+  double peak_fp32_gflops = 0;
   std::string device;
 };
+
+// How a row is timed: `run(steps)` does `steps` steps and returns their milliseconds, synchronised
+// (CUDA events, or the host clock for CPU rows).
+struct BenchPlan {
+  bool cpu = false;        // CPU rows: fewer, longer repeats
+  int steps = 0;           // steps per repeat; 0: sized from a first timed step
+  int repeats = 7;
+  double target_ms = 20;   // a repeat lasts about this long when steps are sized (GPU)
+  double cpu_target_ms = 200;
+  int max_steps = 2000;
+};
+struct BenchTiming {
+  int steps = 0, repeats = 0;
+  double ms_median = 0, ms_min = 0, ms_max = 0;  // per step
+};
+// Warm-up (two runs of one step on the GPU, one on the CPU), steps sized so event resolution and
+// launch gaps do not dominate, then the median of the repeats.
+BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan);
+
+// Fills ms, items/s, GB/s, GFLOP/s and the % of peak of `row` from a timing and per-step counts.
+void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
+                double flops_per_step, const BenchSuite& suite, bool gpu);
+
+// The device line and peaks of the CUDA device in use, or of the CPU ("no CUDA: why").
+void bench_describe_device(BenchSuite& suite, bool cuda, const std::string& cpu_name, const std::string& why);
 
 // Prints the table and the target checks; returns the text too (for tests).
 std::string format_bench(const BenchSuite& suite);
 std::string bench_json(const BenchSuite& suite);
 void compute_speedups(BenchSuite& suite);
-
-// Life's benchmark (app/demos/life/life_bench.cpp), reached through LifeDemo::bench.
-BenchSuite bench_life(const Options& options);
 
 // Runs the benchmark of the demo named by --demo, prints the table, writes --json.
 int run_bench(const Options& options);

@@ -1,12 +1,20 @@
+// The command line with CLI11: the shell's options here, each demo's in its own option group.
 #include "core/cli.h"
 
+#include <CLI/CLI.hpp>
+
 #include <charconv>
-#include <cstdlib>
-#include <sstream>
+#include <memory>
 #include <string_view>
+
+#include "core/demo.h"
 
 namespace gpulab {
 namespace {
+
+constexpr const char* kKeys =
+    "keys: Space pause, N step, R reset, 1-4 demos, V / Shift+V variants, H hide UI, F11 fullscreen,\n"
+    "      F12 screenshot, +/- speed";
 
 bool parse_int(std::string_view s, long long lo, long long hi, long long* out) {
   long long v = 0;
@@ -16,186 +24,149 @@ bool parse_int(std::string_view s, long long lo, long long hi, long long* out) {
   return true;
 }
 
-bool parse_size(std::string_view s, int* w, int* h) {
+// "N" or "WxH" with each edge in [1, max]; height 0 when given as one number.
+bool parse_size(std::string_view s, long long max, long long* w, long long* h) {
   const size_t x = s.find_first_of("xX");
-  long long a = 0, b = 0;
   if (x == std::string_view::npos) {
-    if (!parse_int(s, 1, 1 << 20, &a)) return false;
-    *w = *h = static_cast<int>(a);
-    return true;
+    *h = 0;
+    return parse_int(s, 1, max, w);
   }
-  if (!parse_int(s.substr(0, x), 1, 1 << 20, &a) || !parse_int(s.substr(x + 1), 1, 1 << 20, &b))
-    return false;
-  *w = static_cast<int>(a);
-  *h = static_cast<int>(b);
-  return true;
+  return parse_int(s.substr(0, x), 1, max, w) && parse_int(s.substr(x + 1), 1, max, h);
 }
+
+struct Parser {
+  CLI::App app{"gpulab — GPU programming lessons, live and measurable", "gpulab"};
+  CLI::App* bench = nullptr;
+  std::vector<std::string> sizes;        // run: --size WxH
+  std::vector<std::string> bench_sizes;  // bench: --size N or WxH, repeatable
+  std::vector<std::string> bench_variants;
+  bool no_ui = false, no_vsync = false, list = false, check_display = false;
+  int bench_steps = 0;
+  long long seed = -1;
+
+  Parser(Options& o, std::span<Demo* const> demos) {
+    app.set_help_flag("-h,--help", "this text");
+    app.fallthrough();  // shell options may follow `bench`
+    app.footer(kKeys);
+    app.add_option("--demo", o.demo, "demo to start on, or to benchmark (default life)");
+    app.add_option("--variant", o.variants,
+                   "variant id (see --list), once per stage");
+    app.add_option("--block", o.blocks, "block size of a stage: N (threads, or the edge of a square block) or STAGE=N");
+    app.add_option("--steps", o.steps,
+                   "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
+    app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
+    app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
+    app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
+    app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
+    app.add_option("--frames", o.frames, "headless: frames to render (default 120)")->check(CLI::Range(1, 1000000));
+    app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame");
+    app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");
+    app.add_flag("--caption", o.caption, "add a caption line (demo, variant, block, kernel time, GPU) to screenshots");
+    app.add_flag("--software-gl", o.software_gl, "headless: use Mesa's software EGL device");
+    app.add_flag("--list", list, "list demos, their stages and variant ids");
+    app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
+
+    bench = app.add_subcommand("bench", "time every variant of a demo (gpulab bench --help)");
+    bench->add_option("--variant", bench_variants, "a variant to time (repeatable; default: all)");
+    bench->add_option("--size", bench_sizes, "a size: N (N×N cells, N bodies...) or WxH (repeatable)");
+    bench->add_option("--steps", bench_steps, "steps per timed repeat (default: chosen per variant)")
+        ->check(CLI::Range(1, 1000000));
+    bench->add_option("--repeats", o.bench_repeats, "timed repeats, the median is reported (default 7)")
+        ->check(CLI::Range(1, 1000));
+    bench->add_flag("--all-blocks", o.bench_all_blocks, "time every allowed block size, not just the default");
+    bench->add_option("--json", o.bench_json, "also write the results as JSON");
+
+    // Each demo's option groups, remembered so that an option of another demo can be refused.
+    for (Demo* d : demos) {
+      const size_t before = all_groups().size();
+      d->add_options(app);
+      const auto after = all_groups();
+      for (size_t i = before; i < after.size(); ++i) demo_groups.push_back({d, after[i]});
+    }
+  }
+
+  std::vector<CLI::App*> all_groups() {
+    return app.get_subcommands([](CLI::App* a) { return a->get_name().empty(); });
+  }
+  std::vector<std::pair<Demo*, CLI::App*>> demo_groups;
+};
 
 }  // namespace
 
-std::string usage() {
-  return R"(gpulab — GPU programming lessons, live and measurable
-
-usage: gpulab [options]
-       gpulab bench [bench options]
-
-options:
-  --demo NAME            demo to start on (life)
-  --variant ID           variant id (see --list)
-  --block N              block shape: edge of a square block (8, 16, 32) or threads (64..1024)
-  --grid WxH             Game of Life grid size (default 1024x1024)
-  --rule RULE            B/S rule, e.g. B3/S23, B36/S23, B3678/S34678, B2/S
-  --pattern PATH         load a pattern (.rle or .cells) at the grid's centre
-  --density D            random fill density when no pattern is given (default 0.25)
-  --seed N               seed of the random fill (default 1)
-  --cpu                  use the CPU backend even when a CUDA device exists
-  --no-vsync             window: do not wait for the display's refresh
-  --size WxH             window size, or the headless framebuffer size (default 1600x900)
-  --headless             no window: render offscreen with EGL
-  --frames N             headless: frames to render (default 120)
-  --screenshot PATH      headless: write a PNG of the last frame
-  --no-ui                headless: leave the UI out of the screenshot
-  --caption              add a caption line (demo, variant, block, kernel time, GPU) to screenshots
-  --steps K              with --save-pattern: run exactly K generations first
-  --save-pattern PATH    write the grid as RLE (after --steps K) and exit
-  --software-gl          headless: use Mesa's software EGL device
-  --list                 list demos and variant ids
-  --help                 this text
-
-bench options:
-  --demo NAME            demo to benchmark (life)
-  --variant ID           a variant to time (repeatable; default: all)
-  --size N               grid edge N (N×N, repeatable; default 16384)
-  --steps K              generations per timed repeat (default: chosen per variant)
-  --repeats R            timed repeats, the median is reported (default 7)
-  --all-blocks           time every allowed block shape, not just the default
-  --json FILE            also write the results as JSON
-
-keys: Space pause, N step, R reset, 1-4 demos, V / Shift+V variants, H hide UI, F11 fullscreen,
-      F12 screenshot, +/- speed
-)";
+std::string usage(std::span<Demo* const> demos) {
+  Options o;
+  Parser p(o, demos);
+  return p.app.help();
 }
 
-ParseResult parse_command_line(int argc, const char* const* argv) {
+ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo* const> demos) {
   Options o;
-  int i = 1;
-  if (argc > 1 && std::string_view(argv[1]) == "bench") {
-    o.mode = Options::Mode::Bench;
-    i = 2;
+  Parser p(o, demos);
+  auto fail = [](std::string msg, int code) { return ParseResult{std::nullopt, std::move(msg), code}; };
+  try {
+    p.app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    o.mode = Options::Mode::Help;
+    return ParseResult{o, {}, 0};
+  } catch (const CLI::ConversionError& e) {
+    return fail(e.what(), 1);
+  } catch (const CLI::ValidationError& e) {
+    return fail(e.what(), 1);
+  } catch (const CLI::ParseError& e) {
+    // Unknown flags, missing values, a subcommand out of place: the usage.
+    return fail(e.what(), 2);
   }
-  const bool bench = o.mode == Options::Mode::Bench;
-  auto fail = [](std::string msg) { return ParseResult{std::nullopt, std::move(msg)}; };
-  for (; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+  const bool bench = p.bench->parsed();
+  if (bench) o.mode = Options::Mode::Bench;
+  if (p.list) o.mode = Options::Mode::List;
+  if (p.check_display) o.mode = Options::Mode::CheckDisplay;
+  o.screenshot_ui = !p.no_ui;
+  o.vsync = !p.no_vsync;
+  if (p.seed >= 0) o.seed = static_cast<uint64_t>(p.seed);
+  if (!p.sizes.empty()) {
+    long long w = 0, h = 0;
+    const std::string& s = p.sizes.back();
+    if (!parse_size(s, 16384, &w, &h) || h == 0) return fail("--size needs WxH (1..16384), got '" + s + "'", 1);
+    o.width = static_cast<int>(w);
+    o.height = static_cast<int>(h);
+  }
+  for (const std::string& s : p.bench_sizes) {
+    BenchSize b;
+    if (!parse_size(s, 1LL << 26, &b.width, &b.height))
+      return fail("bench --size needs N or WxH (each from 1 to 67108864), got '" + s + "'", 1);
+    o.bench_sizes.push_back(b);
+  }
+  for (const std::string& b : o.blocks) {
     long long n = 0;
-    if (a == "--help" || a == "-h") {
-      o.mode = Options::Mode::Help;
-    } else if (a == "--list") {
-      o.mode = Options::Mode::List;
-    } else if (a == "--check-display" && !bench) {
-      o.mode = Options::Mode::CheckDisplay;
-    } else if (a == "--demo") {
-      const char* v = value();
-      if (!v) return fail("--demo needs a name");
-      o.demo = v;
-    } else if (a == "--variant") {
-      const char* v = value();
-      if (!v) return fail("--variant needs an id");
-      if (bench) o.bench_variants.emplace_back(v);
-      else o.variant = v;
-    } else if (a == "--block") {
-      const char* v = value();
-      if (!v || !parse_int(v, 1, 1024, &n)) return fail("--block needs a number from 1 to 1024");
-      o.block = static_cast<int>(n);
-    } else if (a == "--steps") {
-      const char* v = value();
-      if (!v || !parse_int(v, 0, 1LL << 40, &n)) return fail("--steps needs a whole number >= 0");
-      if (bench) {
-        if (n < 1 || n > 1000000) return fail("bench --steps needs a number from 1 to 1000000");
-        o.bench_steps = static_cast<int>(n);
-      } else {
-        o.steps = n;
-      }
-    } else if (a == "--size") {
-      const char* v = value();
-      if (!v) return fail("--size needs a value");
-      if (bench) {
-        if (!parse_int(v, 1, 65536, &n)) return fail(std::string("bench --size needs an edge from 1 to 65536, got '") + v + "'");
-        o.bench_sizes.push_back(static_cast<int>(n));
-      } else if (!parse_size(v, &o.width, &o.height) || o.width > 16384 || o.height > 16384) {
-        return fail(std::string("--size needs WxH (1..16384), got '") + v + "'");
-      }
-    } else if (a == "--repeats" && bench) {
-      const char* v = value();
-      if (!v || !parse_int(v, 1, 1000, &n)) return fail("--repeats needs a number from 1 to 1000");
-      o.bench_repeats = static_cast<int>(n);
-    } else if (a == "--json" && bench) {
-      const char* v = value();
-      if (!v) return fail("--json needs a file name");
-      o.bench_json = v;
-    } else if (a == "--all-blocks" && bench) {
-      o.bench_all_blocks = true;
-    } else if (a == "--cpu") {
-      o.cpu = true;
-    } else if (bench) {
-      return fail("unknown bench option '" + std::string(a) + "'");
-    } else if (a == "--headless") {
-      o.headless = true;
-    } else if (a == "--frames") {
-      const char* v = value();
-      if (!v || !parse_int(v, 1, 1000000, &n)) return fail("--frames needs a number from 1 to 1000000");
-      o.frames = static_cast<int>(n);
-    } else if (a == "--screenshot") {
-      const char* v = value();
-      if (!v) return fail("--screenshot needs a path");
-      o.screenshot = v;
-    } else if (a == "--no-ui") {
-      o.screenshot_ui = false;
-    } else if (a == "--caption") {
-      o.caption = true;
-    } else if (a == "--pattern") {
-      const char* v = value();
-      if (!v) return fail("--pattern needs a path");
-      o.pattern = v;
-    } else if (a == "--rule") {
-      const char* v = value();
-      if (!v) return fail("--rule needs a rule such as B3/S23");
-      o.rule = v;
-    } else if (a == "--grid") {
-      const char* v = value();
-      if (!v || !parse_size(v, &o.grid_w, &o.grid_h))
-        return fail("--grid needs WxH, e.g. 1024x1024");
-    } else if (a == "--save-pattern") {
-      const char* v = value();
-      if (!v) return fail("--save-pattern needs a path");
-      o.save_pattern = v;
-    } else if (a == "--density") {
-      const char* v = value();
-      char* end = nullptr;
-      const double d = v ? std::strtod(v, &end) : -1.0;
-      if (!v || *end || d < 0.0 || d > 1.0) return fail("--density needs a number from 0 to 1");
-      o.density = d;
-    } else if (a == "--seed") {
-      const char* v = value();
-      if (!v || !parse_int(v, 0, (1LL << 62), &n)) return fail("--seed needs a whole number");
-      o.seed = static_cast<unsigned long long>(n);
-    } else if (a == "--software-gl") {
-      o.software_gl = true;
-    } else if (a == "--no-vsync") {
-      o.vsync = false;
-    } else {
-      return fail("unknown option '" + std::string(a) + "'");
-    }
+    const size_t eq = b.find('=');
+    const std::string num = eq == std::string::npos ? b : b.substr(eq + 1);
+    if ((eq != std::string::npos && eq == 0) || !parse_int(num, 1, 1024, &n))
+      return fail("--block needs N or STAGE=N with N from 1 to 1024, got '" + b + "'", 1);
+  }
+  if (bench) {
+    o.variants.insert(o.variants.end(), p.bench_variants.begin(), p.bench_variants.end());
+    o.bench_steps = p.bench_steps;
+    if (!o.blocks.empty())
+      return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks", 2);
+    if (o.headless || o.frames || !o.screenshot.empty() || !p.sizes.empty())
+      return fail("--headless, --frames and --screenshot are run options, not bench options", 2);
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
-    return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)");
-  if (o.mode == Options::Mode::Bench && o.block)
-    return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks");
-  if (o.steps >= 0 && o.save_pattern.empty() && o.mode == Options::Mode::Run)
-    return fail("--steps goes with --save-pattern (run exactly K generations, then save)");
+    return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
+  // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.
+  for (const auto& [demo, group] : p.demo_groups) {
+    if (demo->name() == o.demo) continue;
+    for (const CLI::Option* opt : group->get_options()) {
+      if (opt->count() > 0)
+        return fail(opt->get_name() + " is an option of the " + std::string(demo->name()) + " demo (add --demo " +
+                        std::string(demo->name()) + ")",
+                    2);
+    }
+  }
   if (o.mode == Options::Mode::Run && o.headless && o.frames == 0) o.frames = 120;
-  return ParseResult{o, {}};
+  return ParseResult{o, {}, 0};
 }
 
 }  // namespace gpulab

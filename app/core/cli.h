@@ -1,11 +1,24 @@
 #pragma once
-// Command line: `gpulab [options]` runs the app (window, or --headless), `gpulab bench [options]`
-// runs the benchmark. Unknown flags print the usage and exit with status 2.
+// Command line (CLI11): `gpulab [options]` runs the app (window, or --headless), `gpulab bench
+// [options]` runs the benchmark. The shell's options live here; each demo adds an option group of
+// its own (Demo::add_options), shown under the demo's heading in --help. Unknown flags print the
+// usage and exit with status 2; a bad value prints the reason and exits with status 1.
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace gpulab {
+
+class Demo;
+
+// A benchmark size: "N" (width = N, height = 0: the demo decides, e.g. N×N cells or N bodies) or
+// "WxH".
+struct BenchSize {
+  long long width = 0;
+  long long height = 0;  // 0 when given as one number
+};
 
 struct Options {
   enum class Mode { Run, Bench, Help, List, CheckDisplay } mode = Mode::Run;
@@ -18,23 +31,17 @@ struct Options {
   bool screenshot_ui = true;       // include the UI in --screenshot (--no-ui excludes it)
   bool caption = false;            // caption line on screenshots
   std::string demo = "life";
-  std::string variant;             // empty: the demo's default
-  int block = 0;                   // 0: the variant's default
-  std::string pattern;             // --pattern PATH
-  std::string rule;                // --rule B3/S23
-  int grid_w = 0, grid_h = 0;      // --grid WxH (0: the demo's default)
-  long long steps = -1;            // --steps K (with --save-pattern: exactly K generations)
-  std::string save_pattern;        // --save-pattern PATH
-  bool cpu = false;                // --cpu: force the CPU backend
-  bool software_gl = false;        // --software-gl: Mesa's software EGL device headless
+  std::vector<std::string> variants;  // --variant ID, once per stage (run) or any number (bench)
+  std::vector<std::string> blocks;    // --block N or STAGE=N
+  long long steps = -1;               // --steps K: batch runs exactly K steps (-1: not given)
+  std::optional<uint64_t> seed;       // --seed S: the demo's random contents
+  bool cpu = false;                   // --cpu: force the CPU backend
+  bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
-  double density = 0.25;           // random fill density when no pattern is given
-  unsigned long long seed = 1;
 
   // Bench mode
-  std::vector<std::string> bench_variants;
-  std::vector<int> bench_sizes;
-  int bench_steps = 0;   // 0: chosen per variant
+  std::vector<BenchSize> bench_sizes;
+  int bench_steps = 0;  // 0: chosen per variant
   int bench_repeats = 7;
   std::string bench_json;
   bool bench_all_blocks = false;
@@ -43,9 +50,12 @@ struct Options {
 struct ParseResult {
   std::optional<Options> options;
   std::string error;  // set when options is empty: what was wrong
+  int exit_code = 0;  // when options is empty: 2 usage (unknown flag), 1 bad value
 };
 
-ParseResult parse_command_line(int argc, const char* const* argv);
-std::string usage();
+// Parses argv; `demos` add their option groups first (their values land in the demos themselves).
+// An option of a demo other than --demo's is an error.
+ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo* const> demos = {});
+std::string usage(std::span<Demo* const> demos = {});
 
 }  // namespace gpulab

@@ -1,16 +1,23 @@
 #pragma once
 // The interface every demo plugs in through (ARCHITECTURE.md): attach / compute / render / ui /
-// detach, kept apart so that CUDA work, GL drawing and ImGui never mix.
+// detach, kept apart so that CUDA work, GL drawing and ImGui never mix. The shell knows no demo by
+// name: stages, variants, options, batch outputs, benchmark rows, kernels and throughput rows are
+// all described through this header.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/hd.h"
+#include "common/kernel_info.h"
 #include "core/cli.h"
-#include "life/life.h"
+
+namespace CLI {
+class App;
+}
 
 namespace gpulab {
 namespace platform {
@@ -19,7 +26,7 @@ class Platform;
 class Timings;
 struct BenchSuite;
 
-// What the UI shows for one variant of a demo.
+// What the UI shows for one variant of a stage.
 struct VariantChoice {
   std::string_view id, title, lesson;
   bool available = true;
@@ -27,6 +34,19 @@ struct VariantChoice {
   std::span<const int> blocks;
   bool square_blocks = false;
   int default_block = 0;
+};
+
+// One stage of a demo's pipeline (Life: the step and the ghost copies; histogram equalization:
+// histogram, scan, apply...): its own variants, block size and timing row. Variant ids are unique
+// across the stages of a demo, so `--variant ID` finds its stage.
+struct Stage {
+  std::string_view id;     // stable: "step", "ghost"; `--block ID=N` names it
+  std::string_view title;  // shown beside the pickers
+  std::vector<VariantChoice> variants;
+  int variant = 0;              // index of the current variant
+  int block = 0;                // current block size (0: the variant has none)
+  bool active = true;           // false: the current configuration does not run this stage
+  std::string inactive_reason;  // why, when !active
 };
 
 // What the app gives a demo when it attaches.
@@ -40,8 +60,21 @@ struct Context {
   std::string interop_reason;        // why not, when interop is false
   Timings* timings = nullptr;
   double peak_bandwidth_gbps = 0.0;  // of the CUDA device, 0 when unknown
+  double peak_fp32_gflops = 0.0;     // of the CUDA device, 0 when unknown
   std::filesystem::path assets;      // assets/ folder
   std::function<void(std::string)> notify;  // a line for the message area (errors, saved files)
+};
+
+// Mouse and keys for this frame, in framebuffer pixels (HiDPI scale applied), read once by the app.
+struct Input {
+  float mouse_x = 0, mouse_y = 0;  // cursor position
+  float delta_x = 0, delta_y = 0;  // movement since the last frame
+  float wheel = 0;                 // wheel clicks (positive: away from the user)
+  bool down[3] = {};               // left, right, middle held
+  bool pressed[3] = {};            // went down this frame
+  bool dragging[3] = {};           // held and moved
+  bool shift = false, ctrl = false, alt = false;
+  std::vector<int> keys;           // GLFW key codes pressed this frame that the app did not take
 };
 
 // Per-frame state the app hands to each phase.
@@ -52,18 +85,21 @@ struct Frame {
   int steps_per_frame = 1;
   bool step_once = false;     // N pressed / Step clicked while paused
   bool reset = false;         // R pressed / Reset clicked
-  bool mouse_free = true;     // the UI does not want the mouse
+  bool mouse_free = true;     // the UI does not want the mouse: input is the demo's
+  Input input;
   int inset_left = 0;         // pixels on the left covered by the UI panel (0 when hidden)
   float ui_scale = 1.0f;
 };
 
-// Throughput the timings panel shows for the demo's main kernel section.
+// One throughput read-out of the timings panel: a timed section, what one step in it does.
 struct Throughput {
+  std::string label;          // "step (per generation)", "force (per step)"
   std::string section;        // timing section holding one frame's steps ("step")
-  double steps = 0;           // steps inside that section in the last frame
+  double steps = 0;           // steps inside that section in the last frame (0: nothing ran)
   double items_per_step = 0;  // e.g. cell updates per generation
   std::string item_unit;      // "cell updates"
-  double bytes_per_step = 0;  // fewest bytes a step moves
+  double bytes_per_step = 0;  // fewest bytes a step moves (0: no bandwidth figure)
+  double flops_per_step = 0;  // floating-point operations a step (0: no GFLOP/s figure)
 };
 
 class Demo {
@@ -72,14 +108,16 @@ class Demo {
   virtual std::string_view name() const = 0;   // stable id: "life"
   virtual std::string_view title() const = 0;  // "Game of Life"
 
-  virtual std::vector<VariantChoice> variants() const = 0;
-  virtual int variant_index() const = 0;
-  virtual bool set_variant(std::string_view id, std::string* why) = 0;
-  virtual int block() const = 0;
-  virtual bool set_block(int block, std::string* why) = 0;
+  // The pipeline's stages, the first being the one V / Shift+V cycles.
+  virtual std::vector<Stage> stages() const = 0;
+  virtual bool set_variant(size_t stage, std::string_view id, std::string* why) = 0;
+  virtual bool set_block(size_t stage, int block, std::string* why) = 0;
 
-  // Applies command-line settings before attach (pattern, rule, grid, variant, block...).
-  // Returns an error message for settings that cannot be used; the app prints it and exits 1.
+  // The demo's own command-line options, as an option group of `cli` bound to the demo's settings
+  // (so they show under the demo's heading in --help). Called once, before parsing.
+  virtual void add_options(CLI::App& cli) {}
+  // Validates the parsed options (its own and the common ones) before attach. Returns an error
+  // message for settings that cannot be used; the app prints it and exits 1.
   virtual std::string configure(const Options& options) = 0;
 
   virtual void attach(Context& ctx) = 0;
@@ -90,19 +128,31 @@ class Demo {
 
   // A file dropped on the window or given on the command line (patterns, images...).
   virtual bool open_file(const std::filesystem::path& path, std::string* error) = 0;
-  // Headless batch work asked for on the command line (e.g. --steps K --save-pattern PATH);
-  // returns "" on success or when there is none, else the error.
+  // Headless batch work: true when the command line asked for one of the demo's batch outputs
+  // (Life: --save-pattern). run_batch() then does it and returns "" or the error.
+  virtual bool batch_requested() const { return false; }
   virtual std::string run_batch(const Options& options) { return {}; }
 
   // Benchmark rows for `gpulab bench --demo NAME` (no GL needed); false when the demo has none.
   virtual bool bench(const Options& options, BenchSuite* out) { return false; }
 
-  virtual std::vector<gpulab::KernelInfo> kernels() const { return {}; }
-  virtual Throughput throughput() const { return {}; }
+  // What the current variants launch (every stage), for the occupancy panel.
+  virtual std::vector<KernelInfo> kernels() const { return {}; }
+  virtual std::vector<Throughput> throughput() const { return {}; }
   virtual std::string caption() const = 0;  // "Game of Life | gpu-shared | 32x32 | 0.21 ms"
 };
 
 // The explicit list of demos (no static self-registration, which a static library can drop).
 std::vector<std::unique_ptr<Demo>> make_demos();
+
+// Applies --variant and --block to a demo's stages (before attach): each variant id finds its stage;
+// a block is "N" (the stage of the only --variant given, else the first stage) or "STAGE=N".
+std::string apply_variant_options(Demo& demo, const Options& options);
+
+// "16x16" for a square block edge, "256" for 1D threads, "-" for a variant without blocks.
+std::string block_label(std::span<const int> blocks, bool square, int block);
+inline std::string block_label(const VariantChoice& v, int block) {
+  return block_label(v.blocks, v.square_blocks, block);
+}
 
 }  // namespace gpulab

@@ -1,4 +1,6 @@
-// The explicit list of demos. The roadmap's N-body, histogram and texture demos are added here.
+// The explicit list of demos, and the shell's generic handling of stages and variants.
+#include <algorithm>
+
 #include "core/demo.h"
 #include "demos/life/life_demo.h"
 
@@ -8,6 +10,50 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   std::vector<std::unique_ptr<Demo>> demos;
   demos.push_back(std::make_unique<LifeDemo>());
   return demos;
+}
+
+std::string block_label(std::span<const int> blocks, bool square, int block) {
+  if (blocks.empty()) return "-";
+  return square ? std::to_string(block) + "x" + std::to_string(block) : std::to_string(block);
+}
+
+std::string apply_variant_options(Demo& demo, const Options& o) {
+  const std::vector<Stage> stages = demo.stages();
+  auto stage_of = [&](std::string_view id) -> int {
+    for (size_t s = 0; s < stages.size(); ++s)
+      for (const VariantChoice& v : stages[s].variants)
+        if (v.id == id) return static_cast<int>(s);
+    return -1;
+  };
+  std::vector<int> given(stages.size(), 0);
+  int last_stage = 0;
+  for (const std::string& id : o.variants) {
+    const int s = stage_of(id);
+    if (s < 0) return "unknown variant '" + id + "' for " + std::string(demo.name()) + " (gpulab --list shows the ids)";
+    if (++given[s] > 1)
+      return "--variant given twice for the " + std::string(stages[s].id) + " stage (once per stage)";
+    std::string why;
+    if (!demo.set_variant(static_cast<size_t>(s), id, &why)) return why;
+    last_stage = s;
+  }
+  for (const std::string& b : o.blocks) {
+    int s = o.variants.size() == 1 ? last_stage : 0;
+    std::string number = b;
+    if (const size_t eq = b.find('='); eq != std::string::npos) {
+      const std::string name = b.substr(0, eq);
+      auto it = std::find_if(stages.begin(), stages.end(), [&](const Stage& st) { return st.id == name; });
+      if (it == stages.end()) {
+        std::string list;
+        for (const Stage& st : stages) list += (list.empty() ? "" : ", ") + std::string(st.id);
+        return "--block " + b + ": " + std::string(demo.name()) + " has no stage '" + name + "' (stages: " + list + ")";
+      }
+      s = static_cast<int>(it - stages.begin());
+      number = b.substr(eq + 1);
+    }
+    std::string why;
+    if (!demo.set_block(static_cast<size_t>(s), std::stoi(number), &why)) return why;
+  }
+  return {};
 }
 
 }  // namespace gpulab

@@ -68,6 +68,8 @@ void Timings::clear() {
 #endif
 }
 
+void Timings::forget() { impl_ = std::make_unique<Impl>(); }
+
 std::vector<const RollingSeries*> Timings::series() const {
   std::vector<const RollingSeries*> out;
 #if defined(GPULAB_HAVE_CUDA)

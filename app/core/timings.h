@@ -26,6 +26,8 @@ class Timings {
   // Once a frame: folds finished GPU timings into their series (never blocks).
   void collect();
   void clear();
+  // Forgets every section, not only its samples: after a demo switch the previous demo's rows go.
+  void forget();
 
   // All series, GPU sections first, in first-seen order.
   std::vector<const RollingSeries*> series() const;

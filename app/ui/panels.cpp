@@ -20,16 +20,19 @@ void draw_panels(const PanelInputs& in) {
     v.series = in.series;
     v.frame = in.frame_ms;
     v.peak_bandwidth_gbs = in.peak_bandwidth_gbps;
+    v.peak_fp32_gflops = in.peak_fp32_gflops;
     if (in.device) v.peak_label = in.device->name;
-    ThroughputRow row;
-    for (const RollingSeries* s : in.series)
-      if (s->name() == in.throughput.section) row.series = s;
-    if (row.series) {
-      row.label = in.throughput.section + " (per generation)";
-      row.steps_per_sample = in.throughput.steps;
-      row.bytes_per_step = in.throughput.bytes_per_step;
-      row.items_per_step = in.throughput.items_per_step;
-      row.item_unit = in.throughput.item_unit;
+    for (const Throughput& t : in.throughput) {
+      ThroughputRow row;
+      for (const RollingSeries* s : in.series)
+        if (s->name() == t.section) row.series = s;
+      if (!row.series) continue;
+      row.label = t.label.empty() ? t.section : t.label;
+      row.steps_per_sample = t.steps;
+      row.bytes_per_step = t.bytes_per_step;
+      row.items_per_step = t.items_per_step;
+      row.item_unit = t.item_unit;
+      row.flops_per_step = t.flops_per_step;
       v.throughput.push_back(row);
     }
     timings_panel(v);

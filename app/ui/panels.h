@@ -12,8 +12,9 @@ namespace gpulab::ui {
 struct PanelInputs {
   std::vector<const RollingSeries*> series;  // timing sections (GPU first)
   const RollingSeries* frame_ms = nullptr;   // whole-frame time
-  Throughput throughput;                     // the demo's main section, for GB/s and items/s
+  std::vector<Throughput> throughput;        // the demo's read-outs: GB/s, items/s, GFLOP/s
   double peak_bandwidth_gbps = 0.0;
+  double peak_fp32_gflops = 0.0;
   std::vector<gpulab::KernelInfo> kernels;     // what the current variant launches (CUDA only)
   const cuda::DeviceInfo* device = nullptr;  // null on the CPU backend
   std::string cpu_only_reason;               // why there is no CUDA device

@@ -84,12 +84,26 @@ void throughput_table(const TimingsView& view) {
   ImGui::TableHeadersRow();
   for (const auto& row : view.throughput) {
     if (!row.series) continue;
-    const ThroughputFigures f = throughput_figures(row, view.peak_bandwidth_gbs);
+    const ThroughputFigures f = throughput_figures(row, view.peak_bandwidth_gbs, view.peak_fp32_gflops);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.label.empty() ? row.series->name().c_str() : row.label.c_str());
     ImGui::TableNextColumn();
-    if (!f.valid || row.bytes_per_step <= 0.0) {
+    if (f.valid && row.flops_per_step > 0.0) {
+      // Compute-bound rows (N-body): GFLOP/s against the FP32 peak instead of a bandwidth.
+      char overlay[96];
+      if (view.peak_fp32_gflops > 0.0) {
+        std::snprintf(overlay, sizeof overlay, "%.0f GFLOP/s, %.0f%%", f.gflops, f.percent_of_fp32_peak);
+        ImGui::ProgressBar(static_cast<float>(std::clamp(f.percent_of_fp32_peak / 100.0, 0.0, 1.0)),
+                           ImVec2(-1.0f, 0.0f), overlay);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Floating-point rate at the counted flops a step over the median time of a step "
+                            "(%s ms).\nPeak: SMs x FP32 lanes x 2 (FMA) x clock = %.0f GFLOP/s.",
+                            format_ms(f.seconds_per_step * 1e3).c_str(), view.peak_fp32_gflops);
+      } else {
+        ImGui::Text("%.1f GFLOP/s", f.gflops);
+      }
+    } else if (!f.valid || row.bytes_per_step <= 0.0) {
       ImGui::TextDisabled("-");
     } else if (have_peak) {
       char overlay[96];
@@ -117,7 +131,7 @@ void throughput_table(const TimingsView& view) {
 
 }  // namespace
 
-ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs) {
+ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs, double peak_fp32_gflops) {
   ThroughputFigures f;
   if (!row.series || row.series->empty() || !(row.steps_per_sample > 0.0)) return f;
   const double median_ms = row.series->median();
@@ -127,6 +141,8 @@ ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandw
   f.gb_per_s = row.bytes_per_step / f.seconds_per_step / 1e9;
   f.percent_of_peak = peak_bandwidth_gbs > 0.0 ? 100.0 * f.gb_per_s / peak_bandwidth_gbs : 0.0;
   f.items_per_s = row.items_per_step / f.seconds_per_step;
+  f.gflops = row.flops_per_step / f.seconds_per_step / 1e9;
+  f.percent_of_fp32_peak = peak_fp32_gflops > 0.0 ? 100.0 * f.gflops / peak_fp32_gflops : 0.0;
   return f;
 }
 

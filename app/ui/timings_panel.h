@@ -20,6 +20,7 @@ struct ThroughputRow {
   double bytes_per_step = 0.0;            // 0: no bandwidth columns
   double items_per_step = 0.0;            // 0: no rate column
   std::string item_unit = "items";        // "cell updates"
+  double flops_per_step = 0.0;            // 0: no GFLOP/s figure
 };
 
 struct TimingsView {
@@ -27,6 +28,7 @@ struct TimingsView {
   const RollingSeries* frame = nullptr;      // whole-frame time, shown last with its fps; optional
   std::vector<ThroughputRow> throughput;
   double peak_bandwidth_gbs = 0.0;  // 0: unknown (CPU backend): no "% of peak"
+  double peak_fp32_gflops = 0.0;    // 0: unknown: no "% of FP32 peak"
   std::string peak_label;           // e.g. the device name, shown with the peak
 };
 
@@ -41,7 +43,10 @@ struct ThroughputFigures {
   double gb_per_s = 0.0;         // 1e9 bytes per second
   double percent_of_peak = 0.0;  // 0 when the peak is unknown
   double items_per_s = 0.0;
+  double gflops = 0.0;                   // 0 when the row counts no flops
+  double percent_of_fp32_peak = 0.0;     // 0 when the peak is unknown
 };
-ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs);
+ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs,
+                                     double peak_fp32_gflops = 0.0);
 
 }  // namespace gpulab::ui

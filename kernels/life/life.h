@@ -219,8 +219,6 @@ struct Variant {
 };
 
 std::span<const Variant> variants();
-// "16x16" for a square block edge, "256" for 1D threads, "-" for CPU variants.
-std::string block_label(const Variant& v, int block);
 const Variant* find_variant(std::string_view id);
 // Allowed 1D block sizes of the ghost-copy kernels.
 std::span<const int> ghost_block_sizes();

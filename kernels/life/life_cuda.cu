@@ -316,7 +316,7 @@ class CudaEngineImpl final : public CudaEngine {
     launch_render_buffer(source(), fade_.get(), view, d_rgba, stream_);
   }
 
-  std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
+  std::vector<KernelInfo> kernels(const Variant& v, int block, int ghost_block) const override {
     if (v.backend != Backend::Cuda) return {};
     const Kind kind = kind_of(v);
     if (kind == Kind::Bitpacked) return {packed_kernel_info(block, rule_)};
@@ -325,8 +325,8 @@ class CudaEngineImpl final : public CudaEngine {
       list.push_back(swar_kernel_info(block));
     else
       list = byte_kernel_infos(byte_kernel(kind), block);
-    // The ghost kernels at the default ghost block of step().
-    for (const KernelInfo& k : ghost_kernel_infos(256)) list.push_back(k);
+    // The ghost kernels at the ghost-copy stage's block size.
+    for (const KernelInfo& k : ghost_kernel_infos(ghost_block)) list.push_back(k);
     return list;
   }
 

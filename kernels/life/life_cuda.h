@@ -35,7 +35,7 @@ class CudaEngine : public Engine {
   virtual void render_device(const View& view, uint32_t* d_rgba) = 0;
 
   // The kernels a variant launches at a block shape (the step kernel first), for the occupancy panel.
-  virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
+  virtual std::vector<KernelInfo> kernels(const Variant& v, int block, int ghost_block = 256) const = 0;
   virtual Stream stream() const = 0;
   // Null (the default) times nothing; the timer must outlive the steps it is set for.
   virtual void set_kernel_timer(KernelTimer* timer) = 0;

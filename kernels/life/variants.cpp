@@ -48,11 +48,6 @@ const Variant* find_variant(std::string_view id) {
 
 std::span<const int> ghost_block_sizes() { return kGhost; }
 
-std::string block_label(const Variant& v, int block) {
-  if (v.blocks.empty()) return "-";
-  return v.square_blocks ? std::to_string(block) + "x" + std::to_string(block) : std::to_string(block);
-}
-
 double bytes_per_generation(const Variant& v, int width, int height) {
   const double cells = static_cast<double>(width) * height;
   if (v.layout == Layout::Packed) {

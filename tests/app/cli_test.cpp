@@ -1,26 +1,41 @@
 #include <gtest/gtest.h>
 
 #include "core/cli.h"
+#include "core/demo.h"
 
 namespace gpulab {
 namespace {
 
-ParseResult parse(std::vector<const char*> args) {
+// Parses with every registered demo's option group, as gpulab_main does.
+struct Parsed {
+  std::vector<std::unique_ptr<Demo>> demos = make_demos();
+  ParseResult result;
+};
+
+Parsed parse(std::vector<const char*> args) {
+  Parsed p;
+  std::vector<Demo*> views;
+  for (const auto& d : p.demos) views.push_back(d.get());
   args.insert(args.begin(), "gpulab");
-  return parse_command_line(static_cast<int>(args.size()), args.data());
+  p.result = parse_command_line(static_cast<int>(args.size()), args.data(), views);
+  return p;
 }
 
 TEST(Cli, DefaultsRunTheWindowedApp) {
-  auto r = parse({});
+  auto r = parse({}).result;
   ASSERT_TRUE(r.options) << r.error;
   EXPECT_EQ(r.options->mode, Options::Mode::Run);
   EXPECT_FALSE(r.options->headless);
   EXPECT_EQ(r.options->demo, "life");
+  EXPECT_FALSE(r.options->seed);
+  EXPECT_EQ(r.options->steps, -1);
 }
 
 TEST(Cli, HeadlessCaptureOptions) {
-  auto r = parse({"--headless", "--demo", "life", "--frames", "60", "--screenshot", "x.png", "--size",
-                  "640x360", "--variant", "gpu-shared", "--block", "16", "--grid", "300x200"});
+  auto p = parse({"--headless", "--demo", "life", "--frames", "60", "--screenshot", "x.png", "--size", "640x360",
+                  "--variant", "gpu-shared", "--block", "16", "--block", "ghost=128", "--grid", "300x200", "--seed",
+                  "9"});
+  const ParseResult& r = p.result;
   ASSERT_TRUE(r.options) << r.error;
   const Options& o = *r.options;
   EXPECT_TRUE(o.headless);
@@ -28,71 +43,121 @@ TEST(Cli, HeadlessCaptureOptions) {
   EXPECT_EQ(o.screenshot, "x.png");
   EXPECT_EQ(o.width, 640);
   EXPECT_EQ(o.height, 360);
-  EXPECT_EQ(o.variant, "gpu-shared");
-  EXPECT_EQ(o.block, 16);
-  EXPECT_EQ(o.grid_w, 300);
-  EXPECT_EQ(o.grid_h, 200);
+  EXPECT_EQ(o.variants, (std::vector<std::string>{"gpu-shared"}));
+  EXPECT_EQ(o.blocks, (std::vector<std::string>{"16", "ghost=128"}));
+  ASSERT_TRUE(o.seed);
+  EXPECT_EQ(*o.seed, 9u);
+  // The demo's own options reached the demo: configure accepts them and the stages follow.
+  Demo& life = *p.demos.front();
+  ASSERT_EQ(apply_variant_options(life, o), "");
+  ASSERT_EQ(life.configure(o), "");
+  const auto stages = life.stages();
+  ASSERT_EQ(stages.size(), 2u);
+  EXPECT_EQ(stages[0].variants[stages[0].variant].id, "gpu-shared");
+  EXPECT_EQ(stages[0].block, 16);
+  EXPECT_EQ(stages[1].id, "ghost");
+  EXPECT_EQ(stages[1].block, 128);
 }
 
 TEST(Cli, HeadlessDefaultsTo120Frames) {
-  auto r = parse({"--headless"});
+  auto r = parse({"--headless"}).result;
   ASSERT_TRUE(r.options);
   EXPECT_EQ(r.options->frames, 120);
 }
 
-TEST(Cli, UnknownFlagIsAnErrorNamingIt) {
-  auto r = parse({"--frobnicate"});
+TEST(Cli, UnknownFlagIsAUsageErrorNamingIt) {
+  auto r = parse({"--frobnicate"}).result;
   EXPECT_FALSE(r.options);
-  EXPECT_NE(r.error.find("--frobnicate"), std::string::npos);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.error.find("--frobnicate"), std::string::npos) << r.error;
 }
 
-TEST(Cli, MissingAndBadValuesAreErrors) {
-  EXPECT_FALSE(parse({"--frames"}).options);
-  EXPECT_FALSE(parse({"--frames", "abc"}).options);
-  EXPECT_FALSE(parse({"--size", "12y"}).options);
-  EXPECT_FALSE(parse({"--density", "1.5"}).options);
-  EXPECT_FALSE(parse({"--block", "0"}).options);
+TEST(Cli, BadValuesAreErrorsWithStatus1) {
+  for (std::vector<const char*> args : {std::vector<const char*>{"--frames", "abc"}, {"--size", "12y"},
+                                        {"--density", "1.5"}, {"--block", "0"}, {"--block", "ghost=x"},
+                                        {"--steps", "-3"}}) {
+    auto r = parse(args).result;
+    EXPECT_FALSE(r.options) << args[0] << " " << args[1];
+    EXPECT_EQ(r.exit_code, 1) << args[0] << " " << args[1] << ": " << r.error;
+    EXPECT_FALSE(r.error.empty());
+  }
+  auto missing = parse({"--frames"}).result;  // a missing value is a usage error
+  EXPECT_FALSE(missing.options);
+  EXPECT_EQ(missing.exit_code, 2);
 }
 
-TEST(Cli, StepsGoWithSavePattern) {
-  EXPECT_FALSE(parse({"--steps", "10"}).options);
-  auto r = parse({"--headless", "--steps", "10", "--save-pattern", "out.rle"});
-  ASSERT_TRUE(r.options) << r.error;
-  EXPECT_EQ(r.options->steps, 10);
-  EXPECT_EQ(r.options->save_pattern, "out.rle");
+TEST(Cli, AnotherDemosOptionIsRefused) {
+  // The life options are unknown to no one, but they belong to life: with another --demo they are
+  // a mistake. Only one demo may be registered in some builds: then there is no other demo to test.
+  Parsed p = parse({});
+  if (p.demos.size() < 2) GTEST_SKIP() << "one demo registered";
+  const std::string other(p.demos[1]->name());
+  auto r = parse({"--demo", other.c_str(), "--rule", "B3/S23"}).result;
+  EXPECT_FALSE(r.options);
+  EXPECT_NE(r.error.find("--rule"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("life"), std::string::npos) << r.error;
 }
 
 TEST(Cli, BenchOptions) {
   auto r = parse({"bench", "--demo", "life", "--variant", "gpu-swar", "--variant", "gpu-bitpacked", "--size",
-                  "16384", "--size", "32768", "--steps", "50", "--json", "b.json", "--repeats", "5"});
+                  "16384", "--size", "300x200", "--steps", "50", "--json", "b.json", "--repeats", "5"})
+               .result;
   ASSERT_TRUE(r.options) << r.error;
   const Options& o = *r.options;
   EXPECT_EQ(o.mode, Options::Mode::Bench);
-  EXPECT_EQ(o.bench_variants, (std::vector<std::string>{"gpu-swar", "gpu-bitpacked"}));
-  EXPECT_EQ(o.bench_sizes, (std::vector<int>{16384, 32768}));
+  EXPECT_EQ(o.variants, (std::vector<std::string>{"gpu-swar", "gpu-bitpacked"}));
+  ASSERT_EQ(o.bench_sizes.size(), 2u);
+  EXPECT_EQ(o.bench_sizes[0].width, 16384);
+  EXPECT_EQ(o.bench_sizes[0].height, 0);
+  EXPECT_EQ(o.bench_sizes[1].width, 300);
+  EXPECT_EQ(o.bench_sizes[1].height, 200);
   EXPECT_EQ(o.bench_steps, 50);
   EXPECT_EQ(o.bench_repeats, 5);
   EXPECT_EQ(o.bench_json, "b.json");
 }
 
 TEST(Cli, BenchRejectsRunOnlyFlags) {
-  EXPECT_FALSE(parse({"bench", "--headless"}).options);
-  EXPECT_FALSE(parse({"bench", "--size", "0"}).options);
-  EXPECT_FALSE(parse({"bench", "--block", "8"}).options);
+  EXPECT_FALSE(parse({"bench", "--headless"}).result.options);
+  EXPECT_FALSE(parse({"bench", "--size", "0"}).result.options);
+  EXPECT_FALSE(parse({"bench", "--block", "8"}).result.options);
 }
 
 TEST(Cli, CaptureFlagsNeedHeadless) {
-  EXPECT_FALSE(parse({"--screenshot", "a.png"}).options);
-  EXPECT_FALSE(parse({"--frames", "10"}).options);
-  EXPECT_FALSE(parse({"--no-ui"}).options);
-  EXPECT_TRUE(parse({"--headless", "--no-ui", "--frames", "3", "--screenshot", "a.png"}).options);
+  EXPECT_FALSE(parse({"--screenshot", "a.png"}).result.options);
+  EXPECT_FALSE(parse({"--frames", "10"}).result.options);
+  EXPECT_FALSE(parse({"--no-ui"}).result.options);
+  EXPECT_TRUE(parse({"--headless", "--no-ui", "--frames", "3", "--screenshot", "a.png"}).result.options);
 }
 
-TEST(Cli, UsageListsTheHotkeysAndCommands) {
-  const std::string u = usage();
+TEST(Cli, UsageListsTheHotkeysCommandsAndEachDemosGroup) {
+  Parsed p = parse({});
+  std::vector<Demo*> views;
+  for (const auto& d : p.demos) views.push_back(d.get());
+  const std::string u = usage(views);
   EXPECT_NE(u.find("--headless"), std::string::npos);
-  EXPECT_NE(u.find("gpulab bench"), std::string::npos);
+  EXPECT_NE(u.find("bench"), std::string::npos);
   EXPECT_NE(u.find("F12"), std::string::npos);
+  EXPECT_NE(u.find("Game of Life (--demo life)"), std::string::npos) << u;
+  EXPECT_NE(u.find("--save-pattern"), std::string::npos);
+}
+
+TEST(Cli, VariantOptionsFindTheirStage) {
+  Parsed p = parse({});
+  Demo& life = *p.demos.front();
+  Options o;
+  o.variants = {"gpu-ghost-1d", "gpu-swar"};
+  o.blocks = {"ghost=1024"};
+  EXPECT_EQ(apply_variant_options(life, o), "");
+  EXPECT_EQ(life.stages()[1].block, 1024);
+  o.blocks = {"ghost=96"};
+  EXPECT_NE(apply_variant_options(life, o), "");
+  o.variants = {"gpu-swar", "gpu-global"};  // two for the same stage
+  EXPECT_NE(apply_variant_options(life, o).find("once per stage"), std::string::npos);
+  o.variants = {"no-such-variant"};
+  EXPECT_NE(apply_variant_options(life, o).find("no-such-variant"), std::string::npos);
+  o.variants = {};
+  o.blocks = {"nostage=64"};
+  EXPECT_NE(apply_variant_options(life, o).find("no stage 'nostage'"), std::string::npos);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "core/demo.h"
 #include "gl/image_io.h"
 #include "life/life.h"
 #include "life/pattern.h"
@@ -67,20 +68,42 @@ TEST(HeadlessApp, LifeScreenshotShowsLiveAndDeadCells) {
   EXPECT_GT(dead, 480u * 270u / 4u) << "no dead cells in the screenshot";
 }
 
-TEST(HeadlessApp, ScreenshotWithUiIsNotBlank) {
-  const fs::path png = temp_dir() / "ui.png";
-  fs::remove(png);
-  const ProcessResult r =
-      run_gpulab("--headless --demo life --frames 10 --size 640x480 --caption --screenshot " + png.string());
-  ASSERT_EQ(r.status, 0) << r.output;
-  std::string err;
-  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
-  ASSERT_EQ(img.width, 640) << err;
+// Every registered demo starts headless and draws: with the UI a varied picture, without it a
+// picture that is not one flat colour (the demo's own drawing, not just the clear colour).
+class EveryDemo : public ::testing::TestWithParam<std::string> {};
+
+std::set<uint32_t> colours_in(const gpulab::gl::Image& img) {
   std::set<uint32_t> seen;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
-    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
-  EXPECT_GT(seen.size(), 20u) << "the UI's text and widgets are missing";
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+  return seen;
 }
+
+TEST_P(EveryDemo, HeadlessScreenshotWithAndWithoutUiIsNotBlank) {
+  const std::string demo = GetParam();
+  for (const bool ui : {true, false}) {
+    const fs::path png = temp_dir() / (demo + (ui ? "-ui.png" : "-noui.png"));
+    fs::remove(png);
+    const ProcessResult r = run_gpulab("--headless --demo " + demo + " --frames 10 --size 640x480 --caption " +
+                                       (ui ? "" : "--no-ui ") + "--screenshot " + png.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::string err;
+    const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+    ASSERT_EQ(img.width, 640) << err;
+    ASSERT_EQ(img.height, 480);
+    const auto seen = colours_in(img);
+    if (ui) EXPECT_GT(seen.size(), 20u) << demo << ": the UI's text and widgets are missing";
+    else EXPECT_GT(seen.size(), 1u) << demo << ": a blank frame";
+  }
+}
+
+std::vector<std::string> demo_names() {
+  std::vector<std::string> names;
+  for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryDemo, ::testing::ValuesIn(demo_names()),
+                         [](const auto& info) { return info.param; });
 
 TEST(HeadlessApp, PatternLargerThanTheGridIsRefused) {
   const fs::path out = temp_dir() / "refused.rle";
@@ -154,15 +177,33 @@ TEST(HeadlessApp, MalformedPatternNamesTheLineAndFails) {
 TEST(HeadlessApp, UnknownFlagPrintsUsageAndExits2) {
   const ProcessResult r = run_gpulab("--no-such-flag");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("usage:"), std::string::npos);
+  EXPECT_NE(r.output.find("Usage: gpulab"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--no-such-flag"), std::string::npos) << r.output;
 }
 
-TEST(HeadlessApp, ListNamesEveryVariant) {
+TEST(HeadlessApp, ListNamesEveryDemoStageAndVariant) {
   const ProcessResult r = run_gpulab("--list");
   ASSERT_EQ(r.status, 0);
-  for (const char* id : {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared",
-                         "gpu-swar", "gpu-bitpacked"})
-    EXPECT_NE(r.output.find(id), std::string::npos) << id;
+  for (const auto& d : gpulab::make_demos()) {
+    EXPECT_NE(r.output.find(std::string(d->name())), std::string::npos) << d->name();
+    for (const gpulab::Stage& st : d->stages()) {
+      if (d->stages().size() > 1) EXPECT_NE(r.output.find("stage " + std::string(st.id)), std::string::npos) << st.id;
+      for (const auto& v : st.variants) EXPECT_NE(r.output.find(std::string(v.id)), std::string::npos) << v.id;
+    }
+  }
+}
+
+TEST(HeadlessApp, StepsWithoutABatchOutputIsAnError) {
+  const ProcessResult r = run_gpulab("--headless --cpu --frames 1 --steps 5");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("--steps goes with a batch output"), std::string::npos) << r.output;
+}
+
+TEST(HeadlessApp, BadValueSaysWhyAndExits1) {
+  const ProcessResult r = run_gpulab("--headless --frames 0");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("--frames"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Usage:"), std::string::npos) << "a bad value is not a usage error";
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // cpu label: the shared panels run through real ImGui frames without a window or GPU (no renderer
-// backend is needed to build draw lists). ImGui asserts on misuse (unbalanced tables, IDs, pushes),
-// so a frame that completes and produces geometry is a meaningful check; the throughput arithmetic
-// is checked against hand-computed numbers.
+// backend is needed to build draw lists). ImGui asserts on misuse (unbalanced tables, IDs, pushes);
+// what a panel shows is read back as text through ImGui's log capture (every rendered string), so
+// the tests check the numbers and words a lecturer sees; the throughput arithmetic is checked
+// against hand-computed numbers.
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <functional>
 
@@ -42,8 +44,23 @@ class ImGuiFrame : public ::testing::Test {
     return ImGui::GetDrawData()->TotalVtxCount;
   }
 
+  // Runs one frame and returns the text it rendered (labels, table cells, overlays).
+  std::string text(const std::function<void()>& body) {
+    std::string out;
+    frame([&] {
+      ImGui::LogToBuffer();
+      body();
+      out = ImGui::GetCurrentContext()->LogBuffer.c_str();
+      ImGui::LogFinish();
+    });
+    return out;
+  }
+
   ImGuiContext* ctx_ = nullptr;
 };
+
+#define EXPECT_SHOWS(haystack, needle) \
+  EXPECT_NE((haystack).find(needle), std::string::npos) << "missing '" << (needle) << "' in:\n" << (haystack)
 
 gpulab::cuda::OccupancyReport sample_report() {
   using namespace gpulab::cuda;
@@ -119,7 +136,7 @@ TEST(ThroughputFigures, FromTheMedian) {
 }
 
 TEST_F(ImGuiFrame, TimingsPanelWithNoDataOneSampleAndAFullWindow) {
-  EXPECT_GT(frame([] { gpulab::ui::timings_panel({}); }), 0);
+  EXPECT_SHOWS(text([] { gpulab::ui::timings_panel({}); }), "no timings yet");
 
   gpulab::RollingSeries step("step", "ms", 240), display("display", "ms", 240),
       frame_ms("frame", "ms");
@@ -140,6 +157,16 @@ TEST_F(ImGuiFrame, TimingsPanelWithNoDataOneSampleAndAFullWindow) {
   view.throughput = {row};
   const int one = frame([&] { gpulab::ui::timings_panel(view); });
   EXPECT_GT(one, 0);
+  {
+    // One sample of 0.25 ms for 4 generations: 0.0625 ms each, 2 bytes a cell of 16384².
+    const std::string t = text([&] { gpulab::ui::timings_panel(view); });
+    EXPECT_SHOWS(t, "step");
+    EXPECT_SHOWS(t, "0.250");
+    EXPECT_SHOWS(t, "upload");
+    EXPECT_SHOWS(t, "8590 GB/s");  // 2 * 16384² B / 62.5 us
+    EXPECT_SHOWS(t, "256%");        // of 3352 GB/s: an impossible figure is shown as it is
+    EXPECT_SHOWS(t, "cell updates/s");
+  }
 
   for (int i = 0; i < 500; ++i) {
     step.push(0.2 + 0.001 * (i % 17));
@@ -152,12 +179,22 @@ TEST_F(ImGuiFrame, TimingsPanelWithNoDataOneSampleAndAFullWindow) {
   EXPECT_GT(full, one);  // the plot and throughput rows add geometry
 
   view.peak_bandwidth_gbs = 0.0;  // CPU backend: no % of peak
-  EXPECT_GT(frame([&] { gpulab::ui::timings_panel(view); }), 0);
+  const std::string cpu = text([&] { gpulab::ui::timings_panel(view); });
+  EXPECT_SHOWS(cpu, "GB/s");
+  EXPECT_EQ(cpu.find('%'), std::string::npos) << cpu;
+
+  // A compute-bound row shows GFLOP/s against the FP32 peak instead of a bandwidth.
+  view.peak_fp32_gflops = 66900.0;
+  view.throughput[0].bytes_per_step = 0;
+  view.throughput[0].flops_per_step = 20.0 * 16384.0 * 16384.0;
+  const std::string flops = text([&] { gpulab::ui::timings_panel(view); });
+  EXPECT_SHOWS(flops, "GFLOP/s");
+  EXPECT_SHOWS(flops, "frame: 60.2 fps");
 }
 
 TEST_F(ImGuiFrame, DevicePanel) {
   gpulab::cuda::DeviceInfo d;
-  EXPECT_GT(frame([&] { gpulab::ui::device_panel(d); }), 0);  // "no CUDA device"
+  EXPECT_GT(frame([&] { gpulab::ui::device_panel(d); }), 0);
   d.name = "NVIDIA H100 80GB HBM3";
   d.ordinal = 0;
   d.cc_major = 9;
@@ -168,8 +205,10 @@ TEST_F(ImGuiFrame, DevicePanel) {
   d.total_global_mem = 85ull << 30;
   d.driver_version = 13000;
   d.runtime_version = 13000;
-  const int n = frame([&] { gpulab::ui::device_panel(d); });
-  EXPECT_GT(n, 0);
+  const std::string t = text([&] { gpulab::ui::device_panel(d); });
+  EXPECT_SHOWS(t, "NVIDIA H100 80GB HBM3");
+  EXPECT_SHOWS(t, "132");
+  EXPECT_SHOWS(t, "9.0");
 }
 
 TEST_F(ImGuiFrame, OccupancyPanel) {
@@ -186,9 +225,13 @@ TEST_F(ImGuiFrame, OccupancyPanel) {
   no_curve.curve.clear();
   no_curve.suggested_block_threads = 0;
   reports.push_back(no_curve);
-  const int n = frame([&] { gpulab::ui::occupancy_panel(reports); });
-  EXPECT_GT(n, 0);
-  // The first report is open by default: drawing it alone yields comparable geometry.
-  EXPECT_GT(frame([&] { gpulab::ui::occupancy_report(reports[0]); }), 0);
-  EXPECT_GT(frame([&] { gpulab::ui::occupancy_report(failed); }), 0);
+  const std::string all = text([&] { gpulab::ui::occupancy_panel(reports); });
+  EXPECT_SHOWS(all, "life_step_shared");
+  EXPECT_SHOWS(all, "life_ghost_rows");
+  EXPECT_SHOWS(all, "broken");
+  // The first report is open by default: its registers and occupancy are on show.
+  const std::string first = text([&] { gpulab::ui::occupancy_report(reports[0]); });
+  EXPECT_SHOWS(first, "40");   // registers a thread
+  EXPECT_SHOWS(first, "256");  // threads a block
+  EXPECT_SHOWS(text([&] { gpulab::ui::occupancy_report(failed); }), "no device function address");
 }

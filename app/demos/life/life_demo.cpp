@@ -2,6 +2,7 @@
 // moving the state between them when the variant's backend changes, verify, patterns.
 #include "demos/life/life_demo.h"
 
+#include <CLI/CLI.hpp>
 #include <imgui.h>
 
 #include <algorithm>
@@ -55,7 +56,7 @@ bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const
   return false;
 }
 
-std::vector<VariantChoice> LifeDemo::variants() const {
+std::vector<VariantChoice> LifeDemo::step_variants() const {
   std::vector<VariantChoice> out;
   for (const life::Variant& v : life::variants()) {
     VariantChoice c;
@@ -65,14 +66,54 @@ std::vector<VariantChoice> LifeDemo::variants() const {
     c.blocks = v.blocks;
     c.square_blocks = v.square_blocks;
     c.default_block = v.default_block;
-    // Before attach we do not know yet; the CLI check happens in configure().
+    // Before attach we do not know yet; the check happens at attach.
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
     out.push_back(c);
   }
   return out;
 }
 
-bool LifeDemo::set_variant(std::string_view id, std::string* why) {
+namespace {
+// The ghost-copy stage: the lecture's two 1D kernels that copy the torus' edges into the ghost ring
+// before each generation of the byte-per-cell GPU variants.
+constexpr std::string_view kGhostId = "gpu-ghost-1d";
+}  // namespace
+
+std::vector<Stage> LifeDemo::stages() const {
+  Stage step;
+  step.id = "step";
+  step.title = "generation";
+  step.variants = step_variants();
+  step.variant = variant_ < 0 ? 0 : variant_;
+  step.block = block_;
+
+  Stage ghost;
+  ghost.id = "ghost";
+  ghost.title = "ghost copies";
+  VariantChoice g;
+  g.id = kGhostId;
+  g.title = "ghost rows and columns by 1D kernels";
+  g.lesson = "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation";
+  g.blocks = life::ghost_block_sizes();
+  g.default_block = 256;
+  ghost.variants = {g};
+  ghost.block = ghost_block_;
+  const bool runs = variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
+  ghost.active = runs;
+  if (!runs) ghost.inactive_reason = "only the byte-per-cell GPU variants copy ghost cells";
+  return {step, ghost};
+}
+
+bool LifeDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
+  if (stage == 1) {
+    if (id == kGhostId) return true;
+    if (why) *why = "the ghost stage has one variant, " + std::string(kGhostId);
+    return false;
+  }
+  if (stage != 0) {
+    if (why) *why = "Game of Life has two stages";
+    return false;
+  }
   const life::Variant* v = life::find_variant(id);
   if (!v) {
     if (why) *why = "no variant '" + std::string(id) + "' (see gpulab --list)";
@@ -86,10 +127,11 @@ bool LifeDemo::set_variant(std::string_view id, std::string* why) {
   }
   variant_ = index;
   block_ = v->default_block;
+  explicit_variant_ = true;
   return true;
 }
 
-bool LifeDemo::set_block(int block, std::string* why) {
+bool LifeDemo::step_block_ok(int block, std::string* why) const {
   const life::Variant& v = current();
   if (v.blocks.empty()) {
     if (why) *why = std::string(v.id) + " has no block size (it runs on the CPU)";
@@ -98,53 +140,81 @@ bool LifeDemo::set_block(int block, std::string* why) {
   if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
     if (why) {
       std::string list;
-      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + life::block_label(v, b);
+      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v.blocks, v.square_blocks, b);
       *why = std::string(v.id) + " takes block shapes " + list;
     }
     return false;
   }
+  return true;
+}
+
+bool LifeDemo::set_block(size_t stage, int block, std::string* why) {
+  if (stage == 1) {
+    const auto sizes = life::ghost_block_sizes();
+    if (std::find(sizes.begin(), sizes.end(), block) == sizes.end()) {
+      if (why) {
+        std::string list;
+        for (int b : sizes) list += (list.empty() ? "" : ", ") + std::to_string(b);
+        *why = "the ghost-copy kernels take " + list + " threads";
+      }
+      return false;
+    }
+    ghost_block_ = block;
+    return true;
+  }
+  if (stage != 0) {
+    if (why) *why = "Game of Life has two stages";
+    return false;
+  }
+  if (variant_ < 0) {
+    if (why) *why = "--block needs --variant (the default variant is chosen at start)";
+    return false;
+  }
+  if (!step_block_ok(block, why)) return false;
   block_ = block;
   return true;
 }
 
+void LifeDemo::add_options(CLI::App& cli) {
+  CLI::Option_group* g = cli.add_option_group("Game of Life (--demo life)");
+  g->add_option("--grid", cli_.grid, "grid size WxH (default 1024x1024)");
+  g->add_option("--rule", cli_.rule, "B/S rule, e.g. B3/S23, B36/S23, B3678/S34678, B2/S");
+  g->add_option("--pattern", cli_.pattern, "load a pattern (.rle or .cells) at the grid's centre");
+  g->add_option("--density", cli_.density, "random fill density when no pattern is given (default 0.25)")
+      ->check(CLI::Range(0.0, 1.0));
+  g->add_option("--save-pattern", cli_.save_pattern, "write the grid as RLE (after --steps K generations) and exit");
+}
+
 std::string LifeDemo::configure(const Options& o) {
-  if (!o.variant.empty()) {
-    const life::Variant* v = life::find_variant(o.variant);
-    if (!v) return "unknown variant '" + o.variant + "' (gpulab --list shows the ids)";
-    variant_ = static_cast<int>(v - life::variants().data());
-    block_ = v->default_block;
-  } else {
-    variant_ = -1;  // chosen at attach: the first GPU variant when CUDA works, else cpu-lut
-  }
-  if (o.block) {
-    if (variant_ < 0) return "--block needs --variant";
-    std::string why;
-    if (!set_block(o.block, &why)) return why;
-  }
-  if (!o.rule.empty()) {
+  if (!explicit_variant_) variant_ = -1;  // chosen at attach
+  if (!cli_.rule.empty()) {
     std::string err;
-    auto r = life::Rule::parse(o.rule, &err);
-    if (!r) return "bad --rule '" + o.rule + "': " + err;
+    auto r = life::Rule::parse(cli_.rule, &err);
+    if (!r) return "bad --rule '" + cli_.rule + "': " + err;
     rule_ = *r;
     rule_text_ = rule_.to_string();
   }
-  if (o.grid_w) {
-    const std::string err = life::check_size(o.grid_w, o.grid_h);
+  if (!cli_.grid.empty()) {
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(cli_.grid.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+      return "--grid needs WxH, e.g. 1024x1024, got '" + cli_.grid + "'";
+    const std::string err = life::check_size(w, h);
     if (!err.empty()) return err;
-    grid_w_ = o.grid_w;
-    grid_h_ = o.grid_h;
+    grid_w_ = w;
+    grid_h_ = h;
   }
-  if (!o.pattern.empty()) {
-    auto r = life::load_pattern_file(o.pattern);
-    if (!r) return life::describe(r.error, o.pattern);
+  if (!cli_.pattern.empty()) {
+    auto r = life::load_pattern_file(cli_.pattern);
+    if (!r) return life::describe(r.error, cli_.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
-      return o.pattern + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
+      return cli_.pattern + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
              std::to_string(r.pattern->height) + ", larger than the " + std::to_string(grid_w_) + "x" +
              std::to_string(grid_h_) + " grid (use --grid)";
-    pattern_path_ = o.pattern;
+    pattern_path_ = cli_.pattern;
   }
-  density_ = o.density;
-  seed_ = o.seed;
+  density_ = cli_.density;
+  if (o.seed) seed_ = *o.seed;
   return {};
 }
 
@@ -158,6 +228,7 @@ void LifeDemo::attach(Context& ctx) {
   if (ctx.cuda) gpu_ = life::CudaEngine::create(ctx.stream);
 #endif
   if (variant_ < 0) {
+    explicit_variant_ = false;
     const life::Variant* v = life::find_variant(gpu_ ? "gpu-global" : "cpu-lut");
     variant_ = static_cast<int>(v - life::variants().data());
     block_ = v->default_block;
@@ -369,10 +440,9 @@ life::View LifeDemo::make_view(int fb_w, int fb_h) const {
 }
 
 void LifeDemo::handle_input(const Frame& frame) {
-  ImGuiIO& io = ImGui::GetIO();
   if (!frame.mouse_free) return;
-  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
-  const double px = io.MousePos.x * sx, py = io.MousePos.y * sy;
+  const Input& in = frame.input;
+  const double px = in.mouse_x, py = in.mouse_y;
   const life::View v = make_view(frame.width, frame.height);
   const double cpp = v.step_q8 / 256.0;
   auto cell_at_mouse = [&](double* cx, double* cy) {
@@ -380,10 +450,10 @@ void LifeDemo::handle_input(const Frame& frame) {
     *cy = v.origin_y_q8 / 256.0 + py * cpp;
   };
   // Zoom around the cursor.
-  if (io.MouseWheel != 0.0f) {
+  if (in.wheel != 0.0f) {
     double cx, cy;
     cell_at_mouse(&cx, &cy);
-    const double f = std::pow(1.25, io.MouseWheel);
+    const double f = std::pow(1.25, in.wheel);
     zoom_ = std::clamp(zoom_ * f, kMinZoom, kMaxZoom);
     view_touched_ = true;
     const double cpp2 = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
@@ -391,20 +461,19 @@ void LifeDemo::handle_input(const Frame& frame) {
     centre_y_ = cy - (py - 0.5 * frame.height) * cpp2;
   }
   // Pan: right or middle drag, or left drag when not drawing.
-  const bool pan = ImGui::IsMouseDragging(1, 0.0f) || ImGui::IsMouseDragging(2, 0.0f) ||
-                   (!draw_mode_ && ImGui::IsMouseDragging(0, 0.0f));
-  if (pan && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+  const bool pan = in.dragging[1] || in.dragging[2] || (!draw_mode_ && in.dragging[0]);
+  if (pan && (in.delta_x != 0.0f || in.delta_y != 0.0f)) {
     view_touched_ = true;
-    centre_x_ -= io.MouseDelta.x * sx * cpp;
-    centre_y_ -= io.MouseDelta.y * sy * cpp;
+    centre_x_ -= in.delta_x * cpp;
+    centre_y_ -= in.delta_y * cpp;
   }
   // Draw (left) and erase (Shift + left, or right click in draw mode).
-  if (draw_mode_ && (ImGui::IsMouseDown(0))) {
+  if (draw_mode_ && in.down[0]) {
     double cx, cy;
     cell_at_mouse(&cx, &cy);
     const int x = static_cast<int>(std::floor(cx)), y = static_cast<int>(std::floor(cy));
     if (x >= 0 && y >= 0 && x < grid_w_ && y < grid_h_)
-      pending_edits_.push_back({x, y, static_cast<uint8_t>(io.KeyShift ? 0 : 1)});
+      pending_edits_.push_back({x, y, static_cast<uint8_t>(in.shift ? 0 : 1)});
   }
 }
 
@@ -455,7 +524,7 @@ void LifeDemo::save_rle(const std::filesystem::path& path) {
 }
 
 std::string LifeDemo::run_batch(const Options& o) {
-  if (o.save_pattern.empty()) return {};
+  if (cli_.save_pattern.empty()) return {};
   try {
     long long left = o.steps < 0 ? 0 : o.steps;
     while (left > 0) {
@@ -463,10 +532,10 @@ std::string LifeDemo::run_batch(const Options& o) {
       advance(n);
       left -= n;
     }
-    save_rle(o.save_pattern);
+    save_rle(cli_.save_pattern);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
-                 std::string(current().id).c_str(), o.save_pattern.c_str());
+                 std::string(current().id).c_str(), cli_.save_pattern.c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -478,30 +547,31 @@ bool LifeDemo::bench(const Options& options, BenchSuite* out) {
   return true;
 }
 
-std::vector<gpulab::KernelInfo> LifeDemo::kernels() const {
+std::vector<KernelInfo> LifeDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == life::Backend::Cuda)
-    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block_);
+    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block_, ghost_block_);
 #endif
   return {};
 }
 
-Throughput LifeDemo::throughput() const {
+std::vector<Throughput> LifeDemo::throughput() const {
   Throughput t;
+  t.label = "step (per generation)";
   t.section = current().backend == life::Backend::Cuda ? "step" : "step (CPU)";
   t.steps = last_steps_;
   t.items_per_step = static_cast<double>(active_->width()) * active_->height();
   t.item_unit = "cell updates";
   t.bytes_per_step = life::bytes_per_generation(current(), active_->width(), active_->height());
-  return t;
+  return {t};
 }
 
 std::string LifeDemo::caption() const {
   const life::Variant& v = current();
-  std::string s = "Game of Life | " + std::string(v.id) + " | block " + life::block_label(v, block_) + " | " +
+  std::string s = "Game of Life | " + std::string(v.id) + " | block " + block_label(v.blocks, v.square_blocks, block_) + " | " +
                   std::to_string(active_->width()) + "x" + std::to_string(active_->height());
   if (ctx_ && ctx_->timings) {
-    const RollingSeries* r = ctx_->timings->find(throughput().section);
+    const RollingSeries* r = ctx_->timings->find(throughput().front().section);
     if (r && !r->empty() && last_steps_ > 0) {
       char buf[64];
       std::snprintf(buf, sizeof buf, " | %.3f ms/generation", r->median() / std::max(1, last_steps_));
@@ -623,17 +693,6 @@ void LifeDemo::ui(Frame& frame) {
   if (ImGui::Button("fit view")) view_fitted_ = false;
   ImGui::SameLine();
   ImGui::TextDisabled("zoom %.3g px/cell (wheel), drag to pan", zoom_);
-
-  // Ghost kernels' block size, for the byte-per-cell GPU variants.
-  if (current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes) {
-    ImGui::SetNextItemWidth(w);
-    const std::string g = std::to_string(ghost_block_);
-    if (ImGui::BeginCombo("ghost-copy block", g.c_str())) {
-      for (int b : life::ghost_block_sizes())
-        if (ImGui::Selectable(std::to_string(b).c_str(), b == ghost_block_)) ghost_block_ = b;
-      ImGui::EndCombo();
-    }
-  }
 
   // Verify against the CPU reference.
   ImGui::SetNextItemWidth(w * 0.5f);

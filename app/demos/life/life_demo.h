@@ -16,6 +16,9 @@ namespace gpulab {
 
 class LifeDisplay;  // the displayed texture and how pixels reach it (life_display.cpp)
 
+// Life's benchmark rows (life_bench.cpp), reached through LifeDemo::bench.
+BenchSuite bench_life(const Options& options);
+
 class LifeDemo final : public Demo {
  public:
   LifeDemo();
@@ -23,11 +26,10 @@ class LifeDemo final : public Demo {
 
   std::string_view name() const override { return "life"; }
   std::string_view title() const override { return "Game of Life"; }
-  std::vector<VariantChoice> variants() const override;
-  int variant_index() const override { return variant_; }
-  bool set_variant(std::string_view id, std::string* why) override;
-  int block() const override { return block_; }
-  bool set_block(int block, std::string* why) override;
+  std::vector<Stage> stages() const override;
+  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
+  bool set_block(size_t stage, int block, std::string* why) override;
+  void add_options(CLI::App& cli) override;
   std::string configure(const Options& options) override;
 
   void attach(Context& ctx) override;
@@ -37,10 +39,11 @@ class LifeDemo final : public Demo {
   void detach() override;
 
   bool open_file(const std::filesystem::path& path, std::string* error) override;
+  bool batch_requested() const override { return !cli_.save_pattern.empty(); }
   std::string run_batch(const Options& options) override;
   bool bench(const Options& options, BenchSuite* out) override;
-  std::vector<gpulab::KernelInfo> kernels() const override;
-  Throughput throughput() const override;
+  std::vector<KernelInfo> kernels() const override;
+  std::vector<Throughput> throughput() const override;
   std::string caption() const override;
 
   // For tests and batch use.
@@ -49,6 +52,8 @@ class LifeDemo final : public Demo {
 
  private:
   const life::Variant& current() const;
+  std::vector<VariantChoice> step_variants() const;
+  bool step_block_ok(int block, std::string* why) const;
   life::Engine* engine_for(const life::Variant& v) const;
   bool variant_available(const life::Variant& v, std::string* why) const;
   void switch_engine(life::Engine* to);
@@ -70,7 +75,14 @@ class LifeDemo final : public Demo {
   life::Engine* active_ = nullptr;
   std::unique_ptr<LifeDisplay> display_;
 
+  // The command line's settings (bound by add_options, checked by configure).
+  struct Cli {
+    std::string grid, rule, pattern, save_pattern;
+    double density = 0.25;
+  } cli_;
+
   // Settings.
+  bool explicit_variant_ = false;  // false: chosen at attach (the first GPU variant with CUDA, else cpu-lut)
   int variant_ = 0;
   int block_ = 0;
   int ghost_block_ = 256;
