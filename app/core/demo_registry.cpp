@@ -3,12 +3,14 @@
 
 #include "core/demo.h"
 #include "demos/life/life_demo.h"
+#include "demos/nbody/nbody_demo.h"
 
 namespace gpulab {
 
 std::vector<std::unique_ptr<Demo>> make_demos() {
   std::vector<std::unique_ptr<Demo>> demos;
   demos.push_back(std::make_unique<LifeDemo>());
+  demos.push_back(std::make_unique<NbodyDemo>());
   return demos;
 }
 

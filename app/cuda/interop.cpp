@@ -235,33 +235,6 @@ void ScopedMap::unmap_noexcept() noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-Surface::Surface(cudaArray* array) {
-  if (!array) throw GpuError("Surface: null CUDA array");
-  cudaResourceDesc desc{};
-  desc.resType = cudaResourceTypeArray;
-  desc.res.array.array = array;
-  CUDA_CHECK(cudaCreateSurfaceObject(&surf_, &desc));
-}
-
-Surface& Surface::operator=(Surface&& o) noexcept {
-  if (this != &o) {
-    reset();
-    surf_ = std::exchange(o.surf_, 0ull);
-  }
-  return *this;
-}
-
-void Surface::reset() noexcept {
-  if (!surf_) return;
-  const cudaError_t err = cudaDestroySurfaceObject(surf_);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    log_failure("cudaDestroySurfaceObject", err);
-  }
-  surf_ = 0;
-}
-
-// ---------------------------------------------------------------------------------------------
 bool gl_context_on_cuda_device(int* device) {
   unsigned int count = 0;
   int devices[16] = {};

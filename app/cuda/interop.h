@@ -1,6 +1,9 @@
 #pragma once
 // CUDA-OpenGL interop: registrations of GL textures and buffers, one-call mapping of a frame's
-// registrations, and surface objects over mapped textures. Free of CUDA headers.
+// registrations, and surface objects over mapped textures (gpulab::cuda::Surface, which lives in
+// kernels/common/device_memory.cuh with the other CUDA object owners and is re-exported here).
+// Include only in CUDA builds (#if defined(GPULAB_HAVE_CUDA)): it brings in the CUDA runtime
+// header, through device_memory.cuh.
 //
 // Lifetime rules (the order matters, and the destructors rely on it):
 //   - register after the GL object exists, with its GL context current;
@@ -16,8 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "gl/gl.h"  // glad first: cuda_gl_interop.h (in interop.cpp) would include <GL/gl.h>
+
+#include "common/device_memory.cuh"  // Surface, CudaArray, ...
 #include "common/hd.h"
-#include "gl/gl.h"
 
 // Opaque CUDA types, declared as the runtime declares them (cudaGraphicsResource_t, cudaArray_t).
 struct cudaGraphicsResource;
@@ -126,25 +131,8 @@ class ScopedMap {
   gpulab::Stream stream_ = nullptr;
 };
 
-// A surface object over a CUDA array (e.g. a mapped GL texture), for surf2Dwrite in kernels.
-// The handle is a plain `unsigned long long` (gpulab::SurfaceObject == cudaSurfaceObject_t).
-class Surface {
- public:
-  Surface() = default;
-  explicit Surface(cudaArray* array);  // throws GpuError
-  Surface(Surface&& o) noexcept : surf_(std::exchange(o.surf_, 0ull)) {}
-  Surface& operator=(Surface&& o) noexcept;
-  Surface(const Surface&) = delete;
-  Surface& operator=(const Surface&) = delete;
-  ~Surface() { reset(); }
-
-  gpulab::SurfaceObject get() const { return surf_; }
-  explicit operator bool() const { return surf_ != 0; }
-  void reset() noexcept;
-
- private:
-  gpulab::SurfaceObject surf_ = 0;
-};
+// Surface (a surface object over a CUDA array such as a mapped GL texture) is
+// gpulab::cuda::Surface from common/device_memory.cuh, included above.
 
 // Whether the current GL context runs on a CUDA device (cudaGLGetDevices with
 // cudaGLDeviceListAll); false for Mesa, a remote X display, WSL2's d3d12 driver or a display

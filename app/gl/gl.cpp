@@ -119,11 +119,94 @@ Shader compile(GLenum stage, const std::string& source, const std::string& name)
   return shader;
 }
 
+size_t format_components(GLenum format) {
+  switch (format) {
+    case GL_RED:
+    case GL_GREEN:
+    case GL_BLUE:
+    case GL_RED_INTEGER:
+    case GL_GREEN_INTEGER:
+    case GL_BLUE_INTEGER:
+    case GL_DEPTH_COMPONENT:
+    case GL_STENCIL_INDEX:
+      return 1;
+    case GL_RG:
+    case GL_RG_INTEGER:
+      return 2;
+    case GL_RGB:
+    case GL_BGR:
+    case GL_RGB_INTEGER:
+    case GL_BGR_INTEGER:
+      return 3;
+    case GL_RGBA:
+    case GL_BGRA:
+    case GL_RGBA_INTEGER:
+    case GL_BGRA_INTEGER:
+      return 4;
+    default:
+      throw GlError("unsupported client pixel format " + hex(format));
+  }
+}
+
+size_t type_bytes(GLenum type) {
+  switch (type) {
+    case GL_UNSIGNED_BYTE:
+    case GL_BYTE:
+      return 1;
+    case GL_UNSIGNED_SHORT:
+    case GL_SHORT:
+    case GL_HALF_FLOAT:
+      return 2;
+    case GL_UNSIGNED_INT:
+    case GL_INT:
+    case GL_FLOAT:
+      return 4;
+    default:
+      throw GlError("unsupported client pixel type " + hex(type) + " (packed types are not handled)");
+  }
+}
+
+// Tightly packed rows (alignment 1, no row length, no skips) read from `unpack_buffer` (0: host
+// memory) for the lifetime of the object; the caller's unpack state is restored afterwards, so
+// state left behind by someone else (ImGui, a previous upload) can neither shear the image nor
+// turn a host pointer into a buffer offset.
+class TightUnpack {
+ public:
+  explicit TightUnpack(GLuint unpack_buffer) {
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &buffer_);
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment_);
+    glGetIntegerv(GL_UNPACK_ROW_LENGTH, &row_length_);
+    glGetIntegerv(GL_UNPACK_SKIP_ROWS, &skip_rows_);
+    glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &skip_pixels_);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, unpack_buffer);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+  }
+  TightUnpack(const TightUnpack&) = delete;
+  TightUnpack& operator=(const TightUnpack&) = delete;
+  ~TightUnpack() {
+    glPixelStorei(GL_UNPACK_ALIGNMENT, alignment_);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length_);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, skip_rows_);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, skip_pixels_);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(buffer_));
+  }
+
+ private:
+  GLint buffer_ = 0, alignment_ = 4, row_length_ = 0, skip_rows_ = 0, skip_pixels_ = 0;
+};
+
 // Which capabilities TexturedQuad turns off for its draw and restores afterwards.
 constexpr GLenum kQuadDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
                                         GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
 
 }  // namespace
+
+size_t client_pixel_bytes(GLenum format, GLenum type) {
+  return format_components(format) * type_bytes(type);
+}
 
 // ---------------------------------------------------------------------------------------------
 Texture2D::Texture2D(GLenum internal_format, int width, int height)
@@ -146,27 +229,49 @@ Texture2D::Texture2D(GLenum internal_format, int width, int height)
 }
 
 void Texture2D::upload_rgba8_top_down(const uint32_t* rgba) {
-  if (!handle_) throw GlError("Texture2D::upload_rgba8_top_down on an empty texture");
-  if (rgba == nullptr) throw GlError("Texture2D::upload_rgba8_top_down: null pixels");
-  // A bound unpack buffer would turn the pointer into an offset; unpack parameters left by
-  // someone else (row length, skips) would shear the image.
-  GLint unpack_buffer = 0, alignment = 4, row_length = 0, skip_rows = 0, skip_pixels = 0;
-  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buffer);
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
-  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &row_length);
-  glGetIntegerv(GL_UNPACK_SKIP_ROWS, &skip_rows);
-  glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &skip_pixels);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-  glTextureSubImage2D(handle_.id(), 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, skip_rows);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, skip_pixels);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack_buffer));
+  upload(GL_RGBA, GL_UNSIGNED_BYTE, rgba, "Texture2D::upload_rgba8_top_down");
+}
+
+void Texture2D::upload_r8_top_down(const uint8_t* grey) {
+  if (handle_ && format_ != GL_R8)
+    throw GlError("Texture2D::upload_r8_top_down: the texture's format is " + hex(format_) +
+                  ", not GL_R8");
+  upload(GL_RED, GL_UNSIGNED_BYTE, grey, "Texture2D::upload_r8_top_down");
+}
+
+void Texture2D::upload_top_down(GLenum format, GLenum type, const void* pixels) {
+  (void)client_pixel_bytes(format, type);  // rejects combinations the tight packing cannot describe
+  upload(format, type, pixels, "Texture2D::upload_top_down");
+}
+
+void Texture2D::upload(GLenum format, GLenum type, const void* pixels, const char* what) {
+  if (!handle_) throw GlError(std::string(what) + " on an empty texture");
+  if (pixels == nullptr) throw GlError(std::string(what) + ": null pixels");
+  // No pixel-unpack buffer: the pointer is a host address, not an offset.
+  const TightUnpack unpack(0);
+  glTextureSubImage2D(handle_.id(), 0, 0, 0, width_, height_, format, type, pixels);
+}
+
+void Texture2D::upload_from_pixel_buffer(const Buffer& pbo, GLenum format, GLenum type,
+                                         size_t offset) {
+  const char* what = "Texture2D::upload_from_pixel_buffer";
+  if (!handle_) throw GlError(std::string(what) + " on an empty texture");
+  if (!pbo) throw GlError(std::string(what) + ": empty pixel buffer");
+  const size_t pixel_bytes = client_pixel_bytes(format, type);
+  const size_t needed = pixel_bytes * size_t(width_) * size_t(height_);
+  if (offset > pbo.size() || pbo.size() - offset < needed)
+    throw GlError(std::string(what) + ": " + std::to_string(width_) + "x" +
+                  std::to_string(height_) + " pixels of " + std::to_string(pixel_bytes) +
+                  " bytes from offset " + std::to_string(offset) + " need " +
+                  std::to_string(needed) + " bytes, the buffer has " + std::to_string(pbo.size()));
+  // GL refuses an offset that is not a whole number of components (GL_INVALID_OPERATION).
+  const size_t component_bytes = pixel_bytes / format_components(format);
+  if (offset % component_bytes != 0)
+    throw GlError(std::string(what) + ": offset " + std::to_string(offset) +
+                  " is not a multiple of the component size " + std::to_string(component_bytes));
+  const TightUnpack unpack(pbo.id());
+  glTextureSubImage2D(handle_.id(), 0, 0, 0, width_, height_, format, type,
+                      reinterpret_cast<const void*>(static_cast<uintptr_t>(offset)));
 }
 
 void Texture2D::set_filter(GLenum min_filter, GLenum mag_filter) {
@@ -175,8 +280,14 @@ void Texture2D::set_filter(GLenum min_filter, GLenum mag_filter) {
   glTextureParameteri(handle_.id(), GL_TEXTURE_MAG_FILTER, static_cast<GLint>(mag_filter));
 }
 
+void Texture2D::set_swizzle_grey() {
+  if (!handle_) throw GlError("Texture2D::set_swizzle_grey on an empty texture");
+  const GLint swizzle[4] = {GL_RED, GL_RED, GL_RED, GL_ONE};
+  glTextureParameteriv(handle_.id(), GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+}
+
 // ---------------------------------------------------------------------------------------------
-Buffer::Buffer(size_t bytes, const void* data, GLbitfield flags) : size_(bytes) {
+Buffer::Buffer(size_t bytes, const void* data, GLbitfield flags) : size_(bytes), flags_(flags) {
   if (bytes == 0) throw GlError("Buffer: size 0 (glNamedBufferStorage needs at least one byte)");
   require_context("Buffer");
   drain_gl_errors();
@@ -185,6 +296,32 @@ Buffer::Buffer(size_t bytes, const void* data, GLbitfield flags) : size_(bytes) 
   handle_ = Handle<delete_buffer>(id);
   glNamedBufferStorage(id, static_cast<GLsizeiptr>(bytes), data, flags);
   throw_on_gl_error("Buffer: glNamedBufferStorage(" + std::to_string(bytes) + " bytes)");
+}
+
+void Buffer::check_range(const char* what, size_t bytes, size_t offset) const {
+  if (!handle_) throw GlError(std::string(what) + " on an empty buffer");
+  if (offset > size_ || size_ - offset < bytes)
+    throw GlError(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " +
+                  std::to_string(offset) + " do not fit in a buffer of " + std::to_string(size_));
+}
+
+void Buffer::upload(const void* data, size_t bytes, size_t offset) {
+  check_range("Buffer::upload", bytes, offset);
+  if (!(flags_ & GL_DYNAMIC_STORAGE_BIT))
+    throw GlError("Buffer::upload: the storage was made without GL_DYNAMIC_STORAGE_BIT "
+                  "(use Buffer::dynamic)");
+  if (bytes == 0) return;
+  if (data == nullptr) throw GlError("Buffer::upload: null data");
+  glNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes),
+                       data);
+}
+
+void Buffer::download(void* data, size_t bytes, size_t offset) const {
+  check_range("Buffer::download", bytes, offset);
+  if (bytes == 0) return;
+  if (data == nullptr) throw GlError("Buffer::download: null destination");
+  glGetNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset),
+                          static_cast<GLsizeiptr>(bytes), data);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,6 +350,41 @@ VertexArray::VertexArray() {
   GLuint id = 0;
   glCreateVertexArrays(1, &id);
   handle_ = Handle<delete_vertex_array>(id);
+}
+
+void VertexArray::set_vertex_buffer(GLuint binding, const Buffer& buffer, GLsizei stride,
+                                    GLintptr offset) {
+  if (!buffer) throw GlError("VertexArray::set_vertex_buffer: empty buffer");
+  if (stride <= 0) throw GlError("VertexArray::set_vertex_buffer: stride must be positive");
+  drain_gl_errors();
+  glVertexArrayVertexBuffer(handle_.id(), binding, buffer.id(), offset, stride);
+  throw_on_gl_error("VertexArray::set_vertex_buffer(binding " + std::to_string(binding) +
+                    ", stride " + std::to_string(stride) + ", offset " + std::to_string(offset) +
+                    ")");
+}
+
+void VertexArray::set_float_attribute(GLuint location, GLuint binding, GLint components,
+                                      GLuint relative_offset, GLenum type, bool normalized) {
+  if (components < 1 || components > 4)
+    throw GlError("VertexArray::set_float_attribute: " + std::to_string(components) +
+                  " components (1 to 4)");
+  drain_gl_errors();
+  const GLuint vao = handle_.id();
+  glVertexArrayAttribFormat(vao, location, components, type, normalized ? GL_TRUE : GL_FALSE,
+                            relative_offset);
+  glVertexArrayAttribBinding(vao, location, binding);
+  glEnableVertexArrayAttrib(vao, location);
+  throw_on_gl_error("VertexArray::set_float_attribute(location " + std::to_string(location) +
+                    ", binding " + std::to_string(binding) + ", " + std::to_string(components) +
+                    " x " + hex(type) + " at " + std::to_string(relative_offset) + ")");
+}
+
+void VertexArray::disable_attribute(GLuint location) {
+  glDisableVertexArrayAttrib(handle_.id(), location);
+}
+
+void VertexArray::set_binding_divisor(GLuint binding, GLuint divisor) {
+  glVertexArrayBindingDivisor(handle_.id(), binding, divisor);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,6 +422,26 @@ Program Program::from_files(const std::string& vertex_file, const std::string& f
 GLint Program::uniform(const char* name) const {
   // -1 (unknown or optimised away) is what glUniform* and glProgramUniform* silently ignore.
   return handle_ ? glGetUniformLocation(handle_.id(), name) : -1;
+}
+
+void Program::set_uniform(GLint location, float v) const {
+  glProgramUniform1f(handle_.id(), location, v);
+}
+void Program::set_uniform(GLint location, int v) const {
+  glProgramUniform1i(handle_.id(), location, v);
+}
+void Program::set_uniform(GLint location, const glm::vec2& v) const {
+  glProgramUniform2f(handle_.id(), location, v.x, v.y);
+}
+void Program::set_uniform(GLint location, const glm::vec3& v) const {
+  glProgramUniform3f(handle_.id(), location, v.x, v.y, v.z);
+}
+void Program::set_uniform(GLint location, const glm::vec4& v) const {
+  glProgramUniform4f(handle_.id(), location, v.x, v.y, v.z, v.w);
+}
+void Program::set_uniform(GLint location, const glm::mat4& m) const {
+  // glm stores columns contiguously, which is what GL means by transpose = GL_FALSE.
+  glProgramUniformMatrix4fv(handle_.id(), location, 1, GL_FALSE, &m[0][0]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@
 //   gpu-shared-tile  each block stages tiles of bodies in shared memory
 //   gpu-tile-float4  float4 bodies (xyz + mass), rsqrtf, unrolled inner loop (GPU Gems 3, ch. 31)
 //   gpu-tile-split   several threads per body split the j-range and combine partial forces
+//   gpu-tile-register  8 bodies a thread in registers: one shared-memory load serves 8 interactions
+//   gpu-warp-pairs   each pair evaluated once (Newton's third law), forces added with atomics
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -8,7 +8,9 @@ namespace {
 
 constexpr std::array<int, 5> kBlocks1D{64, 128, 256, 512, 1024};
 
-constexpr std::array<Variant, 6> kVariants{{
+constexpr std::array<int, 3> kBlocksPairs{64, 128, 256};
+
+constexpr std::array<Variant, 8> kVariants{{
     {"cpu", "CPU reference", "the O(N^2) reference on every CPU core, forces summed in double", "nbody_cpu",
      Backend::Cpu, {}, 0},
     {"gpu-naive-aos", "naive, array of structs",
@@ -27,6 +29,14 @@ constexpr std::array<Variant, 6> kVariants{{
     {"gpu-tile-split", "split j-range, several threads a body",
      "several threads share one body and split the j-range, so that small N still fills every SM",
      "nbody_tile_split", Backend::Cuda, kBlocks1D, 256},
+    {"gpu-tile-register", "register blocking: 8 bodies a thread",
+     "one shared-memory load of body j serves 8 interactions held in registers; 12 FP32 instructions and one "
+     "rsqrt each, no denormal fix-ups; at small N the j-range is split across blocks so every SM has work",
+     "nbody_tile_register", Backend::Cuda, kBlocks1D, 512},
+    {"gpu-warp-pairs", "each pair once (Newton's third law)",
+     "one rsqrt serves both a_i and a_j, bodies rotate through the warp with shuffles; forces leave by atomicAdd, "
+     "so the rounding order (the last bits) varies from run to run",
+     "nbody_warp_pairs", Backend::Cuda, kBlocksPairs, 256},
 }};
 
 }  // namespace

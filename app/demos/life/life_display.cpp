@@ -1,92 +1,82 @@
-// The displayed Game of Life texture: interop (CUDA writes the GL texture through a surface) or a
-// host copy (the engine renders into host memory, then glTextureSubImage2D uploads it).
+// The displayed Game of Life texture: the engine's display kernel or CPU renderer as the fills of
+// an InteropTexture, which picks interop or a host copy.
 #include "demos/life/life_display.h"
 
+#include <chrono>
+
 #include "core/timings.h"
+#include "cuda/display_target.h"
 
 #if defined(GPULAB_HAVE_CUDA)
-#include "cuda/interop.h"
 #include "life/life_cuda.h"
 #endif
 
 namespace gpulab {
 
-#if defined(GPULAB_HAVE_CUDA)
-struct LifeDisplay::Cuda {
-  std::optional<cuda::GraphicsResource> resource;  // the texture registered with CUDA
-  std::string why_not;                             // why registration failed
-};
-#else
-struct LifeDisplay::Cuda {};
-#endif
-
-LifeDisplay::LifeDisplay(Context& ctx) : ctx_(ctx), quad_(std::make_unique<gl::TexturedQuad>()) {}
-
-LifeDisplay::~LifeDisplay() {
-  cuda_.reset();  // unregister before the texture is deleted
+namespace {
+std::string interop_reason(const Context& ctx) {
+  if (!ctx.cuda) return ctx.cuda_reason.empty() ? "no CUDA device" : ctx.cuda_reason;
+  return ctx.interop_reason;
 }
+}  // namespace
 
-bool LifeDisplay::interop_active() const {
-#if defined(GPULAB_HAVE_CUDA)
-  return cuda_ && cuda_->resource.has_value();
-#else
-  return false;
-#endif
-}
+LifeDisplay::LifeDisplay(Context& ctx)
+    : ctx_(ctx),
+      target_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
+                                                interop_reason(ctx))),
+      quad_(std::make_unique<gl::TexturedQuad>()) {}
+
+LifeDisplay::~LifeDisplay() = default;  // target_ unregisters before its texture goes
+
+const gl::Texture2D& LifeDisplay::texture() const { return target_->texture(); }
+bool LifeDisplay::interop_active() const { return target_->interop_active(); }
+const std::string& LifeDisplay::path_description() const { return target_->path_description(); }
 
 void LifeDisplay::ensure_size(int width, int height) {
-  width = std::max(width, 1);
-  height = std::max(height, 1);
-  if (texture_ && texture_.width() == width && texture_.height() == height) return;
-  cuda_.reset();
-  texture_ = gl::Texture2D(GL_RGBA8, width, height);
-  host_pixels_.assign(static_cast<size_t>(width) * height, 0u);
-  cuda_ = std::make_unique<Cuda>();
-#if defined(GPULAB_HAVE_CUDA)
-  if (ctx_.cuda && ctx_.interop) {
-    std::string why;
-    cuda_->resource = cuda::GraphicsResource::try_register_image(texture_.id(), &why);
-    if (!cuda_->resource) {
-      cuda_->why_not = why;
-      if (ctx_.notify) ctx_.notify("interop registration failed, using the host-copy path: " + why);
-    }
-  }
-#endif
+  if (!target_->ensure_size(width, height)) return;
+  if (target_->interop_allowed() && !target_->interop_active() && ctx_.notify)
+    ctx_.notify("interop registration failed, using the host-copy path: " +
+                target_->interop_unavailable_reason());
 }
 
 void LifeDisplay::update(life::Engine& engine, const life::View& view, bool force_host_copy) {
   ensure_size(view.tex_width, view.tex_height);
-  const bool cuda = engine.backend() == life::Backend::Cuda;
+  TextureFill fill;
 #if defined(GPULAB_HAVE_CUDA)
-  if (cuda && interop_active() && !force_host_copy) {
+  if (engine.backend() == life::Backend::Cuda) {
     auto& gpu = static_cast<life::CudaEngine&>(engine);
-    path_ = "CUDA writes the GL texture (interop)";
-    CpuSection map_time(ctx_.timings, "interop map/unmap");
-    cuda::ScopedMap map({&*cuda_->resource}, gpu.stream());
-    cuda::Surface surface(map.array(0));
-    map_time.stop();
-    if (ctx_.timings) ctx_.timings->gpu_begin("display", gpu.stream());
-    gpu.render_surface(view, surface.get());
-    if (ctx_.timings) ctx_.timings->gpu_end("display", gpu.stream());
-    CpuSection unmap_time(ctx_.timings, "interop map/unmap");
-    surface.reset();
-    map.unmap();
-    return;
-  }
-  if (cuda) {
-    path_ = "CUDA renders, host copy, glTextureSubImage2D";
-    if (!cuda_->why_not.empty()) path_ += " (" + cuda_->why_not + ")";
+    target_->set_stream(gpu.stream());  // map, fill, copy and unmap all on the engine's stream
+    fill.surface = [&](SurfaceObject surface, int, int) {
+      if (ctx_.timings) ctx_.timings->gpu_begin("display", gpu.stream());
+      gpu.render_surface(view, surface);
+      if (ctx_.timings) ctx_.timings->gpu_end("display", gpu.stream());
+    };
+    fill.device = [&](uint32_t* d_rgba, int, int) { gpu.render_device(view, d_rgba); };
   }
 #endif
-  if (!cuda) path_ = "CPU renders, glTextureSubImage2D";
+  if (!fill.device) fill.host = [&](uint32_t* h_rgba, int, int) { engine.render_host(view, h_rgba); };
+
+  const auto start = std::chrono::steady_clock::now();
+  target_->update(fill, force_host_copy);
+  if (!ctx_.timings) return;
   // The host-copy path waits for the GPU (the copy back): the fallback, not the normal frame.
-  CpuSection t(ctx_.timings, cuda ? "host copy + upload" : "display (CPU)");
-  engine.render_host(view, host_pixels_.data());
-  texture_.upload_rgba8_top_down(host_pixels_.data());
+  switch (target_->last_path()) {
+    case DisplayPath::Interop:
+      ctx_.timings->cpu("interop map/unmap", target_->last_map_ms());
+      break;
+    case DisplayPath::DeviceCopy:
+      ctx_.timings->cpu("host copy + upload", detail::ms_since(start));
+      break;
+    case DisplayPath::Host:
+      ctx_.timings->cpu("display (CPU)", detail::ms_since(start));
+      break;
+    case DisplayPath::None:
+      break;
+  }
 }
 
 void LifeDisplay::draw(int width, int height) {
-  if (texture_) quad_->draw(texture_, 0, 0, width, height);
+  if (target_->texture()) quad_->draw(target_->texture(), 0, 0, width, height);
 }
 
 }  // namespace gpulab

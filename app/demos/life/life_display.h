@@ -1,11 +1,11 @@
 #pragma once
-// The texture Game of Life is shown in, and the two ways pixels reach it:
+// The texture Game of Life is shown in: an InteropTexture (cuda/display_target.h) filled from the
+// engine, and the quad that draws it. The paths, as InteropTexture takes them:
 //   interop    the CUDA display kernel writes through a surface object over the mapped GL texture;
-//   host copy  the pixels are made in host memory (CPU engine, or CUDA into a device buffer copied
-//              back when the texture cannot be registered) and uploaded with glTextureSubImage2D.
+//   host copy  CUDA renders into a device buffer copied back (the texture cannot be registered, or
+//              force_host_copy), or the CPU engine renders into host memory; glTextureSubImage2D.
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "core/demo.h"
 #include "gl/gl.h"
@@ -13,9 +13,11 @@
 
 namespace gpulab {
 
+class InteropTexture;
+
 class LifeDisplay {
  public:
-  LifeDisplay(Context& ctx);
+  explicit LifeDisplay(Context& ctx);
   ~LifeDisplay();
 
   // Makes the texture width × height (and re-registers it) when the size changed.
@@ -25,18 +27,14 @@ class LifeDisplay {
   void update(life::Engine& engine, const life::View& view, bool force_host_copy = false);
   void draw(int width, int height);
 
-  const gl::Texture2D& texture() const { return texture_; }
+  const gl::Texture2D& texture() const;
   bool interop_active() const;
-  const std::string& path_description() const { return path_; }
+  const std::string& path_description() const;
 
  private:
-  struct Cuda;  // interop registration and device buffer; empty without CUDA
   Context& ctx_;
-  gl::Texture2D texture_;
-  std::unique_ptr<Cuda> cuda_;  // declared after texture_: unregistered before the texture dies
+  std::unique_ptr<InteropTexture> target_;
   std::unique_ptr<gl::TexturedQuad> quad_;
-  std::vector<uint32_t> host_pixels_;
-  std::string path_;
 };
 
 }  // namespace gpulab

@@ -1,0 +1,651 @@
+// N-body, host side: settings and UI, the CPU and CUDA engines and moving the state between them
+// when the variant's backend changes, the camera, conservation plots, verify, body files, batch.
+#include "demos/nbody/nbody_demo.h"
+
+#include <CLI/CLI.hpp>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "core/bench.h"
+#include "core/stats.h"
+#include "core/timings.h"
+#include "demos/nbody/nbody_display.h"
+#include "gl/image_io.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "nbody/nbody_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+constexpr size_t kMaxSamples = 2000;  // conservation samples kept for the plots
+constexpr int kBodyChoices[] = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576};
+constexpr long long kMaxVerifyBodies = 65536;  // the CPU reference is O(N²) a step
+
+std::string count_label(long long n) {
+  if (n >= 1048576 && n % 1048576 == 0) return std::to_string(n / 1048576) + "Mi";
+  if (n >= 1024 && n % 1024 == 0) return std::to_string(n / 1024) + "Ki";
+  return std::to_string(n);
+}
+
+double norm(const std::array<double, 3>& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+}  // namespace
+
+NbodyDemo::NbodyDemo() {
+  cpu_ = nbody::make_cpu_engine();
+  active_ = cpu_.get();
+}
+
+NbodyDemo::~NbodyDemo() = default;
+
+const nbody::Variant& NbodyDemo::current() const { return nbody::variants()[variant_]; }
+
+nbody::Engine* NbodyDemo::engine_for(const nbody::Variant& v) const {
+  return v.backend == nbody::Backend::Cuda ? gpu_.get() : cpu_.get();
+}
+
+bool NbodyDemo::variant_available(const nbody::Variant& v, std::string* why) const {
+  if (v.backend == nbody::Backend::Cpu || gpu_) return true;
+  if (why) *why = ctx_ && !ctx_->cuda_reason.empty() ? ctx_->cuda_reason : "no CUDA device";
+  return false;
+}
+
+std::vector<Stage> NbodyDemo::stages() const {
+  Stage s;
+  s.id = "step";
+  s.title = "force and integration";
+  for (const nbody::Variant& v : nbody::variants()) {
+    VariantChoice c;
+    c.id = v.id;
+    c.title = v.title;
+    c.lesson = v.lesson;
+    c.blocks = v.blocks;
+    c.default_block = v.default_block;
+    c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
+    s.variants.push_back(c);
+  }
+  s.variant = variant_;
+  s.block = current().blocks.empty() ? 0 : block_;
+  return {s};
+}
+
+bool NbodyDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
+  const nbody::Variant* v = nbody::find_variant(id);
+  if (stage != 0 || !v) {
+    if (why) *why = "no N-body variant '" + std::string(id) + "' (see gpulab --list)";
+    return false;
+  }
+  if (ctx_ && !variant_available(*v, why)) return false;
+  if (ctx_) {
+    nbody::Engine* to = engine_for(*v);
+    if (to != active_) switch_engine(to);
+  }
+  variant_ = static_cast<int>(v - nbody::variants().data());
+  block_ = v->default_block;
+  explicit_variant_ = true;
+  return true;
+}
+
+bool NbodyDemo::set_block(size_t stage, int block, std::string* why) {
+  const nbody::Variant& v = current();
+  if (stage != 0 || v.blocks.empty() || std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
+    if (why) {
+      std::string list;
+      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + std::to_string(b);
+      *why = v.blocks.empty() ? std::string(v.id) + " runs on the CPU: it has no block size"
+                              : std::string(v.id) + " takes blocks of " + list + " threads";
+    }
+    return false;
+  }
+  block_ = block;
+  return true;
+}
+
+void NbodyDemo::add_options(CLI::App& cli) {
+  CLI::Option_group* g = cli.add_option_group("N-body (--demo nbody)");
+  g->add_option("--bodies", cli_.bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
+      ->check(CLI::Range(nbody::kMinBodies, nbody::kMaxBodies));
+  g->add_option("--init", cli_.init, "initial conditions: plummer (default), sphere, disk, galaxies");
+  // Given or not matters (they override a loaded file's header): each() notes it at parse time.
+  g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) { cli_.dt_given = true; });
+  g->add_option("--softening", cli_.softening, "Plummer softening length epsilon (default 0.05)")
+      ->each([this](const std::string&) { cli_.softening_given = true; });
+  g->add_option("--gravity", cli_.gravity, "gravitational constant G (default 1)")
+      ->each([this](const std::string&) { cli_.gravity_given = true; });
+  g->add_option("--load-bodies", cli_.load_bodies, "start from a body file: CSV (as --save-bodies writes) or tipsy");
+  g->add_option("--save-bodies", cli_.save_bodies, "write the state as CSV after exactly --steps K steps, and exit");
+}
+
+std::string NbodyDemo::configure(const Options& o) {
+  if (!explicit_variant_) variant_ = -1;  // chosen at attach
+  const nbody::InitInfo* init = nbody::find_init(cli_.init);
+  if (!init) return "unknown --init '" + cli_.init + "' (plummer, sphere, disk, galaxies)";
+  init_ = init->kind;
+  if (o.seed) seed_ = *o.seed;
+  if (cli_.bodies) bodies_ = cli_.bodies;
+  if (!cli_.load_bodies.empty()) {
+    nbody::LoadResult r = nbody::load_bodies(cli_.load_bodies);
+    if (!r.file) return r.error;
+    if (r.file->params) params_ = *r.file->params;
+    loaded_ = std::move(r.file->system);
+    loaded_path_ = cli_.load_bodies;
+    if (cli_.bodies) return "--bodies and --load-bodies cannot go together (the file has " +
+                            std::to_string(loaded_->size()) + " bodies)";
+  }
+  // Flags override the file's header.
+  if (cli_.dt_given) params_.dt = static_cast<float>(cli_.dt);
+  if (cli_.softening_given) params_.softening = static_cast<float>(cli_.softening);
+  if (cli_.gravity_given) params_.G = static_cast<float>(cli_.gravity);
+  const std::string bad = nbody::check_params(params_);
+  if (!bad.empty()) return bad;
+  return {};
+}
+
+void NbodyDemo::notify(std::string line) const {
+  if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
+}
+
+void NbodyDemo::attach(Context& ctx) {
+  ctx_ = &ctx;
+#if defined(GPULAB_HAVE_CUDA)
+  if (ctx.cuda) gpu_ = nbody::CudaEngine::create(ctx.stream);
+#endif
+  if (variant_ < 0) {
+    explicit_variant_ = false;
+    const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-split" : "cpu");
+    variant_ = static_cast<int>(v - nbody::variants().data());
+    block_ = v->default_block;
+  }
+  std::string why;
+  if (!variant_available(current(), &why)) {
+    notify(std::string(current().id) + " is not available (" + why + "): using cpu");
+    variant_ = static_cast<int>(nbody::find_variant("cpu") - nbody::variants().data());
+  }
+  if (!bodies_) bodies_ = gpu_ ? nbody::kDefaultBodies : nbody::kDefaultBodiesCpu;
+  bodies_input_ = static_cast<int>(bodies_);
+  active_ = engine_for(current());
+  for (nbody::Engine* e : {cpu_.get(), gpu_.get()})
+    if (e) e->set_params(params_);
+  std::string err;
+  if (!rebuild(&err)) throw std::runtime_error(err);
+  display_ = std::make_unique<NbodyDisplay>(ctx);
+  view_fitted_ = false;
+}
+
+void NbodyDemo::detach() {
+  display_.reset();
+  gpu_.reset();
+  active_ = cpu_.get();
+  ctx_ = nullptr;
+}
+
+void NbodyDemo::switch_engine(nbody::Engine* to) {
+  // The state moves with the variant: download from one backend, upload to the other.
+  nbody::System s = active_->download();
+  to->set_params(params_);
+  to->upload(s);
+  active_ = to;
+  diag_pending_ = false;
+}
+
+bool NbodyDemo::rebuild(std::string* error) {
+  nbody::System s;
+  try {
+    s = loaded_ ? *loaded_ : nbody::make_initial(init_, static_cast<size_t>(bodies_), seed_, params_);
+    active_->upload(s);  // keeps the previous state when it throws (out of memory)
+  } catch (const std::exception& e) {
+    *error = "cannot make " + std::to_string(loaded_ ? loaded_->size() : bodies_) + " bodies: " + e.what();
+    return false;
+  }
+  // The other engine drops a stale state of another size (it is refilled on a variant switch).
+  initial_ = std::move(s);
+  reset_state();
+  return true;
+}
+
+void NbodyDemo::reset_state() {
+  if (active_->size() != initial_.size() || step_ != 0) active_->upload(initial_);
+  step_ = 0;
+  samples_.clear();
+  baseline_.reset();
+  // The first sample is of the initial state: the baseline of the drift plots.
+  active_->request_diagnostics();
+  diag_pending_ = true;
+  last_diag_step_ = 0;
+}
+
+bool NbodyDemo::open_file(const std::filesystem::path& path, std::string* error) {
+  nbody::LoadResult r = nbody::load_bodies(path.string());
+  if (!r.file) {
+    *error = r.error;
+    return false;
+  }
+  auto keep_loaded = std::move(loaded_);
+  const nbody::Params keep_params = params_;
+  loaded_ = std::move(r.file->system);
+  if (r.file->params && nbody::check_params(*r.file->params).empty()) apply_params(*r.file->params);
+  if (!rebuild(error)) {
+    loaded_ = std::move(keep_loaded);
+    apply_params(keep_params);
+    return false;
+  }
+  loaded_path_ = path;
+  bodies_ = static_cast<long long>(initial_.size());
+  bodies_input_ = static_cast<int>(std::min<long long>(bodies_, 1 << 30));
+  view_fitted_ = false;
+  status_ = "loaded " + path.filename().string() + ": " + std::to_string(initial_.size()) + " bodies";
+  return true;
+}
+
+void NbodyDemo::apply_params(const nbody::Params& p) {
+  params_ = p;
+  for (nbody::Engine* e : {cpu_.get(), gpu_.get()})
+    if (e) e->set_params(p);
+}
+
+void NbodyDemo::advance(int steps) {
+  if (steps <= 0) return;
+  const nbody::Variant& v = current();
+  Timings* t = ctx_ ? ctx_->timings : nullptr;
+  if (v.backend == nbody::Backend::Cuda) {
+#if defined(GPULAB_HAVE_CUDA)
+    auto* gpu = static_cast<nbody::CudaEngine*>(gpu_.get());
+    if (t) t->gpu_begin("step", gpu->stream());
+    gpu->step(v, block_, steps);
+    if (t) t->gpu_end("step", gpu->stream());
+#endif
+  } else {
+    CpuSection s(t, "step (CPU)");
+    active_->step(v, block_, steps);
+  }
+  step_ += static_cast<uint64_t>(steps);
+  last_steps_ = steps;
+}
+
+void NbodyDemo::compute(Frame& frame) {
+  handle_input(frame);
+  last_steps_ = 0;
+  if (frame.reset) reset_state();
+  const int n = frame.playing ? frame.steps_per_frame : (frame.step_once ? 1 : 0);
+  advance(n);
+  // Conservation samples every diag_every_ steps, read back a frame or more later: never a stall.
+  if (auto d = active_->poll_diagnostics()) {
+    diag_pending_ = false;
+    if (!baseline_) baseline_ = *d;
+    samples_.push_back({last_diag_step_, *d});
+    if (samples_.size() > kMaxSamples) samples_.erase(samples_.begin(), samples_.begin() + kMaxSamples / 4);
+    if (d->total_mass > 0 && d->kinetic > 0)
+      speed_scale_ = static_cast<float>(2.5 * std::sqrt(2.0 * d->kinetic / d->total_mass));
+  }
+  if (!diag_pending_ && step_ >= last_diag_step_ + static_cast<uint64_t>(diag_every_)) {
+    active_->request_diagnostics();
+    diag_pending_ = true;
+    last_diag_step_ = step_;
+  }
+  CpuSection s(ctx_->timings, "vertices");
+  display_->update(*active_, force_host_copy_);
+}
+
+void NbodyDemo::fit_view(float aspect) {
+  // Frame a little more than the sphere holding 90% of the mass: outliers (escapers) would shrink the
+  // picture, and two galaxies on a collision course sit near that radius.
+  double r = baseline_ && baseline_->radius > 0 ? baseline_->radius : 0.0;
+  if (!samples_.empty() && samples_.back().d.radius > 0) r = samples_.back().d.radius;
+  if (!(r > 0)) r = 1.5;
+  camera_.fit(glm::vec3(0.0f), static_cast<float>(r) * 1.8f, aspect);
+  view_fitted_ = true;
+}
+
+void NbodyDemo::handle_input(const Frame& frame) {
+  const float free_w = static_cast<float>(std::max(1, frame.width - frame.inset_left));
+  const float aspect = free_w / std::max(1, frame.height);
+  for (int key : frame.input.keys)
+    if (key == GLFW_KEY_F) fit_view(aspect);
+  const bool layout_changed =
+      frame.width != last_fb_w_ || frame.height != last_fb_h_ || frame.inset_left != last_inset_;
+  if (!view_fitted_ || layout_changed) {
+    if (!view_fitted_) fit_view(aspect);
+    last_fb_w_ = frame.width;
+    last_fb_h_ = frame.height;
+    last_inset_ = frame.inset_left;
+  }
+  if (!frame.mouse_free) return;
+  const Input& in = frame.input;
+  const float h = static_cast<float>(std::max(1, frame.height));
+  if (in.wheel != 0.0f) camera_.zoom(in.wheel);
+  if (in.dragging[0] && !in.shift) camera_.rotate(in.delta_x, in.delta_y, h);
+  if (in.dragging[1] || in.dragging[2] || (in.dragging[0] && in.shift)) camera_.pan(in.delta_x, in.delta_y, h);
+}
+
+void NbodyDemo::render(Frame& frame) {
+  // The picture sits in the part of the framebuffer the UI panel leaves free.
+  int inset = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
+  const int w = std::max(1, frame.width - inset), h = std::max(1, frame.height);
+  NbodyLook look;
+  look.view_proj = camera_.projection(static_cast<float>(w) / h) * camera_.view();
+  look.viewport_h = static_cast<float>(h);
+  look.fov_y = camera_.fov_y;
+  look.point_size = point_size_ * 0.01f;
+  look.mean_mass = initial_.size() ? 1.0f / static_cast<float>(initial_.size()) : 1.0f;
+  look.speed_max = speed_scale_;
+  look.brightness = brightness_;
+  display_->draw(look, inset, 0, w, h);
+}
+
+void NbodyDemo::verify(int steps) {
+  // Runs the current variant and the CPU reference side by side from the same state.
+  const nbody::Variant& v = current();
+  nbody::System start = active_->download();
+  if (static_cast<long long>(start.size()) > kMaxVerifyBodies) {
+    verify_result_ = "verify runs the O(N^2) CPU reference: at most " + std::to_string(kMaxVerifyBodies) + " bodies";
+    return;
+  }
+  auto reference = nbody::make_cpu_engine();
+  reference->set_params(params_);
+  reference->upload(start);
+  const auto t0 = std::chrono::steady_clock::now();
+  // A fresh engine of the variant's backend, so the current run's stored accelerations do not differ.
+  nbody::Engine* e = active_;
+  e->upload(start);
+  e->step(v, block_, steps);
+  reference->step(*nbody::find_variant("cpu"), 0, steps);
+  const nbody::System got = e->download(), want = reference->download();
+  step_ += static_cast<uint64_t>(steps);
+  const double diff = nbody::max_position_difference(got, want);
+  const nbody::Diagnostics d = reference->diagnostics();
+  const double radius = d.radius > 0 ? d.radius : 1.0;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s vs cpu after %d steps, %zu bodies: largest position difference %.3g (%.3g of the "
+                "90%%-mass radius) (%.2f s)", std::string(v.id).c_str(), steps, start.size(), diff, diff / radius, s);
+  verify_result_ = buf;
+  notify(verify_result_);
+}
+
+void NbodyDemo::save_csv(const std::filesystem::path& path) {
+  const std::string text = nbody::write_csv(active_->download(), params_, step_);
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+std::string NbodyDemo::run_batch(const Options& o) {
+  if (cli_.save_bodies.empty()) return {};
+  try {
+    long long left = o.steps < 0 ? 0 : o.steps;
+    while (left > 0) {
+      const int n = static_cast<int>(std::min<long long>(left, 1 << 20));
+      advance(n);
+      left -= n;
+    }
+    save_csv(cli_.save_bodies);
+    std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
+                 static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
+                 cli_.save_bodies.c_str());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+bool NbodyDemo::bench(const Options& options, BenchSuite* out) {
+  *out = bench_nbody(options);
+  return true;
+}
+
+std::vector<KernelInfo> NbodyDemo::kernels() const {
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu_ && current().backend == nbody::Backend::Cuda)
+    return static_cast<const nbody::CudaEngine*>(gpu_.get())->kernels(current(), block_);
+#endif
+  return {};
+}
+
+std::vector<Throughput> NbodyDemo::throughput() const {
+  Throughput t;
+  t.label = "step (per step)";
+  t.section = current().backend == nbody::Backend::Cuda ? "step" : "step (CPU)";
+  t.steps = last_steps_;
+  const double n = static_cast<double>(active_->size());
+  t.items_per_step = nbody::interactions_per_step(n);
+  t.item_unit = "interactions";
+  t.flops_per_step = nbody::kFlopsPerInteraction * t.items_per_step;
+  return {t};
+}
+
+std::string NbodyDemo::caption() const {
+  const nbody::Variant& v = current();
+  std::string s = "N-body | " + std::string(v.id) + (v.blocks.empty() ? "" : " | block " + std::to_string(block_)) +
+                  " | " + count_label(static_cast<long long>(active_->size())) + " bodies";
+  if (ctx_ && ctx_->timings) {
+    const RollingSeries* r = ctx_->timings->find(throughput().front().section);
+    if (r && !r->empty() && last_steps_ > 0) {
+      const double ms = r->median() / std::max(1, last_steps_);
+      const double n = static_cast<double>(active_->size());
+      char buf[96];
+      std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", ms,
+                    format_si(nbody::interactions_per_step(n) / (ms * 1e-3), "interactions/s").c_str());
+      s += buf;
+    }
+  }
+  s += " | " + std::string(active_->device_name());
+  return s;
+}
+
+void NbodyDemo::ui_system(float w) {
+  // Body count: powers of two, or any typed value.
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo("bodies", count_label(bodies_).c_str())) {
+    for (int n : kBodyChoices) {
+      if (ImGui::Selectable(count_label(n).c_str(), n == bodies_)) {
+        const long long keep = bodies_;
+        bodies_ = n;
+        loaded_.reset();
+        std::string err;
+        if (!rebuild(&err)) {
+          bodies_ = keep;
+          notify(err);
+        } else {
+          bodies_input_ = n;
+          view_fitted_ = false;
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(w * 0.6f);
+  ImGui::InputInt("##bodies", &bodies_input_, 0);
+  ImGui::SameLine();
+  if (ImGui::Button("set count")) {
+    if (bodies_input_ < nbody::kMinBodies || bodies_input_ > nbody::kMaxBodies) {
+      notify("the body count must be from 1 to " + std::to_string(nbody::kMaxBodies));
+    } else {
+      const long long keep = bodies_;
+      bodies_ = bodies_input_;
+      loaded_.reset();
+      std::string err;
+      if (!rebuild(&err)) {
+        bodies_ = keep;
+        notify(err);
+      } else {
+        view_fitted_ = false;
+      }
+    }
+  }
+  // Initial conditions and seed.
+  ImGui::SetNextItemWidth(w);
+  const nbody::InitInfo* cur = nullptr;
+  for (const auto& k : nbody::init_kinds())
+    if (k.kind == init_) cur = &k;
+  const std::string label = loaded_ ? loaded_path_.filename().string() : std::string(cur ? cur->title : "?");
+  if (ImGui::BeginCombo("initial", label.c_str())) {
+    for (const auto& k : nbody::init_kinds()) {
+      if (ImGui::Selectable(std::string(k.title).c_str(), !loaded_ && k.kind == init_)) {
+        init_ = k.kind;
+        loaded_.reset();
+        std::string err;
+        if (!rebuild(&err)) notify(err);
+        view_fitted_ = false;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  int seed = static_cast<int>(seed_ & 0x7fffffff);
+  ImGui::SetNextItemWidth(w * 0.6f);
+  if (ImGui::InputInt("seed", &seed)) seed_ = static_cast<uint64_t>(std::max(seed, 0));
+  ImGui::SameLine();
+  if (ImGui::Button("new system")) {
+    loaded_.reset();
+    std::string err;
+    if (!rebuild(&err)) notify(err);
+  }
+  // Physics parameters: out-of-range values are clamped, and the panel says so.
+  dt_input_ = params_.dt;
+  softening_input_ = params_.softening;
+  gravity_input_ = params_.G;
+  bool changed = false;
+  ImGui::SetNextItemWidth(w);
+  changed |= ImGui::InputFloat("dt", &dt_input_, 0.0f, 0.0f, "%.5f", ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetNextItemWidth(w);
+  changed |= ImGui::InputFloat("softening", &softening_input_, 0.0f, 0.0f, "%.4f", ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetNextItemWidth(w);
+  changed |= ImGui::InputFloat("G", &gravity_input_, 0.0f, 0.0f, "%.4f", ImGuiInputTextFlags_EnterReturnsTrue);
+  if (changed) {
+    nbody::Params p;
+    p.dt = std::isfinite(dt_input_) ? std::clamp(dt_input_, 1e-6f, 1.0f) : params_.dt;
+    p.softening = std::isfinite(softening_input_) ? std::clamp(softening_input_, 0.0f, 10.0f) : params_.softening;
+    p.G = std::isfinite(gravity_input_) ? std::clamp(gravity_input_, 1e-6f, 1e3f) : params_.G;
+    param_note_.clear();
+    if (p.dt != dt_input_) param_note_ += "dt clamped to " + std::to_string(p.dt) + " (1e-6..1). ";
+    if (p.softening != softening_input_) param_note_ += "softening clamped to " + std::to_string(p.softening) + " (0..10). ";
+    if (p.G != gravity_input_) param_note_ += "G clamped to " + std::to_string(p.G) + " (1e-6..1000). ";
+    apply_params(p);
+  }
+  if (!param_note_.empty()) ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", param_note_.c_str());
+  // A body file (CSV or tipsy): typed, or dropped on the window.
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::InputTextWithHint("##path", "bodies.csv or galaxy.tipsy", path_input_, sizeof path_input_,
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+    std::string err;
+    if (!open_file(path_input_, &err)) notify(err);
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("open (Enter), or drop a file");
+  if (ImGui::Button("save CSV")) {
+    try {
+      const auto p = gl::unique_screenshot_path("bodies", "nbody", ".csv");
+      save_csv(p);
+      notify("saved " + p.string());
+    } catch (const std::exception& e) {
+      notify(e.what());
+    }
+  }
+}
+
+void NbodyDemo::ui_plots() {
+  if (!baseline_ || samples_.empty()) {
+    ImGui::TextDisabled("conservation: waiting for the first sample");
+    return;
+  }
+  const nbody::Diagnostics& b = *baseline_;
+  const nbody::Diagnostics& d = samples_.back().d;
+  // Momentum's natural scale: the sum of |m v| (its total is zero by construction, so relative to
+  // itself it means nothing).
+  double pscale = 0;
+  for (const Sample& s : samples_) pscale = std::max(pscale, std::sqrt(2.0 * s.d.kinetic * s.d.total_mass));
+  const double e0 = std::abs(b.energy()) > 0 ? std::abs(b.energy()) : 1.0;
+  std::vector<float> energy, momentum, angular;
+  for (const Sample& s : samples_) {
+    energy.push_back(static_cast<float>((s.d.energy() - b.energy()) / e0));
+    std::array<double, 3> dp{s.d.momentum[0] - b.momentum[0], s.d.momentum[1] - b.momentum[1], s.d.momentum[2] - b.momentum[2]};
+    std::array<double, 3> dl{s.d.angular_momentum[0] - b.angular_momentum[0], s.d.angular_momentum[1] - b.angular_momentum[1],
+                             s.d.angular_momentum[2] - b.angular_momentum[2]};
+    momentum.push_back(static_cast<float>(norm(dp) / std::max(pscale, 1e-30)));
+    const double l0 = norm(b.angular_momentum);
+    angular.push_back(static_cast<float>(l0 > 1e-12 ? norm(dl) / l0 : norm(dl)));
+  }
+  ImGui::Text("E = %.6g (kinetic %.4g, potential %.4g), step %llu", d.energy(), d.kinetic, d.potential,
+              static_cast<unsigned long long>(samples_.back().step));
+  char overlay[96];
+  const float wplot = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
+  std::snprintf(overlay, sizeof overlay, "energy drift (E-E0)/|E0| = %.2e", energy.back());
+  ImGui::PlotLines("##energy", energy.data(), static_cast<int>(energy.size()), 0, overlay, FLT_MAX, FLT_MAX, ImVec2(wplot, 60));
+  std::snprintf(overlay, sizeof overlay, "momentum |P-P0| / sum m|v| = %.2e", momentum.back());
+  ImGui::PlotLines("##momentum", momentum.data(), static_cast<int>(momentum.size()), 0, overlay, FLT_MAX, FLT_MAX,
+                   ImVec2(wplot, 45));
+  std::snprintf(overlay, sizeof overlay, norm(b.angular_momentum) > 1e-12 ? "angular momentum |L-L0|/|L0| = %.2e"
+                                                                          : "angular momentum |L-L0| = %.2e",
+                angular.back());
+  ImGui::PlotLines("##angular", angular.data(), static_cast<int>(angular.size()), 0, overlay, FLT_MAX, FLT_MAX,
+                   ImVec2(wplot, 45));
+  ImGui::SetNextItemWidth(120);
+  if (ImGui::InputInt("sample every K steps", &diag_every_)) diag_every_ = std::clamp(diag_every_, 1, 100000);
+}
+
+void NbodyDemo::ui(Frame& frame) {
+  const float w = 220.0f * frame.ui_scale;
+  ImGui::Text("%s bodies, step %llu, t = %.4g", count_label(static_cast<long long>(active_->size())).c_str(),
+              static_cast<unsigned long long>(step_), static_cast<double>(step_) * params_.dt);
+  ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
+  ui_system(w);
+
+  // View: the colour legend (the same ramp as the shader), point size, brightness, fit.
+  ImGui::Separator();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float lw = w, lh = 12.0f * frame.ui_scale;
+  for (int i = 0; i < 32; ++i) {
+    const auto c0 = speed_colour(i / 32.0f), c1 = speed_colour((i + 1) / 32.0f);
+    const ImU32 a = ImGui::ColorConvertFloat4ToU32(ImVec4(c0[0], c0[1], c0[2], 1));
+    const ImU32 b = ImGui::ColorConvertFloat4ToU32(ImVec4(c1[0], c1[1], c1[2], 1));
+    dl->AddRectFilledMultiColor(ImVec2(p.x + lw * i / 32, p.y), ImVec2(p.x + lw * (i + 1) / 32, p.y + lh), a, b, b, a);
+  }
+  ImGui::Dummy(ImVec2(lw, lh));
+  ImGui::SameLine();
+  ImGui::Text("speed 0 .. %.3g", speed_scale_);
+  ImGui::SetNextItemWidth(w);
+  ImGui::SliderFloat("point size", &point_size_, 0.5f, 20.0f, "%.1f");
+  ImGui::SetNextItemWidth(w);
+  ImGui::SliderFloat("brightness", &brightness_, 0.05f, 2.0f, "%.2f");
+  if (ImGui::Button("fit view (F)")) view_fitted_ = false;
+  ImGui::SameLine();
+  ImGui::TextDisabled("drag: rotate, wheel: zoom, right drag: pan");
+
+  ImGui::Separator();
+  ui_plots();
+
+  // Verify against the CPU reference.
+  ImGui::Separator();
+  ImGui::SetNextItemWidth(w * 0.5f);
+  ImGui::InputInt("##verifyk", &verify_steps_);
+  verify_steps_ = std::clamp(verify_steps_, 1, 10000);
+  ImGui::SameLine();
+  if (ImGui::Button("verify")) {
+    try {
+      verify(verify_steps_);
+    } catch (const std::exception& e) {
+      verify_result_ = std::string("verify failed: ") + e.what();
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("run this variant and the CPU reference K steps from the same state and compare positions");
+  if (!verify_result_.empty()) ImGui::TextWrapped("%s", verify_result_.c_str());
+  if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+}
+
+}  // namespace gpulab
