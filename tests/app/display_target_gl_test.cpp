@@ -106,7 +106,9 @@ TEST_F(DisplayTargetGl, TextureIsRemadeOnlyWhenTheSizeChanges) {
   EXPECT_TRUE(target.ensure_size(5, 9));
   EXPECT_EQ(target.width(), 5);
   EXPECT_EQ(target.height(), 9);
-  EXPECT_FALSE(glIsTexture(first)) << "the old texture is deleted";
+  // The old texture is deleted: its name is gone, unless the driver recycled it for the new one
+  // (NVIDIA does).
+  EXPECT_TRUE(!glIsTexture(first) || target.texture().id() == first) << "the old texture leaked";
   EXPECT_TRUE(target.ensure_size(0, -3)) << "degenerate sizes become 1x1";
   EXPECT_EQ(target.width(), 1);
   EXPECT_EQ(target.height(), 1);
@@ -163,7 +165,7 @@ TEST_F(DisplayTargetGl, BufferHostFillReachesTheBuffer) {
 
   const GLuint first = target.buffer().id();
   ASSERT_TRUE(target.resize(7));
-  EXPECT_FALSE(glIsBuffer(first));
+  EXPECT_TRUE(!glIsBuffer(first) || target.buffer().id() == first) << "the old buffer leaked";
   target.update(fill_for(2.0f), /*force_host_copy=*/true);
   EXPECT_EQ(target.path_description().rfind("host copy (forced)", 0), 0u) << target.path_description();
   Vertex last{};

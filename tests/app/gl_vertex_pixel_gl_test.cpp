@@ -184,7 +184,11 @@ TEST_F(GlVertexPixel, AttributeSetupIsRecordedInTheVao) {
   GLint enabled = 0, size = 0, binding = -1, relative = -1, type = 0;
   glGetVertexArrayIndexediv(vao.id(), 2, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
   glGetVertexArrayIndexediv(vao.id(), 2, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
-  glGetVertexArrayIndexediv(vao.id(), 2, GL_VERTEX_ATTRIB_BINDING, &binding);
+  // GL_VERTEX_ATTRIB_BINDING is not a pname of glGetVertexArrayIndexediv in GL 4.5 (Mesa accepts it,
+  // NVIDIA does not): ask through the bound VAO.
+  glBindVertexArray(vao.id());
+  glGetVertexAttribiv(2, GL_VERTEX_ATTRIB_BINDING, &binding);
+  glBindVertexArray(0);
   glGetVertexArrayIndexediv(vao.id(), 2, GL_VERTEX_ATTRIB_RELATIVE_OFFSET, &relative);
   glGetVertexArrayIndexediv(vao.id(), 2, GL_VERTEX_ATTRIB_ARRAY_TYPE, &type);
   EXPECT_EQ(enabled, GL_TRUE);

@@ -164,7 +164,7 @@ void NbodyDemo::attach(Context& ctx) {
 #endif
   if (variant_ < 0) {
     explicit_variant_ = false;
-    const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-split" : "cpu");
+    const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-register" : "cpu");
     variant_ = static_cast<int>(v - nbody::variants().data());
     block_ = v->default_block;
   }
