@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #if defined(GPULAB_HAVE_CUDA)
 #include "cuda/device_info.h"
+#include "cuda/gpu_timer.h"
 #endif
 
 namespace gpulab {
@@ -70,6 +72,24 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
   t.ms_min = per_step.min();
   t.ms_max = per_step.max();
   return t;
+}
+
+BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream, const Options& o) {
+  auto run = [&](int steps) -> double {
+#if defined(GPULAB_HAVE_CUDA)
+    if (gpu) return cuda::time_ms(stream, [&] { step(steps); });
+#else
+    (void)stream;
+#endif
+    const auto t0 = std::chrono::steady_clock::now();
+    step(steps);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  BenchPlan p;
+  p.cpu = !gpu;
+  p.steps = o.bench_steps;
+  p.repeats = o.bench_repeats;
+  return bench_measure(run, p);
 }
 
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,

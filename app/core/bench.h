@@ -2,10 +2,15 @@
 // Benchmark mode: warm, synchronised timings (median of repeats) of every variant a demo lists,
 // printed as a table with speedups against baselines measured in the same run (per stage and
 // size), speed targets checked, and JSON. A demo only lists its rows: core measures them.
+#include <algorithm>
 #include <functional>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/hd.h"
 #include "core/cli.h"
 
 namespace gpulab {
@@ -65,6 +70,35 @@ struct BenchTiming {
 // Warm-up (two runs of one step on the GPU, one on the CPU), steps sized so event resolution and
 // launch gaps do not dominate, then the median of the repeats.
 BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan);
+
+// Times `step(steps)` as bench_measure does: with CUDA events on `stream` for GPU rows, with the host
+// clock for CPU rows; --steps and --repeats from the options.
+BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream, const Options& o);
+
+// The rows to measure: the variants asked for with --variant (default: all of `table`), preceded
+// by the baselines that were not asked for (marked baseline_only). Throws for an unknown id.
+template <class V>
+std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, const std::vector<std::string>& ids,
+                                                  const std::vector<std::string>& baselines) {
+  auto find = [&](const std::string& id) -> const V* {
+    for (const V& v : table)
+      if (v.id == id) return &v;
+    throw std::invalid_argument("unknown variant '" + id + "' (gpulab --list shows the ids)");
+  };
+  std::vector<const V*> chosen;
+  if (ids.empty()) {
+    for (const V& v : table) chosen.push_back(&v);
+  } else {
+    for (const std::string& id : ids) chosen.push_back(find(id));
+  }
+  std::vector<std::pair<const V*, bool>> plan;
+  for (const std::string& b : baselines) {
+    const V* v = find(b);
+    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
+  }
+  for (const V* v : chosen) plan.push_back({v, false});
+  return plan;
+}
 
 // Fills ms, items/s, GB/s, GFLOP/s and the % of peak of `row` from a timing and per-step counts.
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,

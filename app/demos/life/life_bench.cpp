@@ -2,7 +2,6 @@
 // measuring loop is core's. cpu-naive and gpu-global are always measured too, as the baselines of
 // the speedup columns.
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include "common/cuda_probe.h"
@@ -14,7 +13,6 @@
 #if defined(GPULAB_HAVE_CUDA)
 #include <cuda_runtime.h>
 
-#include "cuda/gpu_timer.h"
 #include "cuda/raii.h"
 #include "life/life_cuda.h"
 #endif
@@ -47,23 +45,7 @@ BenchSuite bench_life(const Options& o) {
 #endif
   bench_describe_device(suite, cuda, std::string(cpu->device_name()), o.cpu ? "--cpu" : cs.reason);
 
-  // Which variants: the ones asked for (default all), plus the baselines.
-  std::vector<const life::Variant*> chosen;
-  if (o.variants.empty()) {
-    for (const life::Variant& v : life::variants()) chosen.push_back(&v);
-  } else {
-    for (const std::string& id : o.variants) {
-      const life::Variant* v = life::find_variant(id);
-      if (!v) throw std::invalid_argument("unknown variant '" + id + "' (gpulab --list shows the ids)");
-      chosen.push_back(v);
-    }
-  }
-  std::vector<std::pair<const life::Variant*, bool>> plan;  // variant, baseline_only
-  for (const std::string& b : suite.baselines) {
-    const life::Variant* v = life::find_variant(b);
-    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
-  }
-  for (const life::Variant* v : chosen) plan.push_back({v, false});
+  const auto plan = bench_plan(life::variants(), o.variants, suite.baselines);
 
   std::vector<BenchSize> sizes = o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes;
   for (BenchSize size : sizes) {
@@ -98,19 +80,7 @@ BenchSuite bench_life(const Options& o) {
           if (e->width() != w || e->height() != h) e->resize(w, h);
           e->set_rule(life::Rule::conway());
           e->randomize(0.25, 42);
-          auto run = [&](int steps) -> double {
-#if defined(GPULAB_HAVE_CUDA)
-            if (!is_cpu) return cuda::time_ms(stream, [&] { e->step(*v, block, steps); });
-#endif
-            const auto t0 = std::chrono::steady_clock::now();
-            e->step(*v, block, steps);
-            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-          };
-          BenchPlan p;
-          p.cpu = is_cpu;
-          p.steps = o.bench_steps;
-          p.repeats = o.bench_repeats;
-          const BenchTiming t = bench_measure(run, p);
+          const BenchTiming t = bench_time_steps([&](int steps) { e->step(*v, block, steps); }, !is_cpu, stream, o);
           bench_fill(row, t, static_cast<double>(w) * h, life::bytes_per_generation(*v, w, h), 0, suite, !is_cpu);
         } catch (const std::exception& ex) {
           row.error = ex.what();

@@ -6,17 +6,16 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
 #include "core/bench.h"
+#include "core/files.h"
 #include "core/stats.h"
 #include "core/timings.h"
 #include "demos/life/life_display.h"
@@ -513,14 +512,7 @@ void LifeDemo::verify(int generations) {
 
 void LifeDemo::save_rle(const std::filesystem::path& path) {
   const life::Grid g = active_->download();
-  const std::string text =
-      life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string());
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  write_text_file(path, life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string()));
 }
 
 std::string LifeDemo::run_batch(const Options& o) {

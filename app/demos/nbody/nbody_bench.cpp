@@ -2,7 +2,6 @@
 // measuring loop is core's. cpu and gpu-naive-aos are measured too, as the baselines of the speedup
 // columns; cpu only where a step takes a few seconds at most (the table's notes say where not).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -15,7 +14,6 @@
 #if defined(GPULAB_HAVE_CUDA)
 #include <cuda_runtime.h>
 
-#include "cuda/gpu_timer.h"
 #include "cuda/raii.h"
 #include "nbody/nbody_cuda.h"
 #endif
@@ -54,22 +52,7 @@ BenchSuite bench_nbody(const Options& o) {
 #endif
   bench_describe_device(suite, cuda, std::string(cpu->device_name()), o.cpu ? "--cpu" : cs.reason);
 
-  std::vector<const nbody::Variant*> chosen;
-  if (o.variants.empty()) {
-    for (const nbody::Variant& v : nbody::variants()) chosen.push_back(&v);
-  } else {
-    for (const std::string& id : o.variants) {
-      const nbody::Variant* v = nbody::find_variant(id);
-      if (!v) throw std::invalid_argument("unknown N-body variant '" + id + "' (gpulab --list shows the ids)");
-      chosen.push_back(v);
-    }
-  }
-  std::vector<std::pair<const nbody::Variant*, bool>> plan;  // variant, baseline_only
-  for (const std::string& b : suite.baselines) {
-    const nbody::Variant* v = nbody::find_variant(b);
-    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
-  }
-  for (const nbody::Variant* v : chosen) plan.push_back({v, false});
+  const auto plan = bench_plan(nbody::variants(), o.variants, suite.baselines);
 
   std::vector<long long> sizes;
   for (const BenchSize& b : o.bench_sizes) {
@@ -120,19 +103,7 @@ BenchSuite bench_nbody(const Options& o) {
         try {
           e->set_params(params);
           e->upload(system);
-          auto run = [&](int steps) -> double {
-#if defined(GPULAB_HAVE_CUDA)
-            if (!is_cpu) return cuda::time_ms(stream, [&] { e->step(*v, block, steps); });
-#endif
-            const auto t0 = std::chrono::steady_clock::now();
-            e->step(*v, block, steps);
-            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-          };
-          BenchPlan p;
-          p.cpu = is_cpu;
-          p.steps = o.bench_steps;
-          p.repeats = o.bench_repeats;
-          const BenchTiming t = bench_measure(run, p);
+          const BenchTiming t = bench_time_steps([&](int steps) { e->step(*v, block, steps); }, !is_cpu, stream, o);
           bench_fill(row, t, inter, 0, nbody::kFlopsPerInteraction * inter, suite, !is_cpu);
           if (is_cpu) cpu_rate = row.items_per_s;
         } catch (const std::exception& ex) {

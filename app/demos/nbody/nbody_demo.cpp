@@ -7,16 +7,15 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include "common/error.h"
 #include "core/bench.h"
+#include "core/files.h"
 #include "core/stats.h"
 #include "core/timings.h"
 #include "demos/nbody/nbody_display.h"
@@ -375,13 +374,7 @@ void NbodyDemo::verify(int steps) {
 }
 
 void NbodyDemo::save_csv(const std::filesystem::path& path) {
-  const std::string text = nbody::write_csv(active_->download(), params_, step_);
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  write_text_file(path, nbody::write_csv(active_->download(), params_, step_));
 }
 
 std::string NbodyDemo::run_batch(const Options& o) {
