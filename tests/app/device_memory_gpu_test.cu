@@ -13,6 +13,7 @@
 
 #include "common/device_memory.cuh"
 #include "common/error.h"
+#include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
 
 namespace {
@@ -33,32 +34,8 @@ static_assert(std::is_nothrow_move_assignable_v<PitchedBuffer<float>>);
 static_assert(std::is_nothrow_move_constructible_v<TextureObject>);
 static_assert(std::is_nothrow_move_assignable_v<Surface>);
 
-// Takes device memory until at most `leave` bytes are free, in decreasing chunk sizes.
-class MemoryHog {
- public:
-  explicit MemoryHog(size_t leave) {
-    for (size_t chunk = size_t{1} << 30; chunk >= (size_t{1} << 20); chunk >>= 2) {
-      for (;;) {
-        size_t free_bytes = 0, total = 0;
-        if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < leave + chunk) break;
-        void* p = nullptr;
-        if (cudaMalloc(&p, chunk) != cudaSuccess) {
-          (void)cudaGetLastError();
-          break;
-        }
-        blocks_.push_back(p);
-      }
-    }
-  }
-  ~MemoryHog() {
-    for (void* p : blocks_) cudaFree(p);
-  }
-  MemoryHog(const MemoryHog&) = delete;
-  MemoryHog& operator=(const MemoryHog&) = delete;
-
- private:
-  std::vector<void*> blocks_;
-};
+// Takes device memory until at most `leave` bytes are free (out-of-memory paths).
+using gpulab::testing::MemoryHog;
 
 __global__ void add_to_pitched(Pitched2D<float> image, float amount) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,37 +11,12 @@
 
 #include "cuda/display_target.h"
 #include "platform/platform.h"
+#include "support/gl_fixture.h"
 
 namespace gpulab {
 namespace {
 
-class DisplayTargetGl : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    platform::HeadlessOptions options;
-    options.width = 32;
-    options.height = 32;
-    platform_ = platform::create_headless(options, &error_);
-  }
-  static void TearDownTestSuite() { platform_.reset(); }
-  void SetUp() override {
-    if (!platform_ && (error_.find("cannot load libEGL") != std::string::npos ||
-                       error_.find("no EGL display could be initialised") != std::string::npos))
-      GTEST_SKIP() << error_;
-    ASSERT_TRUE(platform_) << error_;
-    while (glGetError() != GL_NO_ERROR) {
-    }
-  }
-  void TearDown() override {
-    if (platform_) {
-      EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
-  }
-  static std::unique_ptr<platform::Platform> platform_;
-  static std::string error_;
-};
-std::unique_ptr<platform::Platform> DisplayTargetGl::platform_;
-std::string DisplayTargetGl::error_;
+class DisplayTargetGl : public ::gpulab::testing::HeadlessGlTest<DisplayTargetGl, 32, 32> {};
 
 uint32_t pixel(int x, int y, uint32_t seed) {
   return (uint32_t(x) * 0x9E3779B1u) ^ (uint32_t(y) * 0x85EBCA77u) ^ (seed * 0xC2B2AE3Du);

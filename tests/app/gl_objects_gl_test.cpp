@@ -14,6 +14,7 @@
 
 #include "gl/image_io.h"
 #include "platform/platform.h"
+#include "support/gl_fixture.h"
 
 namespace gpulab::gl {
 namespace {
@@ -63,34 +64,7 @@ std::string first_difference(const std::vector<uint8_t>& got, const std::vector<
   return {};
 }
 
-class GlObjects : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    platform::HeadlessOptions options;
-    options.width = 64;
-    options.height = 48;
-    platform_ = platform::create_headless(options, &error_);
-  }
-  static void TearDownTestSuite() { platform_.reset(); }
-  void SetUp() override {
-    if (!platform_ && (error_.find("cannot load libEGL") != std::string::npos ||
-                       error_.find("no EGL display could be initialised") != std::string::npos))
-      GTEST_SKIP() << error_;
-    ASSERT_TRUE(platform_) << error_;
-    while (glGetError() != GL_NO_ERROR) {
-    }
-  }
-  void TearDown() override {
-    if (platform_) {
-      EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
-  }
-
-  static std::unique_ptr<platform::Platform> platform_;
-  static std::string error_;
-};
-std::unique_ptr<platform::Platform> GlObjects::platform_;
-std::string GlObjects::error_;
+class GlObjects : public ::gpulab::testing::HeadlessGlTest<GlObjects, 64, 48> {};
 
 TEST_F(GlObjects, UploadKeepsImageRowYInTextureRowY) {
   // The convention CUDA's surf2Dwrite relies on: no flip on upload.

@@ -13,38 +13,12 @@
 #include <vector>
 
 #include "platform/platform.h"
+#include "support/gl_fixture.h"
 
 namespace gpulab::gl {
 namespace {
 
-class GlVertexPixel : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    platform::HeadlessOptions options;
-    options.width = 32;
-    options.height = 32;
-    platform_ = platform::create_headless(options, &error_);
-  }
-  static void TearDownTestSuite() { platform_.reset(); }
-  void SetUp() override {
-    if (!platform_ && (error_.find("cannot load libEGL") != std::string::npos ||
-                       error_.find("no EGL display could be initialised") != std::string::npos))
-      GTEST_SKIP() << error_;
-    ASSERT_TRUE(platform_) << error_;
-    while (glGetError() != GL_NO_ERROR) {
-    }
-  }
-  void TearDown() override {
-    if (platform_) {
-      EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
-  }
-
-  static std::unique_ptr<platform::Platform> platform_;
-  static std::string error_;
-};
-std::unique_ptr<platform::Platform> GlVertexPixel::platform_;
-std::string GlVertexPixel::error_;
+class GlVertexPixel : public ::gpulab::testing::HeadlessGlTest<GlVertexPixel, 32, 32> {};
 
 // An odd-sized picture in which every pixel differs from its neighbours in every channel.
 std::vector<uint8_t> rgba_pattern(int width, int height) {

@@ -14,35 +14,16 @@
 #include "gl/image_io.h"
 #include "life/life.h"
 #include "life/pattern.h"
+#include "support/run_binary.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ProcessResult {
-  int status = -1;
-  std::string output;
-};
+using gpulab::testing::ProcessResult;
 
-ProcessResult run_gpulab(const std::string& args) {
-  const fs::path log = fs::temp_directory_path() / ("gpulab-test-" + std::to_string(::getpid()) + ".log");
-  const std::string cmd = std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  ProcessResult r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.output = ss.str();
-  fs::remove(log);
-  return r;
-}
-
-fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("gpulab-headless-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
+ProcessResult run_gpulab(const std::string& args) { return gpulab::testing::run_gpulab(args, "gpulab-test"); }
+fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-headless"); }
 
 TEST(HeadlessApp, LifeScreenshotShowsLiveAndDeadCells) {
   const fs::path png = temp_dir() / "life.png";
@@ -187,7 +168,9 @@ TEST(HeadlessApp, ListNamesEveryDemoStageAndVariant) {
   for (const auto& d : gpulab::make_demos()) {
     EXPECT_NE(r.output.find(std::string(d->name())), std::string::npos) << d->name();
     for (const gpulab::Stage& st : d->stages()) {
-      if (d->stages().size() > 1) EXPECT_NE(r.output.find("stage " + std::string(st.id)), std::string::npos) << st.id;
+      if (d->stages().size() > 1) {
+        EXPECT_NE(r.output.find("stage " + std::string(st.id)), std::string::npos) << st.id;
+      }
       for (const auto& v : st.variants) EXPECT_NE(r.output.find(std::string(v.id)), std::string::npos) << v.id;
     }
   }

@@ -11,6 +11,7 @@
 #include "gl/gl.h"
 #include "life/life_cuda.h"
 #include "platform/platform.h"
+#include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
 
 namespace gpulab {
@@ -25,27 +26,10 @@ std::vector<uint32_t> texture_pixels(const gl::Texture2D& t) {
 TEST(LifeDisplayGpu, InteropAndHostCopyGiveIdenticalPixels) {
   const gpulab::CudaStatus cs = gpulab::cuda_status();
   GPULAB_SKIP_WITHOUT_CUDA();
-  platform::HeadlessOptions ho;
-  ho.width = 64;
-  ho.height = 64;
-  ho.cuda_device = cs.device;
-  std::string why;
-  auto pf = platform::create_headless(ho, &why);
-  ASSERT_TRUE(pf) << why;
-  ASSERT_FALSE(pf->info().software) << "no NVIDIA EGL device: " << pf->info().egl_device;
-  int dev = -1;
-  ASSERT_TRUE(cuda::gl_context_on_cuda_device(&dev)) << "the NVIDIA EGL context is not on a CUDA device";
-
-  cudaSetDevice(cs.device);
-  cuda::Stream stream = cuda::Stream::create_non_blocking();
-  Timings timings;
-  Context ctx;
-  ctx.platform = pf.get();
-  ctx.cuda = true;
-  ctx.cuda_device = cs.device;
-  ctx.stream = stream.get();
-  ctx.interop = true;
-  ctx.timings = &timings;
+  testing::GpuGlContext gpu_gl;
+  ASSERT_NO_FATAL_FAILURE(gpu_gl.open(64, 64, cs.device));
+  const cuda::Stream& stream = gpu_gl.stream;
+  Context& ctx = gpu_gl.ctx;
 
   auto gpu = life::CudaEngine::create(stream.get());
   auto cpu = life::make_cpu_engine();

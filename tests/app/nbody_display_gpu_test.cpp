@@ -14,6 +14,7 @@
 #include "demos/nbody/nbody_display.h"
 #include "gl/gl.h"
 #include "platform/platform.h"
+#include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
 
 namespace gpulab {
@@ -44,27 +45,10 @@ std::vector<nbody::Vertex> buffer_vertices(const NbodyDisplay& d) {
 TEST(NbodyDisplayGpu, MappedBufferHoldsTheKernelsVerticesAndHostCopyDrawsTheSamePicture) {
   GPULAB_SKIP_WITHOUT_CUDA();
   const CudaStatus cs = cuda_status();
-  platform::HeadlessOptions ho;
-  ho.width = 200;
-  ho.height = 150;
-  ho.cuda_device = cs.device;
-  std::string why;
-  auto pf = platform::create_headless(ho, &why);
-  ASSERT_TRUE(pf) << why;
-  ASSERT_FALSE(pf->info().software) << "no NVIDIA EGL device: " << pf->info().egl_device;
-  int dev = -1;
-  ASSERT_TRUE(cuda::gl_context_on_cuda_device(&dev));
-
-  cudaSetDevice(cs.device);
-  cuda::Stream stream = cuda::Stream::create_non_blocking();
-  Timings timings;
-  Context ctx;
-  ctx.platform = pf.get();
-  ctx.cuda = true;
-  ctx.cuda_device = cs.device;
-  ctx.stream = stream.get();
-  ctx.interop = true;
-  ctx.timings = &timings;
+  testing::GpuGlContext gpu_gl;
+  ASSERT_NO_FATAL_FAILURE(gpu_gl.open(200, 150, cs.device));
+  const cuda::Stream& stream = gpu_gl.stream;
+  Context& ctx = gpu_gl.ctx;
 
   for (const char* bodies : {"1000", "4099"}) {  // 4099: not a multiple of any block
     NbodyDemo demo;

@@ -12,35 +12,16 @@
 
 #include "gl/image_io.h"
 #include "nbody/nbody.h"
+#include "support/run_binary.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ProcessResult {
-  int status = -1;
-  std::string output;
-};
+using gpulab::testing::ProcessResult;
 
-ProcessResult run_gpulab(const std::string& args) {
-  const fs::path log = fs::temp_directory_path() / ("gpulab-nbody-" + std::to_string(::getpid()) + ".log");
-  const std::string cmd = std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  ProcessResult r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.output = ss.str();
-  fs::remove(log);
-  return r;
-}
-
-fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("gpulab-nbody-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
+ProcessResult run_gpulab(const std::string& args) { return gpulab::testing::run_gpulab(args, "gpulab-nbody"); }
+fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-nbody"); }
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

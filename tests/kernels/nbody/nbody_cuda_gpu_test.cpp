@@ -23,6 +23,7 @@
 #include "cuda/raii.h"
 #include "nbody/nbody.h"
 #include "nbody/nbody_cuda.h"
+#include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
 
 namespace gpulab::nbody {
@@ -355,31 +356,7 @@ TEST_F(NbodyCuda, BytesNeededIsSane) {
 }
 
 // Device memory that the test takes away from the engine, to provoke out-of-memory paths.
-class MemoryHog {
- public:
-  explicit MemoryHog(size_t leave) {
-    for (size_t chunk = size_t{1} << 30; chunk >= (size_t{1} << 20); chunk >>= 2) {
-      for (;;) {
-        size_t free_bytes = 0, total = 0;
-        if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes < leave + chunk) break;
-        void* p = nullptr;
-        if (cudaMalloc(&p, chunk) != cudaSuccess) {
-          (void)cudaGetLastError();
-          break;
-        }
-        blocks_.push_back(p);
-      }
-    }
-  }
-  ~MemoryHog() {
-    for (void* p : blocks_) cudaFree(p);
-  }
-  MemoryHog(const MemoryHog&) = delete;
-  MemoryHog& operator=(const MemoryHog&) = delete;
-
- private:
-  std::vector<void*> blocks_;
-};
+using gpulab::testing::MemoryHog;
 
 TEST_F(NbodyCuda, AnUploadThatDoesNotFitThrowsAndKeepsTheState) {
   const size_t n = 1000;

@@ -1,0 +1,44 @@
+#pragma once
+// Runs the gpulab binary (GPULAB_BINARY, a compile definition of every test executable) with its
+// output captured, and per-process scratch folders. Names carry a prefix and the process id: ctest
+// runs every test in its own process, so parallel tests never share a file.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace gpulab::testing {
+
+struct ProcessResult {
+  int status = -1;      // exit status, -1 when the process did not exit normally
+  std::string output;   // stdout and stderr together
+};
+
+// `GPULAB_BINARY args`, its output going through temp_directory_path()/<log_prefix>-<pid>.log.
+inline ProcessResult run_gpulab(const std::string& args, const std::string& log_prefix) {
+  namespace fs = std::filesystem;
+  const fs::path log = fs::temp_directory_path() / (log_prefix + "-" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  ProcessResult r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.output = ss.str();
+  fs::remove(log);
+  return r;
+}
+
+// temp_directory_path()/<prefix>-<pid>, created if missing.
+inline std::filesystem::path temp_dir(const std::string& prefix) {
+  std::filesystem::path d = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+}  // namespace gpulab::testing
