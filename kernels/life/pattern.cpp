@@ -4,7 +4,7 @@
 // problem and never throw on bad input.
 #include "life/pattern.h"
 
-#include "life/text.h"
+#include "common/text.h"
 
 #include <sys/stat.h>
 
@@ -19,6 +19,7 @@
 namespace gpulab::life {
 namespace {
 
+using text::split_lines;
 using text::trim;
 
 std::string lower(std::string_view s) {
@@ -34,23 +35,6 @@ std::string show_char(char c) {
   if (c == '\t') return "a tab";
   static const char* hex = "0123456789ABCDEF";
   return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-}
-
-// Splits text into lines, accepting \n and \r\n endings (and a final line without either).
-std::vector<std::string_view> split_lines(std::string_view text) {
-  // A UTF-8 byte-order mark, as some editors write, is not part of the first line.
-  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
-  }
-  return lines;
 }
 
 PatternResult fail(int line, std::string message) {

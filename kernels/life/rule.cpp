@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "life/life.h"
-#include "life/text.h"
+#include "common/text.h"
 
 namespace gpulab::life {
 namespace {

@@ -24,10 +24,14 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
 namespace {
+
+using text::split_lines;
+using text::trim;
 
 static_assert(
     std::endian::native == std::endian::little,
@@ -55,28 +59,13 @@ LoadResult fail_offset(const std::string& name, uint64_t offset, const std::stri
   return fail(name, "offset " + std::to_string(offset) + ": " + message);
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-// Lines ending in \n or \r\n (and a last one without either), without a UTF-8 byte-order mark.
-std::vector<std::string_view> split_lines(std::string_view text) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    start = end + 1;
-  }
-  return lines;
+std::string quoted(std::string_view s) {
+  std::string q;  // appended, not "'" + s + "'": GCC 12 warns falsely (-Wrestrict) on that form
+  q.reserve(s.size() + 2);
+  q += '\'';
+  q += s;
+  q += '\'';
+  return q;
 }
 
 // A finite float, correctly rounded. Empty on success, else why not.
