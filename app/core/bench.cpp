@@ -17,7 +17,9 @@
 
 #if defined(GPULAB_HAVE_CUDA)
 #include "cuda/device_info.h"
+#include "common/cuda_check.h"
 #include "cuda/gpu_timer.h"
+#include "cuda/raii.h"
 #endif
 
 namespace gpulab {
@@ -108,10 +110,20 @@ void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, doub
   if (gpu && suite.peak_fp32_gflops > 0 && flops_per_step > 0) row.pct_peak_flops = 100.0 * row.gflops / suite.peak_fp32_gflops;
 }
 
-void bench_describe_device(BenchSuite& suite, bool cuda, const std::string& cpu_name, const std::string& why) {
+struct BenchStream::Owner {
 #if defined(GPULAB_HAVE_CUDA)
-  if (cuda) {
-    const CudaStatus cs = cuda_status();
+  cuda::Stream stream;
+#endif
+};
+
+BenchStream::BenchStream(BenchSuite& suite, const Options& o, const std::string& cpu_name)
+    : owner_(std::make_unique<Owner>()) {
+  const CudaStatus cs = cuda_status();
+#if defined(GPULAB_HAVE_CUDA)
+  if (cs.available && !o.cpu) {
+    CUDA_CHECK(cudaSetDevice(cs.device));
+    owner_->stream = cuda::Stream::create_non_blocking();
+    stream_ = owner_->stream.get();
     const cuda::DeviceInfo info = cuda::query_device(cs.device);
     suite.device = info.name + " (" + std::to_string(info.sm_count) + " SMs, CUDA " +
                    cuda::format_cuda_version(info.runtime_version) + ")";
@@ -120,9 +132,10 @@ void bench_describe_device(BenchSuite& suite, bool cuda, const std::string& cpu_
     return;
   }
 #endif
-  (void)cuda;
-  suite.device = cpu_name + " (no CUDA: " + why + ")";
+  suite.device = cpu_name + " (no CUDA: " + (o.cpu ? std::string("--cpu") : cs.reason) + ")";
 }
+
+BenchStream::~BenchStream() = default;
 
 void compute_speedups(BenchSuite& suite) {
   for (BenchRow& r : suite.rows) {

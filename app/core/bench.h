@@ -4,6 +4,7 @@
 // size), speed targets checked, and JSON. A demo only lists its rows: core measures them.
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -104,8 +105,23 @@ std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, cons
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
                 double flops_per_step, const BenchSuite& suite, bool gpu);
 
-// The device line and peaks of the CUDA device in use, or of the CPU ("no CUDA: why").
-void bench_describe_device(BenchSuite& suite, bool cuda, const std::string& cpu_name, const std::string& why);
+// The benchmark's compute stream: when CUDA is usable and --cpu was not given, the device is chosen
+// and a non-blocking stream made; either way the suite's device line and peaks are filled (the CUDA
+// device's, or the CPU's with why there is no CUDA).
+class BenchStream {
+ public:
+  BenchStream(BenchSuite& suite, const Options& options, const std::string& cpu_name);
+  ~BenchStream();
+  BenchStream(const BenchStream&) = delete;
+  BenchStream& operator=(const BenchStream&) = delete;
+  bool cuda() const { return stream_ != nullptr; }
+  Stream get() const { return stream_; }
+
+ private:
+  struct Owner;  // the cuda::Stream (CUDA builds)
+  std::unique_ptr<Owner> owner_;
+  Stream stream_ = nullptr;
+};
 
 // Prints the table and the target checks; returns the text too (for tests).
 std::string format_bench(const BenchSuite& suite);

@@ -4,16 +4,12 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "common/cuda_probe.h"
 #include "core/bench.h"
 #include "core/demo.h"
 #include "demos/life/life_demo.h"
 #include "life/life.h"
 
 #if defined(GPULAB_HAVE_CUDA)
-#include <cuda_runtime.h>
-
-#include "cuda/raii.h"
 #include "life/life_cuda.h"
 #endif
 
@@ -29,21 +25,13 @@ BenchSuite bench_life(const Options& o) {
        {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"}, 16384, 16384, 1.2e12, "H100"},
   };
 
-  const CudaStatus cs = cuda_status();
-  const bool cuda = cs.available && !o.cpu;
   std::unique_ptr<life::Engine> cpu = life::make_cpu_engine();
+  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
+  const Stream stream = bench_stream.get();
   std::unique_ptr<life::Engine> gpu;
-  Stream stream = nullptr;
 #if defined(GPULAB_HAVE_CUDA)
-  cuda::Stream owned_stream;
-  if (cuda) {
-    cudaSetDevice(cs.device);
-    owned_stream = cuda::Stream::create_non_blocking();
-    stream = owned_stream.get();
-    gpu = life::CudaEngine::create(stream);
-  }
+  if (bench_stream.cuda()) gpu = life::CudaEngine::create(stream);
 #endif
-  bench_describe_device(suite, cuda, std::string(cpu->device_name()), o.cpu ? "--cpu" : cs.reason);
 
   const auto plan = bench_plan(life::variants(), o.variants, suite.baselines);
 

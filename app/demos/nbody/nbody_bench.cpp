@@ -6,15 +6,11 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "common/cuda_probe.h"
 #include "core/bench.h"
 #include "demos/nbody/nbody_demo.h"
 #include "nbody/nbody.h"
 
 #if defined(GPULAB_HAVE_CUDA)
-#include <cuda_runtime.h>
-
-#include "cuda/raii.h"
 #include "nbody/nbody_cuda.h"
 #endif
 
@@ -36,21 +32,13 @@ BenchSuite bench_nbody(const Options& o) {
       {"best variant >= 2.2e12 interactions/s at N = 1048576 (H100)", gpu_ids, 1048576, 1, 2.2e12, "H100"},
   };
 
-  const CudaStatus cs = cuda_status();
-  const bool cuda = cs.available && !o.cpu;
   std::unique_ptr<nbody::Engine> cpu = nbody::make_cpu_engine();
+  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
+  const Stream stream = bench_stream.get();
   std::unique_ptr<nbody::Engine> gpu;
-  Stream stream = nullptr;
 #if defined(GPULAB_HAVE_CUDA)
-  cuda::Stream owned_stream;
-  if (cuda) {
-    cudaSetDevice(cs.device);
-    owned_stream = cuda::Stream::create_non_blocking();
-    stream = owned_stream.get();
-    gpu = nbody::CudaEngine::create(stream);
-  }
+  if (bench_stream.cuda()) gpu = nbody::CudaEngine::create(stream);
 #endif
-  bench_describe_device(suite, cuda, std::string(cpu->device_name()), o.cpu ? "--cpu" : cs.reason);
 
   const auto plan = bench_plan(nbody::variants(), o.variants, suite.baselines);
 

@@ -440,46 +440,40 @@ std::string NbodyDemo::caption() const {
   return s;
 }
 
+void NbodyDemo::set_body_count(long long n) {
+  if (n < nbody::kMinBodies || n > nbody::kMaxBodies) {
+    notify("the body count must be from 1 to " + std::to_string(nbody::kMaxBodies));
+    return;
+  }
+  // A generated system of n bodies; on failure (out of memory) the current system stays.
+  const long long keep = bodies_;
+  auto keep_loaded = std::move(loaded_);
+  bodies_ = n;
+  loaded_.reset();
+  std::string err;
+  if (!rebuild(&err)) {
+    bodies_ = keep;
+    loaded_ = std::move(keep_loaded);
+    notify(err);
+    return;
+  }
+  bodies_input_ = static_cast<int>(n);
+  view_fitted_ = false;
+}
+
 void NbodyDemo::ui_system(float w) {
   // Body count: powers of two, or any typed value.
   ImGui::SetNextItemWidth(w);
   if (ImGui::BeginCombo("bodies", count_label(bodies_).c_str())) {
     for (int n : kBodyChoices) {
-      if (ImGui::Selectable(count_label(n).c_str(), n == bodies_)) {
-        const long long keep = bodies_;
-        bodies_ = n;
-        loaded_.reset();
-        std::string err;
-        if (!rebuild(&err)) {
-          bodies_ = keep;
-          notify(err);
-        } else {
-          bodies_input_ = n;
-          view_fitted_ = false;
-        }
-      }
+      if (ImGui::Selectable(count_label(n).c_str(), n == bodies_)) set_body_count(n);
     }
     ImGui::EndCombo();
   }
   ImGui::SetNextItemWidth(w * 0.6f);
   ImGui::InputInt("##bodies", &bodies_input_, 0);
   ImGui::SameLine();
-  if (ImGui::Button("set count")) {
-    if (bodies_input_ < nbody::kMinBodies || bodies_input_ > nbody::kMaxBodies) {
-      notify("the body count must be from 1 to " + std::to_string(nbody::kMaxBodies));
-    } else {
-      const long long keep = bodies_;
-      bodies_ = bodies_input_;
-      loaded_.reset();
-      std::string err;
-      if (!rebuild(&err)) {
-        bodies_ = keep;
-        notify(err);
-      } else {
-        view_fitted_ = false;
-      }
-    }
-  }
+  if (ImGui::Button("set count")) set_body_count(bodies_input_);
   // Initial conditions and seed.
   ImGui::SetNextItemWidth(w);
   const nbody::InitInfo* cur = nullptr;

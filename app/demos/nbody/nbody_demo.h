@@ -68,6 +68,7 @@ class NbodyDemo final : public Demo {
   // (out of memory) keeps the current system and returns false with the reason.
   bool rebuild(std::string* error);
   void reset_state();
+  void set_body_count(long long n);  // from the panel: refused with a note when out of range
   void advance(int steps);
   void apply_params(const nbody::Params& p);
   void handle_input(const Frame& frame);
