@@ -1,5 +1,5 @@
 // Benchmark core: the measuring loop, the table, speedups over baselines measured in the same run
-// (same stage and size), target checks, JSON (nlohmann-json).
+// (same case: stage, size and input), target checks, JSON (nlohmann-json).
 #include "core/bench.h"
 
 #include <nlohmann/json.hpp>
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -48,9 +49,180 @@ std::string rate_header(const BenchSuite& s) {
   return "items/s";
 }
 
-bool same_size(const BenchRow& r, long long w, long long h) { return r.width == w && r.height == h; }
+// Times span microseconds to seconds: four significant digits, never an exponent
+// (0.005120, 0.1234, 12.35, 1234).
+std::string sig4(double v) {
+  if (!(v > 0)) return "0";
+  int decimals = std::clamp(3 - static_cast<int>(std::floor(std::log10(v))), 0, 12);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  // Rounding up to the next power of ten (9.99996 -> 10.000) makes a fifth digit: drop it.
+  if (decimals > 0 && std::strtod(buf, nullptr) >= std::pow(10.0, 4 - decimals))
+    std::snprintf(buf, sizeof buf, "%.*f", --decimals, v);
+  return buf;
+}
+
+// A time per step for a target line: microseconds below 0.1 ms.
+std::string step_time(double ms) { return ms < 0.1 ? sig4(ms * 1e3) + " \u00b5s/step" : sig4(ms) + " ms/step"; }
+
+bool contains(const std::vector<std::string>& ids, const std::string& id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+std::string one_of(const std::vector<std::string>& ids) {
+  if (ids.size() == 1) return ids.front();
+  std::string s = "one of ";
+  for (size_t i = 0; i < ids.size(); ++i) s += (i ? ", " : "") + ids[i];
+  return s;
+}
+
+std::string case_label(const BenchRow& r) { return r.input.empty() ? r.size : r.size + " " + r.input; }
+
+const char* kind_name(BenchTarget::Kind k) {
+  switch (k) {
+    case BenchTarget::Kind::Rate: return "rate";
+    case BenchTarget::Kind::Ratio: return "ratio";
+    case BenchTarget::Kind::MaxTime: return "max_time";
+    case BenchTarget::Kind::Invalid: break;
+  }
+  return "invalid";
+}
+
+// An error-free row at the target's size (when it names one) and input (when it names one).
+bool in_scope(const BenchTarget& t, const BenchRow& r) {
+  if (!r.error.empty()) return false;
+  if (t.width != 0 && (r.width != t.width || (t.height != 0 && r.height != t.height))) return false;
+  return t.input.empty() || r.input == t.input;
+}
+
+// The target's size and input, for "not run": "--size 16384x16384 and input 'constant'".
+std::string scope_label(const BenchTarget& t) {
+  std::string s;
+  if (t.width != 0) {
+    s = "--size " + std::to_string(t.width);
+    if (t.height > 1) s += "x" + std::to_string(t.height);
+  }
+  if (!t.input.empty()) s += (s.empty() ? "" : " and ") + std::string("input '") + t.input + "'";
+  return s;
+}
+
+BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
+  BenchTargetResult res;
+  res.what = t.what;
+  res.kind = t.kind();
+  res.device_hint = t.device_hint;
+  if (res.kind == BenchTarget::Kind::Invalid) {
+    res.status = "invalid";
+    const int set = (t.min_items_per_s > 0) + (t.min_ratio > 0) + (t.max_ms > 0);
+    res.detail = t.variants.empty() ? "no variants"
+                 : set == 0         ? "no threshold: set min_items_per_s, min_ratio or max_ms"
+                 : set > 1          ? "more than one of min_items_per_s, min_ratio, max_ms"
+                                    : "min_ratio without versus";
+    return res;
+  }
+  const bool rate = res.kind == BenchTarget::Kind::Rate;
+  // The best row of `ids` in each case in scope; for a ratio, the best of `versus` in the same case.
+  struct Case {
+    const BenchRow* best = nullptr;
+    const BenchRow* versus = nullptr;
+    double value = 0;
+  };
+  std::vector<Case> cases;
+  auto better = [&](const BenchRow& a, const BenchRow& b) {
+    return rate ? a.items_per_s > b.items_per_s : a.ms_median < b.ms_median;
+  };
+  for (const BenchRow& r : suite.rows) {
+    if (!in_scope(t, r) || !contains(t.variants, r.variant)) continue;
+    auto c = std::find_if(cases.begin(), cases.end(), [&](const Case& k) { return bench_same_case(*k.best, r); });
+    if (c == cases.end()) cases.push_back({&r});
+    else if (better(r, *c->best)) c->best = &r;
+  }
+  if (res.kind == BenchTarget::Kind::Ratio) {
+    for (Case& c : cases) {
+      for (const BenchRow& r : suite.rows)
+        if (in_scope(t, r) && contains(t.versus, r.variant) && bench_same_case(*c.best, r) &&
+            (!c.versus || r.ms_median < c.versus->ms_median))
+          c.versus = &r;
+    }
+    std::erase_if(cases, [](const Case& c) { return !c.versus || !(c.best->ms_median > 0); });
+  }
+  for (Case& c : cases) {
+    c.value = rate ? c.best->items_per_s
+              : res.kind == BenchTarget::Kind::Ratio ? c.versus->ms_median / c.best->ms_median
+                                                     : c.best->ms_median;
+  }
+
+  if (cases.empty()) {
+    res.status = "not run";
+    const std::string scope = scope_label(t);
+    bool scope_measured = false;  // some row ran at the target's size and input
+    for (const BenchRow& r : suite.rows) scope_measured |= in_scope(t, r);
+    if (res.kind == BenchTarget::Kind::Ratio)
+      res.detail = "needs " + one_of(t.variants) + " and " + one_of(t.versus) + " measured in the same case" +
+                   (scope.empty() ? "" : " at " + scope);
+    else if (!scope_measured && !scope.empty())
+      res.detail = "needs " + scope;
+    else
+      res.detail = "needs " + one_of(t.variants) + " measured" + (scope.empty() ? "" : " at " + scope);
+    return res;
+  }
+
+  // The worst case decides: the lowest rate or ratio, the longest time.
+  const Case* worst = &cases.front();
+  for (const Case& c : cases) {
+    const bool worse = res.kind == BenchTarget::Kind::MaxTime ? c.value > worst->value : c.value < worst->value;
+    if (worse) worst = &c;
+  }
+  const BenchRow& b = *worst->best;
+  res.measured = true;
+  res.value = worst->value;
+  res.cases = static_cast<int>(cases.size());
+  res.stage = b.stage;
+  res.size = b.size;
+  res.input = b.input;
+  res.variant = b.variant;
+  res.block = b.block;
+  switch (res.kind) {
+    case BenchTarget::Kind::Rate: res.pass = res.value >= t.min_items_per_s; break;
+    case BenchTarget::Kind::Ratio: res.pass = res.value >= t.min_ratio; break;
+    default: res.pass = res.value <= t.max_ms; break;
+  }
+  res.status = res.pass ? "PASS" : "MISS";
+  res.other_device = !t.device_hint.empty() && suite.device.find(t.device_hint) == std::string::npos;
+
+  const std::string worst_prefix = cases.size() > 1 ? "worst: " : "";
+  if (res.kind == BenchTarget::Kind::Ratio) {
+    res.versus_variant = worst->versus->variant;
+    res.detail = worst_prefix + b.variant + " " + speedup(res.value) + "x" +
+                 (t.versus.size() > 1 ? " over " + res.versus_variant : "") + " at " + case_label(b);
+  } else {
+    // The case is named where the target leaves it open (Life's and N-body's name it: no case).
+    const bool open_case = cases.size() > 1 || t.width == 0 || (t.input.empty() && !b.input.empty());
+    res.detail = worst_prefix + b.variant + " block " + b.block + (open_case ? " at " + case_label(b) : "") + ": " +
+                 (rate ? sci(res.value) : step_time(res.value));
+  }
+  return res;
+}
 
 }  // namespace
+
+bool bench_same_case(const BenchRow& a, const BenchRow& b) {
+  return a.stage == b.stage && a.width == b.width && a.height == b.height && a.input == b.input;
+}
+
+BenchTarget::Kind BenchTarget::kind() const {
+  const int set = (min_items_per_s > 0) + (min_ratio > 0) + (max_ms > 0);
+  if (set != 1 || variants.empty()) return Kind::Invalid;
+  if (min_items_per_s > 0) return Kind::Rate;
+  if (min_ratio > 0) return versus.empty() ? Kind::Invalid : Kind::Ratio;
+  return Kind::MaxTime;
+}
+
+std::vector<BenchTargetResult> check_targets(const BenchSuite& suite) {
+  std::vector<BenchTargetResult> out;
+  for (const BenchTarget& t : suite.targets) out.push_back(check_target(t, suite));
+  return out;
+}
 
 BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan) {
   // Warm-up (first launch, layout conversion, caches), then size the repeats.
@@ -58,9 +230,20 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
   if (!plan.cpu || t1 < 50.0) t1 = run(1);
   int steps = plan.steps;
   if (steps <= 0) {
-    steps = plan.cpu ? std::clamp(static_cast<int>(std::ceil(plan.cpu_target_ms / std::max(t1, 1e-3))), 1, 50)
-                     : std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1,
-                                  plan.max_steps);
+    if (plan.cpu) {
+      steps = std::clamp(static_cast<int>(std::ceil(plan.cpu_target_ms / std::max(t1, 1e-3))), 1, 50);
+    } else {
+      steps = std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1, plan.max_steps);
+      // One step of a microsecond kernel times the launch more than the kernel: back-to-back steps
+      // run faster, so size again from a run of the steps just sized.
+      if (t1 < plan.calibrate_below_ms && steps < plan.max_steps) {
+        const double tn = run(steps);
+        if (tn > 0) {
+          t1 = tn / steps;
+          steps = std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1, plan.max_steps);
+        }
+      }
+    }
   }
   int repeats = plan.repeats;
   // Slow rows (the CPU, a naive kernel at a million bodies) get three repeats, not seven.
@@ -143,8 +326,8 @@ void compute_speedups(BenchSuite& suite) {
     for (size_t b = 0; b < suite.baselines.size(); ++b) {
       const BenchRow* base = nullptr;
       for (const BenchRow& c : suite.rows) {
-        if (c.variant == suite.baselines[b] && c.stage == r.stage && same_size(c, r.width, r.height) &&
-            c.error.empty() && (!base || c.ms_median < base->ms_median))
+        if (contains(suite.baselines[b].variants, c.variant) && bench_same_case(c, r) && c.error.empty() &&
+            (!base || c.ms_median < base->ms_median))
           base = &c;
       }
       r.speedups[b] = (base && r.error.empty() && r.ms_median > 0) ? base->ms_median / r.ms_median : 0;
@@ -160,19 +343,22 @@ std::string format_bench(const BenchSuite& suite) {
   if (suite.peak_bandwidth_gbps > 0) os << ")";
   os << "\n";
 
-  bool stages = false, flops = false, bandwidth = false;
+  bool stages = false, inputs = false, flops = false, bandwidth = false;
   for (const BenchRow& r : suite.rows) {
     stages |= !r.stage.empty() && r.stage != suite.rows.front().stage;
+    inputs |= !r.input.empty();
     flops |= r.gflops > 0;
     bandwidth |= r.gbps > 0;
   }
   std::vector<std::string> head;
   if (stages) head.push_back("stage");
-  for (const char* h : {"variant", "block", "size", "ms/step"}) head.push_back(h);
+  for (const char* h : {"variant", "block", "size"}) head.push_back(h);
+  if (inputs) head.push_back("input");
+  head.push_back("ms/step");
   head.push_back(rate_header(suite));
   if (bandwidth) head.insert(head.end(), {"GB/s", "%peak"});
   if (flops) head.insert(head.end(), {"GFLOP/s", "%fp32"});
-  for (const std::string& b : suite.baselines) head.push_back("x " + b);
+  for (const BenchBaseline& b : suite.baselines) head.push_back("x " + b.label);
 
   std::vector<std::vector<std::string>> cells;
   for (const BenchRow& r : suite.rows) {
@@ -181,12 +367,13 @@ std::string format_bench(const BenchSuite& suite) {
     c.push_back(r.variant + (r.baseline_only ? "*" : ""));
     c.push_back(r.block);
     c.push_back(r.size);
+    if (inputs) c.push_back(r.input);
     if (!r.error.empty()) {
       c.push_back("not measured: " + r.error);
       cells.push_back(c);
       continue;
     }
-    c.push_back(fmt("%.4f", r.ms_median));
+    c.push_back(sig4(r.ms_median));
     c.push_back(sci(r.items_per_s));
     if (bandwidth) {
       c.push_back(r.gbps > 0 ? fmt("%.1f", r.gbps) : "-");
@@ -208,7 +395,7 @@ std::string format_bench(const BenchSuite& suite) {
     os << "|";
     for (size_t i = 0; i < c.size(); ++i) {
       const bool last_error = c.size() < head.size() && i + 1 == c.size();
-      const bool left = i < (stages ? 4u : 3u) || last_error;
+      const bool left = i < 3u + stages + inputs || last_error;
       std::string cell = c[i];
       if (!last_error && cell.size() < width[i]) {
         const std::string pad(width[i] - cell.size(), ' ');
@@ -232,25 +419,9 @@ std::string format_bench(const BenchSuite& suite) {
   os << ".\n";
   for (const std::string& n : suite.notes) os << "note: " << n << "\n";
 
-  for (const BenchTarget& t : suite.targets) {
-    const BenchRow* best = nullptr;
-    for (const BenchRow& r : suite.rows) {
-      if (!same_size(r, t.width, t.height) || !r.error.empty()) continue;
-      if (std::find(t.variants.begin(), t.variants.end(), r.variant) == t.variants.end()) continue;
-      if (!best || r.items_per_s > best->items_per_s) best = &r;
-    }
-    os << "target: " << t.what << ": ";
-    if (!best) {
-      os << "not run (needs --size " << t.width;
-      if (t.height > 1) os << "x" << t.height;
-      os << ")\n";
-      continue;
-    }
-    const bool pass = best->items_per_s >= t.min_items_per_s;
-    os << (pass ? "PASS" : "MISS") << " (" << best->variant << " block " << best->block << ": "
-       << sci(best->items_per_s) << ")";
-    if (!t.device_hint.empty() && suite.device.find(t.device_hint) == std::string::npos)
-      os << " [the target is for an " << t.device_hint << "]";
+  for (const BenchTargetResult& t : check_targets(suite)) {
+    os << "target: " << t.what << ": " << t.status << " (" << t.detail << ")";
+    if (t.measured && t.other_device) os << " [the target is for an " << t.device_hint << "]";
     os << "\n";
   }
   return os.str();
@@ -262,7 +433,13 @@ std::string bench_json(const BenchSuite& suite) {
   j["device"] = suite.device;
   j["peak_bandwidth_gbps"] = suite.peak_bandwidth_gbps;
   j["peak_fp32_gflops"] = suite.peak_fp32_gflops;
-  j["baselines"] = suite.baselines;
+  nlohmann::json labels = nlohmann::json::array(), groups = nlohmann::json::array();
+  for (const BenchBaseline& b : suite.baselines) {
+    labels.push_back(b.label);
+    groups.push_back({{"label", b.label}, {"variants", b.variants}});
+  }
+  j["baselines"] = std::move(labels);
+  j["baseline_groups"] = std::move(groups);
   j["notes"] = suite.notes;
   nlohmann::json rows = nlohmann::json::array();
   for (const BenchRow& r : suite.rows) {
@@ -272,6 +449,7 @@ std::string bench_json(const BenchSuite& suite) {
                         {"size", r.size},
                         {"width", r.width},
                         {"height", r.height},
+                        {"input", r.input},
                         {"steps", r.steps},
                         {"repeats", r.repeats},
                         {"ms_per_step_median", r.ms_median},
@@ -286,14 +464,36 @@ std::string bench_json(const BenchSuite& suite) {
                         {"baseline_only", r.baseline_only},
                         {"error", r.error}};
     for (size_t b = 0; b < suite.baselines.size(); ++b)
-      o["speedup_vs_" + suite.baselines[b]] = b < r.speedups.size() ? r.speedups[b] : 0.0;
+      o["speedup_vs_" + suite.baselines[b].label] = b < r.speedups.size() ? r.speedups[b] : 0.0;
     rows.push_back(std::move(o));
   }
   j["rows"] = std::move(rows);
   nlohmann::json targets = nlohmann::json::array();
-  for (const BenchTarget& t : suite.targets)
-    targets.push_back({{"what", t.what}, {"variants", t.variants}, {"width", t.width}, {"height", t.height},
-                       {"min_items_per_s", t.min_items_per_s}, {"device_hint", t.device_hint}});
+  const std::vector<BenchTargetResult> results = check_targets(suite);
+  for (size_t i = 0; i < suite.targets.size(); ++i) {
+    const BenchTarget& t = suite.targets[i];
+    const BenchTargetResult& r = results[i];
+    targets.push_back({{"what", t.what},
+                       {"kind", kind_name(r.kind)},
+                       {"variants", t.variants},
+                       {"versus", t.versus},
+                       {"width", t.width},
+                       {"height", t.height},
+                       {"input", t.input},
+                       {"min_items_per_s", t.min_items_per_s},
+                       {"min_ratio", t.min_ratio},
+                       {"max_ms", t.max_ms},
+                       {"device_hint", t.device_hint},
+                       {"status", r.status},
+                       {"measured", r.measured},
+                       {"pass", r.pass},
+                       {"detail", r.detail},
+                       {"value", r.value},
+                       {"cases", r.cases},
+                       {"case", {{"stage", r.stage}, {"size", r.size}, {"input", r.input}, {"variant", r.variant},
+                                 {"block", r.block}, {"versus_variant", r.versus_variant}}},
+                       {"other_device", r.other_device}});
+  }
   j["targets"] = std::move(targets);
   return j.dump(2) + "\n";
 }

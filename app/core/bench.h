@@ -1,7 +1,7 @@
 #pragma once
 // Benchmark mode: warm, synchronised timings (median of repeats) of every variant a demo lists,
-// printed as a table with speedups against baselines measured in the same run (per stage and
-// size), speed targets checked, and JSON. A demo only lists its rows: core measures them.
+// printed as a table with speedups against baselines measured in the same run (per case: stage,
+// size and input), speed targets checked, and JSON. A demo only lists its rows: core measures them.
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -20,6 +20,7 @@ struct BenchRow {
   std::string demo, stage, variant, block, device;
   std::string size;          // "16384x16384", "N=131072"
   long long width = 0, height = 0;  // the size as numbers (height 1 for N items)
+  std::string input;         // the input data, e.g. "uniform", "narrow 100..123"; empty: the demo has one
   int steps = 0;    // steps per timed repeat
   int repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // per step
@@ -34,18 +35,68 @@ struct BenchRow {
   std::string error;             // set when the row could not be measured
 };
 
-// A speed target the benchmark checks (targets live here, not in timed tests).
+// Two rows are the same case (their times compare) when stage, size and input match.
+bool bench_same_case(const BenchRow& a, const BenchRow& b);
+
+// A speedup column: a row's baseline is the fastest error-free row of the same case whose variant is
+// one of `variants` (a demo with one CPU and one naive GPU variant per stage lists one of each per
+// group). Built from one id, as in `suite.baselines = {"cpu", "gpu-naive-aos"}`: label and variant.
+struct BenchBaseline {
+  std::string label;                  // the column is "x " + label, the JSON key "speedup_vs_" + label
+  std::vector<std::string> variants;
+
+  BenchBaseline() = default;
+  BenchBaseline(std::string id) : label(id), variants{std::move(id)} {}  // NOLINT: implicit on purpose
+  BenchBaseline(const char* id) : BenchBaseline(std::string(id)) {}     // NOLINT: implicit on purpose
+  BenchBaseline(std::string label_, std::vector<std::string> variants_)
+      : label(std::move(label_)), variants(std::move(variants_)) {}
+};
+
+// A speed target the benchmark checks (targets live here, not in timed tests). Exactly one of the
+// three thresholds is set, and it says the kind:
+//   min_items_per_s: the best of `variants` reaches this rate;
+//   min_ratio:       the best of `variants` is at least this many times faster (ms) than the best of
+//                    `versus` in the same case;
+//   max_ms:          the best of `variants` takes at most this long a step.
+// A target is checked in every case measured that it matches (width and height when non-zero, input
+// when non-empty, any stage) and must hold in each: the worst case decides. Life's and N-body's
+// targets name one size and have no input, so one case.
 struct BenchTarget {
-  std::string what;                   // "gpu-bitpacked >= 9e12 cell updates/s at 32768²"
-  std::vector<std::string> variants;  // any of these (the best is taken)
-  long long width = 0, height = 0;    // the size it is measured at
-  double min_items_per_s = 0;
-  std::string device_hint;            // the target's device, e.g. "H100"
+  enum class Kind { Rate, Ratio, MaxTime, Invalid };
+
+  std::string what{};                   // "gpu-bitpacked >= 9e12 cell updates/s at 32768²"
+  std::vector<std::string> variants{};  // any of these (the best is taken)
+  long long width = 0, height = 0;      // the size it is measured at (0: every size measured)
+  double min_items_per_s = 0;           // Rate
+  std::string device_hint{};            // the target's device, e.g. "H100"
+  std::string input{};                  // the input it is measured on ("": every input measured)
+  std::vector<std::string> versus{};    // Ratio: the rows to beat (the best is taken)
+  double min_ratio = 0;                 // Ratio
+  double max_ms = 0;                    // MaxTime: per step
+
+  // Invalid: no threshold or more than one set, no variants, or a ratio without `versus`.
+  Kind kind() const;
+};
+
+// The outcome of one target, as format_bench prints it: "target: <what>: <status> (<detail>)".
+struct BenchTargetResult {
+  std::string what;
+  BenchTarget::Kind kind = BenchTarget::Kind::Invalid;
+  bool measured = false;  // false: not run (no matching case measured) or an invalid target
+  bool pass = false;
+  std::string status;     // "PASS", "MISS", "not run", "invalid"
+  std::string detail;     // "gpu-swar block 16: 9.512e+12", "worst: hist-vec-rle 1.31x at 16384x16384 constant"
+  double value = 0;       // the deciding (worst) case's items/s, ratio or ms per step
+  int cases = 0;          // cases checked
+  // The deciding case and the row of `variants` measured there (for a ratio, `versus_variant` too).
+  std::string stage, size, input, variant, block, versus_variant;
+  std::string device_hint;
+  bool other_device = false;  // a hint is set and the suite ran on another device
 };
 
 struct BenchSuite {
   std::string demo;
-  std::vector<std::string> baselines;  // speedups are over these, in order (same stage and size)
+  std::vector<BenchBaseline> baselines;  // speedups are over these, in order (same case)
   std::vector<BenchRow> rows;
   std::vector<BenchTarget> targets;
   std::vector<std::string> notes;      // "cpu skipped at N=1048576: about 40 s a step"
@@ -62,14 +113,17 @@ struct BenchPlan {
   int repeats = 7;
   double target_ms = 20;   // a repeat lasts about this long when steps are sized (GPU)
   double cpu_target_ms = 200;
-  int max_steps = 2000;
+  int max_steps = 20000;  // GPU: a 5 µs step still fills the repeat
+  double calibrate_below_ms = 0.1;  // GPU: a first step under this is timed again as a sized run
 };
 struct BenchTiming {
   int steps = 0, repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // per step
 };
 // Warm-up (two runs of one step on the GPU, one on the CPU), steps sized so event resolution and
-// launch gaps do not dominate, then the median of the repeats.
+// launch gaps do not dominate, then the median of the repeats. On the GPU a first step under
+// calibrate_below_ms is mostly launch latency: the sized run is timed once more and the steps sized
+// again from it, so microsecond kernels fill the repeat too.
 BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan);
 
 // Times `step(steps)` as bench_measure does: with CUDA events on `stream` for GPU rows, with the host
@@ -77,10 +131,11 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
 BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream, const Options& o);
 
 // The rows to measure: the variants asked for with --variant (default: all of `table`), preceded
-// by the baselines that were not asked for (marked baseline_only). Throws for an unknown id.
+// by the baselines (every id of every group) that were not asked for, marked baseline_only. Throws
+// for an unknown id.
 template <class V>
 std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, const std::vector<std::string>& ids,
-                                                  const std::vector<std::string>& baselines) {
+                                                  const std::vector<BenchBaseline>& baselines) {
   auto find = [&](const std::string& id) -> const V* {
     for (const V& v : table)
       if (v.id == id) return &v;
@@ -93,9 +148,12 @@ std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, cons
     for (const std::string& id : ids) chosen.push_back(find(id));
   }
   std::vector<std::pair<const V*, bool>> plan;
-  for (const std::string& b : baselines) {
-    const V* v = find(b);
-    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
+  for (const BenchBaseline& group : baselines) {
+    for (const std::string& b : group.variants) {
+      const V* v = find(b);
+      const bool planned = std::find_if(plan.begin(), plan.end(), [&](const auto& p) { return p.first == v; }) != plan.end();
+      if (!planned && std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
+    }
   }
   for (const V* v : chosen) plan.push_back({v, false});
   return plan;
@@ -123,9 +181,14 @@ class BenchStream {
   Stream stream_ = nullptr;
 };
 
-// Prints the table and the target checks; returns the text too (for tests).
+// Checks every target of the suite on its rows (format_bench prints these, bench_json has them).
+std::vector<BenchTargetResult> check_targets(const BenchSuite& suite);
+// The table (an "input" column when any row has one; ms/step to 4 significant digits), its notes
+// and the target checks; run_bench prints it.
 std::string format_bench(const BenchSuite& suite);
+// Rows (with "input" and "speedup_vs_<label>"), baselines and targets with their results.
 std::string bench_json(const BenchSuite& suite);
+// Fills every row's speedups: its baseline's ms / its ms, per baseline group, within the same case.
 void compute_speedups(BenchSuite& suite);
 
 // Runs the benchmark of the demo named by --demo, prints the table, writes --json.

@@ -8,9 +8,10 @@
 namespace gpulab {
 namespace {
 
-BenchRow row(std::string v, int n, double ms, std::string stage = "step") {
+BenchRow row(std::string v, int n, double ms, std::string stage = "step", std::string input = "") {
   BenchRow r;
   r.stage = std::move(stage);
+  r.input = std::move(input);
   r.variant = std::move(v);
   r.width = r.height = n;
   r.size = std::to_string(n) + "x" + std::to_string(n);
@@ -96,6 +97,299 @@ TEST(Bench, MeasureWarmsUpSizesStepsAndTakesTheMedian) {
   EXPECT_EQ(t.repeats, 5);
   EXPECT_DOUBLE_EQ(t.ms_median, 2.0);
   EXPECT_DOUBLE_EQ(t.ms_max, 100.0);
+}
+
+// A Life-style suite (one stage, no input, single-id baselines, rate targets) prints exactly as it
+// did before inputs, baseline groups and target kinds (ms in [0.1, 1): "%.4f" and 4 significant
+// digits agree there).
+TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
+  BenchSuite s;
+  s.demo = "life";
+  s.device = "NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4)";
+  s.peak_bandwidth_gbps = 3350;
+  s.peak_fp32_gflops = 66900;
+  s.baselines = {"cpu-naive", "gpu-global"};
+  s.rows = {row("cpu-naive", 1024, 0.9), row("gpu-global", 1024, 0.5), row("gpu-swar", 1024, 0.1234),
+            row("cpu-naive", 2048, 0.4), row("gpu-swar", 2048, 0.4)};
+  s.rows[0].baseline_only = true;
+  s.rows[1].gbps = 100;
+  s.rows[1].pct_peak = 3;
+  s.rows[4].error = "no CUDA device";
+  s.rows[2].gflops = 1234;
+  s.rows[2].pct_peak_flops = 2;
+  s.rows[2].item_unit = "cell updates";
+  s.notes = {"a note"};
+  s.targets = {{"fast", {"gpu-global", "gpu-swar"}, 1024, 1024, 1e9, "H100"},
+               {"too fast", {"gpu-global"}, 1024, 1024, 1e14, "A100"},
+               {"other size", {"gpu-swar"}, 4096, 4096, 1.0, "H100"},
+               {"N", {"gpu-swar"}, 16384, 1, 1.0, "H100"}};
+  compute_speedups(s);
+  const std::string expected =
+      "gpulab bench: life on NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4) (peak memory bandwidth 3350 GB/s, peak FP32 66.9 TFLOP/s)\n"
+      "| variant    | block | size      | ms/step | cell updates/s |  GB/s | %peak | GFLOP/s | %fp32 | x cpu-naive | x gpu-global |\n"
+      "|------------|-------|-----------|---------|----------------|-------|-------|---------|-------|-------------|--------------|\n"
+      "| cpu-naive* | 16    | 1024x1024 |  0.9000 |      1.165e+09 |     - |     - |       - |     - |           1 |        0.556 |\n"
+      "| gpu-global | 16    | 1024x1024 |  0.5000 |      2.097e+09 | 100.0 |   3.0 |       - |     - |         1.8 |            1 |\n"
+      "| gpu-swar   | 16    | 1024x1024 |  0.1234 |      8.497e+09 |     - |     - |    1234 |   2.0 |        7.29 |         4.05 |\n"
+      "| cpu-naive  | 16    | 2048x2048 |  0.4000 |      1.049e+10 |     - |     - |       - |     - |           1 |            - |\n"
+      "| gpu-swar   | 16    | 2048x2048 | not measured: no CUDA device |\n"
+      "(* measured as a baseline for the speedup columns)\n"
+      "ms/step: median of the timed repeats after a warm-up; GB/s counts the fewest bytes a step must move.\n"
+      "note: a note\n"
+      "target: fast: PASS (gpu-swar block 16: 8.497e+09)\n"
+      "target: too fast: MISS (gpu-global block 16: 2.097e+09) [the target is for an A100]\n"
+      "target: other size: not run (needs --size 4096x4096)\n"
+      "target: N: not run (needs --size 16384)\n";
+  EXPECT_EQ(format_bench(s), expected);
+}
+
+TEST(Bench, MsColumnKeepsFourSignificantDigits) {
+  BenchSuite s;
+  s.demo = "x";
+  s.rows = {row("a", 8, 0.00512), row("b", 8, 12.3456), row("c", 8, 1234.7), row("d", 8, 0.0123456), row("e", 8, 9.99996)};
+  const std::string out = format_bench(s);
+  EXPECT_NE(out.find(" 0.005120 |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 12.35 |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 1235 |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 0.01235 |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 10.00 |"), std::string::npos) << out;
+}
+
+TEST(Bench, InputColumnOnlyWhenARowHasOne) {
+  BenchSuite s;
+  s.demo = "x";
+  s.rows = {row("a", 8, 1.0), row("b", 8, 1.0)};
+  std::string out = format_bench(s);
+  EXPECT_EQ(out.find("input"), std::string::npos) << out;
+  s.rows[1].input = "narrow 100..123";
+  out = format_bench(s);
+  EXPECT_NE(out.find("| size | input           | ms/step |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 8x8  | narrow 100..123 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 8x8  |                 |"), std::string::npos) << out;  // the row without one
+  s.rows[0].error = "boom";
+  out = format_bench(s);
+  EXPECT_NE(out.find("| 8x8  |                 | not measured: boom |"), std::string::npos) << out;
+}
+
+TEST(Bench, SpeedupsNeverCrossInputsOrStages) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.baselines = {"hist-cpu"};
+  s.rows = {row("hist-cpu", 64, 10.0, "hist", "uniform"), row("hist-cpu", 64, 40.0, "hist", "constant"),
+            row("hist-smem", 64, 1.0, "hist", "uniform"), row("hist-smem", 64, 2.0, "hist", "constant"),
+            row("hist-smem", 64, 2.0, "scan", "uniform"),    // no hist-cpu in the scan stage
+            row("hist-smem", 64, 2.0, "hist", "narrow")};    // nor on the narrow input
+  compute_speedups(s);
+  EXPECT_DOUBLE_EQ(s.rows[2].speedups[0], 10.0);
+  EXPECT_DOUBLE_EQ(s.rows[3].speedups[0], 20.0);
+  EXPECT_DOUBLE_EQ(s.rows[4].speedups[0], 0.0);
+  EXPECT_DOUBLE_EQ(s.rows[5].speedups[0], 0.0);
+  EXPECT_TRUE(bench_same_case(s.rows[0], s.rows[2]));
+  EXPECT_FALSE(bench_same_case(s.rows[0], s.rows[1]));
+  EXPECT_FALSE(bench_same_case(s.rows[2], s.rows[4]));
+}
+
+TEST(Bench, GroupedBaselinesPickTheFastestMemberInEachStage) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.baselines = {{"cpu", {"hist-cpu", "scan-cpu"}}, {"gpu naive", {"hist-atomic-global", "scan-serial"}}};
+  s.rows = {row("hist-cpu", 64, 8.0, "hist"), row("hist-atomic-global", 64, 4.0, "hist"),
+            row("hist-smem", 64, 1.0, "hist"), row("scan-cpu", 64, 0.5, "scan"),
+            row("scan-serial", 64, 3.0, "scan"), row("scan-serial", 64, 2.0, "scan"),  // two blocks: the faster
+            row("scan-warp", 64, 0.25, "scan")};
+  s.rows[5].block = "32";
+  compute_speedups(s);
+  EXPECT_DOUBLE_EQ(s.rows[2].speedups[0], 8.0);
+  EXPECT_DOUBLE_EQ(s.rows[2].speedups[1], 4.0);
+  EXPECT_DOUBLE_EQ(s.rows[6].speedups[0], 2.0);  // scan-cpu, not hist-cpu
+  EXPECT_DOUBLE_EQ(s.rows[6].speedups[1], 8.0);  // the faster scan-serial row
+  EXPECT_DOUBLE_EQ(s.rows[3].speedups[0], 1.0);
+  const std::string out = format_bench(s);
+  EXPECT_NE(out.find("| x cpu | x gpu naive |"), std::string::npos) << out;
+  const nlohmann::json j = nlohmann::json::parse(bench_json(s));
+  EXPECT_DOUBLE_EQ(j["rows"][6]["speedup_vs_gpu naive"].get<double>(), 8.0);
+  EXPECT_EQ(j["baselines"][0], "cpu");
+  EXPECT_EQ(j["baseline_groups"][1]["variants"][1], "scan-serial");
+}
+
+struct PlanVariant {
+  std::string id;
+};
+
+TEST(Bench, PlanAddsEveryIdOfEveryBaselineGroupOnce) {
+  const std::vector<PlanVariant> table = {{"hist-cpu"}, {"hist-atomic-global"}, {"hist-smem"}, {"scan-cpu"},
+                                          {"scan-serial"}, {"scan-warp"}};
+  const std::span<const PlanVariant> span(table);
+  const std::vector<BenchBaseline> baselines = {{"cpu", {"hist-cpu", "scan-cpu"}},
+                                                {"gpu naive", {"hist-atomic-global", "scan-serial"}},
+                                                "hist-cpu"};  // a single id too, and a repeat
+  auto plan = bench_plan(span, {"scan-warp", "scan-cpu"}, baselines);
+  std::vector<std::string> ids;
+  for (auto [v, baseline_only] : plan) ids.push_back(v->id + (baseline_only ? "*" : ""));
+  EXPECT_EQ(ids, (std::vector<std::string>{"hist-cpu*", "hist-atomic-global*", "scan-serial*", "scan-warp", "scan-cpu"}));
+  EXPECT_EQ(bench_plan(span, {}, baselines).size(), table.size());
+  EXPECT_THROW(bench_plan(span, {}, {{"cpu", {"hist-cpu", "nope"}}}), std::invalid_argument);
+}
+
+TEST(Bench, RateTargetWithoutInputMustHoldOnEveryInput) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.rows = {row("hist-smem", 64, 0.001, "hist", "uniform"), row("hist-vec", 64, 0.002, "hist", "uniform"),
+            row("hist-smem", 64, 0.01, "hist", "constant"), row("hist-vec", 64, 0.004, "hist", "constant")};
+  s.targets = {{"any input", {"hist-smem", "hist-vec"}, 64, 64, 1e9, ""},
+               {"every input", {"hist-smem", "hist-vec"}, 64, 64, 2e9, ""},
+               {.what = "uniform only", .variants = {"hist-smem", "hist-vec"}, .width = 64, .height = 64,
+                .min_items_per_s = 2e9, .input = "uniform"},
+               {.what = "narrow", .variants = {"hist-vec"}, .width = 64, .height = 64, .min_items_per_s = 1,
+                .input = "narrow"}};
+  const std::vector<BenchTargetResult> r = check_targets(s);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].kind, BenchTarget::Kind::Rate);
+  EXPECT_TRUE(r[0].pass);
+  EXPECT_EQ(r[0].cases, 2);
+  EXPECT_EQ(r[0].input, "constant");  // the worst input's best: hist-vec at 4 µs
+  EXPECT_EQ(r[0].variant, "hist-vec");
+  EXPECT_FALSE(r[1].pass);
+  EXPECT_EQ(r[1].status, "MISS");
+  EXPECT_TRUE(r[2].pass);
+  EXPECT_EQ(r[2].variant, "hist-smem");
+  EXPECT_EQ(r[2].cases, 1);
+  EXPECT_FALSE(r[3].measured);
+  const std::string out = format_bench(s);
+  EXPECT_NE(out.find("target: any input: PASS (worst: hist-vec block 16 at 64x64 constant: 1.024e+09)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: uniform only: PASS (hist-smem block 16: 4.096e+09)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: narrow: not run (needs --size 64x64 and input 'narrow')"), std::string::npos) << out;
+}
+
+TEST(Bench, MaxTimeTargetPassMissAndNotRun) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.device = "NVIDIA H100 80GB HBM3";
+  s.rows = {row("reduce-warp", 4096, 0.00512, "reduce", "uniform"), row("reduce-warp", 4096, 0.0061, "reduce", "constant"),
+            row("apply-global", 4096, 0.25, "apply", "uniform")};
+  s.targets = {{.what = "reduce under 10 us", .variants = {"reduce-warp"}, .width = 4096, .height = 4096,
+                .device_hint = "H100", .max_ms = 0.01},
+               {.what = "reduce under 6 us", .variants = {"reduce-warp"}, .width = 4096, .height = 4096,
+                .device_hint = "A100", .max_ms = 0.006},
+               {.what = "apply under 0.2 ms", .variants = {"apply-global"}, .max_ms = 0.2},
+               {.what = "reduce at 8192", .variants = {"reduce-warp"}, .width = 8192, .height = 8192, .max_ms = 1}};
+  const std::vector<BenchTargetResult> r = check_targets(s);
+  EXPECT_EQ(r[0].kind, BenchTarget::Kind::MaxTime);
+  EXPECT_TRUE(r[0].pass);
+  EXPECT_DOUBLE_EQ(r[0].value, 0.0061);  // the slower input decides
+  EXPECT_FALSE(r[1].pass);
+  EXPECT_FALSE(r[2].pass);
+  EXPECT_FALSE(r[3].measured);
+  const std::string out = format_bench(s);
+  EXPECT_NE(out.find("target: reduce under 10 us: PASS (worst: reduce-warp block 16 at 4096x4096 constant: 6.100 \u00b5s/step)\n"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("target: reduce under 6 us: MISS (worst: reduce-warp block 16 at 4096x4096 constant: 6.100 \u00b5s/step) [the target is for an A100]"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("target: apply under 0.2 ms: MISS (apply-global block 16 at 4096x4096 uniform: 0.2500 ms/step)"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("target: reduce at 8192: not run (needs --size 8192x8192)"), std::string::npos) << out;
+}
+
+TEST(Bench, RatioTargetReportsTheWorstCase) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.rows = {row("hist-cub", 1024, 2.0, "hist", "uniform"),      row("hist-vec", 1024, 1.0, "hist", "uniform"),
+            row("hist-cub", 1024, 2.0, "hist", "constant"),     row("hist-vec-rle", 1024, 1.5, "hist", "constant"),
+            row("hist-vec", 1024, 4.0, "hist", "constant"),     row("hist-cub", 16384, 40.0, "hist", "constant"),
+            row("hist-vec-rle", 16384, 30.5, "hist", "constant"), row("hist-cub", 16384, 10.0, "hist", "uniform"),
+            row("hist-vec", 2048, 1.0, "hist", "uniform")};  // no hist-cub at 2048: not a case
+  const std::vector<std::string> ours = {"hist-vec", "hist-vec-rle"};
+  s.targets = {{.what = "best histogram faster than hist-cub on every size and input", .variants = ours,
+                .versus = {"hist-cub"}, .min_ratio = 1.2},
+               {.what = "1.2x at 1024", .variants = ours, .width = 1024, .height = 1024, .versus = {"hist-cub"},
+                .min_ratio = 1.2},
+               {.what = "2x at 1024 uniform", .variants = ours, .width = 1024, .height = 1024, .input = "uniform",
+                .versus = {"hist-cub"}, .min_ratio = 2},
+               {.what = "vs a missing one", .variants = ours, .versus = {"hist-atomic-global"}, .min_ratio = 1}};
+  const std::vector<BenchTargetResult> r = check_targets(s);
+  EXPECT_EQ(r[0].kind, BenchTarget::Kind::Ratio);
+  EXPECT_EQ(r[0].cases, 3);  // 1024 uniform and constant, 16384 constant
+  EXPECT_TRUE(r[0].pass);  // 1024: 2x and 1.33x; 16384 constant: 40 / 30.5 = 1.31 (16384 uniform: none of ours)
+  EXPECT_EQ(r[0].size, "16384x16384");
+  EXPECT_EQ(r[0].input, "constant");
+  EXPECT_EQ(r[0].variant, "hist-vec-rle");
+  EXPECT_EQ(r[0].versus_variant, "hist-cub");
+  EXPECT_TRUE(r[1].pass);  // 1024 only: uniform 2x, constant 1.33x
+  EXPECT_NEAR(r[1].value, 2.0 / 1.5, 1e-12);
+  EXPECT_TRUE(r[2].pass);
+  EXPECT_EQ(r[2].cases, 1);
+  EXPECT_FALSE(r[3].measured);
+  const std::string out = format_bench(s);
+  EXPECT_NE(out.find("target: best histogram faster than hist-cub on every size and input: PASS (worst: hist-vec-rle 1.31x at 16384x16384 constant)"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("target: 1.2x at 1024: PASS (worst: hist-vec-rle 1.33x at 1024x1024 constant)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: 2x at 1024 uniform: PASS (hist-vec 2x at 1024x1024 uniform)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: vs a missing one: not run (needs one of hist-vec, hist-vec-rle and hist-atomic-global measured in the same case)"),
+            std::string::npos) << out;
+  s.targets[0].min_ratio = 1.4;
+  EXPECT_NE(format_bench(s).find("on every size and input: MISS (worst: hist-vec-rle 1.31x at 16384x16384 constant)"),
+            std::string::npos);
+}
+
+TEST(Bench, InvalidTargetsAreReportedNotPassed) {
+  BenchSuite s;
+  s.demo = "x";
+  s.rows = {row("a", 8, 1.0)};
+  s.targets = {{.what = "nothing", .variants = {"a"}},
+               {.what = "two", .variants = {"a"}, .min_items_per_s = 1, .max_ms = 1},
+               {.what = "no versus", .variants = {"a"}, .min_ratio = 1}};
+  for (const BenchTargetResult& r : check_targets(s)) {
+    EXPECT_EQ(r.kind, BenchTarget::Kind::Invalid) << r.what;
+    EXPECT_FALSE(r.pass);
+    EXPECT_EQ(r.status, "invalid");
+  }
+  EXPECT_NE(format_bench(s).find("target: two: invalid (more than one"), std::string::npos);
+}
+
+TEST(Bench, JsonCarriesInputAndTargetResults) {
+  BenchSuite s;
+  s.demo = "histeq";
+  s.baselines = {{"cpu", {"hist-cpu"}}};
+  s.rows = {row("hist-cpu", 64, 4.0, "hist", "constant"), row("hist-smem", 64, 1.0, "hist", "constant")};
+  s.targets = {{.what = "4x", .variants = {"hist-smem"}, .versus = {"hist-cpu"}, .min_ratio = 4},
+               {.what = "fast", .variants = {"hist-smem"}, .width = 128, .height = 128, .max_ms = 1}};
+  compute_speedups(s);
+  const nlohmann::json j = nlohmann::json::parse(bench_json(s));
+  EXPECT_EQ(j["rows"][1]["input"], "constant");
+  EXPECT_DOUBLE_EQ(j["rows"][1]["speedup_vs_cpu"].get<double>(), 4.0);
+  ASSERT_EQ(j["targets"].size(), 2u);
+  EXPECT_EQ(j["targets"][0]["kind"], "ratio");
+  EXPECT_EQ(j["targets"][0]["pass"], true);
+  EXPECT_EQ(j["targets"][0]["status"], "PASS");
+  EXPECT_DOUBLE_EQ(j["targets"][0]["value"].get<double>(), 4.0);
+  EXPECT_EQ(j["targets"][0]["case"]["input"], "constant");
+  EXPECT_EQ(j["targets"][0]["case"]["versus_variant"], "hist-cpu");
+  EXPECT_EQ(j["targets"][0]["detail"], "hist-smem 4x at 64x64 constant");
+  EXPECT_EQ(j["targets"][1]["kind"], "max_time");
+  EXPECT_EQ(j["targets"][1]["measured"], false);
+  EXPECT_EQ(j["targets"][1]["status"], "not run");
+}
+
+TEST(Bench, MeasureFillsTheRepeatForMicrosecondSteps) {
+  // One step alone times 15 µs (the launch), back-to-back steps 5 µs each: sized again from a
+  // sized run, up to 4000 steps (20 ms), past the old cap of 2000.
+  std::vector<int> steps_seen;
+  auto run = [&](int steps) {
+    steps_seen.push_back(steps);
+    return steps == 1 ? 0.015 : 0.005 * steps;
+  };
+  BenchPlan p;
+  p.repeats = 3;
+  const BenchTiming t = bench_measure(run, p);
+  EXPECT_EQ(steps_seen.size(), 2u + 1u + 3u);  // two warm-ups, the sizing run, the repeats
+  EXPECT_EQ(steps_seen[2], 1334);              // 20 ms / 15 µs
+  EXPECT_EQ(t.steps, 4000);
+  EXPECT_NEAR(t.ms_median, 0.005, 1e-9);
+  // The CPU is sized from one step as before, at most 50 steps.
+  steps_seen.clear();
+  p.cpu = true;
+  EXPECT_EQ(bench_measure(run, p).steps, 50);
+  EXPECT_EQ(steps_seen.size(), 2u + 3u);
 }
 
 TEST(Bench, CpuRunMeasuresTheAskedVariantAndTheBaselines) {
