@@ -11,7 +11,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 
 # Debian's libimgui-dev (1.86) ships a static libimgui.a with the GLFW and OpenGL3 backends inside.
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
-# stb headers from libstb-dev (image_io.cpp compiles its own private copy of the implementation).
+# stb headers from libstb-dev (kernels/image/image_io.cpp compiles its own private copy of the
+# implementation).
 find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(gpulab_stb INTERFACE)
 target_include_directories(gpulab_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})

@@ -1,115 +1,34 @@
-// PNG writing and image reading through stb (the one translation unit with the stb
-// implementations), and screenshot names that never overwrite an existing file.
-//
-// stb does its own file I/O with no reason on failure, so files are read and written here and stb
-// only encodes and decodes memory: every failure names the file and says why (strerror).
+// PNG writing and image reading for the app (screenshots, the tests' read-backs) over
+// gpulab::image, which holds the stb implementation; screenshot names that never overwrite.
 #include "gl/image_io.h"
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC  // private to this file: no clash with any other copy of stb
-#define STBI_WRITE_NO_STDIO
-#include <stb_image_write.h>
-
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#define STBI_NO_STDIO
-#define STBI_FAILURE_USERMSG
-#include <stb_image.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fstream>
-#include <limits>
-#include <memory>
 #include <stdexcept>
 #include <system_error>
 
+#include "image/image.h"
+
 namespace gpulab::gl {
-
-namespace {
-
-void append_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<uint8_t>*>(context);
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  out->insert(out->end(), bytes, bytes + size);
-}
-
-std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
-
-}  // namespace
 
 std::string write_png(const std::filesystem::path& path, int width, int height,
                       const uint8_t* rgba) {
-  if (width <= 0 || height <= 0)
-    return "cannot write " + path.string() + ": image size " + std::to_string(width) + "x" +
-           std::to_string(height) + " is empty";
-  if (rgba == nullptr) return "cannot write " + path.string() + ": no pixels";
-  if (int64_t(width) * 4 > std::numeric_limits<int>::max())
-    return "cannot write " + path.string() + ": image too wide for PNG encoder";
-
-  std::vector<uint8_t> png;
-  if (!stbi_write_png_to_func(append_bytes, &png, width, height, 4, rgba, width * 4) || png.empty())
-    return "cannot write " + path.string() + ": PNG encoding failed (out of memory?)";
-
-  // Write next to the target and rename into place, so a failed or interrupted write never leaves
-  // a truncated PNG under the final name.
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write " + tmp.string() + ": " + errno_text(errno);
-    out.write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      out.close();
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      return "cannot write " + tmp.string() + ": " + errno_text(err);
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    return "cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message();
-  }
-  return {};
+  return image::save_png(path, width, height, 4, rgba);
 }
 
 Image read_image(const std::filesystem::path& path, std::string* error) {
-  auto fail = [&](const std::string& why) {
-    if (error) *error = "cannot read " + path.string() + ": " + why;
+  image::LoadResult loaded = image::load(path);
+  if (!loaded.error.empty()) {
+    if (error) *error = std::move(loaded.error);
     return Image{};
-  };
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(errno_text(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) return fail(errno_text(errno));
-  if (bytes.empty()) return fail("the file is empty");
-  if (bytes.size() > size_t(std::numeric_limits<int>::max())) return fail("the file is too large");
-
-  int width = 0, height = 0, channels = 0;
-  std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
-      stbi_load_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels, 4),
-      stbi_image_free);
-  if (!pixels) {
-    const char* reason = stbi_failure_reason();
-    return fail(std::string("not a readable image (") + (reason ? reason : "unknown reason") + ")");
   }
-  Image image;
-  image.width = width;
-  image.height = height;
-  image.rgba.assign(pixels.get(), pixels.get() + size_t(width) * size_t(height) * 4);
+  Image out;
+  out.width = loaded.image.width;
+  out.height = loaded.image.height;
+  out.rgba = loaded.image.channels == 4 ? std::move(loaded.image.pixels)
+                                        : image::convert_channels(loaded.image, 4).pixels;
   if (error) error->clear();
-  return image;
+  return out;
 }
 
 std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir,

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "image/image.h"
+
 namespace gpulab::gl {
 namespace {
 
@@ -101,6 +103,19 @@ TEST_F(ImageIo, ReadFailuresSayWhy) {
   EXPECT_TRUE(image.rgba.empty());
   EXPECT_NE(error.find("not-an-image.png"), std::string::npos) << error;
   EXPECT_NE(error.find("not a readable image"), std::string::npos) << error;
+}
+
+TEST_F(ImageIo, GreyAndGreyAlphaFilesReadAsRgba) {
+  // A grey + alpha PNG (written through gpulab::image, which keeps its 2 channels) comes back as
+  // RGBA with the grey replicated.
+  const fs::path path = dir_ / "grey-alpha.png";
+  const std::vector<uint8_t> ga = {10, 255, 200, 0, 77, 128};
+  ASSERT_EQ(image::save_png(path, 3, 1, 2, ga.data()), "");
+  std::string error = "stale";
+  const Image image = read_image(path, &error);
+  EXPECT_EQ(error, "");
+  ASSERT_EQ(image.width, 3);
+  EXPECT_EQ(image.rgba, (std::vector<uint8_t>{10, 10, 10, 255, 200, 200, 200, 0, 77, 77, 77, 128}));
 }
 
 TEST_F(ImageIo, ScreenshotPathCreatesTheFolderAndHasATimestamp) {

@@ -1,0 +1,75 @@
+#pragma once
+// 8-bit images for every image demo (histogram equalization, texture rotation): decoding with the
+// checks a lecturer's stray file needs (stb_image: PNG, JPEG, BMP, TGA, PGM/PPM, GIF), PNG writing,
+// and the images the repo generates itself. No GL, no CUDA here; app/ reaches images through this.
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab::image {
+
+// Interleaved 8-bit pixels, row 0 at the top, rows packed (stride = width * channels).
+// channels: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA (as in the file: grey stays grey).
+struct Image {
+  int width = 0, height = 0, channels = 0;
+  std::vector<uint8_t> pixels;
+  size_t pixel_count() const { return size_t(width) * size_t(height); }
+  bool empty() const { return pixels.empty(); }
+  bool is_colour() const { return channels >= 3; }
+  bool has_alpha() const { return channels == 2 || channels == 4; }
+  bool operator==(const Image&) const = default;
+};
+
+// Largest image the readers accept, before any GPU or GL limit (those are the demo's to check):
+// 32768 pixels a side and 2^30 pixels in all.
+inline constexpr int kMaxSide = 32768;
+inline constexpr uint64_t kMaxPixels = uint64_t(1) << 30;
+
+struct LoadResult {
+  Image image;        // empty on failure
+  std::string error;  // "cannot read <path>: <reason>" (names the file and says why), "" on success
+};
+// Reads a file: refuses unreadable, empty, truncated and non-image files, 16-bit images, animated
+// (multi-frame) GIF and APNG, zero-sized and oversized images, each with the file name and reason.
+// Sizes are checked from the header before anything is decoded, and so is whether the file can
+// hold that many pixels at all (a tiny file whose header claims 30000x30000 is refused as
+// truncated, without allocating). Notes: GIF always loads as RGBA (stb's choice); stb's PNG decoder
+// takes at most 1 GiB of decoded data, below kMaxPixels for RGB(A), and says so.
+LoadResult load(const std::filesystem::path& path);
+// The same for bytes in memory; `name` is used in messages.
+LoadResult decode(std::span<const uint8_t> bytes, std::string_view name);
+
+// Writes a PNG with the image's own channel count (grey stays 8-bit grey). Written next to the
+// target and renamed into place, so a failure never leaves a truncated file. "" or the reason.
+std::string save_png(const std::filesystem::path& path, const Image& image);
+// The same for pixels held elsewhere (a screenshot's read-back), width * height * channels bytes,
+// without copying them into an Image first.
+std::string save_png(const std::filesystem::path& path, int width, int height, int channels,
+                     const uint8_t* pixels);
+// PNG bytes in memory (empty on failure).
+std::vector<uint8_t> encode_png(const Image& image);
+
+// The same pixels with `channels` channels, as stb converts: grey -> RGB replicates, RGB -> grey is
+// (r*77 + g*150 + b*29) >> 8, alpha 255 added or dropped. Throws std::invalid_argument for a channel
+// count outside 1..4 or pixels that do not match the size.
+Image convert_channels(const Image& image, int channels);
+
+// ---------------------------------------------------------------------------------------------
+// Images the repo generates itself (deterministic, no files needed): the demos' defaults and test
+// inputs. tools/make_images writes them as PNG files into the build's assets/images/.
+struct Generated {
+  std::string_view id;     // file stem: "hazy-landscape"
+  std::string_view title;  // "hazy landscape (low contrast)"
+  int width, height, channels;
+};
+std::span<const Generated> generated_images();
+const Generated* find_generated(std::string_view id);
+Image generate(const Generated& g);                          // at its own size
+// Any size (0 gives an empty image); throws std::invalid_argument for an unknown id, a negative
+// size or one past kMaxSide / kMaxPixels.
+Image generate(std::string_view id, int width, int height);
+
+}  // namespace gpulab::image

@@ -1,0 +1,531 @@
+// Image decoding and PNG encoding through stb: the one translation unit with the stb
+// implementations (static, so no clash with another copy of stb linked into the same program).
+//
+// stb does its own file I/O with no reason on failure, so files are read and written here and stb
+// only decodes and encodes memory: every failure names the file and says why. Before stb decodes
+// anything, the container is walked here (PNG chunks, GIF blocks, JPEG markers): that is where
+// truncation, animation and absurd sizes are caught, with a message a lecturer can act on, and
+// before a gigantic header can make stb allocate.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <system_error>
+
+#include "image/image.h"
+
+// stb rejects any side above this itself, even where our header walk does not know the format's
+// layout (BMP, TGA, PGM/PPM): the two limits agree.
+#define STBI_MAX_DIMENSIONS 32768
+static_assert(STBI_MAX_DIMENSIONS == gpulab::image::kMaxSide);
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_NO_STDIO
+#define STBI_FAILURE_USERMSG
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_TGA
+#define STBI_ONLY_PNM
+#define STBI_ONLY_GIF
+#include <stb_image.h>
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#define STBI_WRITE_NO_STDIO
+#include <stb_image_write.h>
+
+namespace gpulab::image {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
+
+// ---------------------------------------------------------------------------------------------
+// Container checks, before stb sees the bytes.
+
+enum class Format { Unknown, Png, Jpeg, Gif, Bmp, Pnm, PnmAscii, Tga };
+
+Format sniff(std::span<const uint8_t> b) {
+  static constexpr uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (b.size() >= 8 && std::equal(png_sig, png_sig + 8, b.begin())) return Format::Png;
+  if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return Format::Jpeg;
+  if (b.size() >= 6 && std::memcmp(b.data(), "GIF8", 4) == 0) return Format::Gif;
+  if (b.size() >= 2 && b[0] == 'B' && b[1] == 'M') return Format::Bmp;
+  if (b.size() >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6')) return Format::Pnm;
+  if (b.size() >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '4') return Format::PnmAscii;
+  return Format::Unknown;  // TGA has no signature: stb recognises it by its header fields
+}
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::Png:
+      return "PNG";
+    case Format::Jpeg:
+      return "JPEG";
+    case Format::Gif:
+      return "GIF";
+    case Format::Bmp:
+      return "BMP";
+    case Format::Pnm:
+    case Format::PnmAscii:
+      return "PGM/PPM";
+    case Format::Tga:
+      return "TGA";
+    case Format::Unknown:
+      break;
+  }
+  return "image";
+}
+
+uint32_t be32(const uint8_t* p) {
+  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
+uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
+uint32_t le16(const uint8_t* p) { return uint32_t(p[1]) << 8 | p[0]; }
+uint32_t le32(const uint8_t* p) { return le16(p + 2) << 16 | le16(p); }
+
+uint32_t crc32(const uint8_t* data, size_t n) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i) c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+struct Header {
+  std::optional<std::pair<uint64_t, uint64_t>> size;  // width, height, where the walk found them
+  uint64_t idat_bytes = 0;                            // PNG: compressed data in all IDAT chunks
+  int png_bits_per_pixel = 0;                         // PNG: bit depth x samples, from IHDR
+};
+
+// Chunks must be whole up to IEND, critical chunks must have a correct CRC (libpng's default;
+// stb checks neither: it decodes a PNG cut inside its last chunk), and acTL before IDAT makes the
+// file an APNG, whose animation stb would silently drop.
+std::string check_png(std::span<const uint8_t> b, Header& h) {
+  size_t pos = 8;
+  bool seen_idat = false;
+  for (;;) {
+    if (b.size() - pos < 12)
+      return "truncated PNG: the file ends before its IEND chunk (" + std::to_string(b.size()) + " bytes)";
+    const uint32_t len = be32(&b[pos]);
+    const uint8_t* type = &b[pos + 4];
+    const std::string name(reinterpret_cast<const char*>(type), 4);
+    if (len > 0x7FFFFFFFu || b.size() - pos - 12 < len)
+      return "truncated PNG: its " + name + " chunk is cut off at byte " + std::to_string(b.size());
+    const uint8_t* data = type + 4;
+    const bool critical = (type[0] & 0x20) == 0;
+    if (critical && crc32(type, size_t(len) + 4) != be32(data + len))
+      return "corrupt PNG: bad checksum (CRC) in its " + name + " chunk";
+    if (name == "IHDR" && len >= 13) {
+      static constexpr int samples[7] = {1, 0, 3, 1, 2, 0, 4};  // by colour type
+      h.size = {{be32(data), be32(data + 4)}};
+      h.png_bits_per_pixel = data[9] <= 6 ? data[8] * samples[data[9]] : 0;
+    }
+    if (name == "acTL" && !seen_idat) {
+      const uint32_t frames = len >= 4 ? be32(data) : 0;
+      return "animated PNG (APNG, " + std::to_string(frames) +
+             " frames) is not supported: save one frame as a still PNG";
+    }
+    if (name == "IDAT") {
+      seen_idat = true;
+      h.idat_bytes += len;
+    }
+    if (name == "IEND") return {};
+    pos += size_t(len) + 12;
+  }
+}
+
+// Counts the frames (image descriptors). A file cut inside a block is truncated; one that ends
+// cleanly between blocks without its trailer is accepted (many writers forget the trailer).
+std::string check_gif(std::span<const uint8_t> b, Header& h) {
+  const std::string truncated = "truncated GIF: the file ends inside its image data";
+  if (b.size() < 13) return truncated;
+  h.size = {{le16(&b[6]), le16(&b[8])}};
+  size_t pos = 13;
+  if (b[10] & 0x80) pos += size_t(3) << ((b[10] & 7) + 1);  // global colour table
+  auto skip_sub_blocks = [&] {
+    for (;;) {
+      if (pos >= b.size()) return false;
+      const size_t n = b[pos++];
+      if (n == 0) return true;
+      if (b.size() - pos < n) return false;
+      pos += n;
+    }
+  };
+  int frames = 0;
+  while (pos < b.size()) {
+    const uint8_t block = b[pos++];
+    if (block == 0x3B) break;  // trailer
+    if (block == 0x21) {       // extension: label, then sub-blocks
+      if (pos++ >= b.size() || !skip_sub_blocks()) return truncated;
+    } else if (block == 0x2C) {  // image descriptor
+      ++frames;
+      if (b.size() - pos < 10) return truncated;
+      const uint8_t flags = b[pos + 8];
+      pos += 9;
+      if (flags & 0x80) pos += size_t(3) << ((flags & 7) + 1);  // local colour table
+      if (pos++ >= b.size() || !skip_sub_blocks()) return truncated;
+    } else {
+      break;  // bytes after the images that are no block: stb ignores them, and so do we
+    }
+  }
+  if (frames > 1)
+    return "animated GIF (" + std::to_string(frames) +
+           " frames) is not supported: save one frame as a still image";
+  if (frames == 0) return pos >= b.size() ? truncated : "corrupt GIF: it holds no image";
+  return {};
+}
+
+// Walks the markers to the end-of-image marker: no EOI, no image. (stb 2.27 refuses a cut JPEG too,
+// as "expected marker"; this says what happened.)
+std::string check_jpeg(std::span<const uint8_t> b, Header& h) {
+  const std::string truncated = "truncated JPEG: the file ends before its end-of-image marker";
+  size_t pos = 2;
+  for (;;) {
+    if (pos >= b.size()) return truncated;
+    if (b[pos] != 0xFF)
+      return "corrupt JPEG: no marker where one should be (byte " + std::to_string(pos) + ")";
+    while (pos < b.size() && b[pos] == 0xFF) ++pos;  // fill bytes
+    if (pos >= b.size()) return truncated;
+    const uint8_t m = b[pos++];
+    if (m == 0xD9) return {};                             // EOI
+    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue;  // no length
+    if (b.size() - pos < 2) return truncated;
+    const size_t len = be16(&b[pos]);
+    if (len < 2) return "corrupt JPEG: a segment of length " + std::to_string(len);
+    if (b.size() - pos < len) return truncated;
+    const bool sof = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+    if (sof && len >= 7) h.size = {{be16(&b[pos + 5]), be16(&b[pos + 3])}};
+    pos += len;
+    if (m == 0xDA) {  // start of scan: entropy-coded data up to the next marker that is not RSTn
+      for (;;) {
+        if (b.size() - pos < 2) return truncated;
+        if (b[pos] == 0xFF && b[pos + 1] != 0 && !(b[pos + 1] >= 0xD0 && b[pos + 1] <= 0xD7)) break;
+        ++pos;
+      }
+    }
+  }
+}
+
+std::string check_size(uint64_t w, uint64_t h) {
+  const std::string size = std::to_string(w) + "x" + std::to_string(h);
+  if (w == 0 || h == 0) return "the image is empty (" + size + " pixels)";
+  if (w > uint64_t(kMaxSide) || h > uint64_t(kMaxSide))
+    return "the image is " + size + " pixels, larger than the limit of " + std::to_string(kMaxSide) +
+           " pixels a side";
+  if (w * h > kMaxPixels)  // no overflow: both sides are at most 2^15 here
+    return "the image is " + size + " pixels (" + std::to_string(w * h) +
+           " in all), more than the limit of " + std::to_string(kMaxPixels) + " pixels";
+  return {};
+}
+
+// The fewest bytes a file of this format can hold w x h pixels in: fewer, and the file is truncated
+// (stb would zero-fill or read past its end: it does for BMP, TGA and PGM/PPM) or its header lies
+// (stb would allocate, and for GIF clear, the full size first). 0 where there is no such bound.
+uint64_t min_file_bytes(Format f, std::span<const uint8_t> b, const Header& hd, uint64_t w, uint64_t h) {
+  switch (f) {
+    case Format::Png: {  // deflate expands at most 1032 times (258 bytes from a 2-bit code)
+      const uint64_t packed = h * ((w * uint64_t(hd.png_bits_per_pixel) + 7) / 8);
+      return b.size() - hd.idat_bytes + packed / 1032;
+    }
+    case Format::Jpeg:  // at least one bit for each 8x8 block of the full-resolution component
+      return ((w + 7) / 8) * ((h + 7) / 8) / 8;
+    case Format::Gif:  // stb: codes of at least 3 bits, each at most 8192 pixels
+      return w * h / 21845;
+    case Format::Bmp: {  // uncompressed (stb reads no RLE): rows padded to 4 bytes, the last one maybe not
+      if (b.size() < 30) return 0;
+      const uint64_t offset = le32(&b[10]);
+      const uint64_t bpp = le32(&b[14]) == 12 ? le16(&b[24]) : le16(&b[28]);  // OS/2 or Windows header
+      const uint64_t bits = bpp * w;
+      if (bpp == 0) return 0;
+      return offset + (bits + 31) / 32 * 4 * (h - 1) + (bits + 7) / 8;
+    }
+    case Format::Pnm: {  // "P5" or "P6", width, height, maxval, one whitespace byte, the samples
+      size_t pos = 2;
+      uint64_t fields[3] = {};
+      for (uint64_t& field : fields) {
+        while (pos < b.size() && (std::isspace(b[pos]) || b[pos] == '#')) {
+          if (b[pos] == '#')
+            while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+          else
+            ++pos;
+        }
+        while (pos < b.size() && std::isdigit(b[pos]) && field < (uint64_t(1) << 32))
+          field = field * 10 + (b[pos++] - '0');
+      }
+      const uint64_t samples = b[1] == '6' ? 3 : 1, bytes = fields[2] > 255 ? 2 : 1;
+      return pos + 1 + w * h * samples * bytes;
+    }
+    case Format::Tga: {
+      if (b.size() < 18) return 0;
+      const uint64_t bytes_pp = (uint64_t(b[16]) + 7) / 8;
+      const uint64_t colour_map = b[1] ? uint64_t(le16(&b[5])) * ((uint64_t(b[7]) + 7) / 8) : 0;
+      const uint64_t base = 18 + uint64_t(b[0]) + colour_map;
+      if (b[2] >= 1 && b[2] <= 3) return base + w * h * bytes_pp;
+      if (b[2] >= 9 && b[2] <= 11) return base + (w * h + 127) / 128 * (1 + bytes_pp);  // RLE packets
+      return 0;
+    }
+    case Format::Unknown:
+    case Format::PnmAscii:
+      break;
+  }
+  return 0;
+}
+
+std::string stb_reason() {
+  const char* r = stbi_failure_reason();
+  return r && *r ? r : "unknown reason";
+}
+
+void append_bytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<uint8_t>*>(context);
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  out->insert(out->end(), bytes, bytes + size);
+}
+
+// "" when width x height x channels with `bytes` bytes of pixels can be encoded, else why not.
+std::string check_encodable(int width, int height, int channels, const uint8_t* pixels) {
+  if (channels < 1 || channels > 4)
+    return "unsupported channel count " + std::to_string(channels) + " (1 to 4)";
+  if (width <= 0 || height <= 0)
+    return "image size " + std::to_string(width) + "x" + std::to_string(height) + " is empty";
+  if (pixels == nullptr) return "no pixels";
+  if (int64_t(width) * channels > std::numeric_limits<int>::max()) return "image too wide for PNG encoder";
+  return {};
+}
+
+std::vector<uint8_t> encode(int width, int height, int channels, const uint8_t* pixels) {
+  std::vector<uint8_t> png;
+  if (!stbi_write_png_to_func(append_bytes, &png, width, height, channels, pixels, width * channels))
+    png.clear();
+  return png;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
+  auto fail = [&](const std::string& why) {
+    return LoadResult{Image{}, "cannot read " + std::string(name) + ": " + why};
+  };
+  if (bytes.empty()) return fail("the file is empty");
+  if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+    return fail("the file is too large (" + std::to_string(bytes.size()) + " bytes; at most 2 GiB)");
+
+  Format format = sniff(bytes);
+  Header header;
+  std::string why;
+  switch (format) {
+    case Format::Png:
+      why = check_png(bytes, header);
+      break;
+    case Format::Gif:
+      why = check_gif(bytes, header);
+      break;
+    case Format::Jpeg:
+      why = check_jpeg(bytes, header);
+      break;
+    case Format::PnmAscii:
+      why = std::string("PNM type P") + char(bytes[1]) +
+            " (plain text or 1-bit) is not supported: save as binary PGM (P5) or PPM (P6)";
+      break;
+    default:
+      break;
+  }
+  if (why.empty() && header.size) why = check_size(header.size->first, header.size->second);
+  if (!why.empty()) return fail(why);
+
+  const int len = int(bytes.size());
+  int w = 0, h = 0, channels = 0;
+  if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &channels)) {
+    if (format == Format::Unknown)
+      return fail("not a readable image: unknown format (gpulab reads PNG, JPEG, BMP, TGA, PGM/PPM and GIF)");
+    // stbi_info tries every format in turn and keeps the last one's reason ("unknown type"); the
+    // loader picks the format by its signature and stops at the same header check with the real
+    // reason, before allocating any pixels.
+    stbi_image_free(stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 0));
+    const std::string reason = stb_reason();
+    if (header.size &&
+        (reason.find("too large") != std::string::npos || reason.find("large image") != std::string::npos))
+      return fail("the image is " + std::to_string(header.size->first) + "x" +
+                  std::to_string(header.size->second) + " pixels, too large to decode (stb: " + reason + ")");
+    return fail("corrupt " + std::string(format_name(format)) + " (" + reason + ")");
+  }
+  if (format == Format::Unknown) format = Format::Tga;  // the one format stb knows without a signature
+  const std::string fmt = format_name(format);
+  // All before decoding: stb allocates width x height x channels at once.
+  why = check_size(uint64_t(std::max(w, 0)), uint64_t(std::max(h, 0)));
+  if (!why.empty()) return fail(why);
+  if (channels < 1 || channels > 4) return fail("unsupported channel count " + std::to_string(channels));
+  if (const uint64_t need = min_file_bytes(format, bytes, header, uint64_t(w), uint64_t(h));
+      need > bytes.size())
+    return fail("truncated " + fmt + ": " + std::to_string(w) + "x" + std::to_string(h) +
+                " pixels need at least " + std::to_string(need) + " bytes, the file has " +
+                std::to_string(bytes.size()));
+  if (stbi_is_16_bit_from_memory(bytes.data(), len))
+    return fail("16-bit images are not supported: convert to 8-bit");
+
+  int dw = 0, dh = 0, dc = 0;
+  std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
+      stbi_load_from_memory(bytes.data(), len, &dw, &dh, &dc, channels), stbi_image_free);
+  if (!pixels) return fail("truncated or corrupt " + fmt + " data (" + stb_reason() + ")");
+  if (dw != w || dh != h)
+    return fail("corrupt " + fmt + ": the header says " + std::to_string(w) + "x" + std::to_string(h) +
+                ", the data " + std::to_string(dw) + "x" + std::to_string(dh));
+
+  LoadResult result;
+  result.image.width = w;
+  result.image.height = h;
+  result.image.channels = channels;
+  result.image.pixels.assign(pixels.get(), pixels.get() + size_t(w) * size_t(h) * size_t(channels));
+  return result;
+}
+
+LoadResult load(const fs::path& path) {
+  auto fail = [&](const std::string& why) {
+    return LoadResult{Image{}, "cannot read " + path.string() + ": " + why};
+  };
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return fail(errno_text(EISDIR));
+
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(errno_text(errno));
+  std::vector<uint8_t> bytes;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size >= 0) {  // a regular file: one read, and no 10 GB file read only to be refused
+    if (uint64_t(size) > uint64_t(std::numeric_limits<int>::max()))
+      return fail("the file is too large (" + std::to_string(size) + " bytes; at most 2 GiB)");
+    in.seekg(0, std::ios::beg);
+    bytes.resize(size_t(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), size);
+    if (in.gcount() != size) return fail(errno_text(errno ? errno : EIO));
+  } else {  // a pipe or the like: read to the end
+    in.clear();
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) return fail(errno_text(errno));
+  }
+  return decode(bytes, path.string());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::vector<uint8_t> encode_png(const Image& image) {
+  if (!check_encodable(image.width, image.height, image.channels, image.pixels.data()).empty() ||
+      image.pixels.size() != image.pixel_count() * size_t(image.channels))
+    return {};
+  return encode(image.width, image.height, image.channels, image.pixels.data());
+}
+
+std::string save_png(const fs::path& path, const Image& image) {
+  if (image.channels >= 1 && image.channels <= 4 && image.width > 0 && image.height > 0 &&
+      image.pixels.size() != image.pixel_count() * size_t(image.channels))
+    return "cannot write " + path.string() + ": " + std::to_string(image.pixels.size()) +
+           " bytes of pixels for a " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+           "x" + std::to_string(image.channels) + " image";
+  return save_png(path, image.width, image.height, image.channels, image.pixels.data());
+}
+
+std::string save_png(const fs::path& path, int width, int height, int channels, const uint8_t* pixels) {
+  if (std::string why = check_encodable(width, height, channels, pixels); !why.empty())
+    return "cannot write " + path.string() + ": " + why;
+  const std::vector<uint8_t> png = encode(width, height, channels, pixels);
+  if (png.empty()) return "cannot write " + path.string() + ": PNG encoding failed (out of memory?)";
+
+  // Write next to the target and rename into place, so a failed or interrupted write never leaves
+  // a truncated PNG under the final name.
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    errno = 0;
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return "cannot write " + tmp.string() + ": " + errno_text(errno);
+    out.write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
+    out.flush();
+    if (!out) {
+      const int err = errno;
+      out.close();
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return "cannot write " + tmp.string() + ": " + errno_text(err);
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return "cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message();
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Image convert_channels(const Image& image, int channels) {
+  if (channels < 1 || channels > 4 || image.channels < 1 || image.channels > 4)
+    throw std::invalid_argument("convert_channels: channels " + std::to_string(image.channels) + " -> " +
+                                std::to_string(channels) + " (1 to 4)");
+  const size_t n = image.pixel_count();
+  if (image.width < 0 || image.height < 0 || image.pixels.size() != n * size_t(image.channels))
+    throw std::invalid_argument("convert_channels: " + std::to_string(image.pixels.size()) +
+                                " bytes of pixels for a " + std::to_string(image.width) + "x" +
+                                std::to_string(image.height) + "x" + std::to_string(image.channels) +
+                                " image");
+  if (channels == image.channels) return image;
+
+  Image out;
+  out.width = image.width;
+  out.height = image.height;
+  out.channels = channels;
+  out.pixels.resize(n * size_t(channels));
+  const int from = image.channels;
+  const uint8_t* s = image.pixels.data();
+  uint8_t* d = out.pixels.data();
+  for (size_t i = 0; i < n; ++i, s += from, d += channels) {
+    // grey and alpha of the source pixel; grey from colour as stb's stbi__compute_y
+    const uint8_t grey = from >= 3 ? uint8_t((s[0] * 77 + s[1] * 150 + s[2] * 29) >> 8) : s[0];
+    const uint8_t alpha = from == 2 ? s[1] : from == 4 ? s[3] : 255;
+    switch (channels) {
+      case 1:
+        d[0] = grey;
+        break;
+      case 2:
+        d[0] = grey;
+        d[1] = alpha;
+        break;
+      case 3:
+      case 4:
+        if (from >= 3) {
+          d[0] = s[0];
+          d[1] = s[1];
+          d[2] = s[2];
+        } else {
+          d[0] = d[1] = d[2] = grey;
+        }
+        if (channels == 4) d[3] = alpha;
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpulab::image

@@ -1,0 +1,472 @@
+// Decoding: every format loads with its own channel count, and every bad file a lecturer might drop
+// on the window is refused with its name and the reason. The bad files are made here from valid
+// ones (cut, flipped to 16 bits, animated, given absurd headers), byte by byte where stb cannot
+// write them.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "image/image.h"
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#define STBI_WRITE_NO_STDIO
+#include <stb_image_write.h>
+
+namespace gpulab::image {
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<uint8_t>;
+
+// ---------------------------------------------------------------------------------------------
+// Byte builders.
+
+void put16le(Bytes& b, uint32_t v) {
+  b.push_back(uint8_t(v));
+  b.push_back(uint8_t(v >> 8));
+}
+void put32le(Bytes& b, uint32_t v) {
+  put16le(b, v & 0xFFFF);
+  put16le(b, v >> 16);
+}
+void put32be(Bytes& b, uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) b.push_back(uint8_t(v >> s));
+}
+void append(Bytes& b, std::string_view s) { b.insert(b.end(), s.begin(), s.end()); }
+
+uint32_t crc32(const uint8_t* p, size_t n) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  return c ^ 0xFFFFFFFFu;
+}
+
+Bytes png_chunk(std::string_view type, const Bytes& data) {
+  Bytes c;
+  put32be(c, uint32_t(data.size()));
+  append(c, type);
+  c.insert(c.end(), data.begin(), data.end());
+  put32be(c, crc32(c.data() + 4, data.size() + 4));
+  return c;
+}
+
+// zlib with stored (uncompressed) blocks: enough to write any PNG by hand.
+Bytes zlib_stored(const Bytes& raw) {
+  Bytes z = {0x78, 0x01};
+  size_t pos = 0;
+  do {
+    const size_t n = std::min<size_t>(raw.size() - pos, 65535);
+    z.push_back(pos + n == raw.size() ? 1 : 0);
+    put16le(z, uint32_t(n));
+    put16le(z, uint32_t(~n & 0xFFFF));
+    z.insert(z.end(), raw.begin() + long(pos), raw.begin() + long(pos + n));
+    pos += n;
+  } while (pos < raw.size());
+  uint32_t a = 1, b = 0;
+  for (uint8_t v : raw) {
+    a = (a + v) % 65521;
+    b = (b + a) % 65521;
+  }
+  put32be(z, b << 16 | a);
+  return z;
+}
+
+// A PNG of any header; `rows` is the filtered data (a filter byte before each row).
+Bytes make_png(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& rows) {
+  Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  Bytes ihdr;
+  put32be(ihdr, w);
+  put32be(ihdr, h);
+  ihdr.insert(ihdr.end(), {uint8_t(depth), uint8_t(colour_type), 0, 0, 0});
+  for (const Bytes& c :
+       {png_chunk("IHDR", ihdr), png_chunk("IDAT", zlib_stored(rows)), png_chunk("IEND", {})})
+    png.insert(png.end(), c.begin(), c.end());
+  return png;
+}
+
+Image pattern(int w, int h, int channels) {
+  Image img{w, h, channels, {}};
+  img.pixels.resize(size_t(w) * h * channels);
+  for (size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = uint8_t(i * 37 + (i >> 4) * 11);
+  return img;
+}
+
+void stb_append(void* context, void* data, int size) {
+  auto* out = static_cast<Bytes*>(context);
+  out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+}
+
+// A smooth picture (so JPEG keeps it close) as a JPEG.
+Bytes make_jpeg(int w, int h, int channels) {
+  Image img{w, h, channels, Bytes(size_t(w) * h * channels)};
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < channels; ++c)
+        img.pixels[(size_t(y) * w + x) * channels + c] = uint8_t(40 + x * 2 + y + c * 30);
+  Bytes jpg;
+  EXPECT_TRUE(stbi_write_jpg_to_func(stb_append, &jpg, w, h, channels, img.pixels.data(), 95));
+  return jpg;
+}
+
+// A GIF of `frames` frames, each w x h of palette index (frame + pixel) % 2, black and white. LZW
+// codes of 3 bits: a clear code before each pixel, so no table is ever built.
+Bytes make_gif(int w, int h, int frames) {
+  Bytes g;
+  append(g, "GIF89a");
+  put16le(g, uint32_t(w));
+  put16le(g, uint32_t(h));
+  g.insert(g.end(), {0x80, 0, 0, 0, 0, 0, 255, 255, 255});  // 2-colour global table
+  for (int f = 0; f < frames; ++f) {
+    g.insert(g.end(), {0x21, 0xF9, 4, 0, 10, 0, 0, 0});  // graphic control: 0.1 s a frame
+    g.push_back(0x2C);
+    put16le(g, 0);
+    put16le(g, 0);
+    put16le(g, uint32_t(w));
+    put16le(g, uint32_t(h));
+    g.push_back(0);
+    g.push_back(2);  // LZW minimum code size
+    std::vector<int> codes;
+    for (int i = 0; i < w * h; ++i) {
+      codes.push_back(4);
+      codes.push_back((f + i) % 2);
+    }
+    codes.push_back(5);
+    Bytes data;
+    uint32_t bits = 0;
+    int n = 0;
+    for (int c : codes) {
+      bits |= uint32_t(c) << n;
+      n += 3;
+      while (n >= 8) {
+        data.push_back(uint8_t(bits));
+        bits >>= 8;
+        n -= 8;
+      }
+    }
+    if (n > 0) data.push_back(uint8_t(bits));
+    for (size_t pos = 0; pos < data.size(); pos += 255) {
+      const size_t len = std::min<size_t>(255, data.size() - pos);
+      g.push_back(uint8_t(len));
+      g.insert(g.end(), data.begin() + long(pos), data.begin() + long(pos + len));
+    }
+    g.push_back(0);
+  }
+  g.push_back(0x3B);
+  return g;
+}
+
+// 24-bit bottom-up BMP of an RGB image.
+Bytes make_bmp(const Image& img) {
+  const uint32_t row = (uint32_t(img.width) * 3 + 3) / 4 * 4;
+  Bytes b;
+  append(b, "BM");
+  put32le(b, 54 + row * uint32_t(img.height));
+  put32le(b, 0);
+  put32le(b, 54);
+  put32le(b, 40);
+  put32le(b, uint32_t(img.width));
+  put32le(b, uint32_t(img.height));
+  put16le(b, 1);
+  put16le(b, 24);
+  for (int i = 0; i < 6; ++i) put32le(b, 0);
+  for (int y = img.height - 1; y >= 0; --y) {
+    for (int x = 0; x < img.width; ++x) {
+      const uint8_t* p = &img.pixels[(size_t(y) * img.width + x) * 3];
+      b.insert(b.end(), {p[2], p[1], p[0]});
+    }
+    b.resize(b.size() + row - uint32_t(img.width) * 3, 0);
+  }
+  return b;
+}
+
+// Uncompressed TGA, rows from the top: grey (type 3) or BGR (type 2).
+Bytes make_tga(const Image& img) {
+  Bytes b = {0, 0, uint8_t(img.channels == 1 ? 3 : 2), 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  put16le(b, uint32_t(img.width));
+  put16le(b, uint32_t(img.height));
+  b.push_back(uint8_t(img.channels * 8));
+  b.push_back(0x20);  // top-left origin
+  for (size_t i = 0; i < img.pixel_count(); ++i) {
+    const uint8_t* p = &img.pixels[i * img.channels];
+    if (img.channels == 1)
+      b.push_back(p[0]);
+    else
+      b.insert(b.end(), {p[2], p[1], p[0]});
+  }
+  return b;
+}
+
+Bytes make_pnm(std::string_view header, const Bytes& samples) {
+  Bytes b;
+  append(b, header);
+  b.insert(b.end(), samples.begin(), samples.end());
+  return b;
+}
+
+Bytes cut(const Bytes& b, size_t n) { return Bytes(b.begin(), b.begin() + long(n)); }
+
+// The decode error, checked to name the file; "" when it loaded.
+std::string refusal(const Bytes& bytes, const std::string& name = "lecture/bad-file.img") {
+  const LoadResult r = decode(bytes, name);
+  if (r.error.empty()) {
+    EXPECT_FALSE(r.image.empty());
+    return "";
+  }
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_EQ(r.error.rfind("cannot read " + name + ": ", 0), 0u) << r.error;
+  return r.error;
+}
+
+#define EXPECT_REFUSED(bytes, word)                                              \
+  do {                                                                           \
+    const std::string e_ = refusal(bytes);                                       \
+    EXPECT_NE(e_, "") << "accepted, expected a refusal with \"" << word << "\""; \
+    EXPECT_NE(e_.find(word), std::string::npos) << e_;                           \
+  } while (0)
+
+// ---------------------------------------------------------------------------------------------
+// Formats that load.
+
+TEST(ImageDecode, PngKeepsItsChannelCountExactly) {
+  for (int channels = 1; channels <= 4; ++channels)
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{37, 23}, std::pair{2, 61}}) {
+      const Image img = pattern(w, h, channels);
+      const LoadResult r = decode(encode_png(img), "x.png");
+      ASSERT_EQ(r.error, "");
+      EXPECT_EQ(r.image, img) << channels << " channels, " << w << "x" << h;
+    }
+}
+
+TEST(ImageDecode, HandWrittenPngLoads) {  // the builder the refusals below rely on is right
+  const LoadResult r = decode(make_png(3, 2, 8, 0, {0, 1, 2, 3, 0, 4, 5, 6}), "grey.png");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, (Image{3, 2, 1, {1, 2, 3, 4, 5, 6}}));
+}
+
+TEST(ImageDecode, PgmAndPpmLoad) {
+  LoadResult r = decode(make_pnm("P5\n# a comment\n3 2\n255\n", {0, 50, 100, 150, 200, 255}), "a.pgm");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, (Image{3, 2, 1, {0, 50, 100, 150, 200, 255}}));
+  r = decode(make_pnm("P6 2 1 255\n", {1, 2, 3, 4, 5, 6}), "a.ppm");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, (Image{2, 1, 3, {1, 2, 3, 4, 5, 6}}));
+}
+
+TEST(ImageDecode, BmpAndTgaLoad) {
+  const Image rgb = pattern(5, 3, 3);  // odd width: BMP rows are padded
+  LoadResult r = decode(make_bmp(rgb), "a.bmp");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, rgb);
+  r = decode(make_tga(rgb), "a.tga");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, rgb);
+  const Image grey = pattern(7, 4, 1);
+  r = decode(make_tga(grey), "grey.tga");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, grey);
+}
+
+TEST(ImageDecode, JpegLoads) {
+  // Colour only: stb_image_write writes every JPEG as three components, even from grey pixels.
+  const LoadResult r = decode(make_jpeg(24, 16, 3), "a.jpg");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image.channels, 3);
+  EXPECT_EQ(r.image.width, 24);
+  EXPECT_EQ(r.image.height, 16);
+  EXPECT_NEAR(r.image.pixels[0], 40, 6);  // lossy, but close on a smooth picture
+  Bytes trailing = make_jpeg(8, 8, 3);    // bytes after the end-of-image marker are ignored
+  append(trailing, "junk");
+  EXPECT_EQ(refusal(trailing), "");
+}
+
+TEST(ImageDecode, StillGifLoadsAsRgba) {  // stb decodes every GIF to RGBA
+  const LoadResult r = decode(make_gif(2, 2, 1), "a.gif");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, (Image{2, 2, 4, {0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255}}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals.
+
+TEST(ImageDecode, RefusesEmptyAndUnknownData) {
+  EXPECT_REFUSED(Bytes{}, "empty");
+  Bytes text;
+  append(text, "this is not an image, it is a lecture note\n");
+  EXPECT_REFUSED(text, "unknown format");
+  EXPECT_REFUSED(make_pnm("P2\n2 1\n255\n0 255\n", {}), "P2");  // plain-text PGM: stb reads binary only
+}
+
+TEST(ImageDecode, RefusesTruncatedPngWhereverItIsCut) {
+  const Bytes png = encode_png(pattern(40, 30, 3));
+  // 4 bytes short: only IEND's checksum is missing, which stb alone accepts.
+  for (size_t n : {png.size() - 1, png.size() - 4, png.size() - 12, png.size() / 2, size_t(40), size_t(9)})
+    EXPECT_REFUSED(cut(png, n), "truncated");
+}
+
+TEST(ImageDecode, RefusesPngWithABadChecksum) {
+  Bytes png = encode_png(pattern(40, 30, 3));
+  png[60] ^= 0x10;  // inside IDAT
+  EXPECT_REFUSED(png, "CRC");
+}
+
+TEST(ImageDecode, RefusesTruncatedJpeg) {
+  const Bytes jpg = make_jpeg(32, 32, 3);
+  for (size_t n : {jpg.size() - 1, jpg.size() - 2, jpg.size() - 40, jpg.size() / 2, size_t(100), size_t(3)})
+    EXPECT_REFUSED(cut(jpg, n), "truncated");
+}
+
+TEST(ImageDecode, RefusesTruncatedGifBmpTgaAndPgm) {
+  const Bytes gif = make_gif(3, 3, 1);
+  EXPECT_REFUSED(cut(gif, gif.size() - 4), "truncated");
+  EXPECT_REFUSED(cut(gif, 20), "truncated");
+  // stb itself reads past the end of these as zeros or leaves the rest of the pixels unset.
+  const Image rgb = pattern(9, 7, 3);
+  const Bytes bmp = make_bmp(rgb), tga = make_tga(rgb);
+  EXPECT_REFUSED(cut(bmp, bmp.size() - 30), "truncated");
+  EXPECT_REFUSED(cut(tga, tga.size() - 1), "truncated");
+  EXPECT_REFUSED(make_pnm("P5\n4 4\n255\n", Bytes(15, 7)), "truncated");
+}
+
+TEST(ImageDecode, Refuses16BitImages) {
+  // 3x2 grey, 16 bits a sample, big-endian, a filter byte before each row.
+  EXPECT_REFUSED(make_png(3, 2, 16, 0, {0, 0, 1, 0, 2, 0, 3, 0, 0, 4, 0, 5, 0, 6}), "16-bit");
+  EXPECT_REFUSED(make_pnm("P5\n2 2\n65535\n", Bytes(8, 1)), "16-bit");
+}
+
+TEST(ImageDecode, RefusesAnimatedGif) {
+  const std::string e = refusal(make_gif(2, 2, 2));
+  EXPECT_NE(e.find("animated GIF"), std::string::npos) << e;
+  EXPECT_NE(e.find("2 frames"), std::string::npos) << e;
+}
+
+TEST(ImageDecode, RefusesApng) {
+  Bytes png = encode_png(pattern(3, 2, 3));
+  Bytes actl;
+  put32be(actl, 2);  // frames
+  put32be(actl, 0);  // plays: forever
+  const Bytes chunk = png_chunk("acTL", actl);
+  png.insert(png.begin() + 33, chunk.begin(), chunk.end());  // after the signature and IHDR
+  const std::string e = refusal(png);
+  EXPECT_NE(e.find("APNG"), std::string::npos) << e;
+  EXPECT_NE(e.find("2 frames"), std::string::npos) << e;
+}
+
+TEST(ImageDecode, RefusesZeroSizedImages) {
+  EXPECT_REFUSED(make_png(0, 2, 8, 0, {0, 0}), "empty (0x2");
+  EXPECT_REFUSED(make_pnm("P5\n0 4\n255\n", {}), "0x4");
+}
+
+TEST(ImageDecode, RefusesOversizedImagesFromTheHeaderAlone) {
+  // The headers claim more than the limits; the files are tiny, and nothing that size is allocated.
+  const auto start = std::chrono::steady_clock::now();
+  std::string e = refusal(make_png(100000, 100000, 8, 2, {0, 1, 2, 3}));
+  EXPECT_NE(e.find("100000x100000"), std::string::npos) << e;
+  EXPECT_NE(e.find(std::to_string(kMaxSide)), std::string::npos) << e;
+
+  Bytes bmp = make_bmp(pattern(2, 2, 3));
+  bmp[18] = 0xA0, bmp[19] = 0x86, bmp[20] = 0x01;  // width 100000
+  e = refusal(bmp);
+  EXPECT_NE(e.find("100000x2"), std::string::npos) << e;
+  EXPECT_NE(e.find(std::to_string(kMaxSide)), std::string::npos) << e;
+
+  Bytes gif = make_gif(1, 1, 1);
+  gif[6] = 0x50, gif[7] = 0xC3;  // screen 50000 wide
+  e = refusal(gif);
+  EXPECT_NE(e.find("50000x1"), std::string::npos) << e;
+
+  // Within the limits but more than the file could hold: refused before stb allocates (and, for
+  // GIF, clears) the full size.
+  e = refusal(make_png(20000, 20000, 8, 0, {0, 1}));
+  EXPECT_NE(e.find("20000x20000"), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  e = refusal(make_png(30000, 30000, 8, 2, {0, 1, 2, 3}));  // past stb's 1 GiB for a PNG
+  EXPECT_NE(e.find("30000x30000"), std::string::npos) << e;
+  EXPECT_NE(e.find("too large"), std::string::npos) << e;
+  gif = make_gif(1, 1, 1);
+  gif[6] = gif[8] = 0x00, gif[7] = gif[9] = 0x80;  // screen 32768 x 32768, at the limits
+  e = refusal(gif);
+  EXPECT_NE(e.find("32768x32768"), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  bmp = make_bmp(pattern(2, 2, 3));
+  bmp[18] = 0x00, bmp[19] = 0x80, bmp[22] = 0x00, bmp[23] = 0x80;  // 32768 x 32768
+  e = refusal(bmp);
+  EXPECT_NE(e.find("32768x32768"), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files.
+
+class ImageLoad : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("gpulab-image-load-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  void write(const fs::path& p, const Bytes& b) {
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  }
+  fs::path dir_;
+};
+
+TEST_F(ImageLoad, LoadsAFileAndNamesItInErrors) {
+  const Image img = pattern(6, 5, 2);
+  write(dir_ / "ok.png", encode_png(img));
+  LoadResult r = load(dir_ / "ok.png");
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.image, img);
+
+  const Bytes png = encode_png(img);
+  write(dir_ / "cut.png", cut(png, png.size() - 8));
+  r = load(dir_ / "cut.png");
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_EQ(r.error.rfind("cannot read " + (dir_ / "cut.png").string() + ": truncated PNG", 0), 0u)
+      << r.error;
+
+  write(dir_ / "empty.png", {});
+  EXPECT_NE(load(dir_ / "empty.png").error.find("empty.png: the file is empty"), std::string::npos);
+}
+
+TEST_F(ImageLoad, MissingPathAndDirectorySayWhy) {
+  LoadResult r = load(dir_ / "missing.png");
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_NE(r.error.find("missing.png"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("No such file or directory"), std::string::npos) << r.error;
+
+  fs::create_directories(dir_ / "folder.png");
+  r = load(dir_ / "folder.png");
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_NE(r.error.find("folder.png"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("Is a directory"), std::string::npos) << r.error;
+}
+
+TEST_F(ImageLoad, UnopenableFileSaysWhy) {
+  // A path through a regular file cannot be opened by anyone, root included (ENOTDIR).
+  write(dir_ / "plain.png", encode_png(pattern(2, 2, 1)));
+  const LoadResult r = load(dir_ / "plain.png" / "inner.png");
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_NE(r.error.find("inner.png: Not a directory"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace gpulab::image
