@@ -1,0 +1,30 @@
+#pragma once
+// The CUDA engine: the GPU variants of kernels/histeq, the output composed straight into the
+// displayed GL texture through a surface. Included only where GPULAB_HAVE_CUDA is defined; still
+// free of CUDA headers.
+#include <memory>
+#include <vector>
+
+#include "common/cuda_probe.h"
+#include "histeq/histeq.h"
+
+namespace gpulab::histeq {
+
+class CudaEngine : public Engine {
+ public:
+  // Works on the current CUDA device; every launch and copy goes on `stream`.
+  static std::unique_ptr<CudaEngine> create(Stream stream);
+
+  // compose() into a surface of a width x height RGBA8 texture (a mapped GL texture), or into
+  // device memory (rows of `pitch` bytes), on the engine's stream, without synchronising.
+  virtual void compose_surface(SurfaceObject surface) = 0;
+  virtual void compose_device(uint8_t* d_rgba, size_t pitch) = 0;
+
+  // The kernels a variant launches at a block size, for the occupancy panel.
+  virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
+  virtual Stream stream() const = 0;
+  // Device bytes an image of `pixels` pixels with `planes` planes needs, for the memory check.
+  static size_t bytes_needed(size_t pixels, int planes);
+};
+
+}  // namespace gpulab::histeq

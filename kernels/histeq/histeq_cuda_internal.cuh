@@ -1,0 +1,74 @@
+#pragma once
+// Launch functions of the histogram-equalization kernels, shared by the kernel files and the engine
+// (histeq_cuda.cu). Only for .cu files.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/kernel_info.h"
+#include "histeq/histeq.h"
+
+namespace gpulab::histeq::cuda_detail {
+
+struct GpuShape {
+  int sm_count = 1;
+  int device = 0;
+};
+
+enum class HistKind : uint8_t {
+  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan, LanePrivate
+};
+enum class ScanKind : uint8_t { Serial, Block, Cub };
+enum class ReduceKind : uint8_t { Divergent, StridedIndex, Sequential, AddOnLoad, UnrollLastWarp, WarpShuffle };
+enum class ApplyKind : uint8_t { Global, Constant, Shared };
+
+// Scratch memory a plane's stages keep between launches (sized by the engine at upload).
+struct HistScratch {
+  uint32_t* accum = nullptr;    // 256 counters + 1 ticket, zero between launches (lane-private)
+  void* cub_temp = nullptr;     // CUB's temporary storage
+  size_t cub_temp_bytes = 0;
+};
+struct ReduceScratch {
+  uint32_t* a = nullptr;  // partial minima then maxima, ping
+  uint32_t* b = nullptr;  // pong
+  size_t a_count = 0, b_count = 0;  // entries of each half (min and max arrays have this many each)
+};
+
+// hist: 256 counters of the plane (written whole; no need to clear before); FusedScan also writes lut.
+void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist, uint8_t* d_lut,
+                      const HistScratch& s, const GpuShape& gpu, cudaStream_t stream);
+size_t cub_histogram_temp_bytes(size_t n);
+std::vector<KernelInfo> histogram_kernels(HistKind k, int block);
+
+// hist -> lut (the equalize definition).
+void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, cudaStream_t stream);
+std::vector<KernelInfo> scan_kernels(ScanKind k);
+
+// plane -> d_minmax[0] = min, d_minmax[1] = max, and the stretch LUT.
+void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, const ReduceScratch& s,
+                   uint32_t* d_minmax, uint8_t* d_lut, const GpuShape& gpu, cudaStream_t stream);
+// Entries of the first partial array for a plane of n pixels (the largest any variant writes).
+size_t reduce_partials(size_t n);
+std::vector<KernelInfo> reduce_kernels(ReduceKind k, int block);
+
+// out = lut[in]; both planes 16-byte aligned.
+void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, size_t n, const uint8_t* d_lut,
+                  const GpuShape& gpu, cudaStream_t stream);
+std::vector<KernelInfo> apply_kernels(ApplyKind k, int block);
+
+// The displayed image: compose_rgba of planes p0, p1, p2 (p1, p2 null for grey) and alpha (null: 255).
+struct ComposeSource {
+  Layout layout = Layout::Grey;
+  const uint8_t* p[3] = {};
+  const uint8_t* alpha = nullptr;
+  int width = 0, height = 0;
+};
+void launch_compose_surface(const ComposeSource& src, unsigned long long surface, cudaStream_t stream);
+void launch_compose_device(const ComposeSource& src, uint8_t* d_rgba, size_t pitch, cudaStream_t stream);
+
+// Blocks of `block` threads resident per SM for `func` (at least 1).
+int resident_blocks(const void* func, int block, size_t dynamic_smem);
+
+}  // namespace gpulab::histeq::cuda_detail

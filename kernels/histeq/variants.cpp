@@ -1,0 +1,138 @@
+// The histogram-equalization stage and variant table: one place that knows each variant's id,
+// stage, lesson, snippet and block sizes.
+#include <array>
+
+#include "histeq/histeq.h"
+
+namespace gpulab::histeq {
+namespace {
+
+constexpr std::array<int, 5> kBlocks1D{64, 128, 256, 512, 1024};
+constexpr std::array<int, 4> kBlocksReduce{64, 128, 256, 512};
+constexpr std::array<int, 4> kBlocksLane{64, 128, 256, 512};  // 8 KiB of counters a warp
+constexpr std::array<int, 3> kBlocksVec{256, 512, 1024};   // a thread a bin at the end
+
+constexpr std::array<StageInfo, kStageCount> kStages{{
+    {StageId::Histogram, "histogram", "histogram"},
+    {StageId::Scan, "scan", "scan to CDF and LUT"},
+    {StageId::Reduce, "reduce", "min and max (contrast stretch)"},
+    {StageId::Apply, "apply", "apply the LUT"},
+}};
+
+using S = StageId;
+using B = Backend;
+
+constexpr std::array<Variant, 25> kVariants{{
+    // Histogram.
+    {"hist-cpu", "CPU reference", "one core counts every pixel: the baseline every GPU variant must equal",
+     "histogram_cpu", S::Histogram, B::Cpu, {}, 0},
+    {"hist-naive-race", "naive: hist[v]++ (racy)",
+     "threads that read, add and write the same bin at once overwrite each other: counts are lost",
+     "hist_naive_race", S::Histogram, B::Cuda, kBlocks1D, 256, false},
+    {"hist-atomic-global", "atomicAdd in global memory",
+     "atomicAdd makes the update indivisible, but every pixel's atomic queues at the same 256 addresses in L2",
+     "hist_atomic_global", S::Histogram, B::Cuda, kBlocks1D, 256},
+    {"hist-atomic-gridstride", "grid-stride loop, global atomics",
+     "a fixed grid of a few blocks per SM walks the image with a grid-stride loop: fewer threads than pixels",
+     "hist_atomic_gridstride", S::Histogram, B::Cuda, kBlocks1D, 256},
+    {"hist-shared-private", "per-block shared histograms",
+     "each block counts into its own histogram in shared memory and adds it to global memory once: 256 global "
+     "atomics a block instead of one a pixel",
+     "hist_shared_private", S::Histogram, B::Cuda, kBlocks1D, 256},
+    {"hist-warp-private", "per-warp sub-histograms",
+     "one shared histogram per warp: warps no longer contend with each other, only lanes of the same warp",
+     "hist_warp_private", S::Histogram, B::Cuda, kBlocks1D, 256},
+    {"hist-cub", "CUB DeviceHistogram::HistogramEven",
+     "the library reference: CUB's privatized, tuned histogram (its own init and sweep kernels)", "hist_cub",
+     S::Histogram, B::Cuda, {}, 0},
+    {"hist-shared-vec", "shared histogram, 16 pixels a load, one kernel",
+     "what beats CUB here: one 1 KiB shared histogram a block, 16 pixels a 128-bit load, few fat blocks (one an SM "
+     "for a 4K image: less zeroing and merging), and the last block to finish merges and clears: one launch, no "
+     "memset",
+     "hist_shared_vec", S::Histogram, B::Cuda, kBlocksVec, 512},
+    {"hist-fused-scan", "hist-shared-vec with the scan fused in",
+     "kernel fusion: the last block to finish holds the whole histogram, so it scans it and writes the LUT "
+     "itself (a warp-shuffle scan, one __syncthreads): the scan stage costs no launch",
+     "hist_shared_vec", S::Histogram, B::Cuda, kBlocksVec, 512, true, true},
+    {"hist-lane-private", "8-bit counters a lane, no atomics, one kernel",
+     "privatisation down to the lane: 256 byte counters per lane in its own shared-memory bank, counted with "
+     "plain loads and stores (no atomics, no conflicts, whatever the contents) and folded by warp reductions every "
+     "240 pixels; 16 pixels a 128-bit load; one launch. Slower here than hist-shared-vec: each pixel is a "
+     "dependent shared load and store, and the folds cost more than the atomics saved",
+     "hist_lane_private", S::Histogram, B::Cuda, kBlocksLane, 256},
+    // Scan to CDF and LUT.
+    {"scan-cpu", "CPU reference", "the CDF and LUT on the host, as OpenCV computes them", "equalize_lut", S::Scan,
+     B::Cpu, {}, 0},
+    {"scan-serial", "one thread", "a single GPU thread walks the 256 bins: a scan is a serial chain", "scan_serial",
+     S::Scan, B::Cuda, {}, 0},
+    {"scan-block", "shared-memory scan in one block",
+     "256 threads scan the bins in shared memory in log2(256) = 8 steps (Hillis-Steele)", "scan_block", S::Scan,
+     B::Cuda, {}, 0},
+    {"scan-cub", "CUB BlockScan", "the library's block-wide scan (warp shuffles, then across warps) inside our kernel",
+     "scan_cub", S::Scan, B::Cuda, {}, 0},
+    // Min and max for the contrast stretch: the lecture's reduction ladder.
+    {"reduce-cpu", "CPU reference", "one core scans every pixel for min and max", "minmax_cpu", S::Reduce, B::Cpu,
+     {}, 0},
+    {"reduce-divergent", "v1: tid % (2s), divergent",
+     "interleaved addressing with `if (tid % (2*s) == 0)`: most lanes of every warp sit idle, and % is slow",
+     "reduce_divergent", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    {"reduce-strided-index", "v2: strided index, bank conflicts",
+     "`index = 2*s*tid` keeps warps busy, but the strided shared-memory accesses hit the same banks",
+     "reduce_strided_index", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    {"reduce-sequential", "v3: sequential addressing",
+     "`tid < s` with s halving: contiguous active threads, conflict-free shared memory; half the threads idle "
+     "from the first step",
+     "reduce_sequential", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    {"reduce-add-on-load", "v4: first step during the load",
+     "each thread combines two pixels as it loads them: half the blocks, no idle threads in the first step",
+     "reduce_add_on_load", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    {"reduce-unroll-last-warp", "v5: last warp unrolled",
+     "below 32 active threads one warp finishes without __syncthreads (__syncwarp between steps since Volta)",
+     "reduce_unroll_last_warp", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    {"reduce-warp-shuffle", "warp shuffles, 16 pixels a load",
+     "128-bit loads in a grid-stride loop, __shfl_down_sync inside warps, shared memory only between warps",
+     "reduce_warp_shuffle", S::Reduce, B::Cuda, kBlocksReduce, 256},
+    // Apply the LUT.
+    {"apply-cpu", "CPU reference", "out = lut[in] on the host", "apply_lut_cpu", S::Apply, B::Cpu, {}, 0},
+    {"apply-global", "LUT in global memory",
+     "each thread reads 16 pixels with one 128-bit load and looks each up in the global-memory LUT (L1-cached)",
+     "apply_global", S::Apply, B::Cuda, kBlocks1D, 256},
+    {"apply-constant", "LUT in __constant__ memory",
+     "the constant cache broadcasts one address a warp; 32 lanes with different pixels serialise up to 32 ways",
+     "apply_constant", S::Apply, B::Cuda, kBlocks1D, 256},
+    {"apply-shared", "LUT in shared memory",
+     "each block copies the 256-byte LUT to shared memory once; lookups then cost a shared load (bank conflicts "
+     "only where lanes hit the same word)",
+     "apply_shared", S::Apply, B::Cuda, kBlocks1D, 256},
+}};
+
+}  // namespace
+
+std::span<const StageInfo> stage_infos() { return kStages; }
+
+bool stage_runs(StageId s, Mode m) {
+  switch (s) {
+    case StageId::Histogram:
+    case StageId::Scan: return m == Mode::Equalize;
+    case StageId::Reduce: return m == Mode::Stretch;
+    case StageId::Apply: return true;
+  }
+  return false;
+}
+
+std::span<const Variant> variants() { return kVariants; }
+
+std::vector<const Variant*> variants_of(StageId s) {
+  std::vector<const Variant*> out;
+  for (const Variant& v : kVariants)
+    if (v.stage == s) out.push_back(&v);
+  return out;
+}
+
+const Variant* find_variant(std::string_view id) {
+  for (const Variant& v : kVariants)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+}  // namespace gpulab::histeq
