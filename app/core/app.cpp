@@ -646,9 +646,8 @@ int gpulab_main(int argc, const char* const* argv) {
         for (const Stage& st : stages) {
           if (stages.size() > 1) std::printf("  stage %s (%s):\n", std::string(st.id).c_str(), std::string(st.title).c_str());
           for (const auto& v : st.variants) {
-            const bool gpu = v.id.rfind("gpu", 0) == 0;
             std::printf("  %s%-22s %s%s\n", stages.size() > 1 ? "  " : "", std::string(v.id).c_str(),
-                        std::string(v.lesson).c_str(), gpu && !cs.available ? "  [needs CUDA]" : "");
+                        std::string(v.lesson).c_str(), v.needs_cuda && !cs.available ? "  [needs CUDA]" : "");
           }
         }
       }

@@ -85,7 +85,7 @@ struct BenchTargetResult {
   bool measured = false;  // false: not run (no matching case measured) or an invalid target
   bool pass = false;
   std::string status;     // "PASS", "MISS", "not run", "invalid"
-  std::string detail;     // "gpu-swar block 16: 9.512e+12", "worst: hist-vec-rle 1.31x at 16384x16384 constant"
+  std::string detail;     // "gpu-swar block 16: 9.512e+12", "worst: hist-lane-private 1.31x at 16384x16384 constant"
   double value = 0;       // the deciding (worst) case's items/s, ratio or ms per step
   int cases = 0;          // cases checked
   // The deciding case and the row of `variants` measured there (for a ratio, `versus_variant` too).

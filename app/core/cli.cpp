@@ -12,6 +12,8 @@
 namespace gpulab {
 namespace {
 
+constexpr const char* kImageGroup = "Image demos (histeq, rotate)";
+
 constexpr const char* kKeys =
     "keys: Space pause, N step, R reset, 1-4 demos, V / Shift+V variants, H hide UI, F11 fullscreen,\n"
     "      F12 screenshot, +/- speed";
@@ -68,6 +70,12 @@ struct Parser {
     app.add_flag("--list", list, "list demos, their stages and variant ids");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
 
+    // Shared by the image demos (each would otherwise add its own and clash): the demos that take
+    // no image refuse them in configure().
+    CLI::Option_group* images = app.add_option_group(kImageGroup);
+    images->add_option("--image", o.image, "input image (PNG, JPEG, BMP, TGA, PGM/PPM, GIF)");
+    images->add_option("--save-image", o.save_image, "write the processed image as PNG (OUT.png) and exit");
+
     bench = app.add_subcommand("bench", "time every variant of a demo (gpulab bench --help)");
     bench->add_option("--variant", bench_variants, "a variant to time (repeatable; default: all)");
     bench->add_option("--size", bench_sizes, "a size: N (N×N cells, N bodies...) or WxH (repeatable)");
@@ -94,6 +102,13 @@ struct Parser {
 };
 
 }  // namespace
+
+std::string reject_image_options(const Options& o, std::string_view demo) {
+  const char* flag = !o.image.empty() ? "--image" : !o.save_image.empty() ? "--save-image" : nullptr;
+  if (!flag) return {};
+  return std::string(flag) + " is an option of the image demos (--demo histeq); the " + std::string(demo) +
+         " demo takes no image";
+}
 
 std::string usage(std::span<Demo* const> demos) {
   Options o;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpulab {
@@ -39,6 +40,11 @@ struct Options {
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
 
+  // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
+  // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).
+  std::string image;       // --image PATH: the input image
+  std::string save_image;  // --save-image OUT.png: batch output, the processed image
+
   // Bench mode
   std::vector<BenchSize> bench_sizes;
   int bench_steps = 0;  // 0: chosen per variant
@@ -57,5 +63,9 @@ struct ParseResult {
 // An option of a demo other than --demo's is an error.
 ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo* const> demos = {});
 std::string usage(std::span<Demo* const> demos = {});
+
+// For the configure() of a demo that takes no image: "" when neither --image nor --save-image was
+// given, else the message saying which demos take them.
+std::string reject_image_options(const Options& options, std::string_view demo);
 
 }  // namespace gpulab

@@ -31,6 +31,7 @@ struct VariantChoice {
   std::string_view id, title, lesson;
   bool available = true;
   std::string unavailable_reason;
+  bool needs_cuda = false;  // a GPU variant (`gpulab --list` marks it where CUDA is unavailable)
   std::span<const int> blocks;
   bool square_blocks = false;
   int default_block = 0;

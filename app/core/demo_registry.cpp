@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/demo.h"
+#include "demos/histeq/histeq_demo.h"
 #include "demos/life/life_demo.h"
 #include "demos/nbody/nbody_demo.h"
 
@@ -11,6 +12,7 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   std::vector<std::unique_ptr<Demo>> demos;
   demos.push_back(std::make_unique<LifeDemo>());
   demos.push_back(std::make_unique<NbodyDemo>());
+  demos.push_back(std::make_unique<HisteqDemo>());
   return demos;
 }
 

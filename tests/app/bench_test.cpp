@@ -294,11 +294,11 @@ TEST(Bench, RatioTargetReportsTheWorstCase) {
   BenchSuite s;
   s.demo = "histeq";
   s.rows = {row("hist-cub", 1024, 2.0, "hist", "uniform"),      row("hist-vec", 1024, 1.0, "hist", "uniform"),
-            row("hist-cub", 1024, 2.0, "hist", "constant"),     row("hist-vec-rle", 1024, 1.5, "hist", "constant"),
+            row("hist-cub", 1024, 2.0, "hist", "constant"),     row("hist-lane-private", 1024, 1.5, "hist", "constant"),
             row("hist-vec", 1024, 4.0, "hist", "constant"),     row("hist-cub", 16384, 40.0, "hist", "constant"),
-            row("hist-vec-rle", 16384, 30.5, "hist", "constant"), row("hist-cub", 16384, 10.0, "hist", "uniform"),
+            row("hist-lane-private", 16384, 30.5, "hist", "constant"), row("hist-cub", 16384, 10.0, "hist", "uniform"),
             row("hist-vec", 2048, 1.0, "hist", "uniform")};  // no hist-cub at 2048: not a case
-  const std::vector<std::string> ours = {"hist-vec", "hist-vec-rle"};
+  const std::vector<std::string> ours = {"hist-vec", "hist-lane-private"};
   s.targets = {{.what = "best histogram faster than hist-cub on every size and input", .variants = ours,
                 .versus = {"hist-cub"}, .min_ratio = 1.2},
                {.what = "1.2x at 1024", .variants = ours, .width = 1024, .height = 1024, .versus = {"hist-cub"},
@@ -312,7 +312,7 @@ TEST(Bench, RatioTargetReportsTheWorstCase) {
   EXPECT_TRUE(r[0].pass);  // 1024: 2x and 1.33x; 16384 constant: 40 / 30.5 = 1.31 (16384 uniform: none of ours)
   EXPECT_EQ(r[0].size, "16384x16384");
   EXPECT_EQ(r[0].input, "constant");
-  EXPECT_EQ(r[0].variant, "hist-vec-rle");
+  EXPECT_EQ(r[0].variant, "hist-lane-private");
   EXPECT_EQ(r[0].versus_variant, "hist-cub");
   EXPECT_TRUE(r[1].pass);  // 1024 only: uniform 2x, constant 1.33x
   EXPECT_NEAR(r[1].value, 2.0 / 1.5, 1e-12);
@@ -320,14 +320,14 @@ TEST(Bench, RatioTargetReportsTheWorstCase) {
   EXPECT_EQ(r[2].cases, 1);
   EXPECT_FALSE(r[3].measured);
   const std::string out = format_bench(s);
-  EXPECT_NE(out.find("target: best histogram faster than hist-cub on every size and input: PASS (worst: hist-vec-rle 1.31x at 16384x16384 constant)"),
+  EXPECT_NE(out.find("target: best histogram faster than hist-cub on every size and input: PASS (worst: hist-lane-private 1.31x at 16384x16384 constant)"),
             std::string::npos) << out;
-  EXPECT_NE(out.find("target: 1.2x at 1024: PASS (worst: hist-vec-rle 1.33x at 1024x1024 constant)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: 1.2x at 1024: PASS (worst: hist-lane-private 1.33x at 1024x1024 constant)"), std::string::npos) << out;
   EXPECT_NE(out.find("target: 2x at 1024 uniform: PASS (hist-vec 2x at 1024x1024 uniform)"), std::string::npos) << out;
-  EXPECT_NE(out.find("target: vs a missing one: not run (needs one of hist-vec, hist-vec-rle and hist-atomic-global measured in the same case)"),
+  EXPECT_NE(out.find("target: vs a missing one: not run (needs one of hist-vec, hist-lane-private and hist-atomic-global measured in the same case)"),
             std::string::npos) << out;
   s.targets[0].min_ratio = 1.4;
-  EXPECT_NE(format_bench(s).find("on every size and input: MISS (worst: hist-vec-rle 1.31x at 16384x16384 constant)"),
+  EXPECT_NE(format_bench(s).find("on every size and input: MISS (worst: hist-lane-private 1.31x at 16384x16384 constant)"),
             std::string::npos);
 }
 

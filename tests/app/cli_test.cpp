@@ -3,6 +3,10 @@
 #include "core/cli.h"
 #include "core/demo.h"
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 namespace gpulab {
 namespace {
 
@@ -158,6 +162,107 @@ TEST(Cli, VariantOptionsFindTheirStage) {
   o.variants = {};
   o.blocks = {"nostage=64"};
   EXPECT_NE(apply_variant_options(life, o).find("no stage 'nostage'"), std::string::npos);
+}
+
+Demo& demo_named(Parsed& p, std::string_view name) {
+  for (const auto& d : p.demos)
+    if (d->name() == name) return *d;
+  throw std::runtime_error("no demo " + std::string(name));
+}
+
+TEST(Cli, ImageOptionsAreTheShellsAndOnlyImageDemosTakeThem) {
+  auto p = parse({"--headless", "--demo", "histeq", "--image", "in.png", "--save-image", "out.png", "--mode", "stretch",
+                  "--per-channel"});
+  ASSERT_TRUE(p.result.options) << p.result.error;
+  const Options& o = *p.result.options;
+  EXPECT_EQ(o.image, "in.png");
+  EXPECT_EQ(o.save_image, "out.png");
+  // histeq reads the image in configure: a missing file is refused there, naming it.
+  Demo& histeq = demo_named(p, "histeq");
+  const std::string err = histeq.configure(o);
+  EXPECT_NE(err.find("in.png"), std::string::npos) << err;
+  // The demos without images refuse both options, saying who takes them.
+  for (const char* flag : {"--image", "--save-image"}) {
+    auto q = parse({"--demo", "life", flag, "x.png"});
+    ASSERT_TRUE(q.result.options) << q.result.error;
+    for (const char* name : {"life", "nbody"}) {
+      const std::string why = demo_named(q, name).configure(*q.result.options);
+      EXPECT_NE(why.find(flag), std::string::npos) << name << ": " << why;
+      EXPECT_NE(why.find("histeq"), std::string::npos) << name << ": " << why;
+    }
+  }
+  EXPECT_EQ(reject_image_options(Options{}, "life"), "");
+}
+
+TEST(Cli, HisteqOptionsBelongToHisteq) {
+  auto r = parse({"--demo", "life", "--mode", "stretch"}).result;
+  EXPECT_FALSE(r.options);
+  EXPECT_NE(r.error.find("--mode"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("histeq"), std::string::npos) << r.error;
+  auto p = parse({"--demo", "histeq", "--mode", "sideways"});
+  ASSERT_TRUE(p.result.options) << p.result.error;
+  const std::string err = demo_named(p, "histeq").configure(*p.result.options);
+  EXPECT_NE(err.find("--mode must be equalize or stretch"), std::string::npos) << err;
+  Parsed all = parse({});
+  std::vector<Demo*> views;
+  for (const auto& d : all.demos) views.push_back(d.get());
+  const std::string help = usage(views);
+  EXPECT_NE(help.find("Image demos (histeq, rotate)"), std::string::npos) << help;
+  EXPECT_NE(help.find("--save-image"), std::string::npos);
+  EXPECT_NE(help.find("Histogram equalization (--demo histeq)"), std::string::npos);
+  EXPECT_NE(help.find("--per-channel"), std::string::npos);
+}
+
+std::vector<std::string> current_variants(const Demo& d) {
+  std::vector<std::string> ids;
+  for (const Stage& st : d.stages()) ids.emplace_back(st.variants[st.variant].id);
+  return ids;
+}
+
+TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
+  Parsed p = parse({});
+  Demo& h = demo_named(p, "histeq");
+  const auto stages = h.stages();
+  ASSERT_EQ(stages.size(), 4u);
+  EXPECT_EQ(stages[0].id, "histogram");
+  EXPECT_EQ(stages[1].id, "scan");
+  EXPECT_EQ(stages[2].id, "reduce");
+  EXPECT_EQ(stages[3].id, "apply");
+  EXPECT_FALSE(stages[2].active) << "equalize is the default";
+  EXPECT_EQ(stages[2].inactive_reason, "runs in stretch mode only");
+
+  Options o;
+  o.variants = {"scan-cpu"};  // one CPU variant takes every stage to the CPU
+  ASSERT_EQ(apply_variant_options(h, o), "");
+  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}));
+  o.variants = {"hist-atomic-global"};  // a GPU variant brings the others back to their GPU choice
+  ASSERT_EQ(apply_variant_options(h, o), "");
+  EXPECT_EQ(current_variants(h),
+            (std::vector<std::string>{"hist-atomic-global", "scan-block", "reduce-warp-shuffle", "apply-shared"}));
+  o.variants = {"scan-cub"};
+  o.blocks = {"histogram=128"};
+  ASSERT_EQ(apply_variant_options(h, o), "");
+  o.variants = {"apply-cpu"};
+  o.blocks = {};
+  ASSERT_EQ(apply_variant_options(h, o), "");
+  o.variants = {"apply-global"};  // each stage returns to its last GPU choice, block and all
+  ASSERT_EQ(apply_variant_options(h, o), "");
+  EXPECT_EQ(current_variants(h),
+            (std::vector<std::string>{"hist-atomic-global", "scan-cub", "reduce-warp-shuffle", "apply-global"}));
+  EXPECT_EQ(h.stages()[0].block, 128);
+  o.blocks = {"scan=256"};  // scan-cub fixes its own launch
+  EXPECT_NE(apply_variant_options(h, o).find("no block size"), std::string::npos);
+
+  // A CPU and a GPU variant together is a mistake: configure says so.
+  Parsed q = parse({"--demo", "histeq", "--variant", "hist-cpu", "--variant", "apply-shared"});
+  ASSERT_TRUE(q.result.options) << q.result.error;
+  Demo& h2 = demo_named(q, "histeq");
+  ASSERT_EQ(apply_variant_options(h2, *q.result.options), "");
+  EXPECT_NE(h2.configure(*q.result.options).find("mix the backends"), std::string::npos);
+  // A variant of another stage's table is not this stage's.
+  std::string why;
+  EXPECT_FALSE(h2.set_variant(0, "scan-block", &why));
+  EXPECT_NE(why.find("scan-block"), std::string::npos) << why;
 }
 
 }  // namespace

@@ -65,6 +65,7 @@ std::vector<VariantChoice> LifeDemo::step_variants() const {
     c.blocks = v.blocks;
     c.square_blocks = v.square_blocks;
     c.default_block = v.default_block;
+    c.needs_cuda = v.backend == life::Backend::Cuda;
     // Before attach we do not know yet; the check happens at attach.
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
     out.push_back(c);
@@ -95,6 +96,7 @@ std::vector<Stage> LifeDemo::stages() const {
   g.lesson = "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation";
   g.blocks = life::ghost_block_sizes();
   g.default_block = 256;
+  g.needs_cuda = true;
   ghost.variants = {g};
   ghost.block = ghost_block_;
   const bool runs = variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
@@ -185,6 +187,7 @@ void LifeDemo::add_options(CLI::App& cli) {
 }
 
 std::string LifeDemo::configure(const Options& o) {
+  if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
   if (!cli_.rule.empty()) {
     std::string err;

@@ -72,6 +72,7 @@ std::vector<Stage> NbodyDemo::stages() const {
     c.lesson = v.lesson;
     c.blocks = v.blocks;
     c.default_block = v.default_block;
+    c.needs_cuda = v.backend == nbody::Backend::Cuda;
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
     s.variants.push_back(c);
   }
@@ -128,6 +129,7 @@ void NbodyDemo::add_options(CLI::App& cli) {
 }
 
 std::string NbodyDemo::configure(const Options& o) {
+  if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
   const nbody::InitInfo* init = nbody::find_init(cli_.init);
   if (!init) return "unknown --init '" + cli_.init + "' (plummer, sphere, disk, galaxies)";

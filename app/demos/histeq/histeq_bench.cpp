@@ -1,0 +1,251 @@
+// Histogram-equalization benchmark rows: every stage variant (and block size with --all-blocks) on
+// each size and input (uniform random, constant, a narrow band 100..123), and the whole pipelines
+// (CPU, naive GPU, best GPU) for equalize and stretch. Speedup columns: over the stage's CPU variant,
+// its naive GPU variant, and CUB's histogram (histogram rows). The measuring loop is core's.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/bench.h"
+#include "demos/histeq/histeq_demo.h"
+#include "histeq/histeq.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "histeq/histeq_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+using histeq::StageId;
+
+struct BenchInput {
+  const char* label;
+  int kind;  // 0 uniform, 1 constant, 2 narrow band
+};
+constexpr BenchInput kInputs[] = {{"uniform", 0}, {"constant", 1}, {"narrow 100..123", 2}};
+
+std::vector<uint8_t> make_plane(int kind, size_t n, uint64_t seed) {
+  std::vector<uint8_t> p(n);
+  uint64_t s = seed;
+  auto next = [&s] {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  if (kind == 1) {
+    std::fill(p.begin(), p.end(), uint8_t(137));
+  } else {
+    for (size_t i = 0; i < n; i += 8) {
+      uint64_t r = next();
+      for (size_t k = 0; k < 8 && i + k < n; ++k, r >>= 8)
+        p[i + k] = kind == 0 ? uint8_t(r) : uint8_t(100 + (r & 0xFF) % 24);
+    }
+  }
+  return p;
+}
+
+// The whole pipelines the bench times, per mode: the variants run in order for one frame.
+struct Pipeline {
+  const char* id;
+  const char* stage;  // "equalize" or "stretch"
+  std::vector<const char*> steps;
+  bool cpu;
+};
+const std::vector<Pipeline>& pipelines() {
+  static const std::vector<Pipeline> p = {
+      {"pipeline-cpu", "equalize", {"hist-cpu", "scan-cpu", "apply-cpu"}, true},
+      {"pipeline-naive", "equalize", {"hist-atomic-global", "scan-serial", "apply-global"}, false},
+      {"pipeline-best", "equalize", {"hist-fused-scan", "apply-shared"}, false},
+      {"stretch-cpu", "stretch", {"reduce-cpu", "apply-cpu"}, true},
+      {"stretch-naive", "stretch", {"reduce-divergent", "apply-global"}, false},
+      {"stretch-best", "stretch", {"reduce-warp-shuffle", "apply-shared"}, false},
+  };
+  return p;
+}
+
+std::string pipeline_text(const Pipeline& p) {
+  std::string s;
+  for (const char* step : p.steps) s += (s.empty() ? "" : " > ") + std::string(step);
+  return s;
+}
+
+double bytes_per_step(StageId s, double n) {
+  switch (s) {
+    case StageId::Histogram: return n;
+    case StageId::Scan: return 0;
+    case StageId::Reduce: return n;
+    case StageId::Apply: return 2 * n;
+  }
+  return 0;
+}
+
+}  // namespace
+
+BenchSuite bench_histeq(const Options& o) {
+  BenchSuite suite;
+  suite.demo = "histeq";
+  const std::vector<BenchBaseline> stage_baselines = {
+      {"cpu", {"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}},
+      {"naive", {"hist-atomic-global", "scan-serial", "reduce-divergent", "apply-global"}},
+      {"hist-cub", {"hist-cub"}},
+  };
+  suite.baselines = stage_baselines;
+  suite.baselines[0].variants.insert(suite.baselines[0].variants.end(), {"pipeline-cpu", "stretch-cpu"});
+  suite.baselines[1].variants.insert(suite.baselines[1].variants.end(), {"pipeline-naive", "stretch-naive"});
+
+  std::vector<std::string> best_hist;
+  for (const histeq::Variant* v : histeq::variants_of(StageId::Histogram))
+    if (v->backend == histeq::Backend::Cuda && v->exact && v->id != "hist-cub") best_hist.emplace_back(v->id);
+  BenchTarget every;
+  every.what = "the best histogram variant is faster than hist-cub on every size and input (H100)";
+  every.variants = best_hist;
+  every.versus = {"hist-cub"};
+  every.min_ratio = 1.0;
+  every.device_hint = "H100";
+  BenchTarget at4k = every;
+  at4k.what = "the best histogram variant >= 1.25x hist-cub at 3840x2160 (H100)";
+  at4k.width = 3840;
+  at4k.height = 2160;
+  at4k.min_ratio = 1.25;
+  BenchTarget whole;
+  whole.what = "the whole equalization of a 3840x2160 grey image <= 15 us (H100)";
+  whole.variants = {"pipeline-best", "pipeline-naive"};
+  whole.width = 3840;
+  whole.height = 2160;
+  whole.max_ms = 0.015;
+  whole.device_hint = "H100";
+  suite.targets = {every, at4k, whole};
+
+  std::unique_ptr<histeq::Engine> cpu = histeq::make_cpu_engine();
+  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
+  const Stream stream = bench_stream.get();
+  std::unique_ptr<histeq::Engine> gpu;
+#if defined(GPULAB_HAVE_CUDA)
+  if (bench_stream.cuda()) gpu = histeq::CudaEngine::create(stream);
+#endif
+
+  // --variant picks stage variants and pipeline ids; the stage table's plan adds its baselines.
+  std::vector<std::string> stage_ids, pipeline_ids;
+  for (const std::string& id : o.variants) {
+    bool is_pipeline = false;
+    for (const Pipeline& p : pipelines()) is_pipeline |= id == p.id;
+    (is_pipeline ? pipeline_ids : stage_ids).push_back(id);
+  }
+  const bool only_pipelines = stage_ids.empty() && !pipeline_ids.empty();
+  std::vector<std::pair<const histeq::Variant*, bool>> plan;
+  if (!only_pipelines) plan = bench_plan(histeq::variants(), stage_ids, stage_baselines);
+  std::vector<const Pipeline*> chosen_pipelines;
+  for (const Pipeline& p : pipelines()) {
+    const bool asked = std::find(pipeline_ids.begin(), pipeline_ids.end(), p.id) != pipeline_ids.end();
+    const bool baseline = std::string(p.id).find("-best") == std::string::npos;
+    if (o.variants.empty() || asked || (!pipeline_ids.empty() && baseline)) chosen_pipelines.push_back(&p);
+  }
+  for (const Pipeline* p : chosen_pipelines)
+    suite.notes.push_back(std::string(p->id) + " = " + pipeline_text(*p));
+  suite.notes.push_back("histogram rows with a memset-needing variant include clearing the 256 counters");
+
+  std::vector<BenchSize> sizes = o.bench_sizes;
+  if (sizes.empty()) sizes = {{3840, 2160}, {16384, 16384}};
+  for (BenchSize size : sizes) {
+    if (size.height == 0) size.height = size.width;
+    if (size.width < 1 || size.height < 1 || size.width > image::kMaxSide || size.height > image::kMaxSide)
+      throw std::invalid_argument("--size " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                                  ": from 1 to " + std::to_string(image::kMaxSide) + " pixels a side");
+    const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
+    const size_t n = size_t(w) * size_t(h);
+    const std::string size_label = std::to_string(w) + "x" + std::to_string(h);
+    for (const BenchInput& input : kInputs) {
+      histeq::Planes planes;
+      planes.width = w;
+      planes.height = h;
+      planes.layout = histeq::Layout::Grey;
+      planes.planes.push_back(make_plane(input.kind, n, 42 + n));
+      std::string gpu_error;
+      cpu->upload(planes);
+      if (gpu) {
+        try {
+          gpu->upload(planes);
+        } catch (const std::exception& e) {
+          gpu_error = e.what();
+        }
+      }
+      planes = histeq::Planes{};  // the engines hold their copies
+      // Scan and apply read a histogram and a LUT: compute them once on each engine.
+      auto prepare = [&](histeq::Engine& e) {
+        const bool c = e.backend() == histeq::Backend::Cpu;
+        e.run(*histeq::find_variant(c ? "hist-cpu" : "hist-atomic-global"), 256, 0);
+        e.run(*histeq::find_variant(c ? "scan-cpu" : "scan-serial"), 0, 0);
+      };
+      prepare(*cpu);
+      if (gpu && gpu_error.empty()) prepare(*gpu);
+
+      auto measure = [&](BenchRow row, bool is_cpu, double items, double bytes, const std::function<void(int)>& step) {
+        row.demo = "histeq";
+        row.size = size_label;
+        row.width = w;
+        row.height = h;
+        row.input = input.label;
+        row.item_unit = "pixels";
+        histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
+        row.device = e ? std::string(e->device_name()) : "";
+        if (!e) {
+          row.error = "no CUDA device";
+        } else if (!is_cpu && !gpu_error.empty()) {
+          row.error = gpu_error;
+        } else {
+          try {
+            const BenchTiming t = bench_time_steps(step, !is_cpu, stream, o);
+            bench_fill(row, t, items, bytes, 0, suite, !is_cpu);
+          } catch (const std::exception& ex) {
+            row.error = ex.what();
+          }
+        }
+        std::fprintf(stderr, "bench: %-9s %-24s %-5s %s %s %s\n", row.stage.c_str(), row.variant.c_str(),
+                     row.block.c_str(), size_label.c_str(), input.label,
+                     row.error.empty() ? (std::to_string(row.ms_median * 1e3) + " us/step").c_str() : row.error.c_str());
+        suite.rows.push_back(row);
+      };
+
+      for (auto [v, baseline_only] : plan) {
+        std::vector<int> blocks;
+        if (v->blocks.empty()) blocks = {0};
+        else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
+        else blocks = {v->default_block};
+        const bool is_cpu = v->backend == histeq::Backend::Cpu;
+        for (int block : blocks) {
+          BenchRow row;
+          row.stage = std::string(histeq::stage_infos()[static_cast<int>(v->stage)].key);
+          row.variant = std::string(v->id);
+          row.block = v->blocks.empty() ? "-" : std::to_string(block);
+          row.baseline_only = baseline_only;
+          histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
+          measure(row, is_cpu, double(n), bytes_per_step(v->stage, double(n)), [&, v, block](int steps) {
+            for (int i = 0; i < steps; ++i) e->run(*v, block, 0);
+          });
+        }
+      }
+      for (const Pipeline* p : chosen_pipelines) {
+        BenchRow row;
+        row.stage = p->stage;
+        row.variant = p->id;
+        row.block = "-";
+        std::vector<const histeq::Variant*> steps;
+        for (const char* id : p->steps) steps.push_back(histeq::find_variant(id));
+        histeq::Engine* e = p->cpu ? cpu.get() : gpu.get();
+        measure(row, p->cpu, double(n), 3.0 * double(n), [&, steps](int k) {
+          for (int i = 0; i < k; ++i)
+            for (const histeq::Variant* v : steps) e->run(*v, v->default_block, 0);
+        });
+      }
+    }
+  }
+  return suite;
+}
+
+}  // namespace gpulab

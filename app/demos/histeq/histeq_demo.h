@@ -1,0 +1,173 @@
+#pragma once
+// Host side of the histogram-equalization demo: an image (generated, from assets/images, --image,
+// typed or dropped) equalized or contrast-stretched live by a four-stage pipeline (histogram, scan,
+// reduce, apply; each stage with its variants), shown before | after across a draggable split, with
+// the histograms and CDFs before and after, verify against the CPU reference, and batch mode
+// (--image IN --save-image OUT.png). The CPU variants form one backend: every stage runs on the
+// CPU or every stage on the GPU.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "histeq/histeq.h"
+#include "image/image.h"
+
+namespace gpulab {
+
+class HisteqDisplay;  // the before / after textures and the split (histeq_display.cpp)
+
+// Histogram equalization's benchmark rows (histeq_bench.cpp), reached through HisteqDemo::bench.
+BenchSuite bench_histeq(const Options& options);
+
+class HisteqDemo final : public Demo {
+ public:
+  HisteqDemo();
+  ~HisteqDemo() override;
+
+  std::string_view name() const override { return "histeq"; }
+  std::string_view title() const override { return "Histogram equalization"; }
+  std::vector<Stage> stages() const override;
+  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
+  bool set_block(size_t stage, int block, std::string* why) override;
+  void add_options(CLI::App& cli) override;
+  std::string configure(const Options& options) override;
+
+  void attach(Context& ctx) override;
+  void compute(Frame& frame) override;
+  void render(Frame& frame) override;
+  void ui(Frame& frame) override;
+  void detach() override;
+
+  bool open_file(const std::filesystem::path& path, std::string* error) override;
+  bool batch_requested() const override { return !save_image_.empty(); }
+  std::string run_batch(const Options& options) override;
+  bool bench(const Options& options, BenchSuite* out) override;
+  std::vector<KernelInfo> kernels() const override;
+  std::vector<Throughput> throughput() const override;
+  std::string caption() const override;
+
+  // For tests: the engine in use, the image shown, the settings, and the display path switch.
+  histeq::Engine& engine() { return *active_; }
+  const image::Image& source_image() const { return image_; }
+  histeq::Mode mode() const { return mode_; }
+  histeq::Colour colour() const { return colour_; }
+  void set_mode(histeq::Mode m);
+  void set_colour(histeq::Colour c);
+  // Uses `img` (named `name` in messages); false with the reason when it cannot be shown or does
+  // not fit (the current image stays).
+  bool set_image(image::Image img, const std::string& name, std::string* error);
+  void set_force_host_copy(bool on) {
+    force_host_copy_ = on;
+    display_stale_ = true;
+  }
+  const HisteqDisplay* display() const { return display_.get(); }
+  // The output image of the current pipeline (runs it first when settings changed), merged.
+  image::Image output_image();
+  // Compares output_image() with histeq::process_cpu: the verify button's line.
+  std::string verify();
+  float split() const { return split_; }
+
+ private:
+  // A stage's variant choice, per backend: the CPU variant, and the last GPU one chosen.
+  struct StageChoice {
+    const histeq::Variant* current = nullptr;
+    const histeq::Variant* gpu = nullptr;  // the last GPU variant (default: the table's)
+    int gpu_block = 0;                     // its block
+    int block = 0;                         // of `current`
+  };
+  const histeq::StageInfo& info(size_t stage) const;
+  bool stage_active(size_t stage) const;
+  bool on_gpu() const;  // the current variants are the GPU's
+  bool variant_available(const histeq::Variant& v, std::string* why) const;
+  void choose_backend(histeq::Backend b);
+  histeq::Engine* engine_for(histeq::Backend b) const;
+  // Makes the engine of the current backend hold the planes (uploading them when it does not).
+  void sync_engine();
+  bool load_generated(const image::Generated& g, std::string* error);
+  bool load_path(const std::filesystem::path& path, std::string* error);
+  void resplit();  // the colour changed: new planes, same image
+  void compute_before();
+  void read_after();
+  void run_pipeline(int times, bool timed);
+  void handle_input(const Frame& frame);
+  void layout(const Frame& frame);
+  void fit_view();
+  std::string pipeline_label() const;  // "hist-shared-vec > scan-block > apply-shared"
+  std::string size_label() const;      // "3840x2160 grey"
+  void notify(std::string line) const;
+  void ui_image(float w);
+  void ui_plots(float w);
+  void ui_labels(const Frame& frame);
+
+  Context* ctx_ = nullptr;
+  std::unique_ptr<histeq::Engine> cpu_;
+  std::unique_ptr<histeq::Engine> gpu_;  // a histeq::CudaEngine when built with CUDA and a device exists
+  histeq::Engine* active_ = nullptr;
+  std::unique_ptr<HisteqDisplay> display_;
+  int max_texture_ = 0;  // GL_MAX_TEXTURE_SIZE, queried at attach
+
+  // The command line's own settings (bound by add_options, checked by configure).
+  struct Cli {
+    std::string mode = "equalize";
+    bool per_channel = false;
+  } cli_;
+  std::string save_image_;  // --save-image (from the shell's Options)
+
+  // Settings.
+  std::array<StageChoice, histeq::kStageCount> choice_{};
+  bool backend_chosen_ = false;  // false: chosen at attach (GPU when a device exists)
+  histeq::Mode mode_ = histeq::Mode::Equalize;
+  histeq::Colour colour_ = histeq::Colour::Luminance;
+  bool force_host_copy_ = false;
+
+  // The image and its planes; which engine holds them.
+  image::Image image_;
+  std::string image_name_;            // file name or generated title
+  std::filesystem::path image_path_;  // empty for an in-memory generated image
+  std::string generated_id_;          // the generated image shown, if one is
+  histeq::Planes planes_;
+  uint64_t planes_serial_ = 0;                      // bumps with every new set of planes
+  std::array<uint64_t, 2> engine_serial_{};         // the planes each engine (CPU, GPU) holds
+  std::vector<std::filesystem::path> asset_files_;  // assets/images/*
+
+  // Pipeline state.
+  bool dirty_ = true;            // settings or image changed: run once even when paused
+  bool output_current_ = false;  // the engine's output matches the settings
+  bool display_stale_ = true;    // the result texture needs the current output
+  int last_runs_ = 0;            // pipeline runs in the last frame
+  bool last_timed_stages_ = false;
+
+  // Before (at load) and after (read from the engine while the panel shows) statistics, per plane.
+  std::vector<histeq::Histogram> before_;
+  std::vector<histeq::Histogram> engine_hist_;  // the pipeline's own histogram (equalize mode)
+  std::vector<histeq::Histogram> after_;
+  std::vector<histeq::Lut> luts_;
+  std::vector<histeq::MinMax> minmax_;
+  bool after_fresh_ = false;
+  int channel_ = 0;  // plane shown in the plots (per-channel mode)
+  bool log_scale_ = false;
+
+  // View: the image fitted into the free area, then zoomed (1 = fitted) around its centre (cx, cy),
+  // in image pixels; the split as a fraction of the image's width.
+  float split_ = 0.5f;
+  double zoom_ = 1.0;
+  double centre_x_ = 0, centre_y_ = 0;
+  bool view_fitted_ = false;
+  bool dragging_split_ = false;
+  int fb_w_ = 1, fb_h_ = 1, inset_ = 0;
+  double scale_ = 1.0;                 // screen pixels per image pixel
+  double img_left_ = 0, img_top_ = 0;  // the image's top-left corner on screen (pixels, y down)
+
+  // UI fields and results.
+  char path_input_[512] = "";
+  std::string verify_result_;
+  bool verify_ok_ = false;
+  std::string status_;
+};
+
+}  // namespace gpulab
