@@ -59,6 +59,11 @@ struct Context {
   Stream stream = nullptr;           // the compute stream (CUDA builds with a device)
   bool interop = false;              // GL resources can be registered with CUDA
   std::string interop_reason;        // why not, when interop is false
+  // Why a display target cannot share GL resources with CUDA: no device, or the registration failed.
+  std::string interop_unavailable_reason() const {
+    if (!cuda) return cuda_reason.empty() ? "no CUDA device" : cuda_reason;
+    return interop_reason;
+  }
   Timings* timings = nullptr;
   double peak_bandwidth_gbps = 0.0;  // of the CUDA device, 0 when unknown
   double peak_fp32_gflops = 0.0;     // of the CUDA device, 0 when unknown

@@ -375,4 +375,28 @@ class Surface {
   gpulab::SurfaceObject surf_ = 0;
 };
 
+// Replaces an engine's device state (a move-only set of buffers) by make()'s. With `need` bytes free the
+// new state is allocated beside the current one, so a failure keeps it. Otherwise the current state is
+// copied to the host (save), freed, and the new one allocated; if that fails too, restore(copy) puts the
+// current state back and the failure is rethrown. The caller has synchronised the stream first.
+template <class State, class Make, class Save, class Restore>
+void replace_device_state(State& state, bool has_state, size_t need, size_t free_bytes, Make&& make, Save&& save,
+                          Restore&& restore) {
+  if (need <= free_bytes) {
+    State fresh = make();
+    state = std::move(fresh);
+    return;
+  }
+  decltype(save()) saved{};
+  if (has_state) saved = save();
+  state = State();
+  try {
+    state = make();
+  } catch (const GpuError&) {
+    state = State();
+    if (has_state) restore(saved);
+    throw;
+  }
+}
+
 }  // namespace gpulab::cuda

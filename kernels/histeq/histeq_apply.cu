@@ -68,15 +68,19 @@ __global__ void apply_shared(const uint8_t* __restrict__ in, uint8_t* __restrict
   apply_all(SharedLut{reinterpret_cast<const uint8_t*>(words)}, in, out, n);
 }
 
+__device__ __forceinline__ uchar4 compose_at(const ComposeSource& src, size_t i) {
+  uint8_t px[4];
+  compose_rgba(src.layout, src.p[0][i], src.p[1] ? src.p[1][i] : 0, src.p[2] ? src.p[2][i] : 0,
+               src.alpha ? src.alpha[i] : 255, px);
+  return make_uchar4(px[0], px[1], px[2], px[3]);
+}
+
 __global__ void compose_surface(ComposeSource src, cudaSurfaceObject_t surface) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < src.height; y += gridDim.y * blockDim.y) {
     if (x >= src.width) return;
-    const size_t i = size_t(y) * src.width + x;
-    uint8_t px[4];
-    compose_rgba(src.layout, src.p[0][i], src.p[1] ? src.p[1][i] : 0, src.p[2] ? src.p[2][i] : 0,
-                 src.alpha ? src.alpha[i] : 255, px);
-    surf2Dwrite(make_uchar4(px[0], px[1], px[2], px[3]), surface, x * 4, y);
+    const uchar4 px = compose_at(src, size_t(y) * src.width + x);
+    surf2Dwrite(px, surface, x * 4, y);
   }
 }
 
@@ -84,11 +88,8 @@ __global__ void compose_device(ComposeSource src, uint8_t* rgba, size_t pitch) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < src.height; y += gridDim.y * blockDim.y) {
     if (x >= src.width) return;
-    const size_t i = size_t(y) * src.width + x;
-    uint8_t px[4];
-    compose_rgba(src.layout, src.p[0][i], src.p[1] ? src.p[1][i] : 0, src.p[2] ? src.p[2][i] : 0,
-                 src.alpha ? src.alpha[i] : 255, px);
-    *reinterpret_cast<uchar4*>(rgba + size_t(y) * pitch + size_t(x) * 4) = make_uchar4(px[0], px[1], px[2], px[3]);
+    const uchar4 px = compose_at(src, size_t(y) * src.width + x);
+    *reinterpret_cast<uchar4*>(rgba + size_t(y) * pitch + size_t(x) * 4) = px;
   }
 }
 

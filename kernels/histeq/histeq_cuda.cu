@@ -147,27 +147,14 @@ class CudaEngineImpl final : public CudaEngine {
                          mib(held) + " of it held by the current image)",
                      true);
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
-    if (need <= free_bytes) {
-      DeviceImage fresh(sz, n, what, device_name_);  // allocated first: a failure keeps the current image
-      img_ = std::move(fresh);
-    } else {
-      // Only room once the current image is gone: keep it on the host, put it back if allocation fails.
-      Planes saved;
-      const bool had = img_.pixels > 0;
-      if (had) saved = download_source();
-      img_ = DeviceImage();
-      try {
-        img_ = DeviceImage(sz, n, what, device_name_);
-      } catch (const GpuError&) {
-        img_ = DeviceImage();
-        if (had) {
+    cuda::replace_device_state(
+        img_, img_.pixels > 0, need, free_bytes, [&] { return DeviceImage(sz, n, what, device_name_); },
+        [&] { return download_source(); },
+        [&](const Planes& saved) {
           img_ = DeviceImage(sizes_for(saved.pixel_count(), source_plane_count(saved), saved.processed()),
                              saved.pixel_count(), "the previous image", device_name_);
           put(saved);
-        }
-        throw;
-      }
-    }
+        });
     put(p);
   }
 

@@ -76,6 +76,26 @@ __global__ void hist_warp_private(const uint8_t* __restrict__ img, size_t n, uin
   }
 }
 
+// After every block has added its counts to accum: the last block to finish copies them to hist and
+// clears accum (and the ticket) for the next launch. Returns in `mine` bin threadIdx.x's count in the
+// last block (0 elsewhere); true in the last block. Every thread of the block calls it.
+__device__ __forceinline__ bool hand_out_if_last(uint32_t* accum, uint32_t* hist, uint32_t& mine) {
+  __shared__ bool last;
+  mine = 0;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(&accum[kBins], 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return false;
+  __threadfence();
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    mine = atomicExch(&accum[b], 0u);
+    hist[b] = mine;
+  }
+  if (threadIdx.x == 0) accum[kBins] = 0;
+  return true;
+}
+
 // hist-lane-private: every lane counts into 256 8-bit counters of its own, all in its own shared-
 // memory bank, with plain loads and stores (no atomics): counter v of (warp, lane) is byte v & 3 of
 // word (warp * 64 + v / 4) * 32 + lane. A lane counts at most kRoundVectors * 16 = 240 pixels before
@@ -161,16 +181,8 @@ __global__ void __launch_bounds__(kLaneMaxBlock) hist_lane_private(const uint8_t
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (block_hist[b]) atomicAdd(&accum[b], block_hist[b]);
 
-  // The last block to finish hands the counts out and leaves the accumulator cleared for the next launch.
-  __shared__ bool last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&accum[kBins], 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) hist[b] = atomicExch(&accum[b], 0u);
-  if (threadIdx.x == 0) accum[kBins] = 0;
+  uint32_t count;
+  hand_out_if_last(accum, hist, count);
 }
 
 // More than 48 KiB of dynamic shared memory needs the kernel's consent, once.
@@ -217,20 +229,8 @@ __global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* _
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (h[b]) atomicAdd(&accum[b], h[b]);
 
-  __shared__ bool last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&accum[kBins], 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  uint32_t mine = 0;
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
-    mine = atomicExch(&accum[b], 0u);  // blockDim >= 256: one bin a thread
-    hist[b] = mine;
-  }
-  if (threadIdx.x == 0) accum[kBins] = 0;
-  if constexpr (kFuseScan) block_equalize_lut_shuffle(mine, lut);
+  uint32_t mine;  // blockDim >= 256: one bin a thread
+  if (hand_out_if_last(accum, hist, mine) && kFuseScan) block_equalize_lut_shuffle(mine, lut);
 }
 
 // Grid of a grid-stride kernel: what stays resident, not more blocks than the work needs.

@@ -67,20 +67,52 @@ __device__ __forceinline__ void write_out(const Sink& out, uint32_t mn, uint32_t
 // Dynamic shared memory of rungs v1..v5: a min and a max array of blockDim words.
 size_t ladder_smem(int block) { return 2 * size_t(block) * sizeof(uint32_t); }
 
+// v1..v3 load one element a thread into the shared arrays (blocks cover blockDim elements); v4 and v5
+// two, combined on the way (blocks cover 2 * blockDim). Both end in __syncthreads.
+__device__ __forceinline__ void load_one(const Source& in, uint32_t* smin, uint32_t* smax) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  uint32_t mn = kEmptyMin, mx = kEmptyMax;
+  if (i < in.n) in.load(i, mn, mx);
+  smin[threadIdx.x] = mn;
+  smax[threadIdx.x] = mx;
+  __syncthreads();
+}
+__device__ __forceinline__ void load_two(const Source& in, uint32_t* smin, uint32_t* smax) {
+  const size_t i = size_t(blockIdx.x) * (2 * blockDim.x) + threadIdx.x;
+  uint32_t mn = kEmptyMin, mx = kEmptyMax;
+  if (i < in.n) in.load(i, mn, mx);
+  if (i + blockDim.x < in.n) {
+    uint32_t a, b;
+    in.load(i + blockDim.x, a, b);
+    mn = min(mn, a);
+    mx = max(mx, b);
+  }
+  smin[threadIdx.x] = mn;
+  smax[threadIdx.x] = mx;
+  __syncthreads();
+}
+
+__device__ __forceinline__ void combine(uint32_t* smin, uint32_t* smax, unsigned a, unsigned b) {
+  smin[a] = min(smin[a], smin[b]);
+  smax[a] = max(smax[a], smax[b]);
+}
+
+// v3's sequential addressing: the active threads are the first s, halving until s = down_to.
+__device__ __forceinline__ void halve_sequentially(uint32_t* smin, uint32_t* smax, unsigned down_to) {
+  for (unsigned s = blockDim.x / 2; s > down_to; s >>= 1) {
+    if (threadIdx.x < s) combine(smin, smax, threadIdx.x, threadIdx.x + s);
+    __syncthreads();
+  }
+}
+
 __global__ void reduce_divergent(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
   const unsigned tid = threadIdx.x;
-  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
-  uint32_t mn = kEmptyMin, mx = kEmptyMax;
-  if (i < in.n) in.load(i, mn, mx);
-  smin[tid] = mn;
-  smax[tid] = mx;
-  __syncthreads();
+  load_one(in, smin, smax);
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     if (tid % (2 * s) == 0) {
-      smin[tid] = min(smin[tid], smin[tid + s]);
-      smax[tid] = max(smax[tid], smax[tid + s]);
+      combine(smin, smax, tid, tid + s);
     }
     __syncthreads();
   }
@@ -91,17 +123,11 @@ __global__ void reduce_strided_index(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
   const unsigned tid = threadIdx.x;
-  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
-  uint32_t mn = kEmptyMin, mx = kEmptyMax;
-  if (i < in.n) in.load(i, mn, mx);
-  smin[tid] = mn;
-  smax[tid] = mx;
-  __syncthreads();
+  load_one(in, smin, smax);
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     const unsigned index = 2 * s * tid;
     if (index < blockDim.x) {
-      smin[index] = min(smin[index], smin[index + s]);
-      smax[index] = max(smax[index], smax[index + s]);
+      combine(smin, smax, index, index + s);
     }
     __syncthreads();
   }
@@ -111,53 +137,16 @@ __global__ void reduce_strided_index(Source in, Sink out) {
 __global__ void reduce_sequential(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
-  const unsigned tid = threadIdx.x;
-  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
-  uint32_t mn = kEmptyMin, mx = kEmptyMax;
-  if (i < in.n) in.load(i, mn, mx);
-  smin[tid] = mn;
-  smax[tid] = mx;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) {
-      smin[tid] = min(smin[tid], smin[tid + s]);
-      smax[tid] = max(smax[tid], smax[tid + s]);
-    }
-    __syncthreads();
-  }
+  load_one(in, smin, smax);
+  halve_sequentially(smin, smax, 0);
   write_out(out, smin[0], smax[0]);
-}
-
-// v4 and v5 load two elements a thread: blocks cover 2 * blockDim elements.
-__device__ __forceinline__ void load_two(const Source& in, uint32_t& mn, uint32_t& mx) {
-  const size_t i = size_t(blockIdx.x) * (2 * blockDim.x) + threadIdx.x;
-  mn = kEmptyMin;
-  mx = kEmptyMax;
-  if (i < in.n) in.load(i, mn, mx);
-  if (i + blockDim.x < in.n) {
-    uint32_t a, b;
-    in.load(i + blockDim.x, a, b);
-    mn = min(mn, a);
-    mx = max(mx, b);
-  }
 }
 
 __global__ void reduce_add_on_load(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
-  const unsigned tid = threadIdx.x;
-  uint32_t mn, mx;
-  load_two(in, mn, mx);
-  smin[tid] = mn;
-  smax[tid] = mx;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) {
-      smin[tid] = min(smin[tid], smin[tid + s]);
-      smax[tid] = max(smax[tid], smax[tid + s]);
-    }
-    __syncthreads();
-  }
+  load_two(in, smin, smax);
+  halve_sequentially(smin, smax, 0);
   write_out(out, smin[0], smax[0]);
 }
 
@@ -165,18 +154,9 @@ __global__ void reduce_unroll_last_warp(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
   const unsigned tid = threadIdx.x;
-  uint32_t mn, mx;
-  load_two(in, mn, mx);
-  smin[tid] = mn;
-  smax[tid] = mx;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-    if (tid < s) {
-      smin[tid] = min(smin[tid], smin[tid + s]);
-      smax[tid] = max(smax[tid], smax[tid + s]);
-    }
-    __syncthreads();
-  }
+  load_two(in, smin, smax);
+  uint32_t mn = kEmptyMin, mx = kEmptyMax;  // thread 0's pair is the block's
+  halve_sequentially(smin, smax, 32);
   if (tid < 32) {
     // The lecture's volatile warp-synchronous tail, made safe for independent thread scheduling:
     // every lane reads, then the warp syncs, then writes.

@@ -206,28 +206,15 @@ class CudaEngineImpl final : public CudaEngine {
 
     if (n == state_.n) {
       // Same size: the buffers stay.
-    } else if (need <= free_bytes) {
-      // The new buffers fit beside the old ones: allocate first, so that a failure keeps the old state.
-      DeviceState fresh(n, what, device_name_);
-      CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
-      state_ = std::move(fresh);
     } else {
-      // Only room once the old state is gone. Keep a host copy first: if the allocation still fails,
-      // the old state is put back as it was and the failure reported.
-      System saved;
-      const bool had_state = state_.n > 0;
-      if (had_state) saved = download();
-      state_ = DeviceState();
-      try {
-        state_ = DeviceState(n, what, device_name_);
-      } catch (const GpuError&) {
-        state_ = DeviceState();
-        if (had_state) {
-          state_ = DeviceState(saved.size(), "the previous system", device_name_);
-          put(saved);
-        }
-        throw;
-      }
+      CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
+      cuda::replace_device_state(
+          state_, state_.n > 0, need, free_bytes, [&] { return DeviceState(n, what, device_name_); },
+          [&] { return download(); },
+          [&](const System& saved) {
+            state_ = DeviceState(saved.size(), "the previous system", device_name_);
+            put(saved);
+          });
     }
     put(s);
     CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -14,11 +14,6 @@
 namespace gpulab {
 namespace {
 
-std::string interop_reason(const Context& ctx) {
-  if (!ctx.cuda) return ctx.cuda_reason.empty() ? "no CUDA device" : ctx.cuda_reason;
-  return ctx.interop_reason;
-}
-
 // Minified (a large image fitted into the window): linear, so edges do not shimmer as much;
 // magnified (zoomed in): nearest, so each image pixel shows as a sharp square.
 void set_display_filter(GLuint texture) {
@@ -58,7 +53,7 @@ std::vector<uint32_t> to_rgba_words(const image::Image& img) {
 
 HisteqDisplay::HisteqDisplay(Context& ctx)
     : ctx_(ctx),
-      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, interop_reason(ctx))),
+      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, ctx.interop_unavailable_reason())),
       program_(gl::Program::from_files("quad.vert", "histeq.frag")),
       image_loc_(program_.uniform("u_image")),
       split_loc_(program_.uniform("u_split")),

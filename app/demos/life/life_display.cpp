@@ -13,17 +13,10 @@
 
 namespace gpulab {
 
-namespace {
-std::string interop_reason(const Context& ctx) {
-  if (!ctx.cuda) return ctx.cuda_reason.empty() ? "no CUDA device" : ctx.cuda_reason;
-  return ctx.interop_reason;
-}
-}  // namespace
-
 LifeDisplay::LifeDisplay(Context& ctx)
     : ctx_(ctx),
       target_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
-                                                interop_reason(ctx))),
+                                                ctx.interop_unavailable_reason())),
       quad_(std::make_unique<gl::TexturedQuad>()) {}
 
 LifeDisplay::~LifeDisplay() = default;  // target_ unregisters before its texture goes
