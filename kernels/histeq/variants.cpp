@@ -101,8 +101,8 @@ constexpr std::array<Variant, 25> kVariants{{
      "the constant cache broadcasts one address a warp; 32 lanes with different pixels serialise up to 32 ways",
      "apply_constant", S::Apply, B::Cuda, kBlocks1D, 256},
     {"apply-shared", "LUT in shared memory",
-     "each block copies the 256-byte LUT to shared memory once; lookups then cost a shared load (bank conflicts "
-     "only where lanes hit the same word)",
+     "each block copies the 256-byte LUT to shared memory once; a lookup is then a shared load, slowed only "
+     "where lanes of a warp hit different words of the same bank",
      "apply_shared", S::Apply, B::Cuda, kBlocks1D, 256},
 }};
 

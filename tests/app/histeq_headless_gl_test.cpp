@@ -179,6 +179,11 @@ TEST(HisteqHeadless, BadOptionsAreRefused) {
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("--save-image"), std::string::npos) << r.output;
 
+  r = run_gpulab("--headless --cpu --demo histeq --steps 3 --save-image " + (temp_dir() / "s.png").string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--steps"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(temp_dir() / "s.png"));
+
   r = run_gpulab("--headless --cpu --demo life --frames 1 --mode stretch");  // histeq's own option
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("histeq"), std::string::npos) << r.output;

@@ -288,6 +288,9 @@ std::string HisteqDemo::configure(const Options& o) {
     return "--variant " + cpu_id + " and --variant " + gpu_id +
            " mix the backends: the CPU variants (hist-cpu, scan-cpu, reduce-cpu, apply-cpu) run "
            "together, the GPU ones together";
+  if (o.steps >= 0)
+    return "--steps: histogram equalization has no steps to count (the pipeline's output is the same every "
+           "run); --save-image writes the processed image";
   save_image_ = o.save_image;
   if (!o.image.empty()) {
     std::string err;
