@@ -385,19 +385,25 @@ constexpr TextLine kPage[] = {
     {0.06, 0.86, 0.036, "GPULAB"},
 };
 
+// Whether `text` set in kFont (a character every 6 dots: 5 and a space) has ink at (cx, cy),
+// measured in dots from the text's top-left corner. Letters only; anything else is a space.
+bool font_ink(std::string_view text, double cx, double cy) {
+  if (cx < 0 || cy < 0) return false;
+  const int row = int(cy);
+  const auto cell = size_t(cx / 6);
+  const int col = int(cx - double(cell) * 6);
+  if (cell >= text.size() || col >= 5 || row > 6) return false;
+  const char ch = text[cell];
+  if (ch < 'A' || ch > 'Z') return false;
+  return (kFont[size_t(ch - 'A')][size_t(row)] & (0x10 >> col)) != 0;
+}
+
 bool ink_of_text(double u, double v, double aspect) {
   for (const TextLine& line : kPage) {
     const double dot = line.height / 7;  // square dots: the same size in u*aspect and v
     if (v < line.v || v >= line.v + line.height) continue;
-    const int row = int((v - line.v) / dot);
-    const double cx = (u - line.u) * aspect / dot;  // in dots from the line's left edge
-    if (cx < 0) continue;
-    const auto cell = size_t(cx / 6);
-    const int col = int(cx - double(cell) * 6);
-    if (cell >= line.text.size() || col >= 5 || row > 6) continue;
-    const char ch = line.text[cell];
-    if (ch < 'A' || ch > 'Z') continue;
-    if (kFont[size_t(ch - 'A')][size_t(row)] & (0x10 >> col)) return true;
+    // in dots from the line's top-left corner
+    if (font_ink(line.text, (u - line.u) * aspect / dot, (v - line.v) / dot)) return true;
   }
   return false;
 }
@@ -417,12 +423,92 @@ double bimodal(const Grid& g, int x, int y) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// filter-test: what resampling does to fine detail, for the texture-rotation demo. Four quadrants
+// inside a one-pixel white frame (the image's edge: wrap and mirror show it repeated), parted by a
+// two-pixel grey cross:
+//   top left:     a zone plate, cos(π r² / 2R) on a disc of radius R: rings whose frequency grows
+//                 with r up to the pixel grid's limit (half a cycle a pixel) at the rim;
+//   top right:    lines one pixel wide, horizontal, vertical, diagonal and anti-diagonal (rows),
+//                 every 2nd, 3rd and 4th pixel (columns);
+//   bottom left:  5x7 text with dots of 6, 4, 3, 2 and 1 pixels, a slanted edge and a Siemens star;
+//   bottom right: checkerboards of 1, 2 and 4 pixel squares (bands from the top).
+// Unlike the photographs above it is laid out in pixels, not normalised: the point is the pixel
+// grid. At other sizes the quadrants follow the size and their content is cut off where it ends.
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDark = 16, kLight = 240, kGrey = 128;
+
+double zone_plate(int lx, int ly, int qw, int qh) {
+  const double r_max = std::max(1.0, std::min(qw, qh) / 2.0 - 3);
+  const double dx = lx + 0.5 - qw / 2.0, dy = ly + 0.5 - qh / 2.0, r2 = dx * dx + dy * dy;
+  if (r2 >= r_max * r_max) return kGrey;
+  return 128 + 127 * std::cos(kPi * r2 / (2 * r_max));  // phase' = π r / R: π a pixel at r = R
+}
+
+double fine_lines(int lx, int ly, int qw, int qh) {
+  const int col = std::min(lx * 3 / std::max(qw, 1), 2), row = std::min(ly * 4 / std::max(qh, 1), 3);
+  const int cx = lx - col * qw / 3, cy = ly - row * qh / 4;  // within the cell
+  if ((col > 0 && cx < 2) || (row > 0 && cy < 2)) return kGrey;
+  const int spacing = 2 + col;
+  const int along[4] = {cy, cx, cx + cy, cx - cy};  // lines of constant value: horizontal, ...
+  const int m = along[row] % spacing;
+  return m == 0 ? kLight : kDark;
+}
+
+double text_and_edges(int lx, int ly) {
+  struct Line {
+    int x, y, dot;
+    std::string_view text;
+  };
+  static constexpr Line kLines[] = {
+      {6, 6, 6, "GPULAB"},
+      {6, 56, 4, "ROTATE"},
+      {6, 90, 3, "TEXTURE"},
+      {6, 116, 2, "FILTERING TEST"},
+      {6, 136, 1, "POINT LINEAR WRAP CLAMP"},
+      {6, 146, 1, "MIRROR BORDER ALIASING"},
+  };
+  for (const Line& l : kLines)
+    if (font_ink(l.text, double(lx - l.x) / l.dot, double(ly - l.y) / l.dot)) return kDark;
+  // A slanted edge (5° off vertical), as in resolution charts: dark left of it.
+  if (lx >= 8 && lx < 112 && ly >= 164 && ly < 244)
+    return (lx + 0.5 - 60) < (ly + 0.5 - 204) * std::tan(5 * kPi / 180) ? kDark : kLight - 10;
+  // A Siemens star of 24 spokes: edges at every angle, finer towards the centre.
+  const double sx = lx + 0.5 - 186, sy = ly + 0.5 - 204;
+  if (sx * sx + sy * sy < 44.0 * 44.0) {
+    const double turn = (std::atan2(sy, sx) + kPi) / (2 * kPi);  // 0..1
+    return int(turn * 48) % 2 ? kDark : kLight;
+  }
+  return kLight - 10;
+}
+
+double checkerboards(int lx, int ly, int qh) {
+  const int band = std::min(ly * 3 / std::max(qh, 1), 2), by = ly - band * qh / 3;
+  if (band > 0 && by < 2) return kGrey;
+  const int q = 1 << band;
+  return (lx / q + by / q) % 2 ? kLight : kDark;
+}
+
+double filter_test(const Grid& g, int x, int y) {
+  const int w = g.width, h = g.height, hw = w / 2, hh = h / 2;
+  if (x == 0 || y == 0 || x == w - 1 || y == h - 1) return 255;
+  if (x == hw - 1 || x == hw || y == hh - 1 || y == hh) return kGrey;
+  // Each quadrant's inside: left ones from x = 1 to hw - 2, right ones from hw + 1 to w - 2.
+  const bool right = x > hw, bottom = y > hh;
+  const int lx = right ? x - hw - 1 : x - 1, ly = bottom ? y - hh - 1 : y - 1;
+  const int qw = right ? w - hw - 2 : hw - 2, qh = bottom ? h - hh - 2 : hh - 2;
+  if (!bottom) return right ? fine_lines(lx, ly, qw, qh) : zone_plate(lx, ly, qw, qh);
+  return right ? checkerboards(lx, ly, qh) : text_and_edges(lx, ly);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 constexpr Generated kGenerated[] = {
     {"hazy-landscape", "hazy landscape (low contrast)", 640, 400, 3},
     {"dark-room", "dark room (underexposed)", 640, 400, 1},
     {"bright-snow", "snow field (overexposed)", 640, 400, 1},
     {"bimodal", "ink on paper (two peaks)", 640, 400, 1},
+    {"filter-test", "filter test (zone plate, lines, text, checkers)", 512, 512, 1},
 };
 
 template <class Shade>
@@ -474,8 +560,10 @@ Image generate(std::string_view id, int width, int height) {
     fill_grey(img, g, dark_room);
   } else if (id == "bright-snow") {
     fill_grey(img, g, bright_snow);
-  } else {
+  } else if (id == "bimodal") {
     fill_grey(img, g, bimodal);
+  } else {
+    fill_grey(img, g, filter_test);
   }
   return img;
 }

@@ -60,6 +60,8 @@ Image convert_channels(const Image& image, int channels);
 // ---------------------------------------------------------------------------------------------
 // Images the repo generates itself (deterministic, no files needed): the demos' defaults and test
 // inputs. tools/make_images writes them as PNG files into the build's assets/images/.
+// "filter-test" (grey, 512x512), the texture-rotation demo's default, is laid out in pixels, not
+// normalised: a zone plate, 1-pixel lines, 5x7 text at several sizes and 1/2/4-pixel checkerboards.
 struct Generated {
   std::string_view id;     // file stem: "hazy-landscape"
   std::string_view title;  // "hazy landscape (low contrast)"

@@ -1,0 +1,257 @@
+#pragma once
+// Texture rotation of 8-bit images: the definition, the arithmetic the CPU reference and the CUDA
+// kernels share, and the CPU reference. No GL, no ImGui, no CUDA headers here.
+//
+// The definition every variant, test and outside check relies on (W x H image, 1..4 channels):
+//   The output has the size of the input. For output pixel (x, y):
+//     dx = x + 0.5 − W/2,  dy = y + 0.5 − H/2
+//     sx = W/2 + (dx·cos t − dy·sin t) / s,  sy = H/2 + (dy·cos t + dx·sin t) / s
+//   with t the angle in radians and s the scale; the source is sampled at (sx, sy) in texel units,
+//   texel (i, j) centred at (i + 0.5, j + 0.5). Row 0 is at the top, so a positive angle turns the
+//   picture counter-clockwise as displayed (at 90° the source's top-right corner lands top-left);
+//   s > 1 enlarges. For a square image this is the lecture's transformKernel with the half-texel
+//   fix (the unfixed formula is lecture_source_coord below, for the lecturer to show the shift).
+//   Point: texel (floor sx, floor sy).
+//   Linear: the four texels around (sx − 0.5, sy − 0.5), i0 = floor(sx − 0.5), fx = sx − 0.5 − i0
+//     (j0, fy alike), blended as the CUDA programming guide writes the texture unit's filter:
+//     (1−fx)(1−fy)·T[i0,j0] + fx(1−fy)·T[i0+1,j0] + (1−fx)fy·T[i0,j0+1] + fx·fy·T[i0+1,j0+1],
+//     in float with float weights, summed in that order (the texture unit itself uses 8-bit
+//     fractions for fx, fy: a texture variant matches this within a tolerance, not exactly).
+//   Address modes map an out-of-range texel index (i < 0 or i >= n) on each axis on its own:
+//     clamp to the edge (0 or n − 1); border: the texel is 0 in every channel, alpha included;
+//     wrap: i mod n; mirror: reflected with period 2n, the edge texel repeated
+//     (…, 1, 0 | 0, 1, …, n−1 | n−1, n−2, …).
+//   Each channel is filtered the same way, alpha too (not premultiplied). The filtered value v
+//   (0..255) becomes the byte floor(v + 0.5): +0.5 and truncate, ties up, not rintf's ties to even.
+//   A kernel reading the texture with cudaReadModeNormalizedFloat gets v / 255 and must convert
+//   it the same way, with to_byte(f * 255).
+//   Bad input: an angle or scale that is not a finite number is refused, and so is a scale
+//   outside [kMinScale, kMaxScale] (check_params).
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/hd.h"
+#include "image/image.h"
+
+namespace gpulab::rotate {
+
+enum class Filter : uint8_t { Point, Linear };
+enum class Address : uint8_t { Wrap, Clamp, Mirror, Border };
+
+// Stable string ids (CLI, settings, tests): "point", "linear"; "wrap", "clamp", "mirror", "border".
+inline constexpr Filter kFilters[] = {Filter::Point, Filter::Linear};
+inline constexpr Address kAddresses[] = {Address::Wrap, Address::Clamp, Address::Mirror, Address::Border};
+inline std::string_view name(Filter f) { return f == Filter::Point ? "point" : "linear"; }
+inline std::string_view name(Address a) {
+  switch (a) {
+    case Address::Wrap:
+      return "wrap";
+    case Address::Clamp:
+      return "clamp";
+    case Address::Mirror:
+      return "mirror";
+    default:
+      return "border";
+  }
+}
+inline std::optional<Filter> parse_filter(std::string_view id) {
+  for (Filter f : kFilters)
+    if (name(f) == id) return f;
+  return std::nullopt;
+}
+inline std::optional<Address> parse_address(std::string_view id) {
+  for (Address a : kAddresses)
+    if (name(a) == id) return a;
+  return std::nullopt;
+}
+
+// Zooming out 64x already maps a 32768-pixel side into a few hundred pixels; past that nothing is
+// left to see, and the bound keeps every source coordinate well inside int range (|sx| < 2^23).
+inline constexpr float kMinScale = 1.0f / 64, kMaxScale = 64;
+
+struct Params {
+  float angle_deg = 0;  // counter-clockwise as displayed
+  float scale = 1;      // > 1 enlarges
+  Filter filter = Filter::Linear;
+  Address address = Address::Border;
+};
+
+// "" when p can be used, else why not (names the parameter and its value).
+std::string check_params(const Params& p);
+
+// ---------------------------------------------------------------------------------------------
+// The arithmetic shared by the CPU reference and the kernels (written once, so they agree bit for
+// bit). The kernels must NOT call cosf/sinf themselves: the host computes the two coefficients once
+// (coefficients() below) and passes the floats in, so that both sides use the same values (device
+// cosf differs from the host's in the last bits, and 90° must give exactly 0 and 1).
+// Products and sums are rounded one by one (__fmul_rn/__fadd_rn on the device, where nvcc would
+// otherwise fuse them into FMAs); the host build must not contract either (x86-64 without -mfma
+// cannot; with -march=native, GCC needs -ffp-contract=off).
+
+GPULAB_HD float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+GPULAB_HD float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+GPULAB_HD float sub_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+GPULAB_HD float div_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+
+// cos t / s and sin t / s.
+struct Coefficients {
+  float cos_s = 1, sin_s = 0;
+};
+// Computed in double from the angle reduced modulo 360° (exactly, by fmod), then rounded to float;
+// multiples of 90° give exact 0 and ±1, so quarter and half turns are exact permutations.
+inline Coefficients coefficients(const Params& p) {
+  const double deg = std::fmod(double(p.angle_deg), 360.0);  // exact; in (−360, 360)
+  double c, s;
+  if (deg == 0) {
+    c = 1, s = 0;
+  } else if (deg == 90 || deg == -270) {
+    c = 0, s = 1;
+  } else if (deg == 180 || deg == -180) {
+    c = -1, s = 0;
+  } else if (deg == 270 || deg == -90) {
+    c = 0, s = -1;
+  } else {
+    const double t = deg * (3.14159265358979323846 / 180.0);
+    c = std::cos(t), s = std::sin(t);
+  }
+  return {float(c / double(p.scale)), float(s / double(p.scale))};
+}
+
+struct Coord {
+  float x, y;
+};
+
+// (sx, sy) of output pixel (x, y) in a w x h image: the definition above, in this order of
+// operations. Exact at angle 0, scale 1 (sx = x + 0.5) and at quarter and half turns of images
+// below 2^22 pixels a side.
+GPULAB_HD Coord source_coord(int x, int y, int w, int h, Coefficients k) {
+  const float cx = mul_rn(0.5f, float(w)), cy = mul_rn(0.5f, float(h));
+  const float dx = sub_rn(add_rn(float(x), 0.5f), cx), dy = sub_rn(add_rn(float(y), 0.5f), cy);
+  return {add_rn(cx, sub_rn(mul_rn(dx, k.cos_s), mul_rn(dy, k.sin_s))),
+          add_rn(cy, add_rn(mul_rn(dy, k.cos_s), mul_rn(dx, k.sin_s)))};
+}
+
+// The lecture's transformKernel (the CUDA samples' simpleTexture, older form), without the fix:
+//   u = x / W − 0.5, v = y / H − 0.5 (normalized, from the pixel's corner, not its centre)
+//   tu = (u·cos t − v·sin t) / s + 0.5, tv = (v·cos t + u·sin t) / s + 0.5, sampled at (tu, tv)
+// with normalized coordinates. Here the same point in texel units (W·tu, H·tv):
+//   sx = W/2 + (x − W/2)·cos t/s − (y − H/2)·(W/H)·sin t/s
+//   sy = H/2 + (y − H/2)·cos t/s + (x − W/2)·(H/W)·sin t/s
+// evaluated in texel units so that the half-texel error is not blurred by the rounding of x / W.
+// Against the definition, x and y stand where x + 0.5 and y + 0.5 should: every sample is taken
+// half a texel up and left of the pixel's centre, rotated about it. At angle 0, scale 1 it samples
+// the texel corner (x, y): point filtering still gives texel (x, y), linear filtering gives the
+// mean of texels x−1..x, y−1..y (the picture moves half a pixel right and down and blurs, and row
+// 0 and column 0 take in texels from outside). At 180° point filtering gives texel (W − x, H − y):
+// the picture turned, then shifted by a whole pixel, one row and column from outside the image.
+// For W != H it also rotates in normalized coordinates, which shears the picture (a second lesson).
+GPULAB_HD Coord lecture_source_coord(int x, int y, int w, int h, Coefficients k) {
+  const float cx = mul_rn(0.5f, float(w)), cy = mul_rn(0.5f, float(h));
+  const float ux = sub_rn(float(x), cx), vy = sub_rn(float(y), cy);
+  const float w_over_h = div_rn(float(w), float(h)),
+              h_over_w = div_rn(float(h), float(w));  // exactly 1 when square
+  return {add_rn(cx, sub_rn(mul_rn(ux, k.cos_s), mul_rn(mul_rn(vy, w_over_h), k.sin_s))),
+          add_rn(cy, add_rn(mul_rn(vy, k.cos_s), mul_rn(mul_rn(ux, h_over_w), k.sin_s)))};
+}
+
+// Mirror with period 2n, the edge texel repeated: …, 1, 0 | 0, 1, …, n−1 | n−1, n−2, …
+// This is OpenGL's MIRRORED_REPEAT at texel level. Whether CUDA's cudaAddressModeMirror (normalized
+// coordinates only) repeats the edge texel too is to be checked on the GPU; if it does not, change
+// this one function (the CPU reference and the hand-written kernel both call it).
+GPULAB_HD int mirror_index(int i, int n) {
+  const int period = 2 * n;
+  int m = i % period;
+  if (m < 0) m += period;
+  return m < n ? m : period - 1 - m;
+}
+
+// Texel index i on an axis of n texels (n >= 1) mapped into [0, n), or −1 for a border texel.
+GPULAB_HD int address_index(int i, int n, Address a) {
+  if (i >= 0 && i < n) return i;
+  switch (a) {
+    case Address::Clamp:
+      return i < 0 ? 0 : n - 1;
+    case Address::Wrap: {
+      const int m = i % n;
+      return m < 0 ? m + n : m;
+    }
+    case Address::Mirror:
+      return mirror_index(i, n);
+    default:
+      return -1;
+  }
+}
+
+// Point filtering: the texel indices (each mapped, −1 for a border texel).
+struct PointTap {
+  int i, j;
+};
+GPULAB_HD PointTap point_tap(Coord s, int w, int h, Address a) {
+  return {address_index(int(floorf(s.x)), w, a), address_index(int(floorf(s.y)), h, a)};
+}
+
+// Linear filtering: the four texels' indices (each mapped, −1 for a border texel) and weights.
+struct LinearTaps {
+  int i0, i1, j0, j1;
+  float w00, w10, w01, w11;  // weight of texel (i0, j0), (i1, j0), (i0, j1), (i1, j1)
+};
+GPULAB_HD LinearTaps linear_taps(Coord s, int w, int h, Address a) {
+  const float px = sub_rn(s.x, 0.5f), py = sub_rn(s.y, 0.5f);
+  const float fx0 = floorf(px), fy0 = floorf(py);
+  const float fx = sub_rn(px, fx0), fy = sub_rn(py, fy0);  // exact
+  const float gx = sub_rn(1.0f, fx), gy = sub_rn(1.0f, fy);
+  const int i = int(fx0), j = int(fy0);
+  return {address_index(i, w, a), address_index(i + 1, w, a),
+          address_index(j, h, a), address_index(j + 1, h, a),
+          mul_rn(gx, gy),         mul_rn(fx, gy),
+          mul_rn(gx, fy),         mul_rn(fx, fy)};
+}
+// The blend of the four texel values (0 for a border texel), in the definition's order.
+GPULAB_HD float blend(const LinearTaps& t, float t00, float t10, float t01, float t11) {
+  return add_rn(add_rn(add_rn(mul_rn(t.w00, t00), mul_rn(t.w10, t10)), mul_rn(t.w01, t01)),
+                mul_rn(t.w11, t11));
+}
+
+// A filtered value (0..255; a little outside from rounding) to a byte: +0.5 and truncate.
+GPULAB_HD uint8_t to_byte(float v) {
+  const float r = add_rn(v, 0.5f);
+  return r <= 0.0f ? uint8_t(0) : r >= 255.0f ? uint8_t(255) : uint8_t(r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU reference. Any image of 1..4 channels (a 0 x 0 one gives itself); the output has the input's
+// size and channels. Throws std::invalid_argument for bad params (check_params' message) or an
+// image whose pixels do not match its size. Rows are shared among threads for large images; the
+// result does not depend on how.
+image::Image rotate_cpu(const image::Image& src, const Params& p);
+// The same with the lecture's unfixed coordinates (lecture_source_coord), same filters and modes.
+image::Image rotate_lecture_cpu(const image::Image& src, const Params& p);
+
+}  // namespace gpulab::rotate
