@@ -3,10 +3,10 @@
 // (the hist-cpu, scan-cpu, reduce-cpu and apply-cpu variants) behind the Engine interface.
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 
+#include "common/cpu_info.h"
 #include "histeq/histeq.h"
 
 namespace gpulab::histeq {
@@ -34,21 +34,6 @@ std::string check_planes(const Planes& p) {
     if (plane.size() != n) return "histeq: a plane's size does not match width x height";
   if (!p.alpha.empty() && p.alpha.size() != n) return "histeq: the alpha plane's size does not match width x height";
   return "";
-}
-
-std::string read_cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const size_t b = line.find_first_not_of(" \t", colon + 1);
-    const size_t e = line.find_last_not_of(" \t\r");
-    if (b == std::string::npos || e < b) continue;
-    return "CPU (" + line.substr(b, e - b + 1) + ")";
-  }
-  return "CPU";
 }
 
 }  // namespace
@@ -227,7 +212,7 @@ namespace {
 
 class CpuEngine final : public Engine {
  public:
-  CpuEngine() : device_name_(read_cpu_model()) {}
+  CpuEngine() : device_name_(cpu_model_name()) {}
 
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return device_name_; }

@@ -12,7 +12,6 @@
 // two are swapped after each one.
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 #include <unistd.h>
 #include <new>
@@ -21,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/cpu_info.h"
 #include "common/error.h"
 #include "life/life.h"
 
@@ -40,29 +40,9 @@ HostBytes allocate_zeroed(size_t bytes) {
   return HostBytes(static_cast<uint8_t*>(p));
 }
 
-std::string read_cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  // x86 says "model name", some ARM kernels only "Model" or "Hardware".
-  for (const char* key : {"model name", "Model", "Hardware"}) {
-    in.clear();
-    in.seekg(0);
-    while (std::getline(in, line)) {
-      if (line.rfind(key, 0) != 0) continue;
-      const size_t colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      size_t b = line.find_first_not_of(" \t", colon + 1);
-      size_t e = line.find_last_not_of(" \t\r");
-      if (b == std::string::npos || e < b) continue;
-      return "CPU (" + line.substr(b, e - b + 1) + ")";
-    }
-  }
-  return "CPU";
-}
-
 class CpuEngine final : public Engine {
  public:
-  CpuEngine() : device_name_(read_cpu_model()) {}
+  CpuEngine() : device_name_(cpu_model_name()) {}
 
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return device_name_; }
