@@ -106,8 +106,8 @@ struct Parser {
 std::string reject_image_options(const Options& o, std::string_view demo) {
   const char* flag = !o.image.empty() ? "--image" : !o.save_image.empty() ? "--save-image" : nullptr;
   if (!flag) return {};
-  return std::string(flag) + " is an option of the image demos (--demo histeq); the " + std::string(demo) +
-         " demo takes no image";
+  return std::string(flag) + " is an option of the image demos (--demo histeq, --demo rotate); the " +
+         std::string(demo) + " demo takes no image";
 }
 
 std::string usage(std::span<Demo* const> demos) {

@@ -20,6 +20,7 @@
 #include "core/bench.h"
 #include "core/stats.h"
 #include "core/timings.h"
+#include "demos/common/image_source.h"
 #include "demos/histeq/histeq_display.h"
 #include "gl/gl.h"
 
@@ -38,9 +39,6 @@ using histeq::StageId;
 // The GPU variant each stage starts on: the fastest of each stage on the H100.
 constexpr std::string_view kGpuDefaults[histeq::kStageCount] = {"hist-shared-vec", "scan-block",
                                                                 "reduce-warp-shuffle", "apply-shared"};
-constexpr double kMinZoom = 0.25;        // relative to the fitted view
-constexpr double kMaxPixelScale = 64.0;  // screen pixels per image pixel, at most
-constexpr double kFitMargin = 0.96;      // the fitted image leaves a little room around it
 constexpr int kMaxTimedRuns = 64;  // per-stage GPU sections cost two events a run: only this many a frame
 
 const ImVec4 kRed(1.0f, 0.4f, 0.3f, 1.0f);
@@ -69,8 +67,6 @@ std::string section_name(std::string_view key, bool gpu) {
   // which would hide the CPU one after a backend switch.
   return gpu ? std::string(key) : std::string(key) + " (CPU)";
 }
-
-std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
 // The generated image to start on: a low-contrast one shows the lesson best.
 const image::Generated* default_generated() {
@@ -333,16 +329,7 @@ void HisteqDemo::attach(Context& ctx) {
   max_texture_ = max_texture;
   display_ = std::make_unique<HisteqDisplay>(ctx);
 
-  asset_files_.clear();
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(ctx.assets / "images", ec)) {
-    std::string ext = entry.path().extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga" || ext == ".pgm" ||
-        ext == ".ppm" || ext == ".gif")
-      asset_files_.push_back(entry.path());
-  }
-  std::sort(asset_files_.begin(), asset_files_.end());
+  picker_.set_files(list_image_files(ctx.assets / "images"));
 
   // The image from --image (loaded by configure), else a generated one.
   auto start_default = [&] {
@@ -376,7 +363,7 @@ void HisteqDemo::attach(Context& ctx) {
       start_default();
     }
   }
-  view_fitted_ = false;
+  view_.fitted = false;
   dirty_ = true;
   display_stale_ = true;
 }
@@ -420,10 +407,12 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
     *error = name + ": the image is empty";
     return false;
   }
-  if (ctx_ && max_texture_ > 0 && (img.width > max_texture_ || img.height > max_texture_)) {
-    *error = name + ": " + dims + " is larger than the largest GL texture (" + std::to_string(max_texture_) +
-             " pixels a side)";
-    return false;
+  if (ctx_) {
+    if (std::string too_large = gl_texture_limit_error(name, img.width, img.height, max_texture_);
+        !too_large.empty()) {
+      *error = std::move(too_large);
+      return false;
+    }
   }
   histeq::Planes p;
   try {
@@ -473,53 +462,29 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
   dirty_ = true;
   output_current_ = false;
   display_stale_ = true;
-  view_fitted_ = false;
+  view_.fitted = false;
   verify_result_.clear();
   return true;
 }
 
 bool HisteqDemo::load_path(const std::filesystem::path& path, std::string* error) {
-  image::LoadResult r = image::load(path);
-  if (!r.error.empty() || r.image.empty()) {
-    *error = r.error.empty() ? "cannot read " + path.string() + ": no pixels" : r.error;
-    return false;
-  }
-  if (!set_image(std::move(r.image), path.string(), error)) return false;
-  image_name_ = path.filename().string();
+  SourceImage src;
+  if (!read_image_file(path, &src, error)) return false;
+  if (!set_image(std::move(src.image), path.string(), error)) return false;
+  image_name_ = src.name;
   image_path_ = path;
   generated_id_.clear();
-  status_ = "loaded " + path.filename().string() + ": " + size_label();
+  status_ = "loaded " + src.name + ": " + size_label();
   return true;
 }
 
 bool HisteqDemo::load_generated(const image::Generated& g, std::string* error) {
   // The PNG tools/make_images wrote, when it is there; else the same image made in memory.
-  image::Image img;
-  std::filesystem::path file;
-  if (ctx_) {
-    file = ctx_->assets / "images" / (std::string(g.id) + ".png");
-    std::error_code ec;
-    if (std::filesystem::exists(file, ec)) {
-      image::LoadResult r = image::load(file);
-      if (r.error.empty())
-        img = std::move(r.image);
-      else
-        file.clear();
-    } else {
-      file.clear();
-    }
-  }
-  if (img.empty()) {
-    try {
-      img = image::generate(g);
-    } catch (const std::exception& e) {
-      *error = "cannot make the " + std::string(g.id) + " image: " + e.what();
-      return false;
-    }
-  }
-  if (!set_image(std::move(img), std::string(g.title), error)) return false;
-  image_path_ = file;
-  generated_id_ = std::string(g.id);
+  SourceImage src;
+  if (!make_generated_image(g, ctx_ ? ctx_->assets : std::filesystem::path(), &src, error)) return false;
+  if (!set_image(std::move(src.image), src.name, error)) return false;
+  image_path_ = src.path;
+  generated_id_ = src.generated_id;
   status_.clear();
   return true;
 }
@@ -687,25 +652,7 @@ void HisteqDemo::read_after() {
 // ---------------------------------------------------------------------------------------------
 // View and input.
 
-void HisteqDemo::layout(const Frame& frame) {
-  fb_w_ = std::max(1, frame.width);
-  fb_h_ = std::max(1, frame.height);
-  inset_ = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
-  if (!view_fitted_) fit_view();
-  const double free_w = std::max(1, fb_w_ - inset_), free_h = fb_h_;
-  const double iw = std::max(1, image_.width), ih = std::max(1, image_.height);
-  const double fit = std::min(free_w / iw, free_h / ih) * kFitMargin;
-  scale_ = fit * zoom_;
-  img_left_ = inset_ + free_w * 0.5 - centre_x_ * scale_;
-  img_top_ = free_h * 0.5 - centre_y_ * scale_;
-}
-
-void HisteqDemo::fit_view() {
-  zoom_ = 1.0;
-  centre_x_ = image_.width * 0.5;
-  centre_y_ = image_.height * 0.5;
-  view_fitted_ = true;
-}
+void HisteqDemo::layout(const Frame& frame) { view_.layout(frame, image_.width, image_.height); }
 
 void HisteqDemo::handle_input(const Frame& frame) {
   for (int key : frame.input.keys) {
@@ -726,7 +673,7 @@ void HisteqDemo::handle_input(const Frame& frame) {
         split_ = std::min(1.0f, split_ + 0.05f);
         break;
       case GLFW_KEY_F:
-        view_fitted_ = false;
+        view_.fitted = false;
         break;
       default:
         break;
@@ -735,30 +682,14 @@ void HisteqDemo::handle_input(const Frame& frame) {
   const Input& in = frame.input;
   if (!in.down[0]) dragging_split_ = false;
   if (!frame.mouse_free) return;
-  const double w = image_.width * scale_, h = image_.height * scale_;
-  const bool over_image = in.mouse_x >= img_left_ && in.mouse_x < img_left_ + w && in.mouse_y >= img_top_ &&
-                          in.mouse_y < img_top_ + h && in.mouse_x >= inset_;
+  const double w = image_.width * view_.scale;
+  const bool over_image = view_.over(in.mouse_x, in.mouse_y, image_.width, image_.height);
   // Left button on the image: the split follows the cursor (a click moves it there, a drag slides it).
   if (in.pressed[0] && over_image) dragging_split_ = true;
   if (dragging_split_ && in.down[0] && w > 0)
-    split_ = static_cast<float>(std::clamp((in.mouse_x - img_left_) / w, 0.0, 1.0));
-  // Wheel: zoom around the cursor (the image point under it stays put).
-  if (in.wheel != 0.0f && scale_ > 0) {
-    const double ix = (in.mouse_x - img_left_) / scale_, iy = (in.mouse_y - img_top_) / scale_;
-    const double fit = scale_ / zoom_;
-    const double max_zoom = std::max(1.0, kMaxPixelScale / fit);
-    zoom_ = std::clamp(zoom_ * std::pow(1.25, in.wheel), kMinZoom, max_zoom);
-    const double s = fit * zoom_;
-    const double cx = inset_ + (fb_w_ - inset_) * 0.5, cy = fb_h_ * 0.5;
-    centre_x_ = ix - (in.mouse_x - cx) / s;
-    centre_y_ = iy - (in.mouse_y - cy) / s;
-    scale_ = s;
-  }
-  // Right or middle drag: pan.
-  if ((in.dragging[1] || in.dragging[2]) && scale_ > 0) {
-    centre_x_ -= in.delta_x / scale_;
-    centre_y_ -= in.delta_y / scale_;
-  }
+    split_ = static_cast<float>(std::clamp((in.mouse_x - view_.left) / w, 0.0, 1.0));
+  view_.zoom_at(in.mouse_x, in.mouse_y, in.wheel);
+  if (in.dragging[1] || in.dragging[2]) view_.pan(in.delta_x, in.delta_y);  // right or middle drag
 }
 
 void HisteqDemo::compute(Frame& frame) {
@@ -766,7 +697,7 @@ void HisteqDemo::compute(Frame& frame) {
   handle_input(frame);
   if (frame.reset) {
     split_ = 0.5f;
-    view_fitted_ = false;
+    view_.fitted = false;
     dirty_ = true;
   }
   layout(frame);  // after input moved or zoomed the view
@@ -783,15 +714,15 @@ void HisteqDemo::compute(Frame& frame) {
 void HisteqDemo::render(Frame& frame) {
   if (!display_) return;
   HisteqView v;
-  v.viewport_x = inset_;
+  v.viewport_x = view_.inset;
   v.viewport_y = 0;
-  v.viewport_w = std::max(1, frame.width - inset_);
+  v.viewport_w = std::max(1, frame.width - view_.inset);
   v.viewport_h = std::max(1, frame.height);
-  v.image_w = static_cast<float>(image_.width * scale_);
-  v.image_h = static_cast<float>(image_.height * scale_);
-  v.image_x = static_cast<float>(img_left_);
-  v.image_y = static_cast<float>(frame.height - img_top_ - v.image_h);
-  v.split_x = static_cast<float>(img_left_ + split_ * v.image_w);
+  v.image_w = static_cast<float>(image_.width * view_.scale);
+  v.image_h = static_cast<float>(image_.height * view_.scale);
+  v.image_x = static_cast<float>(view_.left);
+  v.image_y = static_cast<float>(frame.height - view_.top - v.image_h);
+  v.split_x = static_cast<float>(view_.left + split_ * v.image_w);
   v.line_half = std::max(1.0f, frame.ui_scale);
   display_->draw(v);
 }
@@ -884,21 +815,7 @@ std::string HisteqDemo::pipeline_label() const {
 }
 
 std::string HisteqDemo::size_label() const {
-  std::string s = size_text(image_.width, image_.height) + " ";
-  switch (image_.channels) {
-    case 1:
-      s += "grey";
-      break;
-    case 2:
-      s += "grey+alpha";
-      break;
-    case 3:
-      s += "RGB";
-      break;
-    default:
-      s += "RGBA";
-      break;
-  }
+  std::string s = image_label(image_);
   if (image_.is_colour()) s += colour_ == Colour::PerChannel ? " per channel" : " (luminance)";
   return s;
 }
@@ -922,41 +839,16 @@ std::string HisteqDemo::caption() const {
 void HisteqDemo::ui_image(float w) {
   // The image: generated ones (from assets/images when the PNG is there), other files there, or any
   // path typed or dropped.
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::BeginCombo("image", image_name_.c_str())) {
-    for (const image::Generated& g : image::generated_images()) {
-      const std::string label = std::string(g.title) + "  (" + size_text(g.width, g.height) + ")";
-      if (ImGui::Selectable(label.c_str(), generated_id_ == g.id)) {
-        std::string err;
-        if (!load_generated(g, &err)) notify(err);
-      }
-    }
-    bool separated = false;
-    for (const auto& p : asset_files_) {
-      const std::string stem = p.stem().string();
-      if (image::find_generated(stem) && p.extension() == ".png") continue;  // listed above
-      if (!separated) {
-        ImGui::Separator();
-        separated = true;
-      }
-      if (ImGui::Selectable(p.filename().string().c_str(), p == image_path_)) {
-        std::string err;
-        if (!load_path(p, &err)) notify(err);
-      }
-    }
-    ImGui::EndCombo();
-  }
-  ImGui::SetNextItemWidth(w);
-  if (ImGui::InputTextWithHint("##path", "photo.png, scan.jpg, x-ray.pgm ...", path_input_,
-                               sizeof path_input_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+  if (const auto pick = picker_.draw(w, image_name_, generated_id_, image_path_)) {
     std::string err;
-    if (load_path(path_input_, &err))
-      notify("opened " + std::string(path_input_));
-    else
+    if (pick->generated) {
+      if (!load_generated(*pick->generated, &err)) notify(err);
+    } else if (load_path(pick->path, &err)) {
+      if (pick->typed) notify("opened " + pick->path.string());
+    } else {
       notify(err);
+    }
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("open (Enter), or drop a file");
   ImGui::Text("%s, %s", size_label().c_str(),
               format_si(static_cast<double>(image_.pixel_count()), "pixels").c_str());
   ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
@@ -1048,15 +940,15 @@ void HisteqDemo::ui_labels(const Frame& frame) {
   // "before" and "after" beside the split line, over the image (clipped to the free area).
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
   const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
-  const double w = image_.width * scale_, h = image_.height * scale_;
-  const float split = static_cast<float>((img_left_ + split_ * w) / sx);
-  const float top = static_cast<float>(std::max(img_top_, 0.0) / sy);
-  const float left = static_cast<float>(std::max(img_left_, static_cast<double>(inset_)) / sx);
-  const float right = static_cast<float>(std::min(img_left_ + w, static_cast<double>(fb_w_)) / sx);
-  const float bottom = static_cast<float>(std::min(img_top_ + h, static_cast<double>(fb_h_)) / sy);
+  const double w = image_.width * view_.scale, h = image_.height * view_.scale;
+  const float split = static_cast<float>((view_.left + split_ * w) / sx);
+  const float top = static_cast<float>(std::max(view_.top, 0.0) / sy);
+  const float left = static_cast<float>(std::max(view_.left, static_cast<double>(view_.inset)) / sx);
+  const float right = static_cast<float>(std::min(view_.left + w, static_cast<double>(view_.fb_w)) / sx);
+  const float bottom = static_cast<float>(std::min(view_.top + h, static_cast<double>(view_.fb_h)) / sy);
   if (right <= left || bottom <= top) return;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  dl->PushClipRect(ImVec2(static_cast<float>(inset_) / sx, 0), ImVec2(fb_w_ / sx, fb_h_ / sy));
+  dl->PushClipRect(ImVec2(static_cast<float>(view_.inset) / sx, 0), ImVec2(view_.fb_w / sx, view_.fb_h / sy));
   const float pad = 6.0f * frame.ui_scale;
   auto label = [&](const char* text, float x, bool right_aligned) {
     const ImVec2 ts = ImGui::CalcTextSize(text);
@@ -1106,7 +998,7 @@ void HisteqDemo::ui(Frame& frame) {
   ImGui::SetNextItemWidth(w);
   ImGui::SliderFloat("split", &split_, 0.0f, 1.0f, "%.2f");
   ImGui::SameLine();
-  if (ImGui::Button("fit (F)")) view_fitted_ = false;
+  if (ImGui::Button("fit (F)")) view_.fitted = false;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped(
       "left of the line: before, right: after. Click or drag on the image to move the split "

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/image_view.h"
+#include "demos/common/image_source.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
 
@@ -96,7 +98,6 @@ class HisteqDemo final : public Demo {
   void run_pipeline(int times, bool timed);
   void handle_input(const Frame& frame);
   void layout(const Frame& frame);
-  void fit_view();
   std::string pipeline_label() const;  // "hist-shared-vec > scan-block > apply-shared"
   std::string size_label() const;      // "3840x2160 grey"
   void notify(std::string line) const;
@@ -133,7 +134,7 @@ class HisteqDemo final : public Demo {
   histeq::Planes planes_;
   uint64_t planes_serial_ = 0;                      // bumps with every new set of planes
   std::array<uint64_t, 2> engine_serial_{};         // the planes each engine (CPU, GPU) holds
-  std::vector<std::filesystem::path> asset_files_;  // assets/images/*
+  ImagePicker picker_;                              // the panel's image picker (assets/images/*)
 
   // Pipeline state.
   bool dirty_ = true;            // settings or image changed: run once even when paused
@@ -155,16 +156,10 @@ class HisteqDemo final : public Demo {
   // View: the image fitted into the free area, then zoomed (1 = fitted) around its centre (cx, cy),
   // in image pixels; the split as a fraction of the image's width.
   float split_ = 0.5f;
-  double zoom_ = 1.0;
-  double centre_x_ = 0, centre_y_ = 0;
-  bool view_fitted_ = false;
+  ImageView view_;
   bool dragging_split_ = false;
-  int fb_w_ = 1, fb_h_ = 1, inset_ = 0;
-  double scale_ = 1.0;                 // screen pixels per image pixel
-  double img_left_ = 0, img_top_ = 0;  // the image's top-left corner on screen (pixels, y down)
 
-  // UI fields and results.
-  char path_input_[512] = "";
+  // UI results.
   std::string verify_result_;
   bool verify_ok_ = false;
   std::string status_;

@@ -1,0 +1,126 @@
+// The image demos' shared input handling. See image_source.h.
+#include "demos/common/image_source.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <system_error>
+
+namespace gpulab {
+
+std::vector<std::filesystem::path> list_image_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::string ext = entry.path().extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga" || ext == ".pgm" ||
+        ext == ".ppm" || ext == ".gif")
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error) {
+  image::LoadResult r = image::load(path);
+  if (!r.error.empty() || r.image.empty()) {
+    *error = r.error.empty() ? "cannot read " + path.string() + ": no pixels" : r.error;
+    return false;
+  }
+  out->image = std::move(r.image);
+  out->name = path.filename().string();
+  out->path = path;
+  out->generated_id.clear();
+  return true;
+}
+
+bool make_generated_image(const image::Generated& g, const std::filesystem::path& assets, SourceImage* out,
+                          std::string* error) {
+  image::Image img;
+  std::filesystem::path file;
+  if (!assets.empty()) {
+    file = assets / "images" / (std::string(g.id) + ".png");
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec)) {
+      image::LoadResult r = image::load(file);
+      if (r.error.empty())
+        img = std::move(r.image);
+      else
+        file.clear();
+    } else {
+      file.clear();
+    }
+  }
+  if (img.empty()) {
+    try {
+      img = image::generate(g);
+    } catch (const std::exception& e) {
+      *error = "cannot make the " + std::string(g.id) + " image: " + e.what();
+      return false;
+    }
+  }
+  out->image = std::move(img);
+  out->name = std::string(g.title);
+  out->path = file;
+  out->generated_id = std::string(g.id);
+  return true;
+}
+
+std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+std::string channels_label(int channels) {
+  switch (channels) {
+    case 1:
+      return "grey";
+    case 2:
+      return "grey+alpha";
+    case 3:
+      return "RGB";
+    default:
+      return "RGBA";
+  }
+}
+
+std::string image_label(const image::Image& img) {
+  return size_text(img.width, img.height) + " " + channels_label(img.channels);
+}
+
+std::string gl_texture_limit_error(const std::string& name, int width, int height, int max_texture) {
+  if (max_texture <= 0 || (width <= max_texture && height <= max_texture)) return {};
+  return name + ": " + size_text(width, height) + " is larger than the largest GL texture (" +
+         std::to_string(max_texture) + " pixels a side)";
+}
+
+std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const std::string& current_name,
+                                                   std::string_view current_generated,
+                                                   const std::filesystem::path& current_path) {
+  std::optional<Pick> pick;
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("image", current_name.c_str())) {
+    for (const image::Generated& g : image::generated_images()) {
+      const std::string label = std::string(g.title) + "  (" + size_text(g.width, g.height) + ")";
+      if (ImGui::Selectable(label.c_str(), current_generated == g.id)) pick = Pick{&g, {}, false};
+    }
+    bool separated = false;
+    for (const auto& p : files_) {
+      if (image::find_generated(p.stem().string()) && p.extension() == ".png") continue;  // listed above
+      if (!separated) {
+        ImGui::Separator();
+        separated = true;
+      }
+      if (ImGui::Selectable(p.filename().string().c_str(), p == current_path)) pick = Pick{nullptr, p, false};
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::InputTextWithHint("##path", "photo.png, scan.jpg, x-ray.pgm ...", path_input_,
+                               sizeof path_input_, ImGuiInputTextFlags_EnterReturnsTrue))
+    pick = Pick{nullptr, std::filesystem::path(path_input_), true};
+  ImGui::SameLine();
+  ImGui::TextDisabled("open (Enter), or drop a file");
+  return pick;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,66 @@
+#pragma once
+// What the image demos (histogram equalization, texture rotation) share about their input image:
+// the files in assets/images, reading a file or a generated image (the PNG tools/make_images wrote
+// when it is there, else made in memory) with messages that name it, the labels, and the picker in
+// the panel (generated images, other files there, a typed path). Each demo keeps its own set_image:
+// what an image must satisfy and where it goes differ.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "image/image.h"
+
+namespace gpulab {
+
+// A loaded image and where it came from.
+struct SourceImage {
+  image::Image image;
+  std::string name;            // the file's name, or the generated image's title
+  std::filesystem::path path;  // the file read (empty for an image made in memory)
+  std::string generated_id;    // the generated image's id, when it is one
+};
+
+// The image files (PNG, JPEG, BMP, TGA, PGM/PPM, GIF) in `dir`, sorted; none when it is missing.
+std::vector<std::filesystem::path> list_image_files(const std::filesystem::path& dir);
+
+// Reads `path` into `out` (name: the file's name). False with image::load's message, which names
+// the file, when it cannot be read.
+bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error);
+
+// The generated image `g`: assets/images/<id>.png when it is there and reads, else made in memory
+// (`assets` may be empty: always made). False with the reason when it cannot be made.
+bool make_generated_image(const image::Generated& g, const std::filesystem::path& assets, SourceImage* out,
+                          std::string* error);
+
+std::string size_text(int width, int height);      // "640x400"
+std::string channels_label(int channels);          // "grey", "grey+alpha", "RGB", "RGBA"
+std::string image_label(const image::Image& img);  // "640x400 grey"
+
+// "" when a width x height image fits a GL texture of at most `max_texture` pixels a side (0: not
+// known yet), else "<name>: WxH is larger than the largest GL texture (N pixels a side)".
+std::string gl_texture_limit_error(const std::string& name, int width, int height, int max_texture);
+
+// The panel's image picker: a combo of the generated images and the other files of assets/images,
+// and a field for a typed path (Enter opens it). It only says what was picked; the demo loads it.
+class ImagePicker {
+ public:
+  struct Pick {
+    const image::Generated* generated = nullptr;  // a generated image, or
+    std::filesystem::path path;                   // a file
+    bool typed = false;                           // the path came from the text field
+  };
+  void set_files(std::vector<std::filesystem::path> files) { files_ = std::move(files); }
+  const std::vector<std::filesystem::path>& files() const { return files_; }
+  // Draws the picker (ImGui) `width` wide; `current_*` mark the image shown.
+  std::optional<Pick> draw(float width, const std::string& current_name, std::string_view current_generated,
+                           const std::filesystem::path& current_path);
+
+ private:
+  std::vector<std::filesystem::path> files_;
+  char path_input_[512] = "";
+};
+
+}  // namespace gpulab

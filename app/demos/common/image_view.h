@@ -1,0 +1,65 @@
+#pragma once
+// How an image demo shows its image: fitted into the framebuffer right of the UI panel with its aspect
+// kept, zoomed (1 = fitted) around a centre in image pixels, panned; screen coordinates in pixels,
+// y down. Shared by the histogram-equalization and texture-rotation demos.
+#include <algorithm>
+#include <cmath>
+
+#include "core/demo.h"
+
+namespace gpulab {
+
+struct ImageView {
+  static constexpr double kMinZoom = 0.25;        // relative to the fitted view
+  static constexpr double kMaxPixelScale = 64.0;  // screen pixels per image pixel, at most
+  static constexpr double kFitMargin = 0.96;      // the fitted image leaves a little room around it
+
+  double zoom = 1.0;
+  double centre_x = 0, centre_y = 0;  // the image point at the centre of the free area
+  bool fitted = false;                // false: fit on the next layout
+  int fb_w = 1, fb_h = 1, inset = 0;  // framebuffer and the part the UI panel covers on the left
+  double scale = 1.0;                 // screen pixels per image pixel
+  double left = 0, top = 0;           // the image's top-left corner on screen
+
+  void fit(int img_w, int img_h) {
+    zoom = 1.0;
+    centre_x = img_w * 0.5;
+    centre_y = img_h * 0.5;
+    fitted = true;
+  }
+  // Places the image for this frame (fits it first when asked to).
+  void layout(const Frame& frame, int img_w, int img_h) {
+    fb_w = std::max(1, frame.width);
+    fb_h = std::max(1, frame.height);
+    inset = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
+    if (!fitted) fit(img_w, img_h);
+    const double free_w = std::max(1, fb_w - inset), free_h = fb_h;
+    const double fit_scale =
+        std::min(free_w / std::max(1, img_w), free_h / std::max(1, img_h)) * kFitMargin;
+    scale = fit_scale * zoom;
+    left = inset + free_w * 0.5 - centre_x * scale;
+    top = free_h * 0.5 - centre_y * scale;
+  }
+  bool over(double mx, double my, int img_w, int img_h) const {
+    return mx >= left && mx < left + img_w * scale && my >= top && my < top + img_h * scale && mx >= inset;
+  }
+  // Wheel clicks zoom around the cursor: the image point under it stays put.
+  void zoom_at(double mx, double my, double wheel) {
+    if (wheel == 0.0 || scale <= 0) return;
+    const double ix = (mx - left) / scale, iy = (my - top) / scale;
+    const double fit_scale = scale / zoom;
+    zoom = std::clamp(zoom * std::pow(1.25, wheel), kMinZoom, std::max(1.0, kMaxPixelScale / fit_scale));
+    scale = fit_scale * zoom;
+    const double cx = inset + (fb_w - inset) * 0.5, cy = fb_h * 0.5;
+    centre_x = ix - (mx - cx) / scale;
+    centre_y = iy - (my - cy) / scale;
+  }
+  // A drag of (dx, dy) screen pixels moves the image with the cursor.
+  void pan(double dx, double dy) {
+    if (scale <= 0) return;
+    centre_x -= dx / scale;
+    centre_y -= dy / scale;
+  }
+};
+
+}  // namespace gpulab
