@@ -5,6 +5,7 @@
 #include "demos/histeq/histeq_demo.h"
 #include "demos/life/life_demo.h"
 #include "demos/nbody/nbody_demo.h"
+#include "demos/rotate/rotate_demo.h"
 
 namespace gpulab {
 
@@ -13,6 +14,7 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   demos.push_back(std::make_unique<LifeDemo>());
   demos.push_back(std::make_unique<NbodyDemo>());
   demos.push_back(std::make_unique<HisteqDemo>());
+  demos.push_back(std::make_unique<RotateDemo>());
   return demos;
 }
 

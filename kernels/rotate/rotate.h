@@ -29,11 +29,15 @@
 //   outside [kMinScale, kMaxScale] (check_params).
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/hd.h"
+#include "common/kernel_info.h"
 #include "image/image.h"
 
 namespace gpulab::rotate {
@@ -253,5 +257,61 @@ GPULAB_HD uint8_t to_byte(float v) {
 image::Image rotate_cpu(const image::Image& src, const Params& p);
 // The same with the lecture's unfixed coordinates (lecture_source_coord), same filters and modes.
 image::Image rotate_lecture_cpu(const image::Image& src, const Params& p);
+
+// ---------------------------------------------------------------------------------------------
+// Texture options beyond Params, as CUDA's texture descriptor has them, and the variant table.
+enum class ReadMode : uint8_t { ElementType, NormalizedFloat };
+inline std::string_view name(ReadMode r) { return r == ReadMode::ElementType ? "element" : "normalized"; }
+struct Settings {
+  Params params;
+  bool normalized = true;                       // normalized texture coordinates (u = sx / W)
+  ReadMode read_mode = ReadMode::NormalizedFloat;
+};
+
+enum class Backend : uint8_t { Cpu, Cuda };
+enum class Kind : uint8_t { Cpu, TexArray, TexPitch, Global, Lecture };
+struct Variant {
+  std::string_view id, title, lesson, snippet;
+  Kind kind;
+  Backend backend;
+  std::span<const int> blocks;  // square 2D block edges (8 -> 8x8 threads); empty for the CPU
+  int default_block;
+};
+std::span<const Variant> variants();
+const Variant* find_variant(std::string_view id);
+
+// "" when CUDA allows `s` for variant v, else what CUDA does not allow and what happens instead (the
+// panel shows it; the variant then runs with what CUDA does): linear filtering of 8-bit textures needs
+// the normalized-float read mode; wrap and mirror need normalized coordinates (without them CUDA clamps,
+// and the hand-written global variant does what the texture unit does). The cpu variant is the
+// definition and has no restrictions.
+std::string cuda_restriction(const Variant& v, const Settings& s);
+// The settings a variant actually runs with (the restrictions applied: element-type reads with linear
+// filtering read normalized floats; wrap and mirror without normalized coordinates clamp). The CPU
+// reference of a variant's output is rotate_cpu with effective(v, s).params.
+Settings effective(const Variant& v, const Settings& s);
+
+// ---------------------------------------------------------------------------------------------
+// An engine holds one source image (1 channel, or 2..4 kept as 4: RGBA8 textures) and its rotated
+// output on its backend.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual Backend backend() const = 0;
+  virtual std::string_view device_name() const = 0;
+  // Replaces the source. Throws GpuError (out of memory; the previous image stays) or
+  // std::invalid_argument (an empty image or a channel count outside 1..4).
+  virtual void upload(const image::Image& src) = 0;
+  virtual int width() const = 0;
+  virtual int height() const = 0;
+  // Rotates with variant v (of this engine's backend) at `block` (one of v.blocks; ignored on the CPU)
+  // into the engine's output. Never synchronises on the GPU. Throws std::invalid_argument for bad params.
+  virtual void run(const Variant& v, int block, const Settings& s) = 0;
+  // The output with the source's channels (waits for the GPU).
+  virtual image::Image output() = 0;
+  // The output as RGBA8 (grey replicated, alpha 255 where the source has none), row 0 at the top.
+  virtual void compose(uint8_t* h_rgba) = 0;
+};
+std::unique_ptr<Engine> make_cpu_engine();
 
 }  // namespace gpulab::rotate

@@ -3,6 +3,7 @@
 // the same way, rows shared among threads for large images. Each output pixel depends only on its
 // own coordinates, so the result is the same for any thread count.
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/cpu_info.h"
 #include "rotate/rotate.h"
 
 namespace gpulab::rotate {
@@ -116,5 +118,44 @@ image::Image rotate_lecture_cpu(const image::Image& src, const Params& p) {
   return rotate_with(
       src, p, [](int x, int y, int w, int h, Coefficients k) { return lecture_source_coord(x, y, w, h, k); });
 }
+
+namespace {
+
+// The CPU engine: the reference (or the lecture's formula) into a host image.
+class CpuEngine final : public Engine {
+ public:
+  Backend backend() const override { return Backend::Cpu; }
+  std::string_view device_name() const override { return name_; }
+  void upload(const image::Image& src) override {
+    if (src.empty() || src.width <= 0 || src.height <= 0)
+      throw std::invalid_argument("rotate: cannot upload an empty image");
+    if (src.channels < 1 || src.channels > 4)
+      throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
+    if (src.pixels.size() != src.pixel_count() * size_t(src.channels))
+      throw std::invalid_argument("rotate: the image's pixels do not match its size");
+    src_ = src;
+    out_ = src;  // shown until the first run
+  }
+  int width() const override { return src_.width; }
+  int height() const override { return src_.height; }
+  void run(const Variant& v, int, const Settings& s) override {
+    if (v.backend != Backend::Cpu) throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CPU variant");
+    if (src_.empty()) throw std::logic_error("rotate: no image uploaded");
+    out_ = rotate_cpu(src_, effective(v, s).params);
+  }
+  image::Image output() override { return out_; }
+  void compose(uint8_t* h_rgba) override {
+    const image::Image rgba = image::convert_channels(out_, 4);
+    std::copy(rgba.pixels.begin(), rgba.pixels.end(), h_rgba);
+  }
+
+ private:
+  std::string name_ = cpu_model_name();
+  image::Image src_, out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine() { return std::make_unique<CpuEngine>(); }
 
 }  // namespace gpulab::rotate

@@ -1,0 +1,131 @@
+// Texture-rotation benchmark rows: every variant on an output of 8192x8192 (or --size), grey 8-bit
+// and RGBA8, point and linear filtering, rotated by 30° with border addressing and normalized
+// coordinates; pixels/s, GB/s (the output written once and the source read once: a lower bound) and
+// the speedups over `cpu` and `global` measured in the same run. The measuring loop is core's.
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/bench.h"
+#include "demos/rotate/rotate_demo.h"
+#include "image/image.h"
+#include "rotate/rotate.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "rotate/rotate_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+image::Image bench_image(int w, int h, int channels) {
+  // The generated filter-test picture (fine lines, zone plate, text) at the size, as RGBA when asked.
+  image::Image img = image::generate("filter-test", w, h);
+  return img.channels == channels ? img : image::convert_channels(img, channels);
+}
+
+}  // namespace
+
+BenchSuite bench_rotate(const Options& o) {
+  BenchSuite suite;
+  suite.demo = "rotate";
+  suite.baselines = {"cpu", "global"};
+  std::vector<std::string> gpu_ids;
+  for (const rotate::Variant& v : rotate::variants())
+    if (v.backend == rotate::Backend::Cuda && v.kind != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
+  BenchTarget grey;
+  grey.what = "best variant >= 0.7e12 px/s, grey linear, 8192x8192 (H100)";
+  grey.variants = gpu_ids;
+  grey.width = grey.height = 8192;
+  grey.input = "grey linear";
+  grey.min_items_per_s = 0.7e12;
+  grey.device_hint = "H100";
+  BenchTarget rgba = grey;
+  rgba.what = "best variant >= 0.33e12 px/s, RGBA8 linear, 8192x8192 (H100)";
+  rgba.input = "RGBA8 linear";
+  rgba.min_items_per_s = 0.33e12;
+  suite.targets = {grey, rgba};
+
+  std::unique_ptr<rotate::Engine> cpu = rotate::make_cpu_engine();
+  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
+  const Stream stream = bench_stream.get();
+  std::unique_ptr<rotate::Engine> gpu;
+#if defined(GPULAB_HAVE_CUDA)
+  if (bench_stream.cuda()) gpu = rotate::CudaEngine::create(stream);
+#endif
+  const auto plan = bench_plan(rotate::variants(), o.variants, suite.baselines);
+
+  std::vector<BenchSize> sizes = o.bench_sizes;
+  if (sizes.empty()) sizes = {{8192, 8192}};
+  for (BenchSize size : sizes) {
+    if (size.height == 0) size.height = size.width;
+    if (size.width < 1 || size.height < 1 || size.width > image::kMaxSide || size.height > image::kMaxSide)
+      throw std::invalid_argument("--size " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                                  ": from 1 to " + std::to_string(image::kMaxSide) + " pixels a side");
+    const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
+    for (int channels : {1, 4}) {
+      const image::Image src = bench_image(w, h, channels);
+      cpu->upload(src);
+      std::string gpu_error;
+      if (gpu) {
+        try {
+          gpu->upload(src);
+        } catch (const std::exception& e) {
+          gpu_error = e.what();
+        }
+      }
+      for (rotate::Filter filter : rotate::kFilters) {
+        rotate::Settings s;
+        s.params = {30.0f, 1.0f, filter, rotate::Address::Border};
+        const std::string input = std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter));
+        for (auto [v, baseline_only] : plan) {
+          std::vector<int> blocks;
+          if (v->blocks.empty()) blocks = {0};
+          else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
+          else blocks = {v->default_block};
+          const bool is_cpu = v->backend == rotate::Backend::Cpu;
+          for (int block : blocks) {
+            BenchRow row;
+            row.demo = "rotate";
+            row.stage = "rotate";
+            row.variant = std::string(v->id);
+            row.block = v->blocks.empty() ? "-" : std::to_string(block) + "x" + std::to_string(block);
+            row.size = std::to_string(w) + "x" + std::to_string(h);
+            row.width = w;
+            row.height = h;
+            row.input = input;
+            row.item_unit = "pixels";
+            row.baseline_only = baseline_only;
+            rotate::Engine* e = is_cpu ? cpu.get() : gpu.get();
+            row.device = e ? std::string(e->device_name()) : "";
+            if (!e) {
+              row.error = "no CUDA device";
+            } else if (!is_cpu && !gpu_error.empty()) {
+              row.error = gpu_error;
+            } else {
+              try {
+                const BenchTiming t =
+                    bench_time_steps([&](int steps) { for (int i = 0; i < steps; ++i) e->run(*v, block, s); },
+                                     !is_cpu, stream, o);
+                const double pixels = double(w) * double(h);
+                bench_fill(row, t, pixels, 2.0 * pixels * channels, 0, suite, !is_cpu);
+              } catch (const std::exception& ex) {
+                row.error = ex.what();
+              }
+            }
+            std::fprintf(stderr, "bench: %-10s %-6s %s %s %s\n", row.variant.c_str(), row.block.c_str(), row.size.c_str(),
+                         input.c_str(),
+                         row.error.empty() ? (std::to_string(row.ms_median) + " ms/step").c_str() : row.error.c_str());
+            suite.rows.push_back(row);
+          }
+        }
+      }
+    }
+  }
+  suite.notes.push_back("30° rotation at scale 1, border addressing, normalized coordinates, normalized-float reads");
+  return suite;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,200 @@
+#pragma once
+// Host side of the texture-rotation demo: an image (generated, from assets/images, --image, typed or
+// dropped) rotated and scaled about its centre by the engine of the chosen variant, written by CUDA
+// straight into the displayed GL texture (a surface) or into a mapped pixel buffer GL then copies
+// into it (the output-path toggle), or by the CPU reference and uploaded. Angle by slider, left drag
+// or animation; quarter turns on keys; scale on the wheel; CUDA's texture options live, with what
+// CUDA does not allow said in the panel; a pixel inspector with the lecture's interpolation formula
+// in numbers, a magnifier, verify against the CPU reference and batch mode
+// (--image IN --angle DEG --save-image OUT.png).
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "demos/common/image_view.h"
+#include "demos/common/image_source.h"
+#include "demos/rotate/rotate_display.h"
+#include "image/image.h"
+#include "rotate/rotate.h"
+
+namespace gpulab {
+
+// Texture rotation's benchmark rows (rotate_bench.cpp), reached through RotateDemo::bench.
+BenchSuite bench_rotate(const Options& options);
+
+// What the inspector shows for one output pixel: the definition's arithmetic (rotate.h) step by step,
+// with the texel values read from the source image on the host.
+struct RotateInspection {
+  int x = 0, y = 0;                         // the output pixel
+  int width = 0, height = 0, channels = 0;  // of the source (and the output)
+  bool lecture = false;                     // the lecture's unfixed coordinates (lecture_source_coord)
+  rotate::Params params;                    // what the variant runs with (rotate::effective)
+  rotate::Coord source{0, 0};               // (sx, sy) in texel units
+  // Point filtering: one tap, texel (floor sx, floor sy). Linear: four, in the definition's order
+  // (i0, j0), (i1, j0), (i0, j1), (i1, j1), around (sx − 0.5, sy − 0.5).
+  int taps = 0;
+  int raw_i[4] = {}, raw_j[4] = {};  // texel indices before the address mode
+  int i[4] = {}, j[4] = {};          // after it (−1: a border texel, 0 in every channel)
+  float weight[4] = {};              // linear: w00, w10, w01, w11; point: 1
+  float fx = 0, fy = 0;              // linear: the fractions the weights come from
+  float texel[4][4] = {};            // [tap][channel], 0..255
+  float filtered[4] = {};            // per channel, before rounding
+  uint8_t value[4] = {};             // rotate::to_byte(filtered): the output pixel
+};
+
+class RotateDemo final : public Demo {
+ public:
+  RotateDemo();
+  ~RotateDemo() override;
+
+  std::string_view name() const override { return "rotate"; }
+  std::string_view title() const override { return "Texture rotation"; }
+  std::vector<Stage> stages() const override;
+  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
+  bool set_block(size_t stage, int block, std::string* why) override;
+  void add_options(CLI::App& cli) override;
+  std::string configure(const Options& options) override;
+
+  void attach(Context& ctx) override;
+  void compute(Frame& frame) override;
+  void render(Frame& frame) override;
+  void ui(Frame& frame) override;
+  void detach() override;
+
+  bool open_file(const std::filesystem::path& path, std::string* error) override;
+  bool batch_requested() const override { return !save_image_.empty(); }
+  std::string run_batch(const Options& options) override;
+  bool bench(const Options& options, BenchSuite* out) override;
+  std::vector<KernelInfo> kernels() const override;
+  std::vector<Throughput> throughput() const override;
+  std::string caption() const override;
+
+  // For tests: the engine in use, the variant, the image, the settings, the output path.
+  rotate::Engine& engine() { return *active_; }
+  const rotate::Variant& variant() const { return *variant_; }
+  const image::Image& source_image() const { return image_; }
+  const rotate::Settings& settings() const { return settings_; }
+  void set_settings(const rotate::Settings& s);  // clamps the scale; non-finite values are ignored
+  float angle() const { return settings_.params.angle_deg; }
+  void set_angle(float degrees);  // reduced into [0, 360)
+  float spin() const { return spin_; }
+  void set_spin(float degrees_per_second) { spin_ = degrees_per_second; }
+  RotateOutput output_path() const { return output_; }
+  void set_output_path(RotateOutput o);
+  void set_force_host_copy(bool on) {
+    force_host_copy_ = on;
+    dirty_ = true;
+  }
+  // Uses `img` (named `name` in messages); false with the reason when it cannot be shown or does not
+  // fit (the current image stays).
+  bool set_image(image::Image img, const std::string& name, std::string* error);
+  const RotateDisplay* display() const { return display_.get(); }
+  // The current variant's output with the source's channels (runs it first when settings changed;
+  // waits for the GPU).
+  image::Image output_image();
+  // The output against the CPU reference (rotate_cpu, or rotate_lecture_cpu for the lecture's
+  // kernel, with rotate::effective's params): the verify button's line.
+  std::string verify();
+  bool verify_ok() const { return verify_ok_; }
+  // The inspector's numbers for output pixel (x, y); nothing outside the image.
+  std::optional<RotateInspection> inspect(int x, int y) const;
+  // The output pixel under the cursor in the last frame, if the cursor was on the image.
+  std::optional<std::pair<int, int>> hovered_pixel() const;
+
+ private:
+  bool on_gpu() const { return variant_->backend == rotate::Backend::Cuda; }
+  bool variant_available(const rotate::Variant& v, std::string* why) const;
+  int block() const { return variant_->blocks.empty() ? 0 : block_; }
+  rotate::Engine* engine_for(rotate::Backend b) const;
+  void choose(const rotate::Variant& v, int block);
+  void sync_engine();  // the engine of the current variant holds the image (uploads it when not)
+  bool load_generated(const image::Generated& g, std::string* error);
+  bool load_path(const std::filesystem::path& path, std::string* error);
+  void settings_changed();
+  void run_output(int runs);    // rotates `runs` times into the displayed texture, timed
+  std::string section() const;  // the timing section of the rotation
+  void handle_input(const Frame& frame);
+  void layout(const Frame& frame);
+  double screen_angle(double mx, double my) const;  // of the cursor about the image's centre, degrees
+  std::string settings_label() const;               // "linear, border, normalized"
+  void notify(std::string line) const;
+  void ui_angle(float w);
+  void ui_texture_options(float w);
+  void ui_output(float w);
+  void ui_inspector(float w, bool turning);
+  void ui_overlay(const Frame& frame);  // image outline, source frame, magnifier (foreground)
+
+  Context* ctx_ = nullptr;
+  std::unique_ptr<rotate::Engine> cpu_;
+  std::unique_ptr<rotate::Engine> gpu_;  // a rotate::CudaEngine when built with CUDA and a device exists
+  rotate::Engine* active_ = nullptr;
+  std::unique_ptr<RotateDisplay> display_;
+  int max_texture_ = 0;  // GL_MAX_TEXTURE_SIZE, queried at attach
+
+  // The command line's own settings (bound by add_options, checked by configure).
+  struct Cli {
+    std::string angle, scale, spin;
+    std::string filter = "linear", address = "border", normalized = "on", read_mode = "normalized",
+                output = "surface";
+  } cli_;
+  std::string save_image_;  // --save-image (from the shell's Options)
+
+  // Variant.
+  const rotate::Variant* variant_ = nullptr;
+  int block_ = 0;
+  const rotate::Variant* gpu_variant_ = nullptr;  // the last GPU variant chosen (default: tex-array)
+  int gpu_block_ = 0;
+  bool backend_chosen_ = false;  // false: chosen at attach (GPU when a device exists)
+
+  // Settings.
+  rotate::Settings settings_;
+  float start_angle_ = 0, start_scale_ = 1;  // what R goes back to (the command line's)
+  float spin_ = 0;                           // degrees a second while playing
+  RotateOutput output_ = RotateOutput::Surface;
+  bool force_host_copy_ = false;
+
+  // The image and which engine holds it.
+  image::Image image_;
+  std::string image_name_;
+  std::filesystem::path image_path_;
+  std::string generated_id_;
+  uint64_t image_serial_ = 0;
+  uint64_t engine_serial_[2] = {};  // the image each engine (CPU, GPU) holds
+  ImagePicker picker_;
+
+  // Output state.
+  bool dirty_ = true;                   // settings or image changed: run once even when paused
+  bool engine_output_current_ = false;  // the engine's output() matches the settings
+  uint64_t output_version_ = 0;         // bumps when what the output shows changes
+  int last_runs_ = 0;
+  std::string last_section_;
+
+  ImageView view_;
+  bool dragging_angle_ = false, dragging_split_ = false;
+  double drag_angle_ = 0;  // the cursor's angle about the centre at the last drag step
+  bool compare_ = false;   // the source left of a split, the output right of it
+  float split_ = 0.5f;
+  bool show_frame_ = true;  // the source image's outline where the rotation puts it
+  bool magnifier_ = true;
+  bool hovering_ = false;
+  int hover_x_ = 0, hover_y_ = 0;
+  int inspect_x_ = -1, inspect_y_ = -1;  // the inspector's pixel: the last one hovered (−1: the centre)
+  float mouse_x_ = 0, mouse_y_ = 0;
+
+  // Inspector's read-back of the displayed pixel (cached: a read waits for GL).
+  struct Shown {
+    int x = -1, y = -1;
+    uint64_t version = ~uint64_t(0);
+    uint8_t rgba[4] = {};
+  } shown_;
+
+  std::string verify_result_;
+  bool verify_ok_ = false;
+  std::string status_;
+};
+
+}  // namespace gpulab

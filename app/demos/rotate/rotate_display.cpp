@@ -1,0 +1,291 @@
+// The source and output textures of texture rotation, the two output paths (surface, PBO) and the
+// drawing. See rotate_display.h.
+#include "demos/rotate/rotate_display.h"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "core/timings.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "rotate/rotate_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+// Minified (a large image fitted into the window): linear, so fine lines do not shimmer as much;
+// magnified (zoomed in, the magnifier): nearest, so each output pixel shows as a sharp square.
+void set_display_filter(GLuint texture) {
+  glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+constexpr GLenum kDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
+                                    GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
+
+std::vector<uint8_t> rgba_of(const image::Image& img) {
+  // Grey replicated, alpha 255 where the image has none: what Engine::compose writes.
+  return image::convert_channels(img, 4).pixels;
+}
+
+}  // namespace
+
+RotateDisplay::RotateDisplay(Context& ctx)
+    : ctx_(ctx),
+      output_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
+                                               ctx.interop_unavailable_reason())),
+      pbo_(std::make_unique<InteropBuffer>(4, ctx.stream, ctx.cuda && ctx.interop,
+                                           ctx.interop_unavailable_reason())),
+      program_(gl::Program::from_files("quad.vert", "rotate.frag")),
+      image_loc_(program_.uniform("u_image")),
+      split_loc_(program_.uniform("u_split")),
+      line_loc_(program_.uniform("u_line")) {
+  if (image_loc_ < 0 || split_loc_ < 0) throw gl::GlError("rotate.frag: no uniform u_image or u_split");
+  glCreateQueries(GL_TIME_ELAPSED, kQueries, queries_.data());
+}
+
+RotateDisplay::~RotateDisplay() {
+  // The registrations go before their GL objects (the targets' own order), the queries with them.
+  pbo_.reset();
+  output_.reset();
+  if (queries_[0]) glDeleteQueries(kQueries, queries_.data());
+}
+
+const gl::Texture2D& RotateDisplay::output() const { return output_->texture(); }
+const gl::Buffer* RotateDisplay::pixel_buffer() const { return pbo_->buffer() ? &pbo_->buffer() : nullptr; }
+bool RotateDisplay::has_image() const { return bool(source_) && bool(output_->texture()); }
+
+DisplayPath RotateDisplay::last_path() const {
+  return last_output_ == RotateOutput::Surface ? output_->last_path() : pbo_->last_path();
+}
+
+bool RotateDisplay::interop_active() const {
+  return last_output_ == RotateOutput::Surface ? output_->interop_active() : pbo_->interop_active();
+}
+
+void RotateDisplay::set_source(const image::Image& img) {
+  // The new source texture first: when GL refuses it, the current one stays.
+  gl::Texture2D source(GL_RGBA8, img.width, img.height);
+  const std::vector<uint8_t> rgba = rgba_of(img);
+  source.upload_rgba8_top_down(reinterpret_cast<const uint32_t*>(rgba.data()));
+  set_display_filter(source.id());
+  source_ = std::move(source);
+  if (output_->ensure_size(img.width, img.height)) {
+    set_display_filter(output_->texture().id());
+    if (output_->interop_allowed() && !output_->interop_active() && ctx_.notify)
+      ctx_.notify("interop registration failed, using the host-copy path: " +
+                  output_->interop_unavailable_reason());
+  }
+  // A pixel buffer follows the image's size once the PBO path has made one (it is made on first use:
+  // the surface path never needs it).
+  if (pbo_->count() != 0) pbo_->resize(static_cast<size_t>(img.width) * static_cast<size_t>(img.height));
+}
+
+void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateOutput out,
+                           bool force_host_copy) {
+  if (!output_->texture()) throw std::logic_error("RotateDisplay::update before set_source");
+  const int w = output_->width(), h = output_->height();
+  if (engine.width() != w || engine.height() != h)
+    throw std::logic_error("RotateDisplay::update: the engine holds a " + std::to_string(engine.width()) +
+                           "x" + std::to_string(engine.height()) + " image, the texture is " +
+                           std::to_string(w) + "x" + std::to_string(h));
+  if (!run.variant) throw std::logic_error("RotateDisplay::update without a variant");
+  [[maybe_unused]] const int runs = run.runs < 1 ? 1 : run.runs;  // the CUDA paths run it
+  Timings* t = ctx_.timings;
+  const auto start = std::chrono::steady_clock::now();
+  [[maybe_unused]] const size_t row_bytes = static_cast<size_t>(w) * 4;
+
+  if (out == RotateOutput::Surface) {
+    TextureFill fill;
+#if defined(GPULAB_HAVE_CUDA)
+    if (engine.backend() == rotate::Backend::Cuda) {
+      auto& gpu = static_cast<rotate::CudaEngine&>(engine);
+      output_->set_stream(gpu.stream());  // map, rotate and unmap all on the engine's stream
+      fill.surface = [&](SurfaceObject surface, int, int) {
+        if (t) t->gpu_begin("rotate (surface)", gpu.stream());
+        for (int i = 0; i < runs; ++i) gpu.run_to_surface(*run.variant, run.block, run.settings, surface);
+        if (t) t->gpu_end("rotate (surface)", gpu.stream());
+      };
+      fill.device = [&](uint32_t* d_rgba, int, int) {
+        if (t) t->gpu_begin("rotate (surface)", gpu.stream());
+        for (int i = 0; i < runs; ++i)
+          gpu.run_to_buffer(*run.variant, run.block, run.settings, reinterpret_cast<uint8_t*>(d_rgba),
+                            row_bytes);
+        if (t) t->gpu_end("rotate (surface)", gpu.stream());
+      };
+    }
+#endif
+    if (!fill.device)
+      fill.host = [&](uint32_t* h_rgba, int, int) { engine.compose(reinterpret_cast<uint8_t*>(h_rgba)); };
+    output_->update(fill, force_host_copy);
+    last_output_ = RotateOutput::Surface;
+    description_ = "surface: " + output_->path_description();
+    if (t) {
+      switch (output_->last_path()) {
+        case DisplayPath::Interop:
+          t->cpu("interop map/unmap", output_->last_map_ms());
+          break;
+        case DisplayPath::DeviceCopy:
+          t->cpu("host copy + upload", detail::ms_since(start));
+          break;
+        case DisplayPath::Host:
+          t->cpu("display (CPU)", detail::ms_since(start));
+          break;
+        case DisplayPath::None:
+          break;
+      }
+    }
+    return;
+  }
+
+  // The pixel-buffer path: the buffer is filled (by CUDA in place, or uploaded), then copied into
+  // the texture by GL.
+  pbo_->resize(static_cast<size_t>(w) * static_cast<size_t>(h));
+  BufferFill fill;
+#if defined(GPULAB_HAVE_CUDA)
+  if (engine.backend() == rotate::Backend::Cuda) {
+    auto& gpu = static_cast<rotate::CudaEngine&>(engine);
+    pbo_->set_stream(gpu.stream());
+    fill.device = [&](void* d_ptr, size_t) {
+      if (t) t->gpu_begin("rotate (PBO)", gpu.stream());
+      for (int i = 0; i < runs; ++i)
+        gpu.run_to_buffer(*run.variant, run.block, run.settings, static_cast<uint8_t*>(d_ptr), row_bytes);
+      if (t) t->gpu_end("rotate (PBO)", gpu.stream());
+    };
+  }
+#endif
+  if (!fill.device) fill.host = [&](void* h_ptr, size_t) { engine.compose(static_cast<uint8_t*>(h_ptr)); };
+  pbo_->update(fill, force_host_copy);
+  if (t) {
+    switch (pbo_->last_path()) {
+      case DisplayPath::Interop:
+        t->cpu("interop map/unmap", pbo_->last_map_ms());
+        break;
+      case DisplayPath::DeviceCopy:
+        t->cpu("host copy + upload", detail::ms_since(start));
+        break;
+      case DisplayPath::Host:
+        t->cpu("display (CPU)", detail::ms_since(start));
+        break;
+      case DisplayPath::None:
+        break;
+    }
+  }
+  copy_buffer_to_texture();
+  last_output_ = RotateOutput::Pbo;
+  const char* copy = ", then glTextureSubImage2D from the bound PBO into the texture (a copy on the GPU)";
+  switch (pbo_->last_path()) {
+    case DisplayPath::Interop:
+      description_ = std::string("PBO: CUDA writes the mapped pixel buffer") + copy;
+      break;
+    case DisplayPath::DeviceCopy:
+      description_ = std::string("PBO, host copy") + (force_host_copy ? " (forced)" : "") +
+                     ": CUDA writes device memory, copied back, glNamedBufferSubData into the PBO" + copy +
+                     (force_host_copy ? "" : " (" + pbo_->interop_unavailable_reason() + ")");
+      break;
+    case DisplayPath::Host:
+      description_ = std::string("PBO, CPU: host memory, glNamedBufferSubData into the PBO") + copy;
+      break;
+    case DisplayPath::None:
+      description_.clear();
+      break;
+  }
+}
+
+void RotateDisplay::copy_buffer_to_texture() {
+  const GLuint texture = output_->texture().id();
+  const int w = output_->width(), h = output_->height();
+  // One timer query around the copy; skipped (not waited for) while the slot's last one is pending.
+  collect();
+  const int q = next_query_;
+  const bool timed = ctx_.timings && queries_[q] && !pending_[q];
+  if (timed) glBeginQuery(GL_TIME_ELAPSED, queries_[q]);
+  GLint bound = 0, alignment = 4, row_length = 0, skip_rows = 0, skip_pixels = 0;
+  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &bound);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &row_length);
+  glGetIntegerv(GL_UNPACK_SKIP_ROWS, &skip_rows);
+  glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &skip_pixels);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_->buffer().id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // RGBA8 rows are whole words
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+  // With a buffer bound to GL_PIXEL_UNPACK_BUFFER the "pointer" is an offset into it: GL copies
+  // buffer to texture on the GPU, no trip through host memory. Buffer row 0 is image row 0 (the top).
+  glTextureSubImage2D(texture, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
+  glPixelStorei(GL_UNPACK_SKIP_ROWS, skip_rows);
+  glPixelStorei(GL_UNPACK_SKIP_PIXELS, skip_pixels);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(bound));
+  if (timed) {
+    glEndQuery(GL_TIME_ELAPSED);
+    pending_[q] = true;
+    next_query_ = (q + 1) % kQueries;
+  }
+}
+
+void RotateDisplay::collect() {
+  if (!ctx_.timings) return;
+  for (int k = 0; k < kQueries; ++k) {
+    // Oldest first, so the series keeps the frames' order.
+    const int q = (next_query_ + k) % kQueries;
+    if (!pending_[q]) continue;
+    GLint available = 0;
+    glGetQueryObjectiv(queries_[q], GL_QUERY_RESULT_AVAILABLE, &available);
+    if (!available) break;
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(queries_[q], GL_QUERY_RESULT, &ns);
+    pending_[q] = false;
+    ctx_.timings->cpu("PBO -> texture", static_cast<double>(ns) * 1e-6);
+  }
+}
+
+std::array<uint8_t, 4> RotateDisplay::read_pixel(int x, int y) const {
+  std::array<uint8_t, 4> px{};
+  if (!output_->texture() || x < 0 || y < 0 || x >= output_->width() || y >= output_->height()) return px;
+  GLint pack_alignment = 4, pack_buffer = 0;
+  glGetIntegerv(GL_PACK_ALIGNMENT, &pack_alignment);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTextureSubImage(output_->texture().id(), 0, x, y, 0, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, 4, px.data());
+  glPixelStorei(GL_PACK_ALIGNMENT, pack_alignment);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  return px;
+}
+
+void RotateDisplay::draw(const RotateView& v) const {
+  if (!has_image() || v.viewport_w <= 0 || v.viewport_h <= 0 || v.image_w <= 0 || v.image_h <= 0) return;
+  GLint viewport[4];
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  GLboolean enabled[std::size(kDisabledCaps)];
+  for (size_t i = 0; i < std::size(kDisabledCaps); ++i) {
+    enabled[i] = glIsEnabled(kDisabledCaps[i]);
+    glDisable(kDisabledCaps[i]);
+  }
+  glViewport(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
+  const GLuint p = program_.id();
+  glProgramUniform4f(p, image_loc_, v.image_x, v.image_y, v.image_w, v.image_h);
+  // Without the comparison the split sits left of everything: all of the image is the output.
+  glProgramUniform1f(p, split_loc_, v.compare ? v.split_x : -1e30f);
+  glProgramUniform1f(p, line_loc_, v.compare ? v.line_half : 0.0f);
+  glUseProgram(p);
+  glBindTextureUnit(0, output_->texture().id());
+  glBindTextureUnit(1, source_.id());
+  glBindVertexArray(vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glBindTextureUnit(1, 0);
+  glBindTextureUnit(0, 0);
+  glUseProgram(0);
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  for (size_t i = 0; i < std::size(kDisabledCaps); ++i)
+    if (enabled[i]) glEnable(kDisabledCaps[i]);
+}
+
+}  // namespace gpulab

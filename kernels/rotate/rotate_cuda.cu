@@ -1,0 +1,362 @@
+// The CUDA engine behind rotate::Engine: the source as a 2D CUDA array (tex-array, lecture) and as
+// pitched linear memory (tex-pitch through a texture object, global by hand), and the output in the
+// engine's own pitched memory, in a surface (a mapped GL texture) or in a mapped GL pixel buffer.
+//   tex-array, tex-pitch  tex2D with the settings' filter, address mode, normalized coordinates and
+//                         read mode (where CUDA allows them: rotate::effective)
+//   global                the definition by hand from global memory: rotate.h's point_tap /
+//                         linear_taps / blend, the same functions as the CPU reference
+//   lecture               the texture fetch at the lecture's unfixed coordinates
+// Images of 1 channel are 8-bit textures; 2..4 channels are kept as RGBA8 (uchar4) textures.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/cuda_check.h"
+#include "common/cuda_probe.h"
+#include "common/device_memory.cuh"
+#include "common/launch.cuh"
+#include "rotate/rotate_cuda.h"
+
+namespace gpulab::rotate {
+namespace {
+
+using cuda::CudaArray;
+using cuda::mib;
+using cuda::PitchedBuffer;
+using cuda::TextureObject;
+
+// What every kernel needs besides its source and output.
+struct Launch {
+  int w = 0, h = 0;
+  Coefficients k;
+  Filter filter = Filter::Linear;
+  Address address = Address::Border;
+  bool normalized = true;
+  bool normalized_read = true;
+  bool lecture = false;
+};
+
+// Output writers: the engine's own memory in the source's format, or RGBA8 for the display.
+struct OwnGrey {
+  uint8_t* base;
+  size_t pitch;
+  __device__ void put(int x, int y, uchar4 v) const { base[size_t(y) * pitch + x] = v.x; }
+};
+struct OwnRgba {
+  uint8_t* base;
+  size_t pitch;
+  __device__ void put(int x, int y, uchar4 v) const {
+    *reinterpret_cast<uchar4*>(base + size_t(y) * pitch + size_t(x) * 4) = v;
+  }
+};
+struct SurfaceRgba {
+  cudaSurfaceObject_t surface;
+  __device__ void put(int x, int y, uchar4 v) const { surf2Dwrite(v, surface, x * 4, y); }
+};
+
+__device__ __forceinline__ Coord coord_of(const Launch& L, int x, int y) {
+  return L.lecture ? lecture_source_coord(x, y, L.w, L.h, L.k) : source_coord(x, y, L.w, L.h, L.k);
+}
+
+__device__ __forceinline__ uint8_t byte_of(float f) { return to_byte(mul_rn(f, 255.0f)); }
+
+template <bool kRgba, class Out>
+__global__ void rotate_tex(cudaTextureObject_t tex, Launch L, Out out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= L.w || y >= L.h) return;
+  const Coord c = coord_of(L, x, y);
+  float u = c.x, v = c.y;
+  if (L.normalized) {
+    u = div_rn(u, float(L.w));
+    v = div_rn(v, float(L.h));
+  }
+  uchar4 px;
+  if constexpr (kRgba) {
+    if (L.normalized_read) {
+      const float4 f = tex2D<float4>(tex, u, v);
+      px = make_uchar4(byte_of(f.x), byte_of(f.y), byte_of(f.z), byte_of(f.w));
+    } else {
+      px = tex2D<uchar4>(tex, u, v);
+    }
+  } else {
+    const uint8_t g = L.normalized_read ? byte_of(tex2D<float>(tex, u, v)) : tex2D<unsigned char>(tex, u, v);
+    px = make_uchar4(g, g, g, 255);
+  }
+  out.put(x, y, px);
+}
+
+// A texel of the source in pitched memory, 0 for a border texel (index −1).
+template <bool kRgba>
+__device__ __forceinline__ uchar4 texel(const uint8_t* src, size_t pitch, int i, int j) {
+  if (i < 0 || j < 0) return make_uchar4(0, 0, 0, 0);
+  if constexpr (kRgba) return *reinterpret_cast<const uchar4*>(src + size_t(j) * pitch + size_t(i) * 4);
+  const uint8_t g = src[size_t(j) * pitch + i];
+  return make_uchar4(g, g, g, 255);
+}
+
+template <bool kRgba, class Out>
+__global__ void rotate_global(const uint8_t* __restrict__ src, size_t pitch, Launch L, Out out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= L.w || y >= L.h) return;
+  const Coord c = coord_of(L, x, y);
+  uchar4 px;
+  if (L.filter == Filter::Point) {
+    const PointTap t = point_tap(c, L.w, L.h, L.address);
+    px = texel<kRgba>(src, pitch, t.i, t.j);
+    if (!kRgba) px.w = 255;
+  } else {
+    const LinearTaps t = linear_taps(c, L.w, L.h, L.address);
+    const uchar4 a = texel<kRgba>(src, pitch, t.i0, t.j0), b = texel<kRgba>(src, pitch, t.i1, t.j0);
+    const uchar4 d = texel<kRgba>(src, pitch, t.i0, t.j1), e = texel<kRgba>(src, pitch, t.i1, t.j1);
+    px.x = to_byte(blend(t, a.x, b.x, d.x, e.x));
+    if constexpr (kRgba) {
+      px.y = to_byte(blend(t, a.y, b.y, d.y, e.y));
+      px.z = to_byte(blend(t, a.z, b.z, d.z, e.z));
+      px.w = to_byte(blend(t, a.w, b.w, d.w, e.w));
+    } else {
+      px.y = px.z = px.x;
+      px.w = 255;
+    }
+  }
+  out.put(x, y, px);
+}
+
+cudaTextureFilterMode filter_mode(Filter f) { return f == Filter::Point ? cudaFilterModePoint : cudaFilterModeLinear; }
+cudaTextureAddressMode address_mode(Address a) {
+  switch (a) {
+    case Address::Wrap: return cudaAddressModeWrap;
+    case Address::Clamp: return cudaAddressModeClamp;
+    case Address::Mirror: return cudaAddressModeMirror;
+    case Address::Border: return cudaAddressModeBorder;
+  }
+  return cudaAddressModeBorder;
+}
+
+// Every device buffer of one image: the source twice (array and pitched) and the output.
+struct DeviceImage {
+  int w = 0, h = 0;
+  bool rgba = false;
+  CudaArray array;
+  PitchedBuffer<uint8_t> src1, out1;
+  PitchedBuffer<uchar4> src4, out4;
+
+  DeviceImage() = default;
+  DeviceImage(int width, int height, bool four, const std::string& what, const std::string& device)
+      : w(width), h(height), rgba(four) {
+    if (four) {
+      array = CudaArray::of<uchar4>(size_t(width), size_t(height), what, device);
+      src4 = PitchedBuffer<uchar4>(size_t(width), size_t(height), what, device);
+      out4 = PitchedBuffer<uchar4>(size_t(width), size_t(height), what, device);
+    } else {
+      array = CudaArray::of<unsigned char>(size_t(width), size_t(height), what, device);
+      src1 = PitchedBuffer<uint8_t>(size_t(width), size_t(height), what, device);
+      out1 = PitchedBuffer<uint8_t>(size_t(width), size_t(height), what, device);
+    }
+  }
+  const uint8_t* src() const { return rgba ? reinterpret_cast<const uint8_t*>(src4.get()) : src1.get(); }
+  size_t src_pitch() const { return rgba ? src4.pitch() : src1.pitch(); }
+  uint8_t* out() const { return rgba ? reinterpret_cast<uint8_t*>(out4.get()) : out1.get(); }
+  size_t out_pitch() const { return rgba ? out4.pitch() : out1.pitch(); }
+};
+
+size_t image_bytes(int w, int h, bool rgba) { return size_t(w) * size_t(h) * (rgba ? 4 : 1) * 3; }
+
+class CudaEngineImpl final : public CudaEngine {
+ public:
+  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    device_name_ = prop.name;
+  }
+
+  Backend backend() const override { return Backend::Cuda; }
+  std::string_view device_name() const override { return device_name_; }
+  Stream stream() const override { return reinterpret_cast<Stream>(stream_); }
+  int width() const override { return img_.w; }
+  int height() const override { return img_.h; }
+
+  void upload(const image::Image& src) override {
+    if (src.empty() || src.width <= 0 || src.height <= 0) throw std::invalid_argument("rotate: cannot upload an empty image");
+    if (src.channels < 1 || src.channels > 4)
+      throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
+    if (src.pixels.size() != src.pixel_count() * size_t(src.channels))
+      throw std::invalid_argument("rotate: the image's pixels do not match its size");
+    const bool four = src.channels > 1;
+    const image::Image tex_img = four ? image::convert_channels(src, 4) : src;
+    const size_t need = image_bytes(src.width, src.height, four);
+    size_t free_bytes = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    const size_t held = img_.w ? image_bytes(img_.w, img_.h, img_.rgba) : 0;
+    const std::string what = "an image of " + std::to_string(src.width) + "x" + std::to_string(src.height);
+    if (need > free_bytes + held)
+      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes + held) + " free on " + device_name_ + " (" +
+                         mib(held) + " of it held by the current image)",
+                     true);
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    cuda::replace_device_state(
+        img_, img_.w > 0, need, free_bytes, [&] { return DeviceImage(src.width, src.height, four, what, device_name_); },
+        [&] { return host_; },
+        [&](const image::Image& saved) {
+          img_ = DeviceImage(saved.width, saved.height, saved.channels > 1, "the previous image", device_name_);
+          put(saved.channels > 1 ? image::convert_channels(saved, 4) : saved);
+        });
+    tex_ = TextureObject();
+    put(tex_img);
+    host_ = src;
+    channels_ = src.channels;
+  }
+
+  void run(const Variant& v, int block, const Settings& s) override {
+    if (img_.rgba)
+      launch(v, block, s, OwnRgba{img_.out(), img_.out_pitch()});
+    else
+      launch(v, block, s, OwnGrey{img_.out(), img_.out_pitch()});
+  }
+  void run_to_surface(const Variant& v, int block, const Settings& s, SurfaceObject surface) override {
+    launch(v, block, s, SurfaceRgba{surface});
+  }
+  void run_to_buffer(const Variant& v, int block, const Settings& s, uint8_t* d_rgba, size_t pitch) override {
+    launch(v, block, s, OwnRgba{d_rgba, pitch});
+  }
+
+  image::Image output() override {
+    check_image();
+    image::Image out;
+    out.width = img_.w;
+    out.height = img_.h;
+    out.channels = img_.rgba ? 4 : 1;
+    out.pixels.resize(out.pixel_count() * size_t(out.channels));
+    const size_t row = size_t(img_.w) * size_t(out.channels);
+    CUDA_CHECK(cudaMemcpy2DAsync(out.pixels.data(), row, img_.out(), img_.out_pitch(), row, size_t(img_.h),
+                                 cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return channels_ == out.channels ? out : image::convert_channels(out, channels_);
+  }
+  void compose(uint8_t* h_rgba) override {
+    const image::Image rgba = image::convert_channels(output(), 4);
+    std::copy(rgba.pixels.begin(), rgba.pixels.end(), h_rgba);
+  }
+
+  std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
+    const int threads = block * block;
+    const bool four = img_.rgba;
+    switch (v.kind) {
+      case Kind::TexArray:
+      case Kind::TexPitch:
+      case Kind::Lecture:
+        return {{"rotate_tex", four ? reinterpret_cast<const void*>(rotate_tex<true, SurfaceRgba>)
+                                    : reinterpret_cast<const void*>(rotate_tex<false, SurfaceRgba>),
+                 threads}};
+      case Kind::Global:
+        return {{"rotate_global", four ? reinterpret_cast<const void*>(rotate_global<true, SurfaceRgba>)
+                                       : reinterpret_cast<const void*>(rotate_global<false, SurfaceRgba>),
+                 threads}};
+      case Kind::Cpu: break;
+    }
+    return {};
+  }
+
+ private:
+  void check_image() const {
+    if (img_.w == 0) throw std::logic_error("rotate: no image uploaded");
+  }
+
+  void put(const image::Image& tex_img) {
+    const size_t row = size_t(tex_img.width) * size_t(tex_img.channels);
+    img_.array.copy_from_host(tex_img.pixels.data(), row, stream_);
+    if (img_.rgba) {
+      img_.src4.copy_from_host(reinterpret_cast<const uchar4*>(tex_img.pixels.data()), row, stream_);
+      CUDA_CHECK(cudaMemcpy2DAsync(img_.out4.get(), img_.out4.pitch(), img_.src4.get(), img_.src4.pitch(), row,
+                                   size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
+    } else {
+      img_.src1.copy_from_host(tex_img.pixels.data(), row, stream_);
+      CUDA_CHECK(cudaMemcpy2DAsync(img_.out1.get(), img_.out1.pitch(), img_.src1.get(), img_.src1.pitch(), row,
+                                   size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host pixels may go once upload returns
+  }
+
+  // The texture object for (source kind, effective settings), made again only when they change.
+  cudaTextureObject_t texture(Kind kind, const Settings& e) {
+    const bool over_array = kind != Kind::TexPitch;
+    const bool same = tex_ && tex_over_array_ == over_array && tex_settings_.params.filter == e.params.filter &&
+                      tex_settings_.params.address == e.params.address && tex_settings_.normalized == e.normalized &&
+                      tex_settings_.read_mode == e.read_mode;
+    if (same) return tex_.get();
+    const cudaTextureDesc desc =
+        cuda::texture_desc(filter_mode(e.params.filter), address_mode(e.params.address),
+                           e.read_mode == ReadMode::NormalizedFloat ? cudaReadModeNormalizedFloat : cudaReadModeElementType,
+                           e.normalized);  // border colour: zero-initialised, 0 in every channel
+    tex_ = TextureObject();
+    if (over_array)
+      tex_ = TextureObject::over(img_.array, desc);
+    else if (img_.rgba)
+      tex_ = TextureObject::over(img_.src4, desc);
+    else
+      tex_ = TextureObject::over(img_.src1, desc);
+    tex_over_array_ = over_array;
+    tex_settings_ = e;
+    return tex_.get();
+  }
+
+  template <class Out>
+  void launch(const Variant& v, int block, const Settings& s, Out out) {
+    if (v.backend != Backend::Cuda) throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CUDA variant");
+    check_image();
+    const std::string bad = check_params(s.params);
+    if (!bad.empty()) throw std::invalid_argument(bad);
+    if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end())
+      throw std::invalid_argument("rotate: block " + std::to_string(block) + " is not one of " + std::string(v.id) + "'s");
+    const Settings e = effective(v, s);
+    Launch L;
+    L.w = img_.w;
+    L.h = img_.h;
+    L.k = coefficients(e.params);
+    L.filter = e.params.filter;
+    L.address = e.params.address;
+    L.normalized = e.normalized;
+    L.normalized_read = e.read_mode == ReadMode::NormalizedFloat;
+    L.lecture = v.kind == Kind::Lecture;
+    const dim3 threads(block, block);
+    const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)), static_cast<unsigned>(cuda::ceil_div(L.h, block)));
+    if (v.kind == Kind::Global) {
+      if (img_.rgba)
+        rotate_global<true><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);
+      else
+        rotate_global<false><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);
+    } else {
+      const cudaTextureObject_t tex = texture(v.kind, e);
+      if (img_.rgba)
+        rotate_tex<true><<<grid, threads, 0, stream_>>>(tex, L, out);
+      else
+        rotate_tex<false><<<grid, threads, 0, stream_>>>(tex, L, out);
+    }
+    CUDA_CHECK_LAUNCH("rotate");
+  }
+
+  cudaStream_t stream_;
+  std::string device_name_;
+  DeviceImage img_;
+  image::Image host_;  // the uploaded source, to restore after a failed upload
+  int channels_ = 1;
+  TextureObject tex_;
+  bool tex_over_array_ = true;
+  Settings tex_settings_;
+};
+
+}  // namespace
+
+std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
+  const CudaStatus status = cuda_status();
+  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
+  CUDA_CHECK(cudaSetDevice(status.device));
+  return std::make_unique<CudaEngineImpl>(stream, status.device);
+}
+
+size_t CudaEngine::bytes_needed(int width, int height, int channels) {
+  return image_bytes(width, height, channels > 1);
+}
+
+}  // namespace gpulab::rotate

@@ -1,0 +1,66 @@
+// The texture-rotation variant table and what CUDA's texture unit allows per variant: one place that
+// knows each variant's id, lesson, snippet and block sizes.
+#include <array>
+#include <string>
+
+#include "rotate/rotate.h"
+
+namespace gpulab::rotate {
+namespace {
+
+constexpr std::array<int, 3> kSquareBlocks{8, 16, 32};  // 8x8, 16x16, 32x32 threads
+
+constexpr std::array<Variant, 5> kVariants{{
+    {"cpu", "CPU reference (float)", "the definition in float on the host, every address mode and filter by hand",
+     "rotate_cpu", Kind::Cpu, Backend::Cpu, {}, 0},
+    {"tex-array", "texture object over a cudaArray",
+     "tex2D through the texture unit: the array's 2D-local layout keeps a rotated walk cached; filtering and "
+     "addressing come free in hardware",
+     "rotate_tex", Kind::TexArray, Backend::Cuda, kSquareBlocks, 16},
+    {"tex-pitch", "texture object over pitched memory",
+     "the same fetches from linear memory allocated with cudaMallocPitch: row-major, so a rotated walk hits "
+     "more cache lines than the array's layout",
+     "rotate_tex", Kind::TexPitch, Backend::Cuda, kSquareBlocks, 16},
+    {"global", "interpolation by hand from global memory",
+     "what the texture unit does, written out: texel indices, the address mode, four loads and the bilinear "
+     "weights, all in ALU instructions",
+     "rotate_global", Kind::Global, Backend::Cuda, kSquareBlocks, 16},
+    {"lecture", "the lecture's kernel as printed",
+     "normalized coordinates from the pixel's corner, not its centre (no half-texel fix): the picture shifts "
+     "half a texel and, for a non-square image, shears",
+     "rotate_lecture", Kind::Lecture, Backend::Cuda, kSquareBlocks, 16},
+}};
+
+bool wraps(Address a) { return a == Address::Wrap || a == Address::Mirror; }
+
+}  // namespace
+
+std::span<const Variant> variants() { return kVariants; }
+
+const Variant* find_variant(std::string_view id) {
+  for (const Variant& v : kVariants)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+std::string cuda_restriction(const Variant& v, const Settings& s) {
+  std::string why;
+  if (v.kind != Kind::Cpu && v.kind != Kind::Global && s.params.filter == Filter::Linear &&
+      s.read_mode == ReadMode::ElementType)
+    why = "linear filtering of an 8-bit texture needs cudaReadModeNormalizedFloat: reading normalized floats";
+  if (v.kind != Kind::Cpu && !s.normalized && wraps(s.params.address)) {
+    if (!why.empty()) why += "; ";
+    why += std::string(name(s.params.address)) + " needs normalized coordinates: without them CUDA clamps";
+  }
+  return why;
+}
+
+Settings effective(const Variant& v, const Settings& s) {
+  Settings e = s;
+  if (v.kind != Kind::Cpu && v.kind != Kind::Global && s.params.filter == Filter::Linear)
+    e.read_mode = ReadMode::NormalizedFloat;
+  if (v.kind != Kind::Cpu && !s.normalized && wraps(s.params.address)) e.params.address = Address::Clamp;
+  return e;
+}
+
+}  // namespace gpulab::rotate
