@@ -1,9 +1,12 @@
 // The image demos' shared input handling. See image_source.h.
 #include "demos/common/image_source.h"
 
+#include "common/error.h"
+
 #include <imgui.h>
 
 #include <algorithm>
+#include <exception>
 #include <cctype>
 #include <system_error>
 
@@ -91,6 +94,31 @@ std::string gl_texture_limit_error(const std::string& name, int width, int heigh
   if (max_texture <= 0 || (width <= max_texture && height <= max_texture)) return {};
   return name + ": " + size_text(width, height) + " is larger than the largest GL texture (" +
          std::to_string(max_texture) + " pixels a side)";
+}
+
+std::string replace_image(const std::string& name, const std::string& dims, const char* what,
+                          const std::function<void()>& upload, const std::function<void()>& show,
+                          const std::function<void()>& restore) {
+  try {
+    upload();
+  } catch (const GpuError& e) {
+    return name + ": " + dims + (e.out_of_memory() ? " does not fit in GPU memory (" : " cannot go to the GPU (") +
+           e.what() + "); the current image stays";
+  } catch (const std::exception& e) {
+    return name + ": " + dims + " cannot be " + what + " (" + e.what() + "); the current image stays";
+  }
+  try {
+    show();
+  } catch (const std::exception& e) {
+    std::string error = name + ": " + dims + " cannot be shown (" + e.what() + "); the current image stays";
+    try {
+      restore();
+    } catch (const std::exception& e2) {
+      error += "; restoring it failed too: " + std::string(e2.what());
+    }
+    return error;
+  }
+  return {};
 }
 
 std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const std::string& current_name,

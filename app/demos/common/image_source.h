@@ -6,6 +6,7 @@
 // what an image must satisfy and where it goes differ.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,15 @@ std::string image_label(const image::Image& img);  // "640x400 grey"
 // "" when a width x height image fits a GL texture of at most `max_texture` pixels a side (0: not
 // known yet), else "<name>: WxH is larger than the largest GL texture (N pixels a side)".
 std::string gl_texture_limit_error(const std::string& name, int width, int height, int max_texture);
+
+// Puts a new image in place: upload() gives it to the demo's engine (which keeps its previous image
+// when it throws), show() to the display. When show() fails after the upload, restore() puts the
+// previous image back on the engine and the display (nothing to do when there was none). Returns ""
+// or the message, naming the image, its size and the reason, ending in "the current image stays".
+// `what` is the demo's word for its work: "processed", "rotated".
+std::string replace_image(const std::string& name, const std::string& dims, const char* what,
+                          const std::function<void()>& upload, const std::function<void()>& show,
+                          const std::function<void()>& restore);
 
 // The panel's image picker: a combo of the generated images and the other files of assets/images,
 // and a field for a typed path (Enter opens it). It only says what was picked; the demo loads it.

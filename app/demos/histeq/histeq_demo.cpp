@@ -424,34 +424,20 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
   const uint64_t serial = planes_serial_ + 1;
   if (ctx_) {
     const size_t idx = on_gpu() ? 1 : 0;
-    try {
-      active_->upload(p);  // keeps the previous planes when it throws
-    } catch (const GpuError& e) {
-      *error = name + ": " + dims +
-               (e.out_of_memory() ? " does not fit in GPU memory (" : " cannot go to the GPU (") + e.what() +
-               "); the current image stays";
-      return false;
-    } catch (const std::exception& e) {
-      *error = name + ": " + dims + " cannot be processed (" + e.what() + "); the current image stays";
-      return false;
-    }
-    engine_serial_[idx] = serial;
-    try {
-      display_->set_source(img);
-    } catch (const std::exception& e) {
-      *error = name + ": " + dims + " cannot be shown (" + e.what() + "); the current image stays";
-      // Put the previous image back where the new one went.
-      try {
-        if (!planes_.planes.empty()) {
+    *error = replace_image(
+        name, dims, "processed",
+        [&] {
+          active_->upload(p);
+          engine_serial_[idx] = serial;
+        },
+        [&] { display_->set_source(img); },
+        [&] {
+          if (planes_.planes.empty()) return;
           active_->upload(planes_);
           engine_serial_[idx] = planes_serial_;
           display_->set_source(image_);
-        }
-      } catch (const std::exception& e2) {
-        *error += "; restoring it failed too: " + std::string(e2.what());
-      }
-      return false;
-    }
+        });
+    if (!error->empty()) return false;
   }
   image_ = std::move(img);
   planes_ = std::move(p);

@@ -459,34 +459,20 @@ bool RotateDemo::set_image(image::Image img, const std::string& name, std::strin
       return false;
     }
     const size_t idx = on_gpu() ? 1 : 0;
-    try {
-      active_->upload(img);  // keeps the previous image when it throws
-    } catch (const GpuError& e) {
-      *error = name + ": " + dims +
-               (e.out_of_memory() ? " does not fit in GPU memory (" : " cannot go to the GPU (") + e.what() +
-               "); the current image stays";
-      return false;
-    } catch (const std::exception& e) {
-      *error = name + ": " + dims + " cannot be rotated (" + e.what() + "); the current image stays";
-      return false;
-    }
-    engine_serial_[idx] = serial;
-    try {
-      display_->set_source(img);
-    } catch (const std::exception& e) {
-      *error = name + ": " + dims + " cannot be shown (" + e.what() + "); the current image stays";
-      // Put the previous image back where the new one went.
-      try {
-        if (!image_.empty()) {
+    *error = replace_image(
+        name, dims, "rotated",
+        [&] {
+          active_->upload(img);
+          engine_serial_[idx] = serial;
+        },
+        [&] { display_->set_source(img); },
+        [&] {
+          if (image_.empty()) return;
           active_->upload(image_);
           engine_serial_[idx] = image_serial_;
           display_->set_source(image_);
-        }
-      } catch (const std::exception& e2) {
-        *error += "; restoring it failed too: " + std::string(e2.what());
-      }
-      return false;
-    }
+        });
+    if (!error->empty()) return false;
   }
   image_ = std::move(img);
   image_serial_ = serial;
