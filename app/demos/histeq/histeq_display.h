@@ -59,7 +59,5 @@ class HisteqDisplay {
   GLint image_loc_ = -1, split_loc_ = -1, line_loc_ = -1;
 };
 
-// The image as RGBA8 words (bytes R, G, B, A), grey replicated, alpha 255 where the image has none.
-std::vector<uint32_t> to_rgba_words(const image::Image& img);
 
 }  // namespace gpulab

@@ -1,5 +1,6 @@
 // The source and output textures of texture rotation, the two output paths (surface, PBO) and the
 // drawing. See rotate_display.h.
+#include "demos/common/image_display.h"
 #include "demos/rotate/rotate_display.h"
 
 #include <chrono>
@@ -14,24 +15,6 @@
 #endif
 
 namespace gpulab {
-namespace {
-
-// Minified (a large image fitted into the window): linear, so fine lines do not shimmer as much;
-// magnified (zoomed in, the magnifier): nearest, so each output pixel shows as a sharp square.
-void set_display_filter(GLuint texture) {
-  glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-}
-
-constexpr GLenum kDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
-                                    GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
-
-std::vector<uint8_t> rgba_of(const image::Image& img) {
-  // Grey replicated, alpha 255 where the image has none: what Engine::compose writes.
-  return image::convert_channels(img, 4).pixels;
-}
-
-}  // namespace
 
 RotateDisplay::RotateDisplay(Context& ctx)
     : ctx_(ctx),
@@ -68,13 +51,9 @@ bool RotateDisplay::interop_active() const {
 
 void RotateDisplay::set_source(const image::Image& img) {
   // The new source texture first: when GL refuses it, the current one stays.
-  gl::Texture2D source(GL_RGBA8, img.width, img.height);
-  const std::vector<uint8_t> rgba = rgba_of(img);
-  source.upload_rgba8_top_down(reinterpret_cast<const uint32_t*>(rgba.data()));
-  set_display_filter(source.id());
-  source_ = std::move(source);
+  source_ = image_texture(img);
   if (output_->ensure_size(img.width, img.height)) {
-    set_display_filter(output_->texture().id());
+    set_image_display_filter(output_->texture().id());
     if (output_->interop_allowed() && !output_->interop_active() && ctx_.notify)
       ctx_.notify("interop registration failed, using the host-copy path: " +
                   output_->interop_unavailable_reason());
@@ -123,21 +102,7 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
     output_->update(fill, force_host_copy);
     last_output_ = RotateOutput::Surface;
     description_ = "surface: " + output_->path_description();
-    if (t) {
-      switch (output_->last_path()) {
-        case DisplayPath::Interop:
-          t->cpu("interop map/unmap", output_->last_map_ms());
-          break;
-        case DisplayPath::DeviceCopy:
-          t->cpu("host copy + upload", detail::ms_since(start));
-          break;
-        case DisplayPath::Host:
-          t->cpu("display (CPU)", detail::ms_since(start));
-          break;
-        case DisplayPath::None:
-          break;
-      }
-    }
+    time_display_path(t, *output_, start);
     return;
   }
 
@@ -159,21 +124,7 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
 #endif
   if (!fill.device) fill.host = [&](void* h_ptr, size_t) { engine.compose(static_cast<uint8_t*>(h_ptr)); };
   pbo_->update(fill, force_host_copy);
-  if (t) {
-    switch (pbo_->last_path()) {
-      case DisplayPath::Interop:
-        t->cpu("interop map/unmap", pbo_->last_map_ms());
-        break;
-      case DisplayPath::DeviceCopy:
-        t->cpu("host copy + upload", detail::ms_since(start));
-        break;
-      case DisplayPath::Host:
-        t->cpu("display (CPU)", detail::ms_since(start));
-        break;
-      case DisplayPath::None:
-        break;
-    }
-  }
+  time_display_path(t, *pbo_, start);
   copy_buffer_to_texture();
   last_output_ = RotateOutput::Pbo;
   const char* copy = ", then glTextureSubImage2D from the bound PBO into the texture (a copy on the GPU)";
@@ -261,14 +212,7 @@ std::array<uint8_t, 4> RotateDisplay::read_pixel(int x, int y) const {
 
 void RotateDisplay::draw(const RotateView& v) const {
   if (!has_image() || v.viewport_w <= 0 || v.viewport_h <= 0 || v.image_w <= 0 || v.image_h <= 0) return;
-  GLint viewport[4];
-  glGetIntegerv(GL_VIEWPORT, viewport);
-  GLboolean enabled[std::size(kDisabledCaps)];
-  for (size_t i = 0; i < std::size(kDisabledCaps); ++i) {
-    enabled[i] = glIsEnabled(kDisabledCaps[i]);
-    glDisable(kDisabledCaps[i]);
-  }
-  glViewport(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
+  const ImageDrawState state(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
   const GLuint p = program_.id();
   glProgramUniform4f(p, image_loc_, v.image_x, v.image_y, v.image_w, v.image_h);
   // Without the comparison the split sits left of everything: all of the image is the output.
@@ -283,9 +227,6 @@ void RotateDisplay::draw(const RotateView& v) const {
   glBindTextureUnit(1, 0);
   glBindTextureUnit(0, 0);
   glUseProgram(0);
-  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
-  for (size_t i = 0; i < std::size(kDisabledCaps); ++i)
-    if (enabled[i]) glEnable(kDisabledCaps[i]);
 }
 
 }  // namespace gpulab
