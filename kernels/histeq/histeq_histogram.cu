@@ -19,6 +19,9 @@
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <stdexcept>
 
 #include "common/cuda_check.h"
@@ -243,9 +246,27 @@ unsigned resident_grid(const void* func, int block, size_t smem, const GpuShape&
 }  // namespace
 
 int resident_blocks(const void* func, int block, size_t dynamic_smem) {
+  // Asked at every launch of a grid-stride kernel: the occupancy API is asked once per kernel, block
+  // and device, not once a frame.
+  struct Key {
+    const void* func;
+    int block;
+    size_t smem;
+    int device;
+    bool operator<(const Key& o) const {
+      return std::tie(func, block, smem, device) < std::tie(o.func, o.block, o.smem, o.device);
+    }
+  };
+  static std::mutex mutex;
+  static std::map<Key, int> known;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const Key key{func, block, dynamic_smem, device};
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
   int blocks = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block, dynamic_smem));
-  return std::max(blocks, 1);
+  return known[key] = std::max(blocks, 1);
 }
 
 size_t cub_histogram_temp_bytes(size_t n) {
