@@ -325,10 +325,4 @@ std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
   return std::make_unique<CudaEngineImpl>(stream, status.device);
 }
 
-size_t CudaEngine::bytes_needed(size_t pixels, int planes) {
-  if (pixels == 0) return 0;
-  const int processed = planes >= 3 ? 3 : 1;
-  return sizes_for(pixels, planes, processed).bytes();
-}
-
 }  // namespace gpulab::histeq

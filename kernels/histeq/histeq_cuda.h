@@ -23,8 +23,6 @@ class CudaEngine : public Engine {
   // The kernels a variant launches at a block size, for the occupancy panel.
   virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
   virtual Stream stream() const = 0;
-  // Device bytes an image of `pixels` pixels with `planes` planes needs, for the memory check.
-  static size_t bytes_needed(size_t pixels, int planes);
 };
 
 }  // namespace gpulab::histeq

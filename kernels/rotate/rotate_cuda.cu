@@ -355,8 +355,4 @@ std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
   return std::make_unique<CudaEngineImpl>(stream, status.device);
 }
 
-size_t CudaEngine::bytes_needed(int width, int height, int channels) {
-  return image_bytes(width, height, channels > 1);
-}
-
 }  // namespace gpulab::rotate

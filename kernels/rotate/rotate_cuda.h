@@ -25,8 +25,6 @@ class CudaEngine : public Engine {
   // The kernel a variant launches at a block edge, for the occupancy panel.
   virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
   virtual Stream stream() const = 0;
-  // Device bytes an image of width x height with `channels` channels needs (source copies and output).
-  static size_t bytes_needed(int width, int height, int channels);
 };
 
 }  // namespace gpulab::rotate
