@@ -121,6 +121,23 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
   return {};
 }
 
+void pick_and_open(ImagePicker& picker, float width, const std::string& current_name,
+                   std::string_view current_generated, const std::filesystem::path& current_path,
+                   const std::function<bool(const image::Generated&, std::string*)>& load_generated,
+                   const std::function<bool(const std::filesystem::path&, std::string*)>& load_path,
+                   const std::function<void(std::string)>& notify) {
+  const auto pick = picker.draw(width, current_name, current_generated, current_path);
+  if (!pick) return;
+  std::string err;
+  if (pick->generated) {
+    if (!load_generated(*pick->generated, &err)) notify(err);
+  } else if (load_path(pick->path, &err)) {
+    if (pick->typed) notify("opened " + pick->path.string());
+  } else {
+    notify(err);
+  }
+}
+
 std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const std::string& current_name,
                                                    std::string_view current_generated,
                                                    const std::filesystem::path& current_path) {

@@ -53,6 +53,15 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
                           const std::function<void()>& upload, const std::function<void()>& show,
                           const std::function<void()>& restore);
 
+class ImagePicker;
+// Draws `picker` and opens what it picks through the demo's loaders (a generated image, or a file); a
+// typed path that opened is noted, a failure's message goes to `notify`.
+void pick_and_open(ImagePicker& picker, float width, const std::string& current_name,
+                   std::string_view current_generated, const std::filesystem::path& current_path,
+                   const std::function<bool(const image::Generated&, std::string*)>& load_generated,
+                   const std::function<bool(const std::filesystem::path&, std::string*)>& load_path,
+                   const std::function<void(std::string)>& notify);
+
 // The panel's image picker: a combo of the generated images and the other files of assets/images,
 // and a field for a typed path (Enter opens it). It only says what was picked; the demo loads it.
 class ImagePicker {

@@ -1,6 +1,7 @@
 // Histogram equalization, host side: the image and its planes, the stage variants (one backend for
 // all stages), the pipeline with its timing sections, the before | after view, the plots, verify and
 // batch mode.
+#include "ui/verify_button.h"
 #include "demos/histeq/histeq_demo.h"
 
 #include <GLFW/glfw3.h>
@@ -42,7 +43,6 @@ constexpr std::string_view kGpuDefaults[histeq::kStageCount] = {"hist-shared-vec
 constexpr int kMaxTimedRuns = 64;  // per-stage GPU sections cost two events a run: only this many a frame
 
 const ImVec4 kRed(1.0f, 0.4f, 0.3f, 1.0f);
-const ImVec4 kGreen(0.4f, 0.9f, 0.4f, 1.0f);
 const ImVec4 kAmber(1.0f, 0.75f, 0.2f, 1.0f);
 
 // The GPU variant a stage starts on: the one named above, else (the table changed) its last GPU
@@ -830,16 +830,11 @@ std::string HisteqDemo::caption() const {
 void HisteqDemo::ui_image(float w) {
   // The image: generated ones (from assets/images when the PNG is there), other files there, or any
   // path typed or dropped.
-  if (const auto pick = picker_.draw(w, image_name_, generated_id_, image_path_)) {
-    std::string err;
-    if (pick->generated) {
-      if (!load_generated(*pick->generated, &err)) notify(err);
-    } else if (load_path(pick->path, &err)) {
-      if (pick->typed) notify("opened " + pick->path.string());
-    } else {
-      notify(err);
-    }
-  }
+  pick_and_open(
+      picker_, w, image_name_, generated_id_, image_path_,
+      [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
+      [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
+      [&](std::string line) { notify(std::move(line)); });
   ImGui::Text("%s, %s", size_label().c_str(),
               format_si(static_cast<double>(image_.pixel_count()), "pixels").c_str());
   ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
@@ -1006,23 +1001,9 @@ void HisteqDemo::ui(Frame& frame) {
 
   // Verify against the CPU reference.
   ImGui::Separator();
-  if (ImGui::Button("verify")) {
-    try {
-      verify_result_ = verify();
-    } catch (const std::exception& e) {
-      verify_ok_ = false;
-      verify_result_ = std::string("verify failed: ") + e.what();
-    }
+  if (ui::verify_button("compare this pipeline's output with the CPU reference (histeq::process_cpu), byte for byte",
+                        [&] { return verify(); }, &verify_result_, &verify_ok_))
     notify(verify_result_);
-  }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "compare this pipeline's output with the CPU reference (histeq::process_cpu), byte for byte");
-  if (!verify_result_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, verify_ok_ ? kGreen : kRed);
-    ImGui::TextWrapped("%s", verify_result_.c_str());
-    ImGui::PopStyleColor();
-  }
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
   ui_labels(frame);
 }

@@ -1,6 +1,7 @@
 // Texture rotation, host side: the image, the variant (CPU reference or a CUDA kernel), the angle,
 // scale and texture options, the output written into the displayed texture (surface or PBO), the
 // view with its overlays, the pixel inspector, verify and batch mode.
+#include "ui/verify_button.h"
 #include "demos/rotate/rotate_demo.h"
 
 #include <GLFW/glfw3.h>
@@ -1197,16 +1198,11 @@ void RotateDemo::ui_overlay(const Frame& frame) {
 
 void RotateDemo::ui(Frame& frame) {
   const float w = 220.0f * frame.ui_scale;
-  if (const auto pick = picker_.draw(w, image_name_, generated_id_, image_path_)) {
-    std::string err;
-    if (pick->generated) {
-      if (!load_generated(*pick->generated, &err)) notify(err);
-    } else if (load_path(pick->path, &err)) {
-      if (pick->typed) notify("opened " + pick->path.string());
-    } else {
-      notify(err);
-    }
-  }
+  pick_and_open(
+      picker_, w, image_name_, generated_id_, image_path_,
+      [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
+      [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
+      [&](std::string line) { notify(std::move(line)); });
   ImGui::Text("%s, %s", image_label(image_).c_str(),
               format_si(static_cast<double>(image_.pixel_count()), "pixels").c_str());
 
@@ -1243,24 +1239,10 @@ void RotateDemo::ui(Frame& frame) {
   }
 
   ImGui::Separator();
-  if (ImGui::Button("verify")) {
-    try {
-      verify_result_ = verify();
-    } catch (const std::exception& e) {
-      verify_ok_ = false;
-      verify_result_ = std::string("verify failed: ") + e.what();
-    }
+  if (ui::verify_button("compare this variant's output with the CPU reference (rotate_cpu with the settings CUDA "
+                        "runs): point filtering exactly, linear within 1 level",
+                        [&] { return verify(); }, &verify_result_, &verify_ok_))
     notify(verify_result_);
-  }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "compare this variant's output with the CPU reference (rotate_cpu with the settings CUDA runs): "
-        "point filtering exactly, linear within 1 level");
-  if (!verify_result_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, verify_ok_ ? kGreen : kRed);
-    ImGui::TextWrapped("%s", verify_result_.c_str());
-    ImGui::PopStyleColor();
-  }
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
   ui_overlay(frame);
 }
