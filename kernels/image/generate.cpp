@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/random.h"
 #include "image/image.h"
 
 namespace gpulab::image {
@@ -18,12 +19,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Noise and small helpers.
 
-uint64_t mix64(uint64_t z) {  // splitmix64's finaliser
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // A uniform value in [0, 1) for a lattice point.
 double hash01(int64_t x, int64_t y, uint64_t seed) {

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/random.h"
 #include "common/hd.h"
 #include "common/kernel_info.h"
 
@@ -93,11 +94,7 @@ std::string check_size(long long width, long long height);
 // Deterministic pseudo-random fill shared by CPU and GPU: cell (x, y) is alive when the hash of
 // (seed, y * width + x) falls under density (0..1 as a 32-bit threshold).
 GPULAB_HD uint32_t cell_hash(uint64_t seed, uint64_t index) {
-  uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<uint32_t>(z >> 32);
+  return static_cast<uint32_t>(mix64(seed + kGoldenGamma * index) >> 32);  // SplitMix64's index-th number
 }
 GPULAB_HD uint32_t density_threshold(double density) {
   if (density <= 0.0) return 0u;

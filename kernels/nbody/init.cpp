@@ -15,6 +15,7 @@
 #include <numbers>
 #include <vector>
 
+#include "common/random.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
@@ -29,12 +30,6 @@ constexpr InitInfo kInits[] = {
 
 constexpr double kPi = std::numbers::pi;
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // xoshiro256** (Blackman & Vigna).
 class Random {

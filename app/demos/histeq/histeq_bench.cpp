@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/random.h"
 #include "core/bench.h"
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
@@ -32,12 +33,7 @@ constexpr BenchInput kInputs[] = {{"uniform", 0}, {"constant", 1}, {"narrow 100.
 std::vector<uint8_t> make_plane(int kind, size_t n, uint64_t seed) {
   std::vector<uint8_t> p(n);
   uint64_t s = seed;
-  auto next = [&s] {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
+  auto next = [&s] { return splitmix64(s); };
   if (kind == 1) {
     std::fill(p.begin(), p.end(), uint8_t(137));
   } else {

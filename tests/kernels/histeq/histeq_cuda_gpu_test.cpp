@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/random.h"
 #include "common/error.h"
 #include "cuda/raii.h"
 #include "histeq/histeq.h"
@@ -54,18 +55,12 @@ const char* content_name(Content c) {
 constexpr Content kContents[] = {Content::Uniform, Content::Constant, Content::Narrow,
                                  Content::TwoLevel, Content::Ramp, Content::Sparse};
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 std::vector<uint8_t> make_plane(Content c, size_t n, uint64_t seed) {
   std::vector<uint8_t> p(n);
   uint64_t s = seed;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t r = splitmix(s);
+    const uint64_t r = splitmix64(s);
     switch (c) {
       case Content::Uniform: p[i] = uint8_t(r); break;
       case Content::Constant: p[i] = 77; break;
@@ -99,8 +94,8 @@ image::Image colour_image(int w, int h, int channels, uint64_t seed) {
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < channels; ++c) {
         // A low-contrast gradient with noise, different per channel.
-        const int v = 90 + (x * 37 / std::max(w, 1) + y * 23 / std::max(h, 1)) * (c + 1) % 60 + int(splitmix(s) % 9);
-        img.pixels[(size_t(y) * w + x) * channels + c] = uint8_t(c == 3 ? (splitmix(s) & 0xFF) : v);
+        const int v = 90 + (x * 37 / std::max(w, 1) + y * 23 / std::max(h, 1)) * (c + 1) % 60 + int(splitmix64(s) % 9);
+        img.pixels[(size_t(y) * w + x) * channels + c] = uint8_t(c == 3 ? (splitmix64(s) & 0xFF) : v);
       }
   return img;
 }
