@@ -23,6 +23,7 @@
 #include "gl/image_io.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
+#include "support/imgui_text.h"
 #include "support/gl_fixture.h"
 #include "support/run_binary.h"
 
@@ -422,26 +423,11 @@ TEST_F(HisteqDemoGl, PanelDrawsPlotsAndThroughputRows) {
   demo.compute(f);
   timings_.collect();
 
-  ImGuiContext* ig = ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 900);
-  io.DeltaTime = 1.0f / 60.0f;
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   std::string text;
-  for (int i = 0; i < 2; ++i) {
-    ImGui::NewFrame();
-    ImGui::Begin("panel");
-    ImGui::LogToBuffer();
-    demo.ui(f);
-    text = ImGui::GetCurrentContext()->LogBuffer.c_str();
-    ImGui::LogFinish();
-    ImGui::End();
-    ImGui::Render();
+  {
+    testing::ImGuiText ui(ImVec2(800, 900));
+    text = ui.run([&] { demo.ui(f); });
   }
-  ImGui::DestroyContext(ig);
   EXPECT_NE(text.find("before: "), std::string::npos) << text;
   EXPECT_NE(text.find("after: histogram"), std::string::npos) << text;
   EXPECT_NE(text.find("equalize"), std::string::npos) << text;

@@ -25,6 +25,7 @@
 #include "gl/image_io.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
+#include "support/imgui_text.h"
 #include "support/gl_fixture.h"
 #include "support/run_binary.h"
 
@@ -609,26 +610,11 @@ TEST_F(RotateDemoGl, PlayingSpinsAndThePanelShowsTheInspector) {
   timings_.collect();
   f.playing = false;  // held still: the inspector reads the displayed pixel back
 
-  ImGuiContext* ig = ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(900, 1200);
-  io.DeltaTime = 1.0f / 60.0f;
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   std::string text;
-  for (int i = 0; i < 2; ++i) {
-    ImGui::NewFrame();
-    ImGui::Begin("panel");
-    ImGui::LogToBuffer();
-    demo.ui(f);
-    text = ImGui::GetCurrentContext()->LogBuffer.c_str();
-    ImGui::LogFinish();
-    ImGui::End();
-    ImGui::Render();
+  {
+    testing::ImGuiText ui(ImVec2(900, 1200));
+    text = ui.run([&] { demo.ui(f); });
   }
-  ImGui::DestroyContext(ig);
   EXPECT_NE(text.find("pixel (32, 24)"), std::string::npos) << text;
   EXPECT_NE(text.find("linear: i0 = floor(sx - 0.5)"), std::string::npos) << text;
   EXPECT_NE(text.find("displayed: RGBA"), std::string::npos) << text;
