@@ -87,4 +87,10 @@ const RollingSeries* Timings::find(const std::string& name) const {
   return it == impl_->index.end() ? nullptr : &impl_->cpu[it->second];
 }
 
+std::optional<double> Timings::median_per_step(const std::string& name, int steps) const {
+  const RollingSeries* r = find(name);
+  if (!r || r->empty() || steps < 1) return std::nullopt;
+  return r->median() / steps;
+}
+
 }  // namespace gpulab

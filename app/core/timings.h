@@ -3,6 +3,7 @@
 // frames late so the frame never waits) and CPU sections measured with the host clock.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ class Timings {
   // All series, GPU sections first, in first-seen order.
   std::vector<const RollingSeries*> series() const;
   const RollingSeries* find(const std::string& name) const;
+  // The median of section `name` divided by the `steps` one timing covers (the captions' figure);
+  // nothing when the section has no samples yet or steps < 1.
+  std::optional<double> median_per_step(const std::string& name, int steps) const;
 
  private:
   struct Impl;

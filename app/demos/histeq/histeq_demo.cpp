@@ -813,13 +813,11 @@ std::string HisteqDemo::size_label() const {
 
 std::string HisteqDemo::caption() const {
   std::string s = "Histogram equalization | " + pipeline_label() + " | " + size_label();
-  if (ctx_ && ctx_->timings && last_runs_ > 0) {
-    const RollingSeries* r = ctx_->timings->find(section_name("pipeline", on_gpu()));
-    if (r && !r->empty()) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, " | %.3f ms", r->median() / last_runs_);
-      s += buf;
-    }
+  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(section_name("pipeline", on_gpu()), last_runs_)
+                                             : std::nullopt) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
+    s += buf;
   }
   return s;
 }

@@ -565,13 +565,11 @@ std::string LifeDemo::caption() const {
   const life::Variant& v = current();
   std::string s = "Game of Life | " + std::string(v.id) + " | block " + block_label(v.blocks, v.square_blocks, block_) + " | " +
                   std::to_string(active_->width()) + "x" + std::to_string(active_->height());
-  if (ctx_ && ctx_->timings) {
-    const RollingSeries* r = ctx_->timings->find(throughput().front().section);
-    if (r && !r->empty() && last_steps_ > 0) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, " | %.3f ms/generation", r->median() / std::max(1, last_steps_));
-      s += buf;
-    }
+  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                                             : std::nullopt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " | %.3f ms/generation", *ms);
+    s += buf;
   }
   s += " | " + std::string(active_->device_name());
   return s;

@@ -427,16 +427,13 @@ std::string NbodyDemo::caption() const {
   const nbody::Variant& v = current();
   std::string s = "N-body | " + std::string(v.id) + (v.blocks.empty() ? "" : " | block " + std::to_string(block_)) +
                   " | " + count_label(static_cast<long long>(active_->size())) + " bodies";
-  if (ctx_ && ctx_->timings) {
-    const RollingSeries* r = ctx_->timings->find(throughput().front().section);
-    if (r && !r->empty() && last_steps_ > 0) {
-      const double ms = r->median() / std::max(1, last_steps_);
-      const double n = static_cast<double>(active_->size());
-      char buf[96];
-      std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", ms,
-                    format_si(nbody::interactions_per_step(n) / (ms * 1e-3), "interactions/s").c_str());
-      s += buf;
-    }
+  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                                             : std::nullopt) {
+    const double n = static_cast<double>(active_->size());
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", *ms,
+                  format_si(nbody::interactions_per_step(n) / (*ms * 1e-3), "interactions/s").c_str());
+    s += buf;
   }
   s += " | " + std::string(active_->device_name());
   return s;

@@ -907,13 +907,12 @@ std::string RotateDemo::caption() const {
                 double(settings_.params.scale));
   std::string s = "Texture rotation | " + std::string(variant_->id) + " | " + settings_label() + " | " +
                   view + " | " + image_label(image_);
-  if (ctx_ && ctx_->timings && last_runs_ > 0) {
-    const RollingSeries* r = ctx_->timings->find(last_section_.empty() ? section() : last_section_);
-    if (r && !r->empty()) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, " | %.3f ms", r->median() / last_runs_);
-      s += buf;
-    }
+  if (const auto ms = ctx_ && ctx_->timings
+                          ? ctx_->timings->median_per_step(last_section_.empty() ? section() : last_section_, last_runs_)
+                          : std::nullopt) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
+    s += buf;
   }
   return s;
 }
