@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 #include <cctype>
 #include <system_error>
 
@@ -119,6 +120,31 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
     return error;
   }
   return {};
+}
+
+void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
+                      const char* what, const std::function<void()>& upload, const std::function<void()>& show,
+                      const std::function<void()>& fall_back, const std::function<void(std::string)>& notify) {
+  if (img.empty()) {
+    fall_back();
+    return;
+  }
+  const std::string too_large = gl_texture_limit_error(name, img.width, img.height, max_texture);
+  std::string problem;
+  if (!too_large.empty() && !batch) {
+    problem = too_large;
+  } else {
+    try {
+      upload();
+      if (too_large.empty()) show();
+    } catch (const std::exception& e) {
+      problem = name + ": " + size_text(img.width, img.height) + " cannot be " + what + " here: " + e.what();
+    }
+  }
+  if (problem.empty()) return;
+  if (batch) throw std::runtime_error(problem);
+  notify(problem + "; showing a generated image instead");
+  fall_back();
 }
 
 void pick_and_open(ImagePicker& picker, float width, const std::string& current_name,

@@ -338,31 +338,14 @@ void HisteqDemo::attach(Context& ctx) {
     std::string err;
     if (!load_generated(*g, &err)) throw std::runtime_error(err);
   };
-  if (image_.empty()) {
-    start_default();
-  } else {
-    const bool too_large = max_texture_ > 0 && (image_.width > max_texture_ || image_.height > max_texture_);
-    std::string problem;
-    if (too_large && !batch_requested()) {
-      problem = image_name_ + ": " + size_text(image_.width, image_.height) +
-                " is larger than the largest GL texture (" + std::to_string(max_texture_) + " pixels a side)";
-    } else {
-      // Batch mode needs no texture: an image too large to show can still be processed.
-      try {
-        sync_engine();
-        if (!too_large) display_->set_source(image_);
-      } catch (const std::exception& e) {
-        problem = image_name_ + ": " + size_text(image_.width, image_.height) +
-                  " cannot be processed here: " + e.what();
-      }
-    }
-    if (!problem.empty()) {
-      if (batch_requested()) throw std::runtime_error(problem);
-      notify(problem + "; showing a generated image instead");
-      image_ = image::Image();
-      start_default();
-    }
-  }
+  start_with_image(
+      image_, image_name_, max_texture_, batch_requested(), "processed", [&] { sync_engine(); },
+      [&] { display_->set_source(image_); },
+      [&] {
+        image_ = image::Image();
+        start_default();
+      },
+      [&](std::string line) { notify(std::move(line)); });
   view_.fitted = false;
   dirty_ = true;
   display_stale_ = true;

@@ -380,31 +380,14 @@ void RotateDemo::attach(Context& ctx) {
     std::string err;
     if (!load_generated(*g, &err)) throw std::runtime_error(err);
   };
-  if (image_.empty()) {
-    start_default();
-  } else {
-    const std::string too_large =
-        gl_texture_limit_error(image_name_, image_.width, image_.height, max_texture_);
-    std::string problem;
-    if (!too_large.empty() && !batch_requested()) {
-      problem = too_large;
-    } else {
-      // Batch mode needs no texture: an image too large to show can still be rotated.
-      try {
-        sync_engine();
-        if (too_large.empty()) display_->set_source(image_);
-      } catch (const std::exception& e) {
-        problem = image_name_ + ": " + size_text(image_.width, image_.height) +
-                  " cannot be rotated here: " + e.what();
-      }
-    }
-    if (!problem.empty()) {
-      if (batch_requested()) throw std::runtime_error(problem);
-      notify(problem + "; showing a generated image instead");
-      image_ = image::Image();
-      start_default();
-    }
-  }
+  start_with_image(
+      image_, image_name_, max_texture_, batch_requested(), "rotated", [&] { sync_engine(); },
+      [&] { display_->set_source(image_); },
+      [&] {
+        image_ = image::Image();
+        start_default();
+      },
+      [&](std::string line) { notify(std::move(line)); });
   view_.fitted = false;
   settings_changed();
 }
