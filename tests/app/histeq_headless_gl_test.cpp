@@ -23,6 +23,7 @@
 #include "gl/image_io.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
+#include "support/demo_gl_fixture.h"
 #include "support/imgui_text.h"
 #include "support/gl_fixture.h"
 #include "support/run_binary.h"
@@ -193,60 +194,7 @@ TEST(HisteqHeadless, BadOptionsAreRefused) {
 // ---------------------------------------------------------------------------------------------
 // The demo on a headless GL context, CPU backend (no CUDA in the Context).
 
-class HisteqDemoGl : public testing::HeadlessGlTest<HisteqDemoGl, 320, 200> {
- protected:
-  void SetUp() override {
-    testing::HeadlessGlTest<HisteqDemoGl, 320, 200>::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    ctx_.platform = platform_.get();
-    ctx_.cuda = false;
-    ctx_.cuda_reason = "the test's CPU context";
-    ctx_.timings = &timings_;
-    ctx_.assets = GPULAB_TEST_ASSETS;
-  }
-
-  // Parses `args` for the demo and configures it, as the app does.
-  void configure(HisteqDemo& demo, std::vector<const char*> args) {
-    Demo* views[] = {&demo};
-    args.insert(args.begin(), {"gpulab", "--demo", "histeq"});
-    const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
-    ASSERT_TRUE(r.options) << r.error;
-    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-    ASSERT_EQ(demo.configure(*r.options), "");
-  }
-
-  Frame frame(int w, int h, bool playing) {
-    Frame f;
-    f.width = w;
-    f.height = h;
-    f.playing = playing;
-    f.steps_per_frame = 2;
-    return f;
-  }
-
-  std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
-    std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
-    glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
-    return px;
-  }
-
-  // The reference's output as the display shows it: grey replicated, alpha 255 where there is none.
-  static std::vector<uint8_t> rgba_of(const image::Image& img) {
-    std::vector<uint8_t> out;
-    for (size_t i = 0; i < img.pixel_count(); ++i) {
-      const uint8_t* p = &img.pixels[i * img.channels];
-      const bool colour = img.channels >= 3;
-      out.push_back(p[0]);
-      out.push_back(colour ? p[1] : p[0]);
-      out.push_back(colour ? p[2] : p[0]);
-      out.push_back(img.channels == 2 ? p[1] : img.channels == 4 ? p[3] : 255);
-    }
-    return out;
-  }
-
-  Timings timings_;
-  Context ctx_;
-};
+class HisteqDemoGl : public testing::CpuDemoGlTest<HisteqDemoGl, 320, 200> {};
 
 TEST_F(HisteqDemoGl, DisplayedTextureHoldsTheReferenceOutput) {
   struct Case {

@@ -25,6 +25,7 @@
 #include "gl/image_io.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
+#include "support/demo_gl_fixture.h"
 #include "support/imgui_text.h"
 #include "support/gl_fixture.h"
 #include "support/run_binary.h"
@@ -235,51 +236,7 @@ TEST(RotateHeadless, BadImagesExit1NamingTheFile) {
 // ---------------------------------------------------------------------------------------------
 // The demo on a headless GL context, CPU backend (no CUDA in the Context).
 
-class RotateDemoGl : public testing::HeadlessGlTest<RotateDemoGl, 320, 200> {
- protected:
-  void SetUp() override {
-    testing::HeadlessGlTest<RotateDemoGl, 320, 200>::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    ctx_.platform = platform_.get();
-    ctx_.cuda = false;
-    ctx_.cuda_reason = "the test's CPU context";
-    ctx_.timings = &timings_;
-    ctx_.assets = GPULAB_TEST_ASSETS;
-  }
-
-  // Parses `args` for the demo and configures it, as the app does.
-  void configure(RotateDemo& demo, std::vector<const char*> args) {
-    Demo* views[] = {&demo};
-    args.insert(args.begin(), {"gpulab", "--demo", "rotate"});
-    const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
-    ASSERT_TRUE(r.options) << r.error;
-    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-    ASSERT_EQ(demo.configure(*r.options), "");
-  }
-
-  Frame frame(bool playing) {
-    Frame f;
-    f.width = 320;
-    f.height = 200;
-    f.playing = playing;
-    f.steps_per_frame = 2;
-    return f;
-  }
-
-  std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
-    std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
-    glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
-    return px;
-  }
-
-  // The output as the display shows it: grey replicated, alpha 255 where there is none.
-  static std::vector<uint8_t> rgba_of(const image::Image& img) {
-    return image::convert_channels(img, 4).pixels;
-  }
-
-  Timings timings_;
-  Context ctx_;
-};
+class RotateDemoGl : public testing::CpuDemoGlTest<RotateDemoGl, 320, 200> {};
 
 TEST_F(RotateDemoGl, DisplayedTextureHoldsTheReferenceThroughBothPaths) {
   using rotate::Address;

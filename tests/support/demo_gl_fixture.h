@@ -1,0 +1,75 @@
+#pragma once
+// A demo on the suite's headless GL context, attached to a CPU-only Context (no CUDA) as the app
+// attaches it: configure() parses a command line for it, frame() makes a frame of the context's size,
+// texture_bytes() reads a GL texture back, rgba_of() is an image as the display shows it.
+#include <string>
+#include <vector>
+
+#include "core/cli.h"
+#include "core/demo.h"
+#include "core/timings.h"
+#include "image/image.h"
+#include "support/gl_fixture.h"
+
+namespace gpulab::testing {
+
+template <class Suite, int Width, int Height>
+class CpuDemoGlTest : public HeadlessGlTest<Suite, Width, Height> {
+ protected:
+  void SetUp() override {
+    HeadlessGlTest<Suite, Width, Height>::SetUp();
+    if (this->IsSkipped() || this->HasFatalFailure()) return;
+    ctx_.platform = this->platform_.get();
+    ctx_.cuda = false;
+    ctx_.cuda_reason = "the test's CPU context";
+    ctx_.timings = &timings_;
+    ctx_.assets = GPULAB_TEST_ASSETS;
+  }
+
+  // Parses `args` (after `gpulab --demo NAME`) for the demo and configures it, as the app does.
+  void configure(Demo& demo, std::vector<const char*> args) {
+    Demo* views[] = {&demo};
+    const std::string name(demo.name());
+    args.insert(args.begin(), {"gpulab", "--demo", name.c_str()});
+    const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
+    ASSERT_TRUE(r.options) << r.error;
+    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
+    ASSERT_EQ(demo.configure(*r.options), "");
+  }
+
+  Frame frame(int w, int h, bool playing) {
+    Frame f;
+    f.width = w;
+    f.height = h;
+    f.playing = playing;
+    f.steps_per_frame = 2;
+    return f;
+  }
+  Frame frame(bool playing) { return frame(Width, Height, playing); }
+
+  static std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
+    std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
+    glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
+    return px;
+  }
+
+  // An image as the display shows it: grey replicated, alpha 255 where there is none (written out here,
+  // not through image::convert_channels, so that the tests do not lean on the code they check).
+  static std::vector<uint8_t> rgba_of(const image::Image& img) {
+    std::vector<uint8_t> out;
+    for (size_t i = 0; i < img.pixel_count(); ++i) {
+      const uint8_t* p = &img.pixels[i * img.channels];
+      const bool colour = img.channels >= 3;
+      out.push_back(p[0]);
+      out.push_back(colour ? p[1] : p[0]);
+      out.push_back(colour ? p[2] : p[0]);
+      out.push_back(img.channels == 2 ? p[1] : img.channels == 4 ? p[3] : 255);
+    }
+    return out;
+  }
+
+  Timings timings_;
+  Context ctx_;
+};
+
+}  // namespace gpulab::testing
