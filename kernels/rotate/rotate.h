@@ -15,8 +15,9 @@
 //   Linear: the four texels around (sx − 0.5, sy − 0.5), i0 = floor(sx − 0.5), fx = sx − 0.5 − i0
 //     (j0, fy alike), blended as the CUDA programming guide writes the texture unit's filter:
 //     (1−fx)(1−fy)·T[i0,j0] + fx(1−fy)·T[i0+1,j0] + (1−fx)fy·T[i0,j0+1] + fx·fy·T[i0+1,j0+1],
-//     in float with float weights, summed in that order (the texture unit itself uses 8-bit
-//     fractions for fx, fy: a texture variant matches this within a tolerance, not exactly).
+//     in float with float weights, summed in that order (the texture unit itself works in fixed
+//     point, see "What the texture unit does" below: a texture variant matches this definition
+//     within unit_linear_bound levels, and the unit model below byte for byte).
 //   Address modes map an out-of-range texel index (i < 0 or i >= n) on each axis on its own:
 //     clamp to the edge (0 or n − 1); border: the texel is 0 in every channel, alpha included;
 //     wrap: i mod n; mirror: reflected with period 2n, the edge texel repeated
@@ -186,9 +187,8 @@ GPULAB_HD Coord lecture_source_coord(int x, int y, int w, int h, Coefficients k)
 }
 
 // Mirror with period 2n, the edge texel repeated: …, 1, 0 | 0, 1, …, n−1 | n−1, n−2, …
-// This is OpenGL's MIRRORED_REPEAT at texel level. Whether CUDA's cudaAddressModeMirror (normalized
-// coordinates only) repeats the edge texel too is to be checked on the GPU; if it does not, change
-// this one function (the CPU reference and the hand-written kernel both call it).
+// This is OpenGL's MIRRORED_REPEAT at texel level, and what CUDA's cudaAddressModeMirror does on the
+// H100 (measured: see "What the texture unit does").
 GPULAB_HD int mirror_index(int i, int n) {
   const int period = 2 * n;
   int m = i % period;
@@ -250,6 +250,78 @@ GPULAB_HD uint8_t to_byte(float v) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What the texture unit does, measured on an H100 (CUDA 13, driver 580) by sampling tex2D over 8-bit
+// textures: 2x2 textures with one texel 255 over a 257x257 grid of fractions, random 61x47 grey and
+// RGBA textures at 30000 random coordinates each, a 5x3 texture at 12000 coordinates from −3 to +4
+// times its size in every address mode, point and linear, normalized coordinates on and off, over a
+// cudaArray and over pitched memory. Every one of the ~800 000 samples matches this model byte for byte:
+//  - Normalized coordinates: u is truncated to 21 fractional bits, floor(u·2^21), then scaled by the
+//    texel count exactly. Unnormalized coordinates are used as given.
+//  - Point: texel floor(X) of that coordinate (no rounding before the floor).
+//  - Linear: X·256 rounded to nearest, ties up: the unit resolves positions to 1/256 texel. With
+//    p = that − 128: i0 = p >> 8 (floor) and a = p & 255, the weight of column i0+1 in 256ths (b alike
+//    for rows). The corner weight is w11 = (a·b + 128) >> 8, a·b/256 rounded ties up, and the other
+//    three follow from it so that the four sum to 256: w10 = a − w11, w01 = b − w11,
+//    w00 = 256 − a − b + w11. The filtered sum S = Σ w·T (T = 0..255) is exact; read as a normalized
+//    float it comes back as S/65280 within float rounding, and to_byte(f·255) is (S + 128) >> 8.
+//  - Address modes act on the texel indices as address_index does (mirror repeats the edge texel;
+//    border texels are 0); wrap and mirror without normalized coordinates clamp.
+// So the unit's weights are 8-bit fractions and its products too (the CUDA programming guide says of
+// the first: "9-bit fixed point format with 8 bits of fractional value"). The hand-written `global`
+// variant follows this model with these functions, and rotate_unit_cpu evaluates it on the host.
+
+// The coordinate a kernel hands to tex2D: texel units, or divided by the size for normalized ones.
+GPULAB_HD Coord texture_coord(Coord s, int w, int h, bool normalized) {
+  return normalized ? Coord{div_rn(s.x, float(w)), div_rn(s.y, float(h))} : s;
+}
+
+// floor(u·2^21): the unit's normalized coordinate (u·2^21 and its floor are exact in float).
+GPULAB_HD int64_t unit_fixed_u(float u) { return int64_t(floorf(mul_rn(u, 2097152.0f))); }
+
+// The texel index point filtering picks on an axis of n texels (before the address mode); c is the
+// texture coordinate (texture_coord).
+GPULAB_HD int unit_point_index(float c, int n, bool normalized) {
+  if (!normalized) return int(floorf(c));
+  return int((unit_fixed_u(c) * n) >> 21);  // arithmetic shift: floor also below 0
+}
+
+// The position linear filtering resolves on an axis of n texels, in 256ths of a texel: X·256 rounded
+// to nearest, ties up.
+GPULAB_HD int64_t unit_linear_fixed(float c, int n, bool normalized) {
+  if (normalized) return (unit_fixed_u(c) * n + (int64_t(1) << 12)) >> 13;  // (X·2^21·256 + half) / 2^21
+  const float t = mul_rn(c, 256.0f);  // exact
+  if (t > -1.0f && t < 0.0f) return t >= -0.5f ? 0 : -1;  // t − floor(t) would not be exact here
+  const float f = floorf(t);
+  return int64_t(f) + (sub_rn(t, f) >= 0.5f ? 1 : 0);  // t − f is exact (Sterbenz) outside (−1, 0)
+}
+
+GPULAB_HD PointTap unit_point_tap(Coord c, int w, int h, bool normalized, Address a) {
+  return {address_index(unit_point_index(c.x, w, normalized), w, a),
+          address_index(unit_point_index(c.y, h, normalized), h, a)};
+}
+
+// Linear filtering as the unit does it: the four texels' indices (−1 for a border texel) and integer
+// weights in 256ths that sum to 256.
+struct UnitTaps {
+  int i0, i1, j0, j1;
+  int a, b;                  // the 8-bit fractions (weights of column i1 and row j1)
+  int w00, w10, w01, w11;
+};
+GPULAB_HD UnitTaps unit_linear_taps(Coord c, int w, int h, bool normalized, Address mode) {
+  const int64_t px = unit_linear_fixed(c.x, w, normalized) - 128, py = unit_linear_fixed(c.y, h, normalized) - 128;
+  const int i = int(px >> 8), j = int(py >> 8);
+  const int a = int(px & 255), b = int(py & 255);
+  const int w11 = (a * b + 128) >> 8;
+  return {address_index(i, w, mode), address_index(i + 1, w, mode), address_index(j, h, mode),
+          address_index(j + 1, h, mode), a, b, 256 - a - b + w11, a - w11, b - w11, w11};
+}
+// The filtered byte from the four texel values (0 for a border texel): (S + 128) >> 8.
+GPULAB_HD uint8_t unit_blend(const UnitTaps& t, int t00, int t10, int t01, int t11) {
+  const int s = t.w00 * t00 + t.w10 * t10 + t.w01 * t01 + t.w11 * t11;  // <= 256·255
+  return uint8_t((s + 128) >> 8);
+}
+
+// ---------------------------------------------------------------------------------------------
 // CPU reference. Any image of 1..4 channels (a 0 x 0 one gives itself); the output has the input's
 // size and channels. Throws std::invalid_argument for bad params (check_params' message) or an
 // image whose pixels do not match its size. Rows are shared among threads for large images; the
@@ -268,14 +340,32 @@ struct Settings {
   ReadMode read_mode = ReadMode::NormalizedFloat;
 };
 
+// How far (in levels) a linear-filtered byte of the unit may lie from the float definition's, for a
+// w x h image rotated with settings s (derived, not fitted):
+//   the filtered value is bilinear in (fx, fy) with |∂/∂fx|, |∂/∂fy| <= 255; the unit's fractions
+//   are off by at most 1/512 each (rounded to 256ths), plus, with normalized coordinates, the 21-bit
+//   truncation (< n/2^21 texel) and the float rounding of u = sx/n (<= |sx|·2^-24 texel); rounding
+//   w11 to 256ths moves the value by at most (1/512)·|T00 − T10 − T01 + T11| <= 510/512. So the
+//   values differ by at most e = 255·(dx + dy) + 510/512 (about 1.99 without normalized
+//   coordinates), and two values at most e apart round to bytes at most ceil(e) apart.
+int unit_linear_bound(int w, int h, const Settings& s);
+
+// The unit model (above) on the host: what a texture variant gives for settings s, which must be what
+// it runs with (effective). Point filtering differs from rotate_cpu only where the unit's coordinate
+// falls in another texel than the float definition's (unit_point_tap != point_tap); linear
+// filtering by at most unit_linear_bound. `lecture`: at lecture_source_coord. Throws as rotate_cpu.
+image::Image rotate_unit_cpu(const image::Image& src, const Settings& s, bool lecture = false);
+
 enum class Backend : uint8_t { Cpu, Cuda };
 enum class Kind : uint8_t { Cpu, TexArray, TexPitch, Global, Lecture };
 struct Variant {
   std::string_view id, title, lesson, snippet;
   Kind kind;
   Backend backend;
-  std::span<const int> blocks;  // square 2D block edges (8 -> 8x8 threads); empty for the CPU
+  std::span<const int> blocks;  // square output tiles a block covers (16 -> 16x16 pixels); empty for the CPU
   int default_block;
+  int per_thread = 1;  // output pixels a thread writes, side by side in a row (a tile of b x b pixels
+                       // is then b/per_thread x b threads)
 };
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);

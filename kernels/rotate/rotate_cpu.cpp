@@ -35,35 +35,10 @@ std::string number_text(float v) {
   return buf;
 }
 
-// Rows [y0, y1) of the output; Coord(x, y, w, h, k) gives the source coordinate.
-template <class SourceCoord>
-void rotate_rows(const image::Image& src, image::Image& out, const Params& p, Coefficients k, int y0, int y1,
-                 SourceCoord coord) {
-  const int w = src.width, h = src.height, c = src.channels;
-  const uint8_t* in = src.pixels.data();
-  auto texel = [&](int i, int j, int ch) -> float {  // 0 for a border texel
-    return i < 0 || j < 0 ? 0.0f : float(in[(size_t(j) * size_t(w) + size_t(i)) * size_t(c) + size_t(ch)]);
-  };
-  for (int y = y0; y < y1; ++y) {
-    uint8_t* row = &out.pixels[size_t(y) * size_t(w) * size_t(c)];
-    for (int x = 0; x < w; ++x) {
-      const Coord s = coord(x, y, w, h, k);
-      uint8_t* o = row + size_t(x) * size_t(c);
-      if (p.filter == Filter::Point) {
-        const PointTap t = point_tap(s, w, h, p.address);
-        for (int ch = 0; ch < c; ++ch) o[ch] = to_byte(texel(t.i, t.j, ch));
-      } else {
-        const LinearTaps t = linear_taps(s, w, h, p.address);
-        for (int ch = 0; ch < c; ++ch)
-          o[ch] = to_byte(blend(t, texel(t.i0, t.j0, ch), texel(t.i1, t.j0, ch), texel(t.i0, t.j1, ch),
-                                texel(t.i1, t.j1, ch)));
-      }
-    }
-  }
-}
-
-template <class SourceCoord>
-image::Image rotate_with(const image::Image& src, const Params& p, SourceCoord coord) {
+// The output image of src's size and channels with every pixel from pixel(x, y, out) (out: its
+// channels), rows shared among threads for large images. Checks p and src first.
+template <class Pixel>
+image::Image for_each_pixel(const image::Image& src, const Params& p, Pixel pixel) {
   if (std::string why = check_params(p); !why.empty()) throw std::invalid_argument(why);
   check_image(src);
   image::Image out;
@@ -72,25 +47,57 @@ image::Image rotate_with(const image::Image& src, const Params& p, SourceCoord c
   out.channels = src.channels;
   out.pixels.resize(src.pixels.size());
   if (out.pixels.empty()) return out;
-
-  const Coefficients k = coefficients(p);
+  const size_t c = size_t(src.channels);
+  auto rows = [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      uint8_t* row = &out.pixels[size_t(y) * size_t(src.width) * c];
+      for (int x = 0; x < src.width; ++x) pixel(x, y, row + size_t(x) * c);
+    }
+  };
   // Threads pay off from about a quarter megapixel; below that one thread does it all.
   constexpr size_t kPixelsPerThread = size_t(1) << 18;
   const unsigned hw = std::max(std::thread::hardware_concurrency(), 1u);
   const int threads =
       int(std::min<size_t>({size_t(hw), src.pixel_count() / kPixelsPerThread + 1, size_t(src.height)}));
   if (threads <= 1) {
-    rotate_rows(src, out, p, k, 0, src.height, coord);
+    rows(0, src.height);
     return out;
   }
   std::vector<std::thread> pool;
   pool.reserve(size_t(threads));
-  for (int t = 0; t < threads; ++t) {
-    const int y0 = int(int64_t(src.height) * t / threads), y1 = int(int64_t(src.height) * (t + 1) / threads);
-    pool.emplace_back([&, y0, y1] { rotate_rows(src, out, p, k, y0, y1, coord); });
-  }
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back(rows, int(int64_t(src.height) * t / threads), int(int64_t(src.height) * (t + 1) / threads));
   for (std::thread& t : pool) t.join();
   return out;
+}
+
+// A texel's value in one channel, 0 for a border texel (index −1).
+struct Texels {
+  const image::Image& img;
+  int operator()(int i, int j, int ch) const {
+    return i < 0 || j < 0 ? 0
+                          : img.pixels[(size_t(j) * size_t(img.width) + size_t(i)) * size_t(img.channels) + size_t(ch)];
+  }
+};
+
+// The float definition at the coordinates coord(x, y, w, h, k) gives.
+template <class SourceCoord>
+image::Image rotate_with(const image::Image& src, const Params& p, SourceCoord coord) {
+  const Coefficients k = coefficients(p);
+  const Texels texel{src};
+  const int w = src.width, h = src.height, c = src.channels;
+  return for_each_pixel(src, p, [&](int x, int y, uint8_t* o) {
+    const Coord s = coord(x, y, w, h, k);
+    if (p.filter == Filter::Point) {
+      const PointTap t = point_tap(s, w, h, p.address);
+      for (int ch = 0; ch < c; ++ch) o[ch] = uint8_t(texel(t.i, t.j, ch));
+    } else {
+      const LinearTaps t = linear_taps(s, w, h, p.address);
+      for (int ch = 0; ch < c; ++ch)
+        o[ch] = to_byte(blend(t, float(texel(t.i0, t.j0, ch)), float(texel(t.i1, t.j0, ch)),
+                              float(texel(t.i0, t.j1, ch)), float(texel(t.i1, t.j1, ch))));
+    }
+  });
 }
 
 }  // namespace
@@ -117,6 +124,41 @@ image::Image rotate_cpu(const image::Image& src, const Params& p) {
 image::Image rotate_lecture_cpu(const image::Image& src, const Params& p) {
   return rotate_with(
       src, p, [](int x, int y, int w, int h, Coefficients k) { return lecture_source_coord(x, y, w, h, k); });
+}
+
+image::Image rotate_unit_cpu(const image::Image& src, const Settings& s, bool lecture) {
+  const Params& p = s.params;
+  const Coefficients k = coefficients(p);
+  const Texels texel{src};
+  const int w = src.width, h = src.height, c = src.channels;
+  return for_each_pixel(src, p, [&](int x, int y, uint8_t* o) {
+    const Coord tc = texture_coord(lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k), w,
+                                   h, s.normalized);
+    if (p.filter == Filter::Point) {
+      const PointTap t = unit_point_tap(tc, w, h, s.normalized, p.address);
+      for (int ch = 0; ch < c; ++ch) o[ch] = uint8_t(texel(t.i, t.j, ch));
+    } else {
+      const UnitTaps t = unit_linear_taps(tc, w, h, s.normalized, p.address);
+      for (int ch = 0; ch < c; ++ch)
+        o[ch] = unit_blend(t, texel(t.i0, t.j0, ch), texel(t.i1, t.j0, ch), texel(t.i0, t.j1, ch),
+                           texel(t.i1, t.j1, ch));
+    }
+  });
+}
+
+int unit_linear_bound(int w, int h, const Settings& s) {
+  const Coefficients k = coefficients(s.params);
+  double dx = 1.0 / 512, dy = 1.0 / 512;
+  if (s.normalized) {
+    // |sx| <= w/2 + (|dx| + |dy|)(|cos t| + |sin t|)/s with |dx| <= w/2, |dy| <= h/2 (the lecture's
+    // rotation in normalized coordinates stretches one axis by the aspect ratio)
+    const double aspect = std::max({1.0, double(w) / h, double(h) / w});  // the lecture's coordinates
+    const double reach = (0.5 * w + 0.5 * h) * aspect * (std::fabs(double(k.cos_s)) + std::fabs(double(k.sin_s))) + 1;
+    dx += double(w) / 2097152.0 + (0.5 * w + reach) / 16777216.0;
+    dy += double(h) / 2097152.0 + (0.5 * h + reach) / 16777216.0;
+  }
+  const double e = 255.0 * (dx + dy) + 510.0 / 512.0 + 1e-3;  // + the definition's own float rounding
+  return int(std::ceil(e));
 }
 
 namespace {

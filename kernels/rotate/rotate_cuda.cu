@@ -3,8 +3,11 @@
 // engine's own pitched memory, in a surface (a mapped GL texture) or in a mapped GL pixel buffer.
 //   tex-array, tex-pitch  tex2D with the settings' filter, address mode, normalized coordinates and
 //                         read mode (where CUDA allows them: rotate::effective)
-//   global                the definition by hand from global memory: rotate.h's point_tap /
-//                         linear_taps / blend, the same functions as the CPU reference
+//   tex-array-x4          the same over the array, four neighbouring pixels of a row a thread and
+//                         one vector store for them
+//   global                what the texture unit does, by hand from global memory: rotate.h's
+//                         unit model (unit_point_tap / unit_linear_taps / unit_blend), the same
+//                         functions as rotate_unit_cpu
 //   lecture               the texture fetch at the lecture's unfixed coordinates
 // Images of 1 channel are 8-bit textures; 2..4 channels are kept as RGBA8 (uchar4) textures.
 #include <algorithm>
@@ -36,13 +39,24 @@ struct Launch {
   bool normalized = true;
   bool normalized_read = true;
   bool lecture = false;
+  // 1/w and 1/h where w, h are powers of two (then x·(1/w) is exactly x/w, and cheaper), else 0.
+  float inv_w = 0, inv_h = 0;
 };
 
 // Output writers: the engine's own memory in the source's format, or RGBA8 for the display.
+// put4 writes pixels x .. x+3 of row y (those below w): with one vector store where it can.
 struct OwnGrey {
   uint8_t* base;
   size_t pitch;
   __device__ void put(int x, int y, uchar4 v) const { base[size_t(y) * pitch + x] = v.x; }
+  __device__ void put4(int x, int y, const uchar4 (&v)[4], int w) const {
+    uint8_t* p = base + size_t(y) * pitch + x;
+    if (x + 3 < w && (reinterpret_cast<uintptr_t>(p) & 3) == 0) {
+      *reinterpret_cast<uchar4*>(p) = make_uchar4(v[0].x, v[1].x, v[2].x, v[3].x);
+    } else {
+      for (int k = 0; k < 4 && x + k < w; ++k) p[k] = v[k].x;
+    }
+  }
 };
 struct OwnRgba {
   uint8_t* base;
@@ -50,10 +64,26 @@ struct OwnRgba {
   __device__ void put(int x, int y, uchar4 v) const {
     *reinterpret_cast<uchar4*>(base + size_t(y) * pitch + size_t(x) * 4) = v;
   }
+  __device__ void put4(int x, int y, const uchar4 (&v)[4], int w) const {
+    uint8_t* p = base + size_t(y) * pitch + size_t(x) * 4;
+    if (x + 3 < w && (reinterpret_cast<uintptr_t>(p) & 15) == 0) {
+      uint4 q;
+      q.x = *reinterpret_cast<const unsigned*>(&v[0]);
+      q.y = *reinterpret_cast<const unsigned*>(&v[1]);
+      q.z = *reinterpret_cast<const unsigned*>(&v[2]);
+      q.w = *reinterpret_cast<const unsigned*>(&v[3]);
+      *reinterpret_cast<uint4*>(p) = q;
+    } else {
+      for (int k = 0; k < 4 && x + k < w; ++k) reinterpret_cast<uchar4*>(p)[k] = v[k];
+    }
+  }
 };
 struct SurfaceRgba {
   cudaSurfaceObject_t surface;
   __device__ void put(int x, int y, uchar4 v) const { surf2Dwrite(v, surface, x * 4, y); }
+  __device__ void put4(int x, int y, const uchar4 (&v)[4], int w) const {
+    for (int k = 0; k < 4 && x + k < w; ++k) surf2Dwrite(v[k], surface, (x + k) * 4, y);
+  }
 };
 
 __device__ __forceinline__ Coord coord_of(const Launch& L, int x, int y) {
@@ -62,29 +92,47 @@ __device__ __forceinline__ Coord coord_of(const Launch& L, int x, int y) {
 
 __device__ __forceinline__ uint8_t byte_of(float f) { return to_byte(mul_rn(f, 255.0f)); }
 
+// rotate.h's texture_coord, with a multiplication where it is exact.
+__device__ __forceinline__ Coord tex_coord(const Launch& L, Coord s) {
+  if (!L.normalized) return s;
+  return {L.inv_w != 0 ? mul_rn(s.x, L.inv_w) : div_rn(s.x, float(L.w)),
+          L.inv_h != 0 ? mul_rn(s.y, L.inv_h) : div_rn(s.y, float(L.h))};
+}
+
+// Output pixel (x, y) through the texture unit, as RGBA (grey replicated, alpha 255).
+template <bool kRgba>
+__device__ __forceinline__ uchar4 tex_pixel(cudaTextureObject_t tex, const Launch& L, int x, int y) {
+  const Coord c = tex_coord(L, coord_of(L, x, y));
+  if constexpr (kRgba) {
+    if (L.normalized_read) {
+      const float4 f = tex2D<float4>(tex, c.x, c.y);
+      return make_uchar4(byte_of(f.x), byte_of(f.y), byte_of(f.z), byte_of(f.w));
+    }
+    return tex2D<uchar4>(tex, c.x, c.y);
+  } else {
+    const uint8_t g =
+        L.normalized_read ? byte_of(tex2D<float>(tex, c.x, c.y)) : tex2D<unsigned char>(tex, c.x, c.y);
+    return make_uchar4(g, g, g, 255);
+  }
+}
+
 template <bool kRgba, class Out>
 __global__ void rotate_tex(cudaTextureObject_t tex, Launch L, Out out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= L.w || y >= L.h) return;
-  const Coord c = coord_of(L, x, y);
-  float u = c.x, v = c.y;
-  if (L.normalized) {
-    u = div_rn(u, float(L.w));
-    v = div_rn(v, float(L.h));
-  }
-  uchar4 px;
-  if constexpr (kRgba) {
-    if (L.normalized_read) {
-      const float4 f = tex2D<float4>(tex, u, v);
-      px = make_uchar4(byte_of(f.x), byte_of(f.y), byte_of(f.z), byte_of(f.w));
-    } else {
-      px = tex2D<uchar4>(tex, u, v);
-    }
-  } else {
-    const uint8_t g = L.normalized_read ? byte_of(tex2D<float>(tex, u, v)) : tex2D<unsigned char>(tex, u, v);
-    px = make_uchar4(g, g, g, 255);
-  }
-  out.put(x, y, px);
+  out.put(x, y, tex_pixel<kRgba>(tex, L, x, y));
+}
+
+// Four neighbouring pixels of a row per thread: the fetches are independent (the texture unit works
+// on all four at once) and the writes go out as one vector store.
+template <bool kRgba, class Out>
+__global__ void rotate_tex_x4(cudaTextureObject_t tex, Launch L, Out out) {
+  const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= L.w || y >= L.h) return;
+  uchar4 v[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) v[k] = tex_pixel<kRgba>(tex, L, x + k, y);  // past w: fetched, not written
+  out.put4(x, y, v, L.w);
 }
 
 // A texel of the source in pitched memory, 0 for a border texel (index −1).
@@ -96,25 +144,28 @@ __device__ __forceinline__ uchar4 texel(const uint8_t* src, size_t pitch, int i,
   return make_uchar4(g, g, g, 255);
 }
 
+// What the texture unit does, by hand (rotate.h's unit model, measured on the H100): the same
+// coordinate the texture variants hand to tex2D, the unit's fixed-point position, 8-bit weights and
+// integer blend, so that this variant equals tex-pitch byte for byte.
 template <bool kRgba, class Out>
 __global__ void rotate_global(const uint8_t* __restrict__ src, size_t pitch, Launch L, Out out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= L.w || y >= L.h) return;
-  const Coord c = coord_of(L, x, y);
+  const Coord c = tex_coord(L, coord_of(L, x, y));
   uchar4 px;
   if (L.filter == Filter::Point) {
-    const PointTap t = point_tap(c, L.w, L.h, L.address);
+    const PointTap t = unit_point_tap(c, L.w, L.h, L.normalized, L.address);
     px = texel<kRgba>(src, pitch, t.i, t.j);
     if (!kRgba) px.w = 255;
   } else {
-    const LinearTaps t = linear_taps(c, L.w, L.h, L.address);
+    const UnitTaps t = unit_linear_taps(c, L.w, L.h, L.normalized, L.address);
     const uchar4 a = texel<kRgba>(src, pitch, t.i0, t.j0), b = texel<kRgba>(src, pitch, t.i1, t.j0);
     const uchar4 d = texel<kRgba>(src, pitch, t.i0, t.j1), e = texel<kRgba>(src, pitch, t.i1, t.j1);
-    px.x = to_byte(blend(t, a.x, b.x, d.x, e.x));
+    px.x = unit_blend(t, a.x, b.x, d.x, e.x);
     if constexpr (kRgba) {
-      px.y = to_byte(blend(t, a.y, b.y, d.y, e.y));
-      px.z = to_byte(blend(t, a.z, b.z, d.z, e.z));
-      px.w = to_byte(blend(t, a.w, b.w, d.w, e.w));
+      px.y = unit_blend(t, a.y, b.y, d.y, e.y);
+      px.z = unit_blend(t, a.z, b.z, d.z, e.z);
+      px.w = unit_blend(t, a.w, b.w, d.w, e.w);
     } else {
       px.y = px.z = px.x;
       px.w = 255;
@@ -240,8 +291,12 @@ class CudaEngineImpl final : public CudaEngine {
   }
 
   std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
-    const int threads = block * block;
+    const int threads = block / v.per_thread * block;
     const bool four = img_.rgba;
+    if (v.per_thread == 4)
+      return {{"rotate_tex_x4", four ? reinterpret_cast<const void*>(rotate_tex_x4<true, SurfaceRgba>)
+                                     : reinterpret_cast<const void*>(rotate_tex_x4<false, SurfaceRgba>),
+               threads}};
     switch (v.kind) {
       case Kind::TexArray:
       case Kind::TexPitch:
@@ -319,9 +374,18 @@ class CudaEngineImpl final : public CudaEngine {
     L.normalized = e.normalized;
     L.normalized_read = e.read_mode == ReadMode::NormalizedFloat;
     L.lecture = v.kind == Kind::Lecture;
-    const dim3 threads(block, block);
+    auto pow2_inverse = [](int n) { return (n & (n - 1)) == 0 ? 1.0f / float(n) : 0.0f; };
+    L.inv_w = pow2_inverse(L.w);
+    L.inv_h = pow2_inverse(L.h);
+    const dim3 threads(static_cast<unsigned>(block / v.per_thread), static_cast<unsigned>(block));
     const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)), static_cast<unsigned>(cuda::ceil_div(L.h, block)));
-    if (v.kind == Kind::Global) {
+    if (v.per_thread == 4) {
+      const cudaTextureObject_t tex = texture(v.kind, e);
+      if (img_.rgba)
+        rotate_tex_x4<true><<<grid, threads, 0, stream_>>>(tex, L, out);
+      else
+        rotate_tex_x4<false><<<grid, threads, 0, stream_>>>(tex, L, out);
+    } else if (v.kind == Kind::Global) {
       if (img_.rgba)
         rotate_global<true><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);
       else

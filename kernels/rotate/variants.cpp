@@ -9,14 +9,20 @@ namespace gpulab::rotate {
 namespace {
 
 constexpr std::array<int, 3> kSquareBlocks{8, 16, 32};  // 8x8, 16x16, 32x32 threads
+constexpr std::array<int, 3> kWideBlocks{16, 32, 64};   // tiles of 16..64 pixels: 4x16 .. 16x64 threads
 
-constexpr std::array<Variant, 5> kVariants{{
+constexpr std::array<Variant, 6> kVariants{{
     {"cpu", "CPU reference (float)", "the definition in float on the host, every address mode and filter by hand",
      "rotate_cpu", Kind::Cpu, Backend::Cpu, {}, 0},
     {"tex-array", "texture object over a cudaArray",
      "tex2D through the texture unit: the array's 2D-local layout keeps a rotated walk cached; filtering and "
      "addressing come free in hardware",
      "rotate_tex", Kind::TexArray, Backend::Cuda, kSquareBlocks, 16},
+    {"tex-array-x4", "texture object over a cudaArray, four pixels a thread",
+     "the same fetches, four neighbouring output pixels a thread: one 32-bit store for four grey pixels "
+     "(16 bytes for RGBA) instead of four byte stores, and the index arithmetic shared; the texture unit, "
+     "not the instruction count, becomes the limit",
+     "rotate_tex_x4", Kind::TexArray, Backend::Cuda, kWideBlocks, 32, 4},
     {"tex-pitch", "texture object over pitched memory",
      "the same fetches from linear memory allocated with cudaMallocPitch: row-major, so a rotated walk hits "
      "more cache lines than the array's layout",

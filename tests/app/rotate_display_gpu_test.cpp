@@ -64,6 +64,8 @@ TEST(RotateDisplayGpu, SurfaceAndPboPathsFillTheTextureWithTheEnginesOutput) {
       {"tex-array", {"--angle", "90", "--filter", "point", "--address", "clamp"}},
       {"tex-array", {"--angle", "47", "--scale", "1.7", "--address", "wrap"}},
       {"tex-pitch", {"--angle", "-20", "--scale", "0.6", "--address", "mirror"}},
+      {"tex-array-x4", {"--angle", "30"}},
+      {"tex-array-x4", {"--angle", "-75", "--scale", "2.5", "--address", "wrap", "--filter", "point"}},
       {"tex-pitch", {"--angle", "30", "--filter", "point", "--normalized", "off", "--read-mode", "element"}},
       {"global", {"--angle", "30", "--address", "border"}},
       {"global", {"--angle", "135", "--scale", "0.8", "--address", "mirror", "--filter", "point"}},
@@ -174,6 +176,16 @@ TEST(RotateDisplayGpu, DefaultsToTexArrayAndShowsWhatCudaDoesNotAllow) {
   demo.compute(f);
   const std::string v = demo.verify();
   EXPECT_TRUE(demo.verify_ok()) << v;
+  EXPECT_NE(v.find("the texture-unit model (rotate.h, measured on the H100): byte for byte"), std::string::npos) << v;
+  // The inspector's texture-unit numbers are what the GPU wrote there.
+  const image::Image out = demo.output_image();
+  for (auto [x, y] : {std::pair{0, 0}, {101, 77}, {255, 256}, {511, 300}}) {
+    const auto r = demo.inspect(x, y);
+    ASSERT_TRUE(r);
+    EXPECT_TRUE(r->unit);
+    EXPECT_EQ(r->unit_weight[0] + r->unit_weight[1] + r->unit_weight[2] + r->unit_weight[3], 256);
+    EXPECT_EQ(r->unit_value[0], out.pixels[size_t(y) * 512 + x]) << x << "," << y;
+  }
   demo.detach();
 }
 

@@ -43,7 +43,15 @@ struct RotateInspection {
   float fx = 0, fy = 0;              // linear: the fractions the weights come from
   float texel[4][4] = {};            // [tap][channel], 0..255
   float filtered[4] = {};            // per channel, before rounding
-  uint8_t value[4] = {};             // rotate::to_byte(filtered): the output pixel
+  uint8_t value[4] = {};             // rotate::to_byte(filtered): the definition's output pixel
+  // A GPU variant does what the texture unit does (rotate.h's unit model): its taps (after the address
+  // mode; point filtering may pick the next texel at a tie), and for linear filtering its 8-bit
+  // fractions a, b and integer weights in 256ths (they sum to 256); unit_value is the pixel it gives.
+  bool unit = false;
+  int unit_i[4] = {}, unit_j[4] = {};
+  int unit_a = 0, unit_b = 0;
+  int unit_weight[4] = {};
+  uint8_t unit_value[4] = {};
 };
 
 class RotateDemo final : public Demo {
@@ -106,6 +114,7 @@ class RotateDemo final : public Demo {
   std::optional<std::pair<int, int>> hovered_pixel() const;
 
  private:
+  void inspect_unit(RotateInspection& r) const;  // the unit fields of r, for a GPU variant
   bool on_gpu() const { return variant_->backend == rotate::Backend::Cuda; }
   bool variant_available(const rotate::Variant& v, std::string* why) const;
   int block() const { return variant_->blocks.empty() ? 0 : block_; }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -524,6 +525,144 @@ TEST(RotateFilterTestImage, PointAndLinearDifferVisiblyWhenRotated) {
   for (size_t i = 0; i < point.pixels.size(); ++i)
     differ += std::abs(int(point.pixels[i]) - int(linear.pixels[i])) > 32;
   EXPECT_GT(differ, point.pixels.size() / 5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The texture unit's model (rotate.h, measured on an H100): samples the probe recorded there, and
+// how far the model may lie from the float definition.
+
+Settings settings(float angle, float scale, Filter f, Address a, bool normalized) {
+  Settings s;
+  s.params = params(angle, scale, f, a);
+  s.normalized = normalized;
+  return s;
+}
+
+TEST(RotateUnitModel, ReproducesSamplesRecordedOnTheH100) {
+  // 2x2 texture, one texel 255: the four weights at fractions (a, b) in 256ths, as the unit gave them.
+  struct W {
+    int a, b, w00, w10, w01, w11;
+  };
+  for (const W& c : {W{45, 176, 66, 14, 145, 31}, W{128, 1, 128, 127, 0, 1}, W{17, 250, 6, 0, 233, 17},
+                     W{1, 1, 254, 1, 1, 0}, W{3, 5, 248, 3, 5, 0}, W{100, 200, 34, 22, 122, 78},
+                     W{128, 128, 64, 64, 64, 64}, W{255, 255, 0, 1, 1, 254}}) {
+    // Unnormalized coordinates 0.5 + a/256 + 1/1024 (the quarter 256th rounds away).
+    const Coord tc{0.5f + c.a / 256.0f + 1.0f / 1024, 0.5f + c.b / 256.0f + 1.0f / 1024};
+    const UnitTaps t = unit_linear_taps(tc, 2, 2, false, Address::Clamp);
+    EXPECT_EQ(t.a, c.a);
+    EXPECT_EQ(t.b, c.b);
+    EXPECT_EQ(t.w00, c.w00) << c.a << "," << c.b;
+    EXPECT_EQ(t.w10, c.w10) << c.a << "," << c.b;
+    EXPECT_EQ(t.w01, c.w01) << c.a << "," << c.b;
+    EXPECT_EQ(t.w11, c.w11) << c.a << "," << c.b;
+    EXPECT_EQ(t.w00 + t.w10 + t.w01 + t.w11, 256);
+  }
+  // 1x2 texture {0, 255}, linear: half a 256th past the centre rounds up to 1/256, a little less to 0.
+  EXPECT_EQ(unit_linear_taps({0.501953125f, 0.5f}, 2, 1, false, Address::Clamp).a, 1);
+  EXPECT_EQ(unit_linear_taps({0.501708984375f, 0.5f}, 2, 1, false, Address::Clamp).a, 0);
+  // Point, unnormalized: no rounding before the floor (150.99988 is texel 150, 151.0 texel 151).
+  EXPECT_EQ(unit_point_index(150.9998779296875f, 301, false), 150);
+  EXPECT_EQ(unit_point_index(151.0f, 301, false), 151);
+  // Point, normalized, 301 texels: u = 0x3EFF2646 is 150.0000004 texels, but the unit's 21-bit u
+  // lands in texel 149 (the probe read texel 149's value there).
+  float u;
+  const uint32_t bits = 0x3EFF2646u;
+  std::memcpy(&u, &bits, sizeof u);
+  EXPECT_EQ(int(std::floor(double(u) * 301)), 150);
+  EXPECT_EQ(unit_point_index(u, 301, true), 149);
+  // Wrap and mirror in normalized coordinates, 5 texels: the edge texel repeats in mirror.
+  EXPECT_EQ(unit_point_tap({-0.1f, 0.5f}, 5, 1, true, Address::Mirror).i, 0);
+  EXPECT_EQ(unit_point_tap({-0.3f, 0.5f}, 5, 1, true, Address::Mirror).i, 1);
+  EXPECT_EQ(unit_point_tap({1.1f, 0.5f}, 5, 1, true, Address::Mirror).i, 4);
+  EXPECT_EQ(unit_point_tap({-0.1f, 0.5f}, 5, 1, true, Address::Wrap).i, 4);
+}
+
+TEST(RotateUnitModel, LinearPositionIsXTimes256RoundedHalfUpForEveryFloat) {
+  // Against long double for floats near the awkward spots: tiny negatives, halves, large values.
+  std::vector<float> xs;
+  for (float base : {0.0f, -0.001953125f, -0.00390625f, 0.5f, -0.5f, 7.25f, -7.25f, 4096.0f, -4096.0f, 65535.5f})
+    for (int k = -40; k <= 40; ++k) xs.push_back(std::nextafter(base, base + float(k)) + float(k) * (1.0f / 4096));
+  for (float tiny : {1e-30f, -1e-30f, -1e-7f, 1e-7f, -0.001953124f, -0.001953126f}) xs.push_back(tiny);
+  for (float x : xs) {
+    const long double want = std::floor(static_cast<long double>(x) * 256 + 0.5L);
+    EXPECT_EQ(unit_linear_fixed(x, 100, false), static_cast<int64_t>(want)) << x;
+  }
+  // Normalized: floor(u·2^21)·n/2^21·256 rounded half up.
+  for (float u : {0.0f, 0.3f, -0.3f, 0.49833887815475464f, 1.7f, -2.25f, 0.00001f})
+    for (int n : {1, 5, 301, 8192}) {
+      const long double q = std::floor(static_cast<long double>(u) * 2097152.0L);
+      const long double want = std::floor(q * n / 8192.0L + 0.5L);
+      EXPECT_EQ(unit_linear_fixed(u, n, true), static_cast<int64_t>(want)) << u << " " << n;
+    }
+}
+
+TEST(RotateUnitModel, DiffersFromTheDefinitionOnlyAtTiesAndWithinTheDerivedBound) {
+  for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 17}, {64, 64}, {301, 203}})
+    for (int c : {1, 4}) {
+      const Image img = random_image(w, h, c, uint64_t(w * 7 + h + c));
+      for (float angle : {0.0f, 90.0f, 30.0f, -47.5f, 180.0f})
+        for (float scale : {1.0f, 0.6f, 1.7f})
+          for (Filter f : kFilters)
+            for (Address a : kAddresses)
+              for (bool normalized : {true, false}) {
+                if (!normalized && (a == Address::Wrap || a == Address::Mirror)) continue;  // CUDA clamps there
+                const Settings s = settings(angle, scale, f, a, normalized);
+                const Image unit = rotate_unit_cpu(img, s), def = rotate_cpu(img, s.params);
+                const Coefficients k = coefficients(s.params);
+                const int bound = unit_linear_bound(w, h, s);
+                EXPECT_LE(bound, 3);
+                int largest = 0, ties = 0;
+                for (int y = 0; y < h; ++y)
+                  for (int x = 0; x < w; ++x) {
+                    const Coord sc = source_coord(x, y, w, h, k);
+                    const bool tie = f == Filter::Point &&
+                                     [&] {
+                                       const PointTap u = unit_point_tap(texture_coord(sc, w, h, normalized), w, h,
+                                                                         normalized, a),
+                                                      d = point_tap(sc, w, h, a);
+                                       return u.i != d.i || u.j != d.j;
+                                     }();
+                    ties += tie;
+                    for (int ch = 0; ch < c; ++ch) {
+                      const int d = std::abs(at(unit, x, y, ch) - at(def, x, y, ch));
+                      if (!tie) largest = std::max(largest, d);
+                    }
+                  }
+                const std::string what = label(img, f, a) + (normalized ? " normalized " : " texel ") +
+                                         std::to_string(angle) + "° x" + std::to_string(scale);
+                if (f == Filter::Point) {
+                  EXPECT_EQ(largest, 0) << what;
+                  if (!normalized) {
+                    EXPECT_EQ(ties, 0) << what;  // floor(x) of the same float
+                  }
+                } else {
+                  EXPECT_LE(largest, bound) << what;
+                }
+              }
+    }
+}
+
+TEST(RotateUnitModel, IdentityAndQuarterTurnsAreExactInTheUnitToo) {
+  // Angle 0, scale 1, unnormalized: every sample sits on a texel centre, weights (0, 0): the image.
+  for (int c : {1, 3}) {
+    const Image img = random_image(9, 6, c, 3);
+    for (Filter f : kFilters)
+      for (Address a : kAddresses) {
+        EXPECT_EQ(rotate_unit_cpu(img, settings(0, 1, f, a, false)), img) << label(img, f, a);
+        // Normalized, with a power-of-two width the coordinates stay exact as well.
+        const Image sq = random_image(8, 4, c, 4);
+        EXPECT_EQ(rotate_unit_cpu(sq, settings(0, 1, f, a, true)), sq) << label(sq, f, a);
+        EXPECT_EQ(rotate_unit_cpu(sq, settings(180, 1, f, a, true)), rotate_cpu(sq, params(180, 1, f, a)))
+            << label(sq, f, a);
+      }
+  }
+}
+
+TEST(RotateUnitModel, TheLinearBoundGrowsOnlyWithNormalizedCoordinatesOnLargeImages) {
+  EXPECT_EQ(unit_linear_bound(301, 203, settings(30, 1, Filter::Linear, Address::Border, false)), 2);
+  EXPECT_EQ(unit_linear_bound(8192, 8192, settings(30, 1, Filter::Linear, Address::Border, false)), 2);
+  EXPECT_EQ(unit_linear_bound(64, 64, settings(30, 1, Filter::Linear, Address::Border, true)), 3);
+  EXPECT_GE(unit_linear_bound(32768, 32768, settings(30, 1 / 64.0f, Filter::Linear, Address::Wrap, true)), 10);
 }
 
 }  // namespace
