@@ -1145,9 +1145,10 @@ void RotateDemo::ui_inspector(float w, bool turning) {
       ImGui::Text("texture unit: %s = %s", same ? "the same texel" : "the next texel (a tie: 21-bit coordinates)",
                   values_text(unit_value, c, 0).c_str());
     } else {
-      ImGui::Text("texture unit: fx = %d/256, fy = %d/256; w = %d, %d, %d, %d /256", r->unit_a, r->unit_b,
-                  r->unit_weight[0], r->unit_weight[1], r->unit_weight[2], r->unit_weight[3]);
-      ImGui::Text("              (w11 = round(fx*fy), the rest sum to 256) -> %s", values_text(unit_value, c, 0).c_str());
+      ImGui::Text("texture unit: fx = %d/256, fy = %d/256 (8 bits)", r->unit_a, r->unit_b);
+      ImGui::Text("  w = %d, %d, %d, %d /256 -> %s", r->unit_weight[0], r->unit_weight[1], r->unit_weight[2],
+                  r->unit_weight[3], values_text(unit_value, c, 0).c_str());
+      ImGui::TextDisabled("  (w11 = round(fx*fy), the others sum to 256 with it)");
     }
   }
 
