@@ -2,6 +2,7 @@
 // all stages), the pipeline with its timing sections, the before | after view, the plots, verify and
 // batch mode.
 #include "ui/verify_button.h"
+#include "demos/common/cuda_start.h"
 #include "demos/histeq/histeq_demo.h"
 
 #include <GLFW/glfw3.h>
@@ -302,14 +303,7 @@ void HisteqDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  if (ctx.cuda) {
-    try {
-      gpu_ = histeq::CudaEngine::create(ctx.stream);
-    } catch (const std::exception& e) {
-      gpu_failure = std::string("the CUDA engine did not start: ") + e.what();
-      gpu_.reset();
-    }
-  }
+  gpu_ = start_cuda_engine(ctx, [](Stream s) { return histeq::CudaEngine::create(s); }, &gpu_failure);
 #endif
   if (!backend_chosen_) {
     choose_backend(gpu_ ? Backend::Cuda : Backend::Cpu);

@@ -1,5 +1,6 @@
 // Game of Life, host side: settings and UI, input (zoom, pan, draw), the CPU and CUDA engines and
 // moving the state between them when the variant's backend changes, verify, patterns.
+#include "demos/common/cuda_start.h"
 #include "demos/life/life_demo.h"
 
 #include <CLI/CLI.hpp>
@@ -226,9 +227,11 @@ void LifeDemo::notify(std::string line) const {
 
 void LifeDemo::attach(Context& ctx) {
   ctx_ = &ctx;
+  std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  if (ctx.cuda) gpu_ = life::CudaEngine::create(ctx.stream);
+  gpu_ = start_cuda_engine(ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
 #endif
+  if (!gpu_failure.empty()) notify(gpu_failure + ": the CPU variants run");
   if (variant_ < 0) {
     explicit_variant_ = false;
     const life::Variant* v = life::find_variant(gpu_ ? "gpu-global" : "cpu-lut");

@@ -1,5 +1,6 @@
 // N-body, host side: settings and UI, the CPU and CUDA engines and moving the state between them
 // when the variant's backend changes, the camera, conservation plots, verify, body files, batch.
+#include "demos/common/cuda_start.h"
 #include "demos/nbody/nbody_demo.h"
 
 #include <CLI/CLI.hpp>
@@ -160,9 +161,11 @@ void NbodyDemo::notify(std::string line) const {
 
 void NbodyDemo::attach(Context& ctx) {
   ctx_ = &ctx;
+  std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  if (ctx.cuda) gpu_ = nbody::CudaEngine::create(ctx.stream);
+  gpu_ = start_cuda_engine(ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
 #endif
+  if (!gpu_failure.empty()) notify(gpu_failure + ": the CPU variants run");
   if (variant_ < 0) {
     explicit_variant_ = false;
     const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-register" : "cpu");

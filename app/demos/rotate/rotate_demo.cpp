@@ -2,6 +2,7 @@
 // scale and texture options, the output written into the displayed texture (surface or PBO), the
 // view with its overlays, the pixel inspector, verify and batch mode.
 #include "ui/verify_button.h"
+#include "demos/common/cuda_start.h"
 #include "demos/rotate/rotate_demo.h"
 
 #include <GLFW/glfw3.h>
@@ -341,14 +342,7 @@ void RotateDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  if (ctx.cuda) {
-    try {
-      gpu_ = rotate::CudaEngine::create(ctx.stream);
-    } catch (const std::exception& e) {
-      gpu_failure = std::string("the CUDA engine did not start: ") + e.what();
-      gpu_.reset();
-    }
-  }
+  gpu_ = start_cuda_engine(ctx, [](Stream s) { return rotate::CudaEngine::create(s); }, &gpu_failure);
 #endif
   if (!backend_chosen_) {
     if (gpu_ && gpu_variant_)
