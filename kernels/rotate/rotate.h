@@ -399,9 +399,13 @@ class Engine {
   virtual void run(const Variant& v, int block, const Settings& s) = 0;
   // The output with the source's channels (waits for the GPU).
   virtual image::Image output() = 0;
-  // The output as RGBA8 (grey replicated, alpha 255 where the source has none), row 0 at the top.
-  virtual void compose(uint8_t* h_rgba) = 0;
+  // The output as RGBA8 (grey replicated, alpha 255 where the source has none), row 0 at the top:
+  // output() converted.
+  void compose(uint8_t* h_rgba);
 };
+// What every engine's upload refuses (std::invalid_argument): an empty image, channels outside
+// 1..4, pixels that do not match the size.
+void check_upload(const image::Image& src);
 std::unique_ptr<Engine> make_cpu_engine();
 
 }  // namespace gpulab::rotate

@@ -169,12 +169,7 @@ class CpuEngine final : public Engine {
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return name_; }
   void upload(const image::Image& src) override {
-    if (src.empty() || src.width <= 0 || src.height <= 0)
-      throw std::invalid_argument("rotate: cannot upload an empty image");
-    if (src.channels < 1 || src.channels > 4)
-      throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
-    if (src.pixels.size() != src.pixel_count() * size_t(src.channels))
-      throw std::invalid_argument("rotate: the image's pixels do not match its size");
+    check_upload(src);
     src_ = src;
     out_ = src;  // shown until the first run
   }
@@ -186,10 +181,6 @@ class CpuEngine final : public Engine {
     out_ = rotate_cpu(src_, effective(v, s).params);
   }
   image::Image output() override { return out_; }
-  void compose(uint8_t* h_rgba) override {
-    const image::Image rgba = image::convert_channels(out_, 4);
-    std::copy(rgba.pixels.begin(), rgba.pixels.end(), h_rgba);
-  }
 
  private:
   std::string name_ = cpu_model_name();
@@ -197,6 +188,19 @@ class CpuEngine final : public Engine {
 };
 
 }  // namespace
+
+void check_upload(const image::Image& src) {
+  if (src.empty() || src.width <= 0 || src.height <= 0) throw std::invalid_argument("rotate: cannot upload an empty image");
+  if (src.channels < 1 || src.channels > 4)
+    throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
+  if (src.pixels.size() != src.pixel_count() * size_t(src.channels))
+    throw std::invalid_argument("rotate: the image's pixels do not match its size");
+}
+
+void Engine::compose(uint8_t* h_rgba) {
+  const image::Image rgba = image::convert_channels(output(), 4);
+  std::copy(rgba.pixels.begin(), rgba.pixels.end(), h_rgba);
+}
 
 std::unique_ptr<Engine> make_cpu_engine() { return std::make_unique<CpuEngine>(); }
 

@@ -229,11 +229,7 @@ class CudaEngineImpl final : public CudaEngine {
   int height() const override { return img_.h; }
 
   void upload(const image::Image& src) override {
-    if (src.empty() || src.width <= 0 || src.height <= 0) throw std::invalid_argument("rotate: cannot upload an empty image");
-    if (src.channels < 1 || src.channels > 4)
-      throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
-    if (src.pixels.size() != src.pixel_count() * size_t(src.channels))
-      throw std::invalid_argument("rotate: the image's pixels do not match its size");
+    check_upload(src);
     const bool four = src.channels > 1;
     const image::Image tex_img = four ? image::convert_channels(src, 4) : src;
     const size_t need = image_bytes(src.width, src.height, four);
@@ -246,6 +242,7 @@ class CudaEngineImpl final : public CudaEngine {
                          mib(held) + " of it held by the current image)",
                      true);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
+    tex_ = TextureObject();  // it reads the memory about to be freed, whether or not the new image fits
     cuda::replace_device_state(
         img_, img_.w > 0, need, free_bytes, [&] { return DeviceImage(src.width, src.height, four, what, device_name_); },
         [&] { return host_; },
@@ -253,7 +250,6 @@ class CudaEngineImpl final : public CudaEngine {
           img_ = DeviceImage(saved.width, saved.height, saved.channels > 1, "the previous image", device_name_);
           put(saved.channels > 1 ? image::convert_channels(saved, 4) : saved);
         });
-    tex_ = TextureObject();
     put(tex_img);
     host_ = src;
     channels_ = src.channels;
@@ -284,10 +280,6 @@ class CudaEngineImpl final : public CudaEngine {
                                  cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return channels_ == out.channels ? out : image::convert_channels(out, channels_);
-  }
-  void compose(uint8_t* h_rgba) override {
-    const image::Image rgba = image::convert_channels(output(), 4);
-    std::copy(rgba.pixels.begin(), rgba.pixels.end(), h_rgba);
   }
 
   std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
