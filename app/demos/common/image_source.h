@@ -80,7 +80,6 @@ class ImagePicker {
     bool typed = false;                           // the path came from the text field
   };
   void set_files(std::vector<std::filesystem::path> files) { files_ = std::move(files); }
-  const std::vector<std::filesystem::path>& files() const { return files_; }
   // Draws the picker (ImGui) `width` wide; `current_*` mark the image shown.
   std::optional<Pick> draw(float width, const std::string& current_name, std::string_view current_generated,
                            const std::filesystem::path& current_path);

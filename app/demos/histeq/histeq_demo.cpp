@@ -310,11 +310,10 @@ void HisteqDemo::attach(Context& ctx) {
   } else if (on_gpu() && !gpu_) {
     std::string why;
     variant_available(*choice_[0].current, &why);
-    if (!gpu_failure.empty()) why = gpu_failure;
-    notify("the GPU variants are not available (" + why + "): using the CPU variants");
+    if (gpu_failure.empty())  // else start_cuda_engine has said why
+      notify("the GPU variants are not available (" + why + "): using the CPU variants");
     choose_backend(Backend::Cpu);
   }
-  if (!gpu_failure.empty()) notify(gpu_failure);
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 

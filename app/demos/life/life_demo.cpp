@@ -231,7 +231,6 @@ void LifeDemo::attach(Context& ctx) {
 #if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (!gpu_failure.empty()) notify(gpu_failure + ": the CPU variants run");
   if (variant_ < 0) {
     explicit_variant_ = false;
     const life::Variant* v = life::find_variant(gpu_ ? "gpu-global" : "cpu-lut");

@@ -165,7 +165,6 @@ void NbodyDemo::attach(Context& ctx) {
 #if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (!gpu_failure.empty()) notify(gpu_failure + ": the CPU variants run");
   if (variant_ < 0) {
     explicit_variant_ = false;
     const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-register" : "cpu");

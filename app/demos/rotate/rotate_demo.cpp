@@ -352,11 +352,10 @@ void RotateDemo::attach(Context& ctx) {
   } else if (on_gpu() && !gpu_) {
     std::string why;
     variant_available(*variant_, &why);
-    if (!gpu_failure.empty()) why = gpu_failure;
-    notify("the GPU variants are not available (" + why + "): using the CPU reference");
+    if (gpu_failure.empty())  // else start_cuda_engine has said why
+      notify("the GPU variants are not available (" + why + "): using the CPU reference");
     choose(cpu_variant(), 0);
   }
-  if (!gpu_failure.empty()) notify(gpu_failure);
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(variant_->backend);
 
@@ -1002,7 +1001,7 @@ void RotateDemo::ui_angle(float w) {
   }
 }
 
-void RotateDemo::ui_texture_options(float w) {
+void RotateDemo::ui_texture_options() {
   rotate::Settings s = settings_;
   int filter = s.params.filter == Filter::Point ? 0 : 1;
   ImGui::TextUnformatted("filter ");
@@ -1046,7 +1045,6 @@ void RotateDemo::ui_texture_options(float w) {
                        settings_label().c_str());
     ImGui::PopStyleColor();
   }
-  (void)w;
 }
 
 void RotateDemo::ui_output(float w) {
@@ -1073,7 +1071,7 @@ void RotateDemo::ui_output(float w) {
   ImGui::PopStyleColor();
 }
 
-void RotateDemo::ui_inspector(float w, bool turning) {
+void RotateDemo::ui_inspector(bool turning) {
   // The pixel under the cursor, else the last one there, else the centre.
   const int x = inspect_x_ >= 0 && inspect_x_ < image_.width ? inspect_x_ : image_.width / 2;
   const int y = inspect_y_ >= 0 && inspect_y_ < image_.height ? inspect_y_ : image_.height / 2;
@@ -1206,7 +1204,6 @@ void RotateDemo::ui_inspector(float w, bool turning) {
   for (int ch = 0; ch < c; ++ch) out[ch] = r->value[ch];
   ImGui::TextDisabled("blended: %s", values_text(out, c, 0).c_str());
   ImGui::EndGroup();
-  (void)w;
 }
 
 void RotateDemo::ui_overlay(const Frame& frame) {
@@ -1273,7 +1270,7 @@ void RotateDemo::ui(Frame& frame) {
   ImGui::Separator();
   ui_angle(w);
   ImGui::Separator();
-  ui_texture_options(w);
+  ui_texture_options();
   ImGui::Separator();
   ui_output(w);
 
@@ -1297,7 +1294,8 @@ void RotateDemo::ui(Frame& frame) {
 
   ImGui::Separator();
   try {
-    ui_inspector(w, frame.playing && spin_ != 0.0f);
+    // Dragging the angle changes the picture every frame too: no read-back (it would wait for GL).
+    ui_inspector((frame.playing && spin_ != 0.0f) || dragging_angle_);
   } catch (const std::exception& e) {
     ImGui::TextColored(kRed, "inspector: %s", e.what());
   }

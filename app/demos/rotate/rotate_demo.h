@@ -90,7 +90,6 @@ class RotateDemo final : public Demo {
   float angle() const { return settings_.params.angle_deg; }
   void set_angle(float degrees);  // reduced into [0, 360)
   float spin() const { return spin_; }
-  void set_spin(float degrees_per_second) { spin_ = degrees_per_second; }
   RotateOutput output_path() const { return output_; }
   void set_output_path(RotateOutput o);
   void set_force_host_copy(bool on) {
@@ -132,9 +131,9 @@ class RotateDemo final : public Demo {
   std::string settings_label() const;               // "linear, border, normalized"
   void notify(std::string line) const;
   void ui_angle(float w);
-  void ui_texture_options(float w);
+  void ui_texture_options();
   void ui_output(float w);
-  void ui_inspector(float w, bool turning);
+  void ui_inspector(bool turning);
   void ui_overlay(const Frame& frame);  // image outline, source frame, magnifier (foreground)
 
   Context* ctx_ = nullptr;
