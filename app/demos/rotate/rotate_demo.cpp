@@ -911,8 +911,7 @@ std::string RotateDemo::run_batch(const Options&) {
   try {
     const image::Image out = output_image();
     const std::string err = image::save_png(save_image_, out);
-    if (!err.empty())
-      return err.find(save_image_) != std::string::npos ? err : "cannot write " + save_image_ + ": " + err;
+    if (!err.empty()) return err;  // names the file
     std::fprintf(stderr, "gpulab: %s (%s) rotated by %g° at x%g with %s (%s), written to %s\n",
                  image_name_.c_str(), image_label(image_).c_str(), double(settings_.params.angle_deg),
                  double(settings_.params.scale), std::string(variant_->id).c_str(), settings_label().c_str(),
