@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <cctype>
@@ -73,6 +74,29 @@ bool make_generated_image(const image::Generated& g, const std::filesystem::path
 }
 
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+std::string shape_mismatch(const image::Image& got, const image::Image& want, const std::string& reference) {
+  if (got.width == want.width && got.height == want.height && got.channels == want.channels) return {};
+  return "the output is " + size_text(got.width, got.height) + " with " + std::to_string(got.channels) + " channels, " +
+         reference + " " + size_text(want.width, want.height) + " with " + std::to_string(want.channels);
+}
+
+int pixel_difference(const image::Image& a, const image::Image& b, size_t i) {
+  const size_t c = size_t(a.channels);
+  int d = 0;
+  for (size_t k = 0; k < c; ++k) d = std::max(d, std::abs(int(a.pixels[i * c + k]) - int(b.pixels[i * c + k])));
+  return d;
+}
+
+PixelDiff diff_pixels(const image::Image& a, const image::Image& b) {
+  PixelDiff r;
+  for (size_t i = 0, n = a.pixel_count(); i < n; ++i) {
+    const int d = pixel_difference(a, b, i);
+    r.differ += d > 0;
+    r.largest = std::max(r.largest, d);
+  }
+  return r;
+}
 
 std::string channels_label(int channels) {
   switch (channels) {

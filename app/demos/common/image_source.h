@@ -40,6 +40,18 @@ std::string size_text(int width, int height);      // "640x400"
 std::string channels_label(int channels);          // "grey", "grey+alpha", "RGB", "RGBA"
 std::string image_label(const image::Image& img);  // "640x400 grey"
 
+// Verify's comparison of a demo's output with its CPU reference. shape_mismatch: "" when both have the
+// same size and channels, else "the output is WxH with C channels, <reference> WxH with C".
+// pixel_difference: the largest difference over the channels of pixel i (same shapes).
+// diff_pixels: how many pixels differ and by how much at most.
+std::string shape_mismatch(const image::Image& got, const image::Image& want, const std::string& reference);
+int pixel_difference(const image::Image& a, const image::Image& b, size_t i);
+struct PixelDiff {
+  size_t differ = 0;
+  int largest = 0;
+};
+PixelDiff diff_pixels(const image::Image& a, const image::Image& b);
+
 // "" when a width x height image fits a GL texture of at most `max_texture` pixels a side (0: not
 // known yet), else "<name>: WxH is larger than the largest GL texture (N pixels a side)".
 std::string gl_texture_limit_error(const std::string& name, int width, int height, int max_texture);

@@ -563,26 +563,11 @@ std::string HisteqDemo::verify() {
   std::string id;
   for (size_t s = 0; s < choice_.size(); ++s)
     if (stage_active(s) && !choice_[s].current->exact) id = std::string(choice_[s].current->id);
-  if (got.width != want.width || got.height != want.height || got.channels != want.channels) {
+  if (std::string bad = shape_mismatch(got, want, "the CPU reference"); !bad.empty()) {
     verify_ok_ = false;
-    return "the output is " + size_text(got.width, got.height) + " with " + std::to_string(got.channels) +
-           " channels, the CPU reference " + size_text(want.width, want.height) + " with " +
-           std::to_string(want.channels);
+    return bad;
   }
-  size_t differ = 0;
-  int largest = 0;
-  const int c = got.channels;
-  for (size_t i = 0, n = got.pixel_count(); i < n; ++i) {
-    bool any = false;
-    for (int k = 0; k < c; ++k) {
-      const int d = std::abs(int(got.pixels[i * c + k]) - int(want.pixels[i * c + k]));
-      if (d) {
-        any = true;
-        largest = std::max(largest, d);
-      }
-    }
-    differ += any;
-  }
+  const auto [differ, largest] = diff_pixels(got, want);
   verify_ok_ = differ == 0;
   if (differ == 0) {
     std::string s = pipeline_label() + " matches the CPU reference byte for byte (" + size_label() + ")";

@@ -573,23 +573,15 @@ std::string RotateDemo::verify() {
       lecture ? rotate::rotate_lecture_cpu(image_, e.params) : rotate::rotate_cpu(image_, e.params);
   const char* reference = lecture ? "rotate_lecture_cpu" : "rotate_cpu";
   const std::string id(variant_->id);
-  if (got.width != want.width || got.height != want.height || got.channels != want.channels) {
+  if (std::string bad = shape_mismatch(got, want, std::string(reference) + "'s"); !bad.empty()) {
     verify_ok_ = false;
-    return id + ": the output is " + size_text(got.width, got.height) + " with " +
-           std::to_string(got.channels) + " channels, " + reference + "'s " +
-           size_text(want.width, want.height) + " with " + std::to_string(want.channels);
+    return id + ": " + bad;
   }
   const size_t n = got.pixel_count();
-  const int c = got.channels, w = got.width, h = got.height;
-  auto pixel_difference = [&](const image::Image& a, const image::Image& b, size_t i) {
-    int d = 0;
-    for (int k = 0; k < c; ++k) d = std::max(d, std::abs(int(a.pixels[i * c + k]) - int(b.pixels[i * c + k])));
-    return d;
-  };
+  const int w = got.width, h = got.height;
   char buf[512];
   if (variant_->backend == Backend::Cpu) {
-    size_t differ = 0;
-    for (size_t i = 0; i < n; ++i) differ += pixel_difference(got, want, i) > 0;
+    const size_t differ = diff_pixels(got, want).differ;
     verify_ok_ = differ == 0;
     if (verify_ok_)
       std::snprintf(buf, sizeof buf, "%s matches %s byte for byte (%s, %s)", id.c_str(), reference,
