@@ -73,6 +73,24 @@ bool make_generated_image(const image::Generated& g, const std::filesystem::path
   return true;
 }
 
+bool open_image_file(const std::filesystem::path& path, const SetImage& set, ImageOrigin* origin,
+                     std::string* error) {
+  SourceImage src;
+  if (!read_image_file(path, &src, error)) return false;
+  if (!set(std::move(src.image), path.string(), error)) return false;
+  *origin = {src.name, path, {}};
+  return true;
+}
+
+bool open_generated_image(const image::Generated& g, const std::filesystem::path& assets, const SetImage& set,
+                          ImageOrigin* origin, std::string* error) {
+  SourceImage src;
+  if (!make_generated_image(g, assets, &src, error)) return false;
+  if (!set(std::move(src.image), src.name, error)) return false;
+  *origin = {src.name, src.path, src.generated_id};
+  return true;
+}
+
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
 std::string shape_mismatch(const image::Image& got, const image::Image& want, const std::string& reference) {
@@ -171,12 +189,11 @@ void start_with_image(const image::Image& img, const std::string& name, int max_
   fall_back();
 }
 
-void pick_and_open(ImagePicker& picker, float width, const std::string& current_name,
-                   std::string_view current_generated, const std::filesystem::path& current_path,
+void pick_and_open(ImagePicker& picker, float width, const ImageOrigin& current,
                    const std::function<bool(const image::Generated&, std::string*)>& load_generated,
                    const std::function<bool(const std::filesystem::path&, std::string*)>& load_path,
                    const std::function<void(std::string)>& notify) {
-  const auto pick = picker.draw(width, current_name, current_generated, current_path);
+  const auto pick = picker.draw(width, current);
   if (!pick) return;
   std::string err;
   if (pick->generated) {
@@ -188,15 +205,13 @@ void pick_and_open(ImagePicker& picker, float width, const std::string& current_
   }
 }
 
-std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const std::string& current_name,
-                                                   std::string_view current_generated,
-                                                   const std::filesystem::path& current_path) {
+std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const ImageOrigin& current) {
   std::optional<Pick> pick;
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo("image", current_name.c_str())) {
+  if (ImGui::BeginCombo("image", current.name.c_str())) {
     for (const image::Generated& g : image::generated_images()) {
       const std::string label = std::string(g.title) + "  (" + size_text(g.width, g.height) + ")";
-      if (ImGui::Selectable(label.c_str(), current_generated == g.id)) pick = Pick{&g, {}, false};
+      if (ImGui::Selectable(label.c_str(), current.generated_id == g.id)) pick = Pick{&g, {}, false};
     }
     bool separated = false;
     for (const auto& p : files_) {
@@ -205,7 +220,7 @@ std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const std::strin
         ImGui::Separator();
         separated = true;
       }
-      if (ImGui::Selectable(p.filename().string().c_str(), p == current_path)) pick = Pick{nullptr, p, false};
+      if (ImGui::Selectable(p.filename().string().c_str(), p == current.path)) pick = Pick{nullptr, p, false};
     }
     ImGui::EndCombo();
   }

@@ -24,6 +24,23 @@ struct SourceImage {
   std::string generated_id;    // the generated image's id, when it is one
 };
 
+// Where the image a demo shows came from (the picker marks it).
+struct ImageOrigin {
+  std::string name;            // file name or generated title
+  std::filesystem::path path;  // the file read (empty for an image set directly or made in memory)
+  std::string generated_id;    // the generated image shown, if one is
+};
+
+// A demo's set_image: takes the image (named in its messages) or says why not.
+using SetImage = std::function<bool(image::Image, const std::string& name, std::string* error)>;
+// Reads the file at `path` (open_image_file) or makes the generated image `g` (open_generated_image,
+// see make_generated_image) and hands it to `set`; on success *origin says where it came from. False
+// with the message, which names the image, when it cannot be read or set_image refuses it.
+bool open_image_file(const std::filesystem::path& path, const SetImage& set, ImageOrigin* origin,
+                     std::string* error);
+bool open_generated_image(const image::Generated& g, const std::filesystem::path& assets, const SetImage& set,
+                          ImageOrigin* origin, std::string* error);
+
 // The image files (PNG, JPEG, BMP, TGA, PGM/PPM, GIF) in `dir`, sorted; none when it is missing.
 std::vector<std::filesystem::path> list_image_files(const std::filesystem::path& dir);
 
@@ -76,8 +93,7 @@ void start_with_image(const image::Image& img, const std::string& name, int max_
 class ImagePicker;
 // Draws `picker` and opens what it picks through the demo's loaders (a generated image, or a file); a
 // typed path that opened is noted, a failure's message goes to `notify`.
-void pick_and_open(ImagePicker& picker, float width, const std::string& current_name,
-                   std::string_view current_generated, const std::filesystem::path& current_path,
+void pick_and_open(ImagePicker& picker, float width, const ImageOrigin& current,
                    const std::function<bool(const image::Generated&, std::string*)>& load_generated,
                    const std::function<bool(const std::filesystem::path&, std::string*)>& load_path,
                    const std::function<void(std::string)>& notify);
@@ -93,8 +109,7 @@ class ImagePicker {
   };
   void set_files(std::vector<std::filesystem::path> files) { files_ = std::move(files); }
   // Draws the picker (ImGui) `width` wide; `current_*` mark the image shown.
-  std::optional<Pick> draw(float width, const std::string& current_name, std::string_view current_generated,
-                           const std::filesystem::path& current_path);
+  std::optional<Pick> draw(float width, const ImageOrigin& current);
 
  private:
   std::vector<std::filesystem::path> files_;

@@ -332,7 +332,7 @@ void HisteqDemo::attach(Context& ctx) {
     if (!load_generated(*g, &err)) throw std::runtime_error(err);
   };
   start_with_image(
-      image_, image_name_, max_texture_, batch_requested(), "processed", [&] { sync_engine(); },
+      image_, origin_.name, max_texture_, batch_requested(), "processed", [&] { sync_engine(); },
       [&] { display_->set_source(image_); },
       [&] {
         image_ = image::Image();
@@ -418,7 +418,7 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
   image_ = std::move(img);
   planes_ = std::move(p);
   planes_serial_ = serial;
-  image_name_ = name;
+  origin_ = {name, {}, {}};
   compute_before();
   channel_ = 0;
   dirty_ = true;
@@ -430,25 +430,23 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
 }
 
 bool HisteqDemo::load_path(const std::filesystem::path& path, std::string* error) {
-  SourceImage src;
-  if (!read_image_file(path, &src, error)) return false;
-  if (!set_image(std::move(src.image), path.string(), error)) return false;
-  image_name_ = src.name;
-  image_path_ = path;
-  generated_id_.clear();
-  status_ = "loaded " + src.name + ": " + size_label();
+  if (!open_image_file(path, set_image_fn(), &origin_, error)) return false;
+  status_ = "loaded " + origin_.name + ": " + size_label();
   return true;
 }
 
 bool HisteqDemo::load_generated(const image::Generated& g, std::string* error) {
   // The PNG tools/make_images wrote, when it is there; else the same image made in memory.
-  SourceImage src;
-  if (!make_generated_image(g, ctx_ ? ctx_->assets : std::filesystem::path(), &src, error)) return false;
-  if (!set_image(std::move(src.image), src.name, error)) return false;
-  image_path_ = src.path;
-  generated_id_ = src.generated_id;
+  if (!open_generated_image(g, ctx_ ? ctx_->assets : std::filesystem::path(), set_image_fn(), &origin_, error))
+    return false;
   status_.clear();
   return true;
+}
+
+SetImage HisteqDemo::set_image_fn() {
+  return [this](image::Image img, const std::string& name, std::string* error) {
+    return set_image(std::move(img), name, error);
+  };
 }
 
 bool HisteqDemo::open_file(const std::filesystem::path& path, std::string* error) {
@@ -689,7 +687,7 @@ std::string HisteqDemo::run_batch(const Options&) {
     const std::string err = image::save_png(save_image_, out);
     if (!err.empty()) return err;  // names the file
     std::fprintf(stderr, "gpulab: %s of %s (%s) with %s, written to %s\n",
-                 mode_ == Mode::Equalize ? "histogram equalization" : "contrast stretch", image_name_.c_str(),
+                 mode_ == Mode::Equalize ? "histogram equalization" : "contrast stretch", origin_.name.c_str(),
                  size_label().c_str(), pipeline_label().c_str(), save_image_.c_str());
   } catch (const std::exception& e) {
     return e.what();
@@ -788,7 +786,7 @@ void HisteqDemo::ui_image(float w) {
   // The image: generated ones (from assets/images when the PNG is there), other files there, or any
   // path typed or dropped.
   pick_and_open(
-      picker_, w, image_name_, generated_id_, image_path_,
+      picker_, w, origin_,
       [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
       [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
       [&](std::string line) { notify(std::move(line)); });

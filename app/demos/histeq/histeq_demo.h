@@ -75,6 +75,7 @@ class HisteqDemo final : public Demo {
   float split() const { return split_; }
 
  private:
+  SetImage set_image_fn();  // set_image, for open_image_file / open_generated_image
   // A stage's variant choice, per backend: the CPU variant, and the last GPU one chosen.
   struct StageChoice {
     const histeq::Variant* current = nullptr;
@@ -128,9 +129,7 @@ class HisteqDemo final : public Demo {
 
   // The image and its planes; which engine holds them.
   image::Image image_;
-  std::string image_name_;            // file name or generated title
-  std::filesystem::path image_path_;  // empty for an in-memory generated image
-  std::string generated_id_;          // the generated image shown, if one is
+  ImageOrigin origin_;  // where the image shown came from
   histeq::Planes planes_;
   uint64_t planes_serial_ = 0;                      // bumps with every new set of planes
   std::array<uint64_t, 2> engine_serial_{};         // the planes each engine (CPU, GPU) holds

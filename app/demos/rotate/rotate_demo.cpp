@@ -374,7 +374,7 @@ void RotateDemo::attach(Context& ctx) {
     if (!load_generated(*g, &err)) throw std::runtime_error(err);
   };
   start_with_image(
-      image_, image_name_, max_texture_, batch_requested(), "rotated", [&] { sync_engine(); },
+      image_, origin_.name, max_texture_, batch_requested(), "rotated", [&] { sync_engine(); },
       [&] { display_->set_source(image_); },
       [&] {
         image_ = image::Image();
@@ -453,9 +453,7 @@ bool RotateDemo::set_image(image::Image img, const std::string& name, std::strin
   }
   image_ = std::move(img);
   image_serial_ = serial;
-  image_name_ = name;
-  image_path_.clear();
-  generated_id_.clear();
+  origin_ = {name, {}, {}};
   view_.fitted = false;
   hovering_ = false;
   inspect_x_ = inspect_y_ = -1;
@@ -464,23 +462,23 @@ bool RotateDemo::set_image(image::Image img, const std::string& name, std::strin
 }
 
 bool RotateDemo::load_path(const std::filesystem::path& path, std::string* error) {
-  SourceImage src;
-  if (!read_image_file(path, &src, error)) return false;
-  if (!set_image(std::move(src.image), path.string(), error)) return false;
-  image_name_ = src.name;
-  image_path_ = path;
-  status_ = "loaded " + src.name + ": " + image_label(image_);
+  if (!open_image_file(path, set_image_fn(), &origin_, error)) return false;
+  status_ = "loaded " + origin_.name + ": " + image_label(image_);
   return true;
 }
 
 bool RotateDemo::load_generated(const image::Generated& g, std::string* error) {
-  SourceImage src;
-  if (!make_generated_image(g, ctx_ ? ctx_->assets : std::filesystem::path(), &src, error)) return false;
-  if (!set_image(std::move(src.image), src.name, error)) return false;
-  image_path_ = src.path;
-  generated_id_ = src.generated_id;
+  // The PNG tools/make_images wrote, when it is there; else the same image made in memory.
+  if (!open_generated_image(g, ctx_ ? ctx_->assets : std::filesystem::path(), set_image_fn(), &origin_, error))
+    return false;
   status_.clear();
   return true;
+}
+
+SetImage RotateDemo::set_image_fn() {
+  return [this](image::Image img, const std::string& name, std::string* error) {
+    return set_image(std::move(img), name, error);
+  };
 }
 
 bool RotateDemo::open_file(const std::filesystem::path& path, std::string* error) {
@@ -905,7 +903,7 @@ std::string RotateDemo::run_batch(const Options&) {
     const std::string err = image::save_png(save_image_, out);
     if (!err.empty()) return err;  // names the file
     std::fprintf(stderr, "gpulab: %s (%s) rotated by %g° at x%g with %s (%s), written to %s\n",
-                 image_name_.c_str(), image_label(image_).c_str(), double(settings_.params.angle_deg),
+                 origin_.name.c_str(), image_label(image_).c_str(), double(settings_.params.angle_deg),
                  double(settings_.params.scale), std::string(variant_->id).c_str(), settings_label().c_str(),
                  save_image_.c_str());
   } catch (const std::exception& e) {
@@ -1251,7 +1249,7 @@ void RotateDemo::ui_overlay(const Frame& frame) {
 void RotateDemo::ui(Frame& frame) {
   const float w = 220.0f * frame.ui_scale;
   pick_and_open(
-      picker_, w, image_name_, generated_id_, image_path_,
+      picker_, w, origin_,
       [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
       [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
       [&](std::string line) { notify(std::move(line)); });

@@ -113,6 +113,7 @@ class RotateDemo final : public Demo {
   std::optional<std::pair<int, int>> hovered_pixel() const;
 
  private:
+  SetImage set_image_fn();  // set_image, for open_image_file / open_generated_image
   void inspect_unit(RotateInspection& r) const;  // the unit fields of r, for a GPU variant
   bool on_gpu() const { return variant_->backend == rotate::Backend::Cuda; }
   bool variant_available(const rotate::Variant& v, std::string* why) const;
@@ -167,9 +168,7 @@ class RotateDemo final : public Demo {
 
   // The image and which engine holds it.
   image::Image image_;
-  std::string image_name_;
-  std::filesystem::path image_path_;
-  std::string generated_id_;
+  ImageOrigin origin_;  // where the image shown came from
   uint64_t image_serial_ = 0;
   uint64_t engine_serial_[2] = {};  // the image each engine (CPU, GPU) holds
   ImagePicker picker_;
