@@ -198,7 +198,7 @@ class TightUnpack {
   GLint buffer_ = 0, alignment_ = 4, row_length_ = 0, skip_rows_ = 0, skip_pixels_ = 0;
 };
 
-// Which capabilities TexturedQuad turns off for its draw and restores afterwards.
+// Which capabilities QuadDrawState turns off and restores afterwards.
 constexpr GLenum kQuadDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
                                         GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
 
@@ -480,15 +480,7 @@ void TexturedQuad::draw(const Texture2D& texture, int x, int y, int w, int h) co
   if (!texture) throw GlError("TexturedQuad::draw: empty texture");
   if (w <= 0 || h <= 0) return;
 
-  GLint viewport[4];
-  glGetIntegerv(GL_VIEWPORT, viewport);
-  GLboolean enabled[std::size(kQuadDisabledCaps)];
-  for (size_t i = 0; i < std::size(kQuadDisabledCaps); ++i) {
-    enabled[i] = glIsEnabled(kQuadDisabledCaps[i]);
-    glDisable(kQuadDisabledCaps[i]);
-  }
-
-  glViewport(x, y, w, h);
+  const QuadDrawState state(x, y, w, h);
   // The fragment shader computes texture coordinates from gl_FragCoord and this rectangle, so
   // sampling is exact at 1:1 instead of depending on varying interpolation.
   glProgramUniform4f(program_.id(), rect_location_, float(x), float(y), float(w), float(h));
@@ -498,10 +490,22 @@ void TexturedQuad::draw(const Texture2D& texture, int x, int y, int w, int h) co
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
   glUseProgram(0);
+}
 
-  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+QuadDrawState::QuadDrawState(int x, int y, int w, int h) {
+  static_assert(std::size(kQuadDisabledCaps) == std::size(decltype(enabled_){}));
+  glGetIntegerv(GL_VIEWPORT, viewport_);
+  for (size_t i = 0; i < std::size(kQuadDisabledCaps); ++i) {
+    enabled_[i] = glIsEnabled(kQuadDisabledCaps[i]);
+    glDisable(kQuadDisabledCaps[i]);
+  }
+  glViewport(x, y, w, h);
+}
+
+QuadDrawState::~QuadDrawState() {
+  glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
   for (size_t i = 0; i < std::size(kQuadDisabledCaps); ++i)
-    if (enabled[i]) glEnable(kQuadDisabledCaps[i]);
+    if (enabled_[i]) glEnable(kQuadDisabledCaps[i]);
 }
 
 std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height) {

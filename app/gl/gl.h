@@ -210,6 +210,21 @@ class Program {
 std::filesystem::path shader_dir();
 std::string read_text_file(const std::filesystem::path& path);  // throws GlError naming the file
 
+// While it lives: the viewport (x, y, w, h), and depth test, blending, scissor, culling, stencil and
+// sRGB conversion off; all as they were afterwards. For drawing a full-screen-triangle quad into
+// part of whatever framebuffer is bound, without disturbing the caller's state (ImGui's, a demo's).
+class QuadDrawState {
+ public:
+  QuadDrawState(int x, int y, int w, int h);
+  ~QuadDrawState();
+  QuadDrawState(const QuadDrawState&) = delete;
+  QuadDrawState& operator=(const QuadDrawState&) = delete;
+
+ private:
+  GLint viewport_[4] = {};
+  GLboolean enabled_[6] = {};
+};
+
 // Draws `texture` into the viewport rectangle (x, y, w, h) of the bound draw framebuffer, with
 // texture row 0 shown at the top of that rectangle (top-down images). (x, y) is the rectangle's
 // lower-left corner in GL window coordinates, exactly as glViewport takes it: a rectangle whose top

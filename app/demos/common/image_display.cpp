@@ -1,15 +1,10 @@
 #include "demos/common/image_display.h"
 
-#include <iterator>
+#include <algorithm>
 
 #include "core/timings.h"
 
 namespace gpulab {
-namespace {
-constexpr GLenum kDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISSOR_TEST,
-                                    GL_CULL_FACE,  GL_STENCIL_TEST, GL_FRAMEBUFFER_SRGB};
-}  // namespace
-
 void set_image_display_filter(GLuint texture) {
   glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -23,20 +18,45 @@ gl::Texture2D image_texture(const image::Image& img) {
   return tex;
 }
 
-ImageDrawState::ImageDrawState(int x, int y, int w, int h) {
-  static_assert(std::size(kDisabledCaps) == std::size(decltype(enabled_){}));
-  glGetIntegerv(GL_VIEWPORT, viewport_);
-  for (size_t i = 0; i < std::size(kDisabledCaps); ++i) {
-    enabled_[i] = glIsEnabled(kDisabledCaps[i]);
-    glDisable(kDisabledCaps[i]);
-  }
-  glViewport(x, y, w, h);
+SplitView split_view(const ImageView& view, const Frame& frame, int img_w, int img_h, double split) {
+  SplitView v;
+  v.viewport_x = view.inset;
+  v.viewport_y = 0;
+  v.viewport_w = std::max(1, frame.width - view.inset);
+  v.viewport_h = std::max(1, frame.height);
+  v.image_w = static_cast<float>(img_w * view.scale);
+  v.image_h = static_cast<float>(img_h * view.scale);
+  v.image_x = static_cast<float>(view.left);
+  v.image_y = static_cast<float>(frame.height - view.top - v.image_h);
+  v.split_x = static_cast<float>(view.left + split * v.image_w);
+  v.line_half = std::max(1.0f, frame.ui_scale);
+  return v;
 }
 
-ImageDrawState::~ImageDrawState() {
-  glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
-  for (size_t i = 0; i < std::size(kDisabledCaps); ++i)
-    if (enabled_[i]) glEnable(kDisabledCaps[i]);
+SplitImageQuad::SplitImageQuad()
+    : program_(gl::Program::from_files("quad.vert", "split_image.frag")),
+      image_loc_(program_.uniform("u_image")),
+      split_loc_(program_.uniform("u_split")),
+      line_loc_(program_.uniform("u_line")) {
+  if (image_loc_ < 0 || split_loc_ < 0) throw gl::GlError("split_image.frag: no uniform u_image or u_split");
+}
+
+void SplitImageQuad::draw(const gl::Texture2D& left, const gl::Texture2D& right, const SplitView& v) const {
+  if (v.viewport_w <= 0 || v.viewport_h <= 0 || v.image_w <= 0 || v.image_h <= 0) return;
+  const gl::QuadDrawState state(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
+  const GLuint p = program_.id();
+  glProgramUniform4f(p, image_loc_, v.image_x, v.image_y, v.image_w, v.image_h);
+  glProgramUniform1f(p, split_loc_, v.split_x);
+  glProgramUniform1f(p, line_loc_, v.line_half);
+  glUseProgram(p);
+  glBindTextureUnit(0, left.id());
+  glBindTextureUnit(1, right.id());
+  glBindVertexArray(vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glBindTextureUnit(1, 0);
+  glBindTextureUnit(0, 0);
+  glUseProgram(0);
 }
 
 void time_display_path(Timings* t, DisplayPath path, double map_ms, std::chrono::steady_clock::time_point start) {

@@ -663,18 +663,7 @@ void HisteqDemo::compute(Frame& frame) {
 
 void HisteqDemo::render(Frame& frame) {
   if (!display_) return;
-  HisteqView v;
-  v.viewport_x = view_.inset;
-  v.viewport_y = 0;
-  v.viewport_w = std::max(1, frame.width - view_.inset);
-  v.viewport_h = std::max(1, frame.height);
-  v.image_w = static_cast<float>(image_.width * view_.scale);
-  v.image_h = static_cast<float>(image_.height * view_.scale);
-  v.image_x = static_cast<float>(view_.left);
-  v.image_y = static_cast<float>(frame.height - view_.top - v.image_h);
-  v.split_x = static_cast<float>(view_.left + split_ * v.image_w);
-  v.line_half = std::max(1.0f, frame.ui_scale);
-  display_->draw(v);
+  display_->draw(split_view(view_, frame, image_.width, image_.height, split_));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,13 +16,7 @@ namespace gpulab {
 
 HisteqDisplay::HisteqDisplay(Context& ctx)
     : ctx_(ctx),
-      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, ctx.interop_unavailable_reason())),
-      program_(gl::Program::from_files("quad.vert", "histeq.frag")),
-      image_loc_(program_.uniform("u_image")),
-      split_loc_(program_.uniform("u_split")),
-      line_loc_(program_.uniform("u_line")) {
-  if (image_loc_ < 0 || split_loc_ < 0) throw gl::GlError("histeq.frag: no uniform u_image or u_split");
-}
+      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, ctx.interop_unavailable_reason())) {}
 
 HisteqDisplay::~HisteqDisplay() = default;
 
@@ -75,22 +69,8 @@ void HisteqDisplay::update(histeq::Engine& engine, bool force_host_copy) {
   time_display_path(t, *after_, start);
 }
 
-void HisteqDisplay::draw(const HisteqView& v) const {
-  if (!has_image() || v.viewport_w <= 0 || v.viewport_h <= 0 || v.image_w <= 0 || v.image_h <= 0) return;
-  const ImageDrawState state(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
-  const GLuint p = program_.id();
-  glProgramUniform4f(p, image_loc_, v.image_x, v.image_y, v.image_w, v.image_h);
-  glProgramUniform1f(p, split_loc_, v.split_x);
-  glProgramUniform1f(p, line_loc_, v.line_half);
-  glUseProgram(p);
-  glBindTextureUnit(0, before_.id());
-  glBindTextureUnit(1, after_->texture().id());
-  glBindVertexArray(vao_.id());
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
-  glBindTextureUnit(1, 0);
-  glBindTextureUnit(0, 0);
-  glUseProgram(0);
+void HisteqDisplay::draw(const SplitView& v) const {
+  if (has_image()) quad_.draw(before_, after_->texture(), v);
 }
 
 }  // namespace gpulab

@@ -1,6 +1,6 @@
 #pragma once
-// How histogram equalization reaches the screen: two RGBA8 textures of the image's size and one
-// shader that shows them side by side across a draggable split.
+// How histogram equalization reaches the screen: two RGBA8 textures of the image's size, shown side
+// by side across a draggable split (SplitImageQuad).
 //   before  the source image, uploaded once per image (mode and colour changes leave it alone);
 //   after   an InteropTexture the pipeline's output is composed into every frame it runs: by the
 //           CUDA engine straight into the mapped GL texture through a surface (interop), else into
@@ -12,20 +12,13 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/image_display.h"
 #include "cuda/display_target.h"
 #include "gl/gl.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
 
 namespace gpulab {
-
-// Where the image goes on screen, in GL window coordinates (lower-left origin, framebuffer pixels).
-struct HisteqView {
-  float image_x = 0, image_y = 0, image_w = 1, image_h = 1;            // may reach past the viewport (zoom)
-  int viewport_x = 0, viewport_y = 0, viewport_w = 1, viewport_h = 1;  // the part drawn into
-  float split_x = 0;    // window x of the split line (before on its left, after on its right)
-  float line_half = 1;  // half width of the line's light core, pixels (0: no line)
-};
 
 class HisteqDisplay {
  public:
@@ -42,7 +35,7 @@ class HisteqDisplay {
   // must match the source). `force_host_copy` takes the host path even when interop works (the
   // identical-pixels test compares the two).
   void update(histeq::Engine& engine, bool force_host_copy = false);
-  void draw(const HisteqView& view) const;
+  void draw(const SplitView& view) const;  // before left of the split, after right of it
 
   const gl::Texture2D& before() const { return before_; }
   const gl::Texture2D& after() const;
@@ -54,9 +47,7 @@ class HisteqDisplay {
   Context& ctx_;
   gl::Texture2D before_;
   std::unique_ptr<InteropTexture> after_;  // unregisters before its texture goes
-  gl::Program program_;
-  gl::VertexArray vao_;
-  GLint image_loc_ = -1, split_loc_ = -1, line_loc_ = -1;
+  SplitImageQuad quad_;
 };
 
 

@@ -21,12 +21,7 @@ RotateDisplay::RotateDisplay(Context& ctx)
       output_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
                                                ctx.interop_unavailable_reason())),
       pbo_(std::make_unique<InteropBuffer>(4, ctx.stream, ctx.cuda && ctx.interop,
-                                           ctx.interop_unavailable_reason())),
-      program_(gl::Program::from_files("quad.vert", "rotate.frag")),
-      image_loc_(program_.uniform("u_image")),
-      split_loc_(program_.uniform("u_split")),
-      line_loc_(program_.uniform("u_line")) {
-  if (image_loc_ < 0 || split_loc_ < 0) throw gl::GlError("rotate.frag: no uniform u_image or u_split");
+                                           ctx.interop_unavailable_reason())) {
   glCreateQueries(GL_TIME_ELAPSED, kQueries, queries_.data());
 }
 
@@ -147,32 +142,13 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
 }
 
 void RotateDisplay::copy_buffer_to_texture() {
-  const GLuint texture = output_->texture().id();
-  const int w = output_->width(), h = output_->height();
   // One timer query around the copy; skipped (not waited for) while the slot's last one is pending.
   collect();
   const int q = next_query_;
   const bool timed = ctx_.timings && queries_[q] && !pending_[q];
   if (timed) glBeginQuery(GL_TIME_ELAPSED, queries_[q]);
-  GLint bound = 0, alignment = 4, row_length = 0, skip_rows = 0, skip_pixels = 0;
-  glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &bound);
-  glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
-  glGetIntegerv(GL_UNPACK_ROW_LENGTH, &row_length);
-  glGetIntegerv(GL_UNPACK_SKIP_ROWS, &skip_rows);
-  glGetIntegerv(GL_UNPACK_SKIP_PIXELS, &skip_pixels);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_->buffer().id());
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // RGBA8 rows are whole words
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
-  // With a buffer bound to GL_PIXEL_UNPACK_BUFFER the "pointer" is an offset into it: GL copies
-  // buffer to texture on the GPU, no trip through host memory. Buffer row 0 is image row 0 (the top).
-  glTextureSubImage2D(texture, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, row_length);
-  glPixelStorei(GL_UNPACK_SKIP_ROWS, skip_rows);
-  glPixelStorei(GL_UNPACK_SKIP_PIXELS, skip_pixels);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(bound));
+  // GL copies buffer to texture on the GPU, no trip through host memory.
+  output_->upload_from(pbo_->buffer());
   if (timed) {
     glEndQuery(GL_TIME_ELAPSED);
     pending_[q] = true;
@@ -210,23 +186,14 @@ std::array<uint8_t, 4> RotateDisplay::read_pixel(int x, int y) const {
   return px;
 }
 
-void RotateDisplay::draw(const RotateView& v) const {
-  if (!has_image() || v.viewport_w <= 0 || v.viewport_h <= 0 || v.image_w <= 0 || v.image_h <= 0) return;
-  const ImageDrawState state(v.viewport_x, v.viewport_y, v.viewport_w, v.viewport_h);
-  const GLuint p = program_.id();
-  glProgramUniform4f(p, image_loc_, v.image_x, v.image_y, v.image_w, v.image_h);
-  // Without the comparison the split sits left of everything: all of the image is the output.
-  glProgramUniform1f(p, split_loc_, v.compare ? v.split_x : -1e30f);
-  glProgramUniform1f(p, line_loc_, v.compare ? v.line_half : 0.0f);
-  glUseProgram(p);
-  glBindTextureUnit(0, output_->texture().id());
-  glBindTextureUnit(1, source_.id());
-  glBindVertexArray(vao_.id());
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
-  glBindTextureUnit(1, 0);
-  glBindTextureUnit(0, 0);
-  glUseProgram(0);
+void RotateDisplay::draw(const SplitView& view, bool compare) const {
+  if (!has_image()) return;
+  SplitView v = view;
+  if (!compare) {  // the split left of everything: all of the image is the output
+    v.split_x = -1e30f;
+    v.line_half = 0.0f;
+  }
+  quad_.draw(source_, output_->texture(), v);
 }
 
 }  // namespace gpulab

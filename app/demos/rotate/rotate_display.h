@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "core/demo.h"
+#include "demos/common/image_display.h"
 #include "cuda/display_target.h"
 #include "gl/gl.h"
 #include "image/image.h"
@@ -37,15 +38,6 @@ struct RotateRun {
   int runs = 1;  // kernel launches (the last one's result stays); at least 1
 };
 
-// Where the image goes on screen, in GL window coordinates (lower-left origin, framebuffer pixels).
-struct RotateView {
-  float image_x = 0, image_y = 0, image_w = 1, image_h = 1;            // may reach past the viewport
-  int viewport_x = 0, viewport_y = 0, viewport_w = 1, viewport_h = 1;  // the part drawn into
-  bool compare = false;  // the source left of split_x, the output right of it
-  float split_x = 0;
-  float line_half = 1;  // half width of the split line's light core, pixels
-};
-
 class RotateDisplay {
  public:
   explicit RotateDisplay(Context& ctx);
@@ -62,7 +54,8 @@ class RotateDisplay {
   // is composed on the host. `force_host_copy` takes the host-copy path even where interop works.
   // The PBO's copy into the texture is timed as "PBO -> texture" with a GL timer query, read later.
   void update(rotate::Engine& engine, const RotateRun& run, RotateOutput out, bool force_host_copy = false);
-  void draw(const RotateView& view) const;
+  // The output; with `compare`, the source left of the split and the output right of it.
+  void draw(const SplitView& view, bool compare) const;
   // Folds finished GL timer queries into the timings; never waits.
   void collect();
   // One pixel of the output texture (waits for GL: the inspector reads it once per change).
@@ -83,9 +76,7 @@ class RotateDisplay {
   gl::Texture2D source_;
   std::unique_ptr<InteropTexture> output_;  // each unregisters before its GL object goes
   std::unique_ptr<InteropBuffer> pbo_;
-  gl::Program program_;
-  gl::VertexArray vao_;
-  GLint image_loc_ = -1, split_loc_ = -1, line_loc_ = -1;
+  SplitImageQuad quad_;
   RotateOutput last_output_ = RotateOutput::Surface;
   std::string description_;
 
