@@ -159,6 +159,22 @@ std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, cons
   return plan;
 }
 
+// The block sizes to time variant v at: its default, every allowed one with --all-blocks, {0} for a
+// variant without block sizes (the CPU).
+template <class V>
+std::vector<int> bench_blocks(const V& v, const Options& o) {
+  if (v.blocks.empty()) return {0};
+  if (o.bench_all_blocks) return std::vector<int>(v.blocks.begin(), v.blocks.end());
+  return {v.default_block};
+}
+
+// Times `step` into `row` (bench_time_steps, then bench_fill with the per-step counts), or sets
+// row.error: to `unavailable` when it is not empty (no engine, a failed upload), else to what the
+// timing threw.
+void bench_measure_row(BenchRow& row, const std::string& unavailable, bool gpu, double items_per_step,
+                       double bytes_per_step, const std::function<void(int steps)>& step, Stream stream,
+                       const Options& o, const BenchSuite& suite);
+
 // Fills ms, items/s, GB/s, GFLOP/s and the % of peak of `row` from a timing and per-step counts.
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
                 double flops_per_step, const BenchSuite& suite, bool gpu);

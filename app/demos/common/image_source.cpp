@@ -91,6 +91,14 @@ bool open_generated_image(const image::Generated& g, const std::filesystem::path
   return true;
 }
 
+BenchSize image_bench_size(BenchSize size) {
+  if (size.height == 0) size.height = size.width;
+  if (size.width < 1 || size.height < 1 || size.width > image::kMaxSide || size.height > image::kMaxSide)
+    throw std::invalid_argument("--size " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                                ": from 1 to " + std::to_string(image::kMaxSide) + " pixels a side");
+  return size;
+}
+
 std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
 std::string shape_mismatch(const image::Image& got, const image::Image& want, const std::string& reference) {

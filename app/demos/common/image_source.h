@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cli.h"
 #include "image/image.h"
 
 namespace gpulab {
@@ -68,6 +69,10 @@ struct PixelDiff {
   int largest = 0;
 };
 PixelDiff diff_pixels(const image::Image& a, const image::Image& b);
+
+// An image bench's --size: the height defaults to the width; throws std::invalid_argument for a side
+// outside 1..image::kMaxSide.
+BenchSize image_bench_size(BenchSize size);
 
 // "" when a width x height image fits a GL texture of at most `max_texture` pixels a side (0: not
 // known yet), else "<name>: WxH is larger than the largest GL texture (N pixels a side)".

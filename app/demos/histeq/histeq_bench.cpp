@@ -12,6 +12,7 @@
 
 #include "common/random.h"
 #include "core/bench.h"
+#include "demos/common/image_source.h"
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
 
@@ -149,10 +150,7 @@ BenchSuite bench_histeq(const Options& o) {
   std::vector<BenchSize> sizes = o.bench_sizes;
   if (sizes.empty()) sizes = {{3840, 2160}, {16384, 16384}};
   for (BenchSize size : sizes) {
-    if (size.height == 0) size.height = size.width;
-    if (size.width < 1 || size.height < 1 || size.width > image::kMaxSide || size.height > image::kMaxSide)
-      throw std::invalid_argument("--size " + std::to_string(size.width) + "x" + std::to_string(size.height) +
-                                  ": from 1 to " + std::to_string(image::kMaxSide) + " pixels a side");
+    size = image_bench_size(size);
     const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
     const size_t n = size_t(w) * size_t(h);
     const std::string size_label = std::to_string(w) + "x" + std::to_string(h);
@@ -190,18 +188,8 @@ BenchSuite bench_histeq(const Options& o) {
         row.item_unit = "pixels";
         histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
         row.device = e ? std::string(e->device_name()) : "";
-        if (!e) {
-          row.error = "no CUDA device";
-        } else if (!is_cpu && !gpu_error.empty()) {
-          row.error = gpu_error;
-        } else {
-          try {
-            const BenchTiming t = bench_time_steps(step, !is_cpu, stream, o);
-            bench_fill(row, t, items, bytes, 0, suite, !is_cpu);
-          } catch (const std::exception& ex) {
-            row.error = ex.what();
-          }
-        }
+        bench_measure_row(row, !e ? "no CUDA device" : is_cpu ? "" : gpu_error, !is_cpu, items, bytes, step, stream, o,
+                          suite);
         std::fprintf(stderr, "bench: %-9s %-24s %-5s %s %s %s\n", row.stage.c_str(), row.variant.c_str(),
                      row.block.c_str(), size_label.c_str(), input.label,
                      row.error.empty() ? (std::to_string(row.ms_median * 1e3) + " us/step").c_str() : row.error.c_str());
@@ -209,10 +197,7 @@ BenchSuite bench_histeq(const Options& o) {
       };
 
       for (auto [v, baseline_only] : plan) {
-        std::vector<int> blocks;
-        if (v->blocks.empty()) blocks = {0};
-        else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
-        else blocks = {v->default_block};
+        const std::vector<int> blocks = bench_blocks(*v, o);
         const bool is_cpu = v->backend == histeq::Backend::Cpu;
         for (int block : blocks) {
           BenchRow row;

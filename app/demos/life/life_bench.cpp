@@ -41,10 +41,7 @@ BenchSuite bench_life(const Options& o) {
     const std::string bad = life::check_size(size.width, size.height ? size.height : size.width);
     if (!bad.empty()) throw std::invalid_argument(bad);
     for (auto [v, baseline_only] : plan) {
-      std::vector<int> blocks;
-      if (v->blocks.empty()) blocks = {0};
-      else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
-      else blocks = {v->default_block};
+      const std::vector<int> blocks = bench_blocks(*v, o);
       for (int block : blocks) {
         BenchRow row;
         row.demo = "life";

@@ -58,10 +58,7 @@ BenchSuite bench_nbody(const Options& o) {
     const nbody::System system = nbody::make_initial(nbody::InitKind::Plummer, static_cast<size_t>(n), 42, params);
     const double inter = nbody::interactions_per_step(static_cast<double>(n));
     for (auto [v, baseline_only] : plan) {
-      std::vector<int> blocks;
-      if (v->blocks.empty()) blocks = {0};
-      else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
-      else blocks = {v->default_block};
+      const std::vector<int> blocks = bench_blocks(*v, o);
       const bool is_cpu = v->backend == nbody::Backend::Cpu;
       if (is_cpu && cpu_rate > 0 && inter / cpu_rate > kCpuStepBudgetS) {
         char note[160];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/bench.h"
+#include "demos/common/image_source.h"
 #include "demos/rotate/rotate_demo.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
@@ -60,10 +61,7 @@ BenchSuite bench_rotate(const Options& o) {
   std::vector<BenchSize> sizes = o.bench_sizes;
   if (sizes.empty()) sizes = {{8192, 8192}};
   for (BenchSize size : sizes) {
-    if (size.height == 0) size.height = size.width;
-    if (size.width < 1 || size.height < 1 || size.width > image::kMaxSide || size.height > image::kMaxSide)
-      throw std::invalid_argument("--size " + std::to_string(size.width) + "x" + std::to_string(size.height) +
-                                  ": from 1 to " + std::to_string(image::kMaxSide) + " pixels a side");
+    size = image_bench_size(size);
     const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
     for (int channels : {1, 4}) {
       const image::Image src = bench_image(w, h, channels);
@@ -81,10 +79,7 @@ BenchSuite bench_rotate(const Options& o) {
         s.params = {30.0f, 1.0f, filter, rotate::Address::Border};
         const std::string input = std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter));
         for (auto [v, baseline_only] : plan) {
-          std::vector<int> blocks;
-          if (v->blocks.empty()) blocks = {0};
-          else if (o.bench_all_blocks) blocks.assign(v->blocks.begin(), v->blocks.end());
-          else blocks = {v->default_block};
+          const std::vector<int> blocks = bench_blocks(*v, o);
           const bool is_cpu = v->backend == rotate::Backend::Cpu;
           for (int block : blocks) {
             BenchRow row;
@@ -100,21 +95,10 @@ BenchSuite bench_rotate(const Options& o) {
             row.baseline_only = baseline_only;
             rotate::Engine* e = is_cpu ? cpu.get() : gpu.get();
             row.device = e ? std::string(e->device_name()) : "";
-            if (!e) {
-              row.error = "no CUDA device";
-            } else if (!is_cpu && !gpu_error.empty()) {
-              row.error = gpu_error;
-            } else {
-              try {
-                const BenchTiming t =
-                    bench_time_steps([&](int steps) { for (int i = 0; i < steps; ++i) e->run(*v, block, s); },
-                                     !is_cpu, stream, o);
-                const double pixels = double(w) * double(h);
-                bench_fill(row, t, pixels, 2.0 * pixels * channels, 0, suite, !is_cpu);
-              } catch (const std::exception& ex) {
-                row.error = ex.what();
-              }
-            }
+            const double pixels = double(w) * double(h);
+            bench_measure_row(
+                row, !e ? "no CUDA device" : is_cpu ? "" : gpu_error, !is_cpu, pixels, 2.0 * pixels * channels,
+                [&](int steps) { for (int i = 0; i < steps; ++i) e->run(*v, block, s); }, stream, o, suite);
             std::fprintf(stderr, "bench: %-10s %-6s %s %s %s\n", row.variant.c_str(), row.block.c_str(), row.size.c_str(),
                          input.c_str(),
                          row.error.empty() ? (std::to_string(row.ms_median) + " ms/step").c_str() : row.error.c_str());
