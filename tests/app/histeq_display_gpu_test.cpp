@@ -20,15 +20,13 @@
 #include "support/gpu_gl_context.h"
 #include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
+#include "support/image_checks.h"
 
 namespace gpulab {
 namespace {
 
-std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
-  std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
-  glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
-  return px;
-}
+using testing::differing_pixels;
+using testing::texture_bytes;
 
 // What the display must hold: every pixel of the reference's output through compose_rgba (grey
 // replicated, RGB as is, alpha 255 where the image has none).
@@ -44,14 +42,6 @@ std::vector<uint8_t> composed(const image::Image& out) {
       histeq::compose_rgba(histeq::Layout::Grey, p[0], 0, 0, alpha, &px[i * 4]);
   }
   return px;
-}
-
-size_t differing_pixels(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  if (a.size() != b.size()) return std::max(a.size(), b.size()) / 4;
-  size_t n = 0;
-  for (size_t i = 0; i < a.size(); i += 4)
-    n += a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2] || a[i + 3] != b[i + 3];
-  return n;
 }
 
 struct Case {

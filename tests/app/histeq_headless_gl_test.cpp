@@ -34,28 +34,16 @@ namespace gpulab {
 namespace {
 
 using testing::ProcessResult;
+using testing::colours_in_box;
+using testing::rgba_of;
+using testing::texture_bytes;
 
 ProcessResult run_gpulab(const std::string& args) { return testing::run_gpulab(args, "gpulab-histeq"); }
 fs::path temp_dir() { return testing::temp_dir("gpulab-histeq"); }
 
 // A generated image of any size written as PNG (the binary's input), and the image as it reads back.
 image::Image write_input(const fs::path& path, std::string_view id, int w, int h) {
-  const image::Image img = image::generate(id, w, h);
-  EXPECT_EQ(image::save_png(path, img), "");
-  const image::LoadResult back = image::load(path);
-  EXPECT_EQ(back.error, "");
-  EXPECT_EQ(back.image, img) << "PNG must round-trip exactly";
-  return back.image;
-}
-
-std::set<uint32_t> colours_in_box(const gl::Image& img, int x0, int y0, int x1, int y1) {
-  std::set<uint32_t> seen;
-  for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) {
-      const uint8_t* p = &img.rgba[(size_t(y) * img.width + x) * 4];
-      seen.insert(p[0] | p[1] << 8 | p[2] << 16);
-    }
-  return seen;
+  return testing::save_png_checked(path, image::generate(id, w, h));
 }
 
 // ---------------------------------------------------------------------------------------------

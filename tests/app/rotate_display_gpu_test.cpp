@@ -20,31 +20,14 @@
 #include "rotate/rotate.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
+#include "support/image_checks.h"
 
 namespace gpulab {
 namespace {
 
-std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
-  std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
-  glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
-  return px;
-}
-
-size_t differing_pixels(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  if (a.size() != b.size()) return std::max(a.size(), b.size()) / 4;
-  size_t n = 0;
-  for (size_t i = 0; i < a.size(); i += 4)
-    n += a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2] || a[i + 3] != b[i + 3];
-  return n;
-}
-
-image::Image rgba_image(int w, int h) {
-  image::Image img = image::convert_channels(image::generate("hazy-landscape", w, h), 4);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      img.pixels[(size_t(y) * w + x) * 4 + 3] = uint8_t((x * 255) / std::max(1, w - 1));
-  return img;
-}
+using testing::differing_pixels;
+using testing::rgba_image;
+using testing::texture_bytes;
 
 struct Case {
   const char* variant;

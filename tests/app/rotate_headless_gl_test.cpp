@@ -36,26 +36,13 @@ namespace gpulab {
 namespace {
 
 using testing::ProcessResult;
+using testing::colours_in_box;
+using testing::rgba_image;
+using testing::rgba_of;
+using testing::texture_bytes;
 
 ProcessResult run_gpulab(const std::string& args) { return testing::run_gpulab(args, "gpulab-rotate"); }
 fs::path temp_dir() { return testing::temp_dir("gpulab-rotate"); }
-
-image::Image write_png(const fs::path& path, const image::Image& img) {
-  EXPECT_EQ(image::save_png(path, img), "");
-  const image::LoadResult back = image::load(path);
-  EXPECT_EQ(back.error, "");
-  EXPECT_EQ(back.image, img) << "PNG must round-trip exactly";
-  return back.image;
-}
-
-// An RGBA image with an alpha ramp: colour and transparency both go through the rotation.
-image::Image rgba_image(int w, int h) {
-  image::Image img = image::convert_channels(image::generate("hazy-landscape", w, h), 4);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      img.pixels[(size_t(y) * w + x) * 4 + 3] = uint8_t((x * 255) / std::max(1, w - 1));
-  return img;
-}
 
 rotate::Params params(float angle, float scale, rotate::Filter f, rotate::Address a) {
   rotate::Params p;
@@ -64,16 +51,6 @@ rotate::Params params(float angle, float scale, rotate::Filter f, rotate::Addres
   p.filter = f;
   p.address = a;
   return p;
-}
-
-std::set<uint32_t> colours_in_box(const gl::Image& img, int x0, int y0, int x1, int y1) {
-  std::set<uint32_t> seen;
-  for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) {
-      const uint8_t* p = &img.rgba[(size_t(y) * img.width + x) * 4];
-      seen.insert(p[0] | p[1] << 8 | p[2] << 16);
-    }
-  return seen;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +115,7 @@ TEST(RotateHeadless, BatchWritesRotateCpuByteForByte) {
                    out = dir / ("out" + std::to_string(i) + ".png");
     ++i;
     fs::remove(out);
-    const image::Image img = write_png(in, c.image);
+    const image::Image img = testing::save_png_checked(in, c.image);
     const ProcessResult r = run_gpulab("--headless --cpu --demo rotate --image " + in.string() + " " +
                                        c.flags + " --save-image " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
@@ -156,7 +133,7 @@ TEST(RotateHeadless, BatchWithoutCpuFlagWritesTheInputsSize) {
   // cpu elsewhere (the reference byte for byte).
   const fs::path in = temp_dir() / "default-in.png", out = temp_dir() / "default-out.png";
   fs::remove(out);
-  const image::Image img = write_png(in, image::generate("filter-test", 120, 90));
+  const image::Image img = testing::save_png_checked(in, image::generate("filter-test", 120, 90));
   const ProcessResult r = run_gpulab("--headless --demo rotate --image " + in.string() +
                                      " --angle 30 --save-image " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
@@ -175,7 +152,7 @@ TEST(RotateHeadless, BatchWithoutCpuFlagWritesTheInputsSize) {
 
 TEST(RotateHeadless, BadNumbersAndWordsExit1NamingTheOption) {
   const fs::path in = temp_dir() / "ok.png";
-  write_png(in, image::generate("filter-test", 32, 32));
+  testing::save_png_checked(in, image::generate("filter-test", 32, 32));
   const fs::path out = temp_dir() / "never.png";
   struct Bad {
     const char* args;
@@ -544,7 +521,7 @@ TEST_F(RotateDemoGl, OpenFileRefusesBadFilesAndKeepsTheImage) {
   EXPECT_NE(err.find("missing-photo.png"), std::string::npos) << err;
   EXPECT_TRUE(demo.source_image() == start);
   const fs::path good = temp_dir() / "good.png";
-  const image::Image img = write_png(good, image::generate("hazy-landscape", 50, 40));
+  const image::Image img = testing::save_png_checked(good, image::generate("hazy-landscape", 50, 40));
   err.clear();
   EXPECT_TRUE(demo.open_file(good, &err)) << err;
   EXPECT_TRUE(demo.source_image() == img);

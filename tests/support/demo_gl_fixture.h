@@ -1,7 +1,7 @@
 #pragma once
 // A demo on the suite's headless GL context, attached to a CPU-only Context (no CUDA) as the app
-// attaches it: configure() parses a command line for it, frame() makes a frame of the context's size,
-// texture_bytes() reads a GL texture back, rgba_of() is an image as the display shows it.
+// attaches it: configure() parses a command line for it, frame() makes a frame of the context's size.
+// The image helpers (texture_bytes, rgba_of, ...) are support/image_checks.h's.
 #include <string>
 #include <vector>
 
@@ -10,6 +10,7 @@
 #include "core/timings.h"
 #include "image/image.h"
 #include "support/gl_fixture.h"
+#include "support/image_checks.h"
 
 namespace gpulab::testing {
 
@@ -46,27 +47,6 @@ class CpuDemoGlTest : public HeadlessGlTest<Suite, Width, Height> {
     return f;
   }
   Frame frame(bool playing) { return frame(Width, Height, playing); }
-
-  static std::vector<uint8_t> texture_bytes(const gl::Texture2D& t) {
-    std::vector<uint8_t> px(size_t(t.width()) * t.height() * 4);
-    glGetTextureImage(t.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(px.size()), px.data());
-    return px;
-  }
-
-  // An image as the display shows it: grey replicated, alpha 255 where there is none (written out here,
-  // not through image::convert_channels, so that the tests do not lean on the code they check).
-  static std::vector<uint8_t> rgba_of(const image::Image& img) {
-    std::vector<uint8_t> out;
-    for (size_t i = 0; i < img.pixel_count(); ++i) {
-      const uint8_t* p = &img.pixels[i * img.channels];
-      const bool colour = img.channels >= 3;
-      out.push_back(p[0]);
-      out.push_back(colour ? p[1] : p[0]);
-      out.push_back(colour ? p[2] : p[0]);
-      out.push_back(img.channels == 2 ? p[1] : img.channels == 4 ? p[3] : 255);
-    }
-    return out;
-  }
 
   Timings timings_;
   Context ctx_;

@@ -10,10 +10,15 @@
 #include "common/cuda_probe.h"
 
 namespace gpulab::testing {
-inline bool gpu_required() {
-  const char* v = std::getenv("GPULAB_REQUIRE_GPU");
+// An environment switch: set, not empty and not "0".
+inline bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
   return v && *v && std::strcmp(v, "0") != 0;
 }
+inline bool gpu_required() { return env_flag("GPULAB_REQUIRE_GPU"); }
+// GPULAB_SMALL_TESTS=1: the kernels' gpu tests shrink their sizes, so that compute-sanitizer runs end
+// in minutes.
+inline bool small_tests() { return env_flag("GPULAB_SMALL_TESTS"); }
 }  // namespace gpulab::testing
 
 #define GPULAB_SKIP_WITHOUT_CUDA()                                                              \

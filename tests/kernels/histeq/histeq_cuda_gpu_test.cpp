@@ -27,10 +27,7 @@
 namespace gpulab::histeq {
 namespace {
 
-bool small_tests() {
-  const char* v = std::getenv("GPULAB_SMALL_TESTS");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
+using testing::small_tests;
 
 struct Size {
   int w, h;

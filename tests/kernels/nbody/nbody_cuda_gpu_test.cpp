@@ -29,10 +29,7 @@
 namespace gpulab::nbody {
 namespace {
 
-bool small_tests() {
-  const char* v = std::getenv("GPULAB_SMALL_TESTS");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
+using testing::small_tests;
 
 std::vector<size_t> sizes() {
   if (small_tests()) return {1, 2, 127, 1000};

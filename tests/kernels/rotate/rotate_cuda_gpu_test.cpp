@@ -28,10 +28,7 @@
 namespace gpulab::rotate {
 namespace {
 
-bool small_tests() {
-  const char* v = std::getenv("GPULAB_SMALL_TESTS");
-  return v && *v && std::strcmp(v, "0") != 0;
-}
+using testing::small_tests;
 
 image::Image test_image(int w, int h, int channels, uint32_t seed) {
   image::Image img;
