@@ -88,8 +88,11 @@ struct Params {
 std::string check_params(const Params& p);
 
 // ---------------------------------------------------------------------------------------------
-// The arithmetic shared by the CPU reference and the kernels (written once, so they agree bit for
-// bit). The kernels must NOT call cosf/sinf themselves: the host computes the two coefficients once
+// The arithmetic of the definition and of the texture unit's model (written once, so that the host
+// and the kernels agree bit for bit): the coordinates (source_coord, lecture_source_coord) and the
+// unit model below run in the kernels and on the host; point_tap / linear_taps / blend, the float
+// definition's filtering, run on the host only (the CPU reference and the demo's inspector; the
+// GPU variants do what the texture unit does). The kernels must NOT call cosf/sinf themselves: the host computes the two coefficients once
 // (coefficients() below) and passes the floats in, so that both sides use the same values (device
 // cosf differs from the host's in the last bits, and 90° must give exactly 0 and 1).
 // Products and sums are rounded one by one (__fmul_rn/__fadd_rn on the device, where nvcc would

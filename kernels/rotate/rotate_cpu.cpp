@@ -1,6 +1,7 @@
-// The CPU reference of texture rotation: rotate.h's definition with its shared arithmetic
-// (source_coord or lecture_source_coord, point_tap / linear_taps, blend, to_byte), every channel
-// the same way, rows shared among threads for large images. Each output pixel depends only on its
+// The CPU reference of texture rotation: rotate.h's definition with its arithmetic (source_coord or
+// lecture_source_coord, point_tap / linear_taps, blend, to_byte), and rotate_unit_cpu, the texture
+// unit's model on the host (the functions the `global` kernel calls); every channel the same way, rows
+// shared among threads for large images. Each output pixel depends only on its
 // own coordinates, so the result is the same for any thread count.
 #include <algorithm>
 #include <memory>
