@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/timings.h"
 
 namespace gpulab {
 void set_image_display_filter(GLuint texture) {
@@ -57,17 +56,6 @@ void SplitImageQuad::draw(const gl::Texture2D& left, const gl::Texture2D& right,
   glBindTextureUnit(1, 0);
   glBindTextureUnit(0, 0);
   glUseProgram(0);
-}
-
-void time_display_path(Timings* t, DisplayPath path, double map_ms, std::chrono::steady_clock::time_point start) {
-  if (!t) return;
-  // The host-copy path waits for the GPU (the copy back): the fallback, not the normal frame.
-  switch (path) {
-    case DisplayPath::Interop: t->cpu("interop map/unmap", map_ms); break;
-    case DisplayPath::DeviceCopy: t->cpu("host copy + upload", detail::ms_since(start)); break;
-    case DisplayPath::Host: t->cpu("display (CPU)", detail::ms_since(start)); break;
-    case DisplayPath::None: break;
-  }
 }
 
 }  // namespace gpulab

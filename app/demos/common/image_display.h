@@ -1,17 +1,14 @@
 #pragma once
-// GL pieces the image demos' displays share: a texture made from an image, the display filter, the
-// split drawing of two textures, and the timing row for the display path taken.
-#include <chrono>
-
+// GL pieces the image demos' displays share: a texture made from an image, the display filter and the
+// split drawing of two textures (the display-path pieces every demo shares: display_path.h).
 #include "core/demo.h"
 #include "cuda/display_target.h"
+#include "demos/common/display_path.h"
 #include "demos/common/image_view.h"
 #include "gl/gl.h"
 #include "image/image.h"
 
 namespace gpulab {
-
-class Timings;
 
 // Minified (a large image fitted into the window): linear, so edges do not shimmer as much;
 // magnified (zoomed in): nearest, so each image pixel shows as a sharp square.
@@ -44,13 +41,5 @@ class SplitImageQuad {
   gl::VertexArray vao_;
   GLint image_loc_ = -1, split_loc_ = -1, line_loc_ = -1;
 };
-
-// The timing row of the path a display target's update (InteropTexture, InteropBuffer) took since
-// `start`: interop map/unmap, the host copy and upload, or the CPU fill; nothing without Timings.
-void time_display_path(Timings* t, DisplayPath path, double map_ms, std::chrono::steady_clock::time_point start);
-template <class Target>
-void time_display_path(Timings* t, const Target& target, std::chrono::steady_clock::time_point start) {
-  time_display_path(t, target.last_path(), target.last_map_ms(), start);
-}
 
 }  // namespace gpulab

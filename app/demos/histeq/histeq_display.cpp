@@ -29,12 +29,7 @@ bool HisteqDisplay::has_image() const { return bool(before_) && bool(after_->tex
 void HisteqDisplay::set_source(const image::Image& img) {
   // The new "before" texture first: when GL refuses it, the current one stays.
   before_ = image_texture(img);
-  if (after_->ensure_size(img.width, img.height)) {
-    set_image_display_filter(after_->texture().id());
-    if (after_->interop_allowed() && !after_->interop_active() && ctx_.notify)
-      ctx_.notify("interop registration failed, using the host-copy path: " +
-                  after_->interop_unavailable_reason());
-  }
+  if (resize_display_target(*after_, img.width, img.height, ctx_)) set_image_display_filter(after_->texture().id());
 }
 
 void HisteqDisplay::update(histeq::Engine& engine, bool force_host_copy) {

@@ -6,6 +6,7 @@
 
 #include "core/timings.h"
 #include "cuda/display_target.h"
+#include "demos/common/display_path.h"
 
 #if defined(GPULAB_HAVE_CUDA)
 #include "life/life_cuda.h"
@@ -25,15 +26,8 @@ const gl::Texture2D& LifeDisplay::texture() const { return target_->texture(); }
 bool LifeDisplay::interop_active() const { return target_->interop_active(); }
 const std::string& LifeDisplay::path_description() const { return target_->path_description(); }
 
-void LifeDisplay::ensure_size(int width, int height) {
-  if (!target_->ensure_size(width, height)) return;
-  if (target_->interop_allowed() && !target_->interop_active() && ctx_.notify)
-    ctx_.notify("interop registration failed, using the host-copy path: " +
-                target_->interop_unavailable_reason());
-}
-
 void LifeDisplay::update(life::Engine& engine, const life::View& view, bool force_host_copy) {
-  ensure_size(view.tex_width, view.tex_height);
+  resize_display_target(*target_, view.tex_width, view.tex_height, ctx_);
   TextureFill fill;
 #if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == life::Backend::Cuda) {
@@ -51,21 +45,7 @@ void LifeDisplay::update(life::Engine& engine, const life::View& view, bool forc
 
   const auto start = std::chrono::steady_clock::now();
   target_->update(fill, force_host_copy);
-  if (!ctx_.timings) return;
-  // The host-copy path waits for the GPU (the copy back): the fallback, not the normal frame.
-  switch (target_->last_path()) {
-    case DisplayPath::Interop:
-      ctx_.timings->cpu("interop map/unmap", target_->last_map_ms());
-      break;
-    case DisplayPath::DeviceCopy:
-      ctx_.timings->cpu("host copy + upload", detail::ms_since(start));
-      break;
-    case DisplayPath::Host:
-      ctx_.timings->cpu("display (CPU)", detail::ms_since(start));
-      break;
-    case DisplayPath::None:
-      break;
-  }
+  time_display_path(ctx_.timings, *target_, start);
 }
 
 void LifeDisplay::draw(int width, int height) {

@@ -20,9 +20,8 @@ class LifeDisplay {
   explicit LifeDisplay(Context& ctx);
   ~LifeDisplay();
 
-  // Makes the texture width × height (and re-registers it) when the size changed.
-  void ensure_size(int width, int height);
-  // Fills the texture for `view` from `engine`. `force_host_copy` takes the host path even when
+  // Makes the texture the view's size when it is not (resize_display_target), then fills it for `view`
+  // from `engine`. `force_host_copy` takes the host path even when
   // interop works (the identical-pixels test compares the two).
   void update(life::Engine& engine, const life::View& view, bool force_host_copy = false);
   void draw(int width, int height);

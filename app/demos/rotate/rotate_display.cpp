@@ -47,12 +47,7 @@ bool RotateDisplay::interop_active() const {
 void RotateDisplay::set_source(const image::Image& img) {
   // The new source texture first: when GL refuses it, the current one stays.
   source_ = image_texture(img);
-  if (output_->ensure_size(img.width, img.height)) {
-    set_image_display_filter(output_->texture().id());
-    if (output_->interop_allowed() && !output_->interop_active() && ctx_.notify)
-      ctx_.notify("interop registration failed, using the host-copy path: " +
-                  output_->interop_unavailable_reason());
-  }
+  if (resize_display_target(*output_, img.width, img.height, ctx_)) set_image_display_filter(output_->texture().id());
   // A pixel buffer follows the image's size once the PBO path has made one (it is made on first use:
   // the surface path never needs it).
   if (pbo_->count() != 0) pbo_->resize(static_cast<size_t>(img.width) * static_cast<size_t>(img.height));
