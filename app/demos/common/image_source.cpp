@@ -174,7 +174,14 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
                       const char* what, const std::function<void()>& upload, const std::function<void()>& show,
-                      const std::function<void()>& fall_back, const std::function<void(std::string)>& notify) {
+                      const image::Generated* fallback,
+                      const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
+                      const std::function<void(std::string)>& notify) {
+  auto fall_back = [&] {
+    if (!fallback) throw std::runtime_error("no generated images to start with");
+    std::string err;
+    if (!load_fallback(*fallback, &err)) throw std::runtime_error(err);
+  };
   if (img.empty()) {
     fall_back();
     return;

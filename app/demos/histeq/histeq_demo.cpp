@@ -317,26 +317,16 @@ void HisteqDemo::attach(Context& ctx) {
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 
-  GLint max_texture = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
-  max_texture_ = max_texture;
+  max_texture_ = gl_max_texture_size();
   display_ = std::make_unique<HisteqDisplay>(ctx);
-
   picker_.set_files(list_image_files(ctx.assets / "images"));
-
   // The image from --image (loaded by configure), else a generated one.
-  auto start_default = [&] {
-    const image::Generated* g = default_generated();
-    if (!g) throw std::runtime_error("no generated images to start with");
-    std::string err;
-    if (!load_generated(*g, &err)) throw std::runtime_error(err);
-  };
   start_with_image(
       image_, origin_.name, max_texture_, batch_requested(), "processed", [&] { sync_engine(); },
-      [&] { display_->set_source(image_); },
-      [&] {
-        image_ = image::Image();
-        start_default();
+      [&] { display_->set_source(image_); }, default_generated(),
+      [&](const image::Generated& g, std::string* err) {
+        image_ = image::Image();  // nothing to restore when this one fails too
+        return load_generated(g, err);
       },
       [&](std::string line) { notify(std::move(line)); });
   view_.fitted = false;
@@ -408,7 +398,7 @@ bool HisteqDemo::set_image(image::Image img, const std::string& name, std::strin
         },
         [&] { display_->set_source(img); },
         [&] {
-          if (planes_.planes.empty()) return;
+          if (image_.empty()) return;  // none yet, or the one attach gave up on
           active_->upload(planes_);
           engine_serial_[idx] = planes_serial_;
           display_->set_source(image_);

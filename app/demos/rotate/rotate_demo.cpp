@@ -36,6 +36,12 @@ using rotate::ReadMode;
 
 constexpr std::string_view kGpuDefault = "tex-array";  // the texture unit over a cudaArray
 constexpr std::string_view kDefaultImage = "filter-test";
+
+// The generated image to start on: the filter test, else the first there is.
+const image::Generated* default_generated() {
+  if (const image::Generated* g = image::find_generated(kDefaultImage)) return g;
+  return image::generated_images().empty() ? nullptr : &image::generated_images().front();
+}
 constexpr float kDefaultSpin = 10.0f;    // degrees a second while playing, unless --angle fixes the angle
 constexpr int kMagnified = 16;           // output pixels a side in the magnifier
 constexpr float kMagnification = 8.0f;   // screen pixels per output pixel there
@@ -359,26 +365,16 @@ void RotateDemo::attach(Context& ctx) {
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(variant_->backend);
 
-  GLint max_texture = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
-  max_texture_ = max_texture;
+  max_texture_ = gl_max_texture_size();
   display_ = std::make_unique<RotateDisplay>(ctx);
   picker_.set_files(list_image_files(ctx.assets / "images"));
-
   // The image from --image (read by configure), else the generated filter test.
-  auto start_default = [&] {
-    const image::Generated* g = image::find_generated(kDefaultImage);
-    if (!g && !image::generated_images().empty()) g = &image::generated_images().front();
-    if (!g) throw std::runtime_error("no generated images to start with");
-    std::string err;
-    if (!load_generated(*g, &err)) throw std::runtime_error(err);
-  };
   start_with_image(
       image_, origin_.name, max_texture_, batch_requested(), "rotated", [&] { sync_engine(); },
-      [&] { display_->set_source(image_); },
-      [&] {
-        image_ = image::Image();
-        start_default();
+      [&] { display_->set_source(image_); }, default_generated(),
+      [&](const image::Generated& g, std::string* err) {
+        image_ = image::Image();  // nothing to restore when this one fails too
+        return load_generated(g, err);
       },
       [&](std::string line) { notify(std::move(line)); });
   view_.fitted = false;
