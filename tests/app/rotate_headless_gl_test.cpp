@@ -25,6 +25,7 @@
 #include "gl/image_io.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
+#include "support/rotate_params.h"
 #include "support/demo_gl_fixture.h"
 #include "support/imgui_text.h"
 #include "support/gl_fixture.h"
@@ -36,6 +37,8 @@ namespace gpulab {
 namespace {
 
 using testing::ProcessResult;
+using testing::params;
+using testing::settings;
 using testing::colours_in_box;
 using testing::rgba_image;
 using testing::rgba_of;
@@ -43,15 +46,6 @@ using testing::texture_bytes;
 
 ProcessResult run_gpulab(const std::string& args) { return testing::run_gpulab(args, "gpulab-rotate"); }
 fs::path temp_dir() { return testing::temp_dir("gpulab-rotate"); }
-
-rotate::Params params(float angle, float scale, rotate::Filter f, rotate::Address a) {
-  rotate::Params p;
-  p.angle_deg = angle;
-  p.scale = scale;
-  p.filter = f;
-  p.address = a;
-  return p;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Through the binary.
@@ -144,8 +138,7 @@ TEST(RotateHeadless, BatchWithoutCpuFlagWritesTheInputsSize) {
   ASSERT_EQ(got.image.width, 120);
   ASSERT_EQ(got.image.height, 90);
   ASSERT_EQ(got.image.channels, 1);
-  rotate::Settings s;
-  s.params = params(30, 1, rotate::Filter::Linear, rotate::Address::Border);
+  const rotate::Settings s = settings(30, 1, rotate::Filter::Linear, rotate::Address::Border, true);
   EXPECT_TRUE(got.image == want || got.image == rotate::rotate_unit_cpu(img, s))
       << "neither the reference nor the texture unit's model";
 }

@@ -17,11 +17,14 @@
 
 #include "image/image.h"
 #include "rotate/rotate.h"
+#include "support/rotate_params.h"
 
 namespace gpulab::rotate {
 namespace {
 
 using image::Image;
+using testing::params;
+using testing::settings;
 
 // Distinct, non-zero values (a border texel reads 0), different in every channel.
 Image distinct(int w, int h, int c) {
@@ -80,15 +83,6 @@ Image remapped(const Image& src, Map map) {
       }
     }
   return out;
-}
-
-Params params(float angle, float scale, Filter f, Address a) {
-  Params p;
-  p.angle_deg = angle;
-  p.scale = scale;
-  p.filter = f;
-  p.address = a;
-  return p;
 }
 
 std::string label(const Image& img, Filter f, Address a) {
@@ -530,13 +524,6 @@ TEST(RotateFilterTestImage, PointAndLinearDifferVisiblyWhenRotated) {
 // ---------------------------------------------------------------------------------------------
 // The texture unit's model (rotate.h, measured on an H100): samples the probe recorded there, and
 // how far the model may lie from the float definition.
-
-Settings settings(float angle, float scale, Filter f, Address a, bool normalized) {
-  Settings s;
-  s.params = params(angle, scale, f, a);
-  s.normalized = normalized;
-  return s;
-}
 
 TEST(RotateUnitModel, ReproducesSamplesRecordedOnTheH100) {
   // 2x2 texture, one texel 255: the four weights at fractions (a, b) in 256ths, as the unit gave them.
