@@ -113,7 +113,7 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   res.device_hint = t.device_hint;
   if (res.kind == BenchTarget::Kind::Invalid) {
     res.status = "invalid";
-    const int set = (t.min_items_per_s > 0) + (t.min_ratio > 0) + (t.max_ms > 0);
+    const int set = t.thresholds_set();
     res.detail = t.variants.empty() ? "no variants"
                  : set == 0         ? "no threshold: set min_items_per_s, min_ratio or max_ms"
                  : set > 1          ? "more than one of min_items_per_s, min_ratio, max_ms"
@@ -211,8 +211,7 @@ bool bench_same_case(const BenchRow& a, const BenchRow& b) {
 }
 
 BenchTarget::Kind BenchTarget::kind() const {
-  const int set = (min_items_per_s > 0) + (min_ratio > 0) + (max_ms > 0);
-  if (set != 1 || variants.empty()) return Kind::Invalid;
+  if (thresholds_set() != 1 || variants.empty()) return Kind::Invalid;
   if (min_items_per_s > 0) return Kind::Rate;
   if (min_ratio > 0) return versus.empty() ? Kind::Invalid : Kind::Ratio;
   return Kind::MaxTime;

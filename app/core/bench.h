@@ -76,6 +76,8 @@ struct BenchTarget {
 
   // Invalid: no threshold or more than one set, no variants, or a ratio without `versus`.
   Kind kind() const;
+  // How many of min_items_per_s, min_ratio and max_ms are set (exactly one is valid).
+  int thresholds_set() const { return (min_items_per_s > 0) + (min_ratio > 0) + (max_ms > 0); }
 };
 
 // The outcome of one target, as format_bench prints it: "target: <what>: <status> (<detail>)".

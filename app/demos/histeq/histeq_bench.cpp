@@ -140,7 +140,10 @@ BenchSuite bench_histeq(const Options& o) {
   std::vector<const Pipeline*> chosen_pipelines;
   for (const Pipeline& p : pipelines()) {
     const bool asked = std::find(pipeline_ids.begin(), pipeline_ids.end(), p.id) != pipeline_ids.end();
-    const bool baseline = std::string(p.id).find("-best") == std::string::npos;
+    // A pipeline baseline (pipeline-cpu, stretch-naive, ...) comes along with a pipeline asked for.
+    bool baseline = false;
+    for (const BenchBaseline& group : suite.baselines)
+      baseline = baseline || std::find(group.variants.begin(), group.variants.end(), p.id) != group.variants.end();
     if (o.variants.empty() || asked || (!pipeline_ids.empty() && baseline)) chosen_pipelines.push_back(&p);
   }
   for (const Pipeline* p : chosen_pipelines)
