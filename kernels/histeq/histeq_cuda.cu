@@ -80,6 +80,7 @@ HistKind hist_kind(std::string_view id) {
   if (id == "hist-cub") return HistKind::Cub;
   if (id == "hist-shared-vec") return HistKind::SharedVec;
   if (id == "hist-fused-scan") return HistKind::FusedScan;
+  if (id == "hist-bank-private") return HistKind::BankPrivate;
   if (id == "hist-lane-private") return HistKind::LanePrivate;
   throw std::invalid_argument("histeq: the CUDA engine does not know histogram variant '" + std::string(id) + "'");
 }

@@ -18,7 +18,7 @@ struct GpuShape {
 };
 
 enum class HistKind : uint8_t {
-  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan, LanePrivate
+  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan, BankPrivate, LanePrivate
 };
 enum class ScanKind : uint8_t { Serial, Block, Cub };
 enum class ReduceKind : uint8_t { Divergent, StridedIndex, Sequential, AddOnLoad, UnrollLastWarp, WarpShuffle };

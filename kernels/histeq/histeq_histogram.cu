@@ -8,8 +8,11 @@
 //   hist-shared-vec         one shared histogram a block fed 16 pixels a 128-bit load by 512-thread
 //                           blocks (one an SM for a 4K image); the last block to finish hands the counts out and
 //                           clears the accumulator: one launch, no memset
-//   hist-fused-scan         the same, and the last block, which holds the whole histogram, also
-//                           scans it and writes the LUT: the scan stage needs no launch
+//   hist-bank-private       32 copies of the histogram a block, copy l in shared-memory bank l: lane l
+//                           of every warp adds to copy l, so a warp's 32 atomics never share a bank;
+//                           otherwise as hist-shared-vec (16 pixels a load, few fat blocks, one launch)
+//   hist-fused-scan         hist-bank-private, and the last block, which holds the whole histogram,
+//                           also scans it and writes the LUT: the scan stage needs no launch
 //   hist-lane-private       256 8-bit counters a lane, in the lane's own shared-memory bank, counted
 //                           with plain loads and stores (no atomics, no bank conflicts, whatever the
 //                           contents), folded by warp reductions every 240 pixels; 16 pixels a
@@ -198,10 +201,9 @@ void allow_lane_private_smem() {
   (void)done;
 }
 
-// hist-shared-vec / hist-fused-scan: one shared histogram a block, fed 16 pixels a 128-bit load (two
+// hist-shared-vec: one shared histogram a block, fed 16 pixels a 128-bit load (two
 // loads in flight a thread) by 512-thread blocks, one an SM for small images, up to what stays resident; the block adds its counts
 // to an accumulator and the last block to finish hands them out and clears it (one launch, no memset).
-// With kFuseScan the last block, which holds the whole histogram, also writes the LUT (histeq_lut.cuh).
 constexpr int kVecMaxBlock = 1024;
 
 __device__ __forceinline__ void count_vec(uint32_t* h, const uint4& a) {
@@ -212,9 +214,8 @@ __device__ __forceinline__ void count_vec(uint32_t* h, const uint4& a) {
     for (int s = 0; s < 32; s += 8) atomicAdd(&h[(w[k] >> s) & 0xFFu], 1u);
 }
 
-template <bool kFuseScan>
 __global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* __restrict__ img, size_t n,
-                                                                uint32_t* accum, uint32_t* hist, uint8_t* lut) {
+                                                                uint32_t* accum, uint32_t* hist) {
   __shared__ uint32_t h[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) h[b] = 0;
   __syncthreads();
@@ -232,6 +233,53 @@ __global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* _
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (h[b]) atomicAdd(&accum[b], h[b]);
 
+  uint32_t mine;
+  hand_out_if_last(accum, hist, mine);
+}
+
+// hist-bank-private: 32 copies of the histogram a block, counter (bin, copy) at word bin * 32 + copy,
+// so copy l lies wholly in shared-memory bank l. Lane l of every warp adds to copy l: the 32 atomics of
+// a warp instruction fall in 32 different banks whatever the pixels are (hist-shared-vec's one copy
+// puts random pixels of a warp in the same bank several times, and the atomics wait for each other).
+// The price is 32 KiB a block to clear and a 32-term fold a bin at the end.
+// With kFuseScan (hist-fused-scan) the last block, which holds the whole histogram, also writes the
+// LUT (histeq_lut.cuh).
+constexpr int kBankCopies = 32;
+
+__device__ __forceinline__ void count_banked(uint32_t* h, const uint4& a, uint32_t lane) {
+  const uint32_t w[4] = {a.x, a.y, a.z, a.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+#pragma unroll
+    for (int s = 0; s < 32; s += 8) atomicAdd(&h[(((w[k] >> s) & 0xFFu) << 5) | lane], 1u);
+}
+
+template <bool kFuseScan>
+__global__ void __launch_bounds__(kVecMaxBlock) hist_bank_private(const uint8_t* __restrict__ img, size_t n,
+                                                                  uint32_t* accum, uint32_t* hist, uint8_t* lut) {
+  __shared__ uint4 smem[kBins * kBankCopies / 4];
+  uint32_t* h = reinterpret_cast<uint32_t*>(smem);
+  for (int i = threadIdx.x; i < kBins * kBankCopies / 4; i += blockDim.x) smem[i] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint4* v = reinterpret_cast<const uint4*>(img);
+  const size_t vectors = n / 16, stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + stride < vectors; i += 2 * stride) {
+    const uint4 a = __ldg(v + i), b = __ldg(v + i + stride);
+    count_banked(h, a, lane);
+    count_banked(h, b, lane);
+  }
+  if (i < vectors) count_banked(h, __ldg(v + i), lane);
+  if (blockIdx.x == 0 && threadIdx.x < n % 16) atomicAdd(&h[(uint32_t(img[vectors * 16 + threadIdx.x]) << 5) | lane], 1u);
+  __syncthreads();
+  // Thread b folds bin b's copies starting at copy b % 32: the 32 threads of a warp read 32 banks at once.
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    uint32_t sum = 0;
+#pragma unroll 8
+    for (int c = 0; c < kBankCopies; ++c) sum += h[(b << 5) | ((c + b) & 31)];
+    if (sum) atomicAdd(&accum[b], sum);
+  }
   uint32_t mine;  // blockDim >= 256: one bin a thread
   if (hand_out_if_last(accum, hist, mine) && kFuseScan) block_equalize_lut_shuffle(mine, lut);
 }
@@ -241,6 +289,16 @@ unsigned resident_grid(const void* func, int block, size_t smem, const GpuShape&
   const long long want = ceil_div(static_cast<long long>(std::max<size_t>(items, 1)), block);
   const long long resident = static_cast<long long>(resident_blocks(func, block, smem)) * gpu.sm_count;
   return static_cast<unsigned>(std::max<long long>(1, std::min(want, resident)));
+}
+
+// Grid of the vector-load kernels (hist-shared-vec, hist-bank-private): blocks stay few while each
+// thread would get fewer than 16 vectors. At 3840x2160 that is one block an SM (less zeroing and
+// merging); at 16384² as many as stay resident (enough loads in flight).
+unsigned few_fat_grid(const void* func, int block, size_t n, const GpuShape& gpu) {
+  const long long per_sm = static_cast<long long>(n / 16) / (static_cast<long long>(gpu.sm_count) * block * 16);
+  const long long blocks_per_sm = std::clamp<long long>(per_sm, 1, resident_blocks(func, block, 0));
+  return static_cast<unsigned>(std::max<long long>(
+      1, std::min<long long>(blocks_per_sm * gpu.sm_count, ceil_div(static_cast<long long>(n / 16 + 1), block))));
 }
 
 }  // namespace
@@ -309,22 +367,24 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
                                                      static_cast<long long>(n), stream));
       break;
     }
-    case HistKind::SharedVec:
-    case HistKind::FusedScan: {
+    case HistKind::SharedVec: {
       if (block < kBins || block > kVecMaxBlock)
         throw std::invalid_argument("hist-shared-vec: from 256 to 1024 threads a block");
-      const void* f = k == HistKind::SharedVec ? reinterpret_cast<const void*>(hist_shared_vec<false>)
-                                               : reinterpret_cast<const void*>(hist_shared_vec<true>);
-      // Blocks stay few while each thread would get fewer than 16 vectors: at 3840x2160 one block an SM
-      // (less merging and zeroing), at 16384² as many as stay resident (enough loads in flight).
-      const long long per_sm = static_cast<long long>(n / 16) / (static_cast<long long>(gpu.sm_count) * block * 16);
-      const long long blocks_per_sm = std::clamp<long long>(per_sm, 1, resident_blocks(f, block, 0));
-      const unsigned grid = static_cast<unsigned>(
-          std::max<long long>(1, std::min<long long>(blocks_per_sm * gpu.sm_count, ceil_div(static_cast<long long>(n / 16 + 1), block))));
-      if (k == HistKind::SharedVec)
-        hist_shared_vec<false><<<grid, block, 0, stream>>>(d_plane, n, s.accum, d_hist, nullptr);
+      const unsigned grid = few_fat_grid(reinterpret_cast<const void*>(hist_shared_vec), block, n, gpu);
+      hist_shared_vec<<<grid, block, 0, stream>>>(d_plane, n, s.accum, d_hist);
+      break;
+    }
+    case HistKind::BankPrivate:
+    case HistKind::FusedScan: {
+      if (block < kBins || block > kVecMaxBlock || block % 32)
+        throw std::invalid_argument(std::string(k == HistKind::FusedScan ? "hist-fused-scan" : "hist-bank-private") +
+                                    ": from 256 to 1024 threads a block, whole warps");
+      if (k == HistKind::BankPrivate)
+        hist_bank_private<false><<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<false>), block, n, gpu),
+                                   block, 0, stream>>>(d_plane, n, s.accum, d_hist, nullptr);
       else
-        hist_shared_vec<true><<<grid, block, 0, stream>>>(d_plane, n, s.accum, d_hist, d_lut);
+        hist_bank_private<true><<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<true>), block, n, gpu),
+                                  block, 0, stream>>>(d_plane, n, s.accum, d_hist, d_lut);
       break;
     }
     case HistKind::LanePrivate: {
@@ -354,9 +414,11 @@ std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
                warp_private_smem}};
     case HistKind::Cub: return {};  // CUB's own kernels: not ours to inspect
     case HistKind::SharedVec:
-      return {{"hist_shared_vec", reinterpret_cast<const void*>(hist_shared_vec<false>), block}};
+      return {{"hist_shared_vec", reinterpret_cast<const void*>(hist_shared_vec), block}};
+    case HistKind::BankPrivate:
+      return {{"hist_bank_private", reinterpret_cast<const void*>(hist_bank_private<false>), block}};
     case HistKind::FusedScan:
-      return {{"hist_shared_vec<fuse scan>", reinterpret_cast<const void*>(hist_shared_vec<true>), block}};
+      return {{"hist_bank_private<fuse scan>", reinterpret_cast<const void*>(hist_bank_private<true>), block}};
     case HistKind::LanePrivate:
       allow_lane_private_smem();
       return {{"hist_lane_private", reinterpret_cast<const void*>(hist_lane_private), block, lane_private_smem(block),

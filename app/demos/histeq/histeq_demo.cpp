@@ -39,7 +39,7 @@ using histeq::Mode;
 using histeq::StageId;
 
 // The GPU variant each stage starts on: the fastest of each stage on the H100.
-constexpr std::string_view kGpuDefaults[histeq::kStageCount] = {"hist-shared-vec", "scan-block",
+constexpr std::string_view kGpuDefaults[histeq::kStageCount] = {"hist-bank-private", "scan-block",
                                                                 "reduce-warp-shuffle", "apply-shared"};
 constexpr int kMaxTimedRuns = 64;  // per-stage GPU sections cost two events a run: only this many a frame
 

@@ -99,7 +99,7 @@ class HisteqDemo final : public Demo {
   void run_pipeline(int times, bool timed);
   void handle_input(const Frame& frame);
   void layout(const Frame& frame);
-  std::string pipeline_label() const;  // "hist-shared-vec > scan-block > apply-shared"
+  std::string pipeline_label() const;  // "hist-bank-private > scan-block > apply-shared"
   std::string size_label() const;      // "3840x2160 grey"
   void notify(std::string line) const;
   void ui_image(float w);

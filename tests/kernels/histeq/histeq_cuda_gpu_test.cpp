@@ -148,7 +148,7 @@ TEST_F(HistEqCuda, RepeatedRunsStayExact) {
   // nor one variant's to another's.
   const std::vector<uint8_t> plane = make_plane(Content::Uniform, 4099, 9);
   engine_->upload(grey_planes(4099, 1, plane));
-  for (const char* id : {"hist-lane-private", "hist-shared-vec", "hist-fused-scan", "hist-lane-private"}) {
+  for (const char* id : {"hist-lane-private", "hist-shared-vec", "hist-bank-private", "hist-fused-scan", "hist-lane-private"}) {
     for (int i = 0; i < 3; ++i) {
       engine_->run(v(id), v(id).default_block, 0);
       EXPECT_EQ(engine_->histogram(0), histogram_cpu(plane)) << id << " run " << i;
