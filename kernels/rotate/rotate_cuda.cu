@@ -90,7 +90,12 @@ __device__ __forceinline__ Coord coord_of(const Launch& L, int x, int y) {
   return L.lecture ? lecture_source_coord(x, y, L.w, L.h, L.k) : source_coord(x, y, L.w, L.h, L.k);
 }
 
-__device__ __forceinline__ uint8_t byte_of(float f) { return to_byte(mul_rn(f, 255.0f)); }
+// A normalized-float read (f in [0, 1]) to its byte: to_byte(f·255), +0.5 and truncate. For f in
+// [0, 1] the sum is in [0.5, 255.5], so a truncating conversion needs none of to_byte's clamps (the
+// RGBA kernels are a third shorter).
+__device__ __forceinline__ uint8_t byte_of(float f) {
+  return static_cast<uint8_t>(__float2uint_rz(add_rn(mul_rn(f, 255.0f), 0.5f)));
+}
 
 // rotate.h's texture_coord, with a multiplication where it is exact.
 __device__ __forceinline__ Coord tex_coord(const Launch& L, Coord s) {
@@ -99,19 +104,27 @@ __device__ __forceinline__ Coord tex_coord(const Launch& L, Coord s) {
           L.inv_h != 0 ? mul_rn(s.y, L.inv_h) : div_rn(s.y, float(L.h))};
 }
 
-// Output pixel (x, y) through the texture unit, as RGBA (grey replicated, alpha 255).
-template <bool kRgba>
+// Output pixel (x, y) through the texture unit, as RGBA (grey replicated, alpha 255). kPlain: the
+// launch is known to take the definition's coordinates, normalized with power-of-two sizes (inv_w,
+// inv_h set), read as normalized floats: the common case, compiled without the others' branches.
+template <bool kRgba, bool kPlain = false>
 __device__ __forceinline__ uchar4 tex_pixel(cudaTextureObject_t tex, const Launch& L, int x, int y) {
-  const Coord c = tex_coord(L, coord_of(L, x, y));
+  Coord c;
+  if constexpr (kPlain) {
+    c = source_coord(x, y, L.w, L.h, L.k);
+    c = {mul_rn(c.x, L.inv_w), mul_rn(c.y, L.inv_h)};
+  } else {
+    c = tex_coord(L, coord_of(L, x, y));
+  }
   if constexpr (kRgba) {
-    if (L.normalized_read) {
+    if (kPlain || L.normalized_read) {
       const float4 f = tex2D<float4>(tex, c.x, c.y);
       return make_uchar4(byte_of(f.x), byte_of(f.y), byte_of(f.z), byte_of(f.w));
     }
     return tex2D<uchar4>(tex, c.x, c.y);
   } else {
     const uint8_t g =
-        L.normalized_read ? byte_of(tex2D<float>(tex, c.x, c.y)) : tex2D<unsigned char>(tex, c.x, c.y);
+        kPlain || L.normalized_read ? byte_of(tex2D<float>(tex, c.x, c.y)) : tex2D<unsigned char>(tex, c.x, c.y);
     return make_uchar4(g, g, g, 255);
   }
 }
@@ -124,14 +137,23 @@ __global__ void rotate_tex(cudaTextureObject_t tex, Launch L, Out out) {
 }
 
 // Four neighbouring pixels of a row per thread: the fetches are independent (the texture unit works
-// on all four at once) and the writes go out as one vector store.
-template <bool kRgba, class Out>
+// on all four at once) and the writes go out as one vector store. The texture unit takes a warp's
+// fetches four lanes (a quad) at a time, so the lanes are laid out for it: each quad is 2x2 threads,
+// whose four-pixel runs lie on two neighbouring rows, rather than four threads of one row, whose
+// runs spread over 16 pixels. Threads (blockDim.x, blockDim.y) with blockDim.x 4, 8 or 16: a warp is
+// blockDim.x threads by 32 / blockDim.x rows, both even (shifts, not divisions: blockDim.x is a
+// power of two).
+template <bool kRgba, bool kPlain, class Out>
 __global__ void rotate_tex_x4(cudaTextureObject_t tex, Launch L, Out out) {
-  const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int log_bx = __ffs(int(blockDim.x)) - 1, t = (int(threadIdx.y) << log_bx) + int(threadIdx.x);
+  const int lane = t & 31, quad = lane >> 2;
+  const int tx = ((quad & ((1 << (log_bx - 1)) - 1)) << 1) | (lane & 1);
+  const int ty = ((t >> 5) << (5 - log_bx)) + (((quad >> (log_bx - 1)) << 1) | ((lane >> 1) & 1));
+  const int x = 4 * int(blockIdx.x * blockDim.x + tx), y = int(blockIdx.y * blockDim.y) + ty;
   if (x >= L.w || y >= L.h) return;
   uchar4 v[4];
 #pragma unroll
-  for (int k = 0; k < 4; ++k) v[k] = tex_pixel<kRgba>(tex, L, x + k, y);  // past w: fetched, not written
+  for (int k = 0; k < 4; ++k) v[k] = tex_pixel<kRgba, kPlain>(tex, L, x + k, y);  // past w: fetched, not written
   out.put4(x, y, v, L.w);
 }
 
@@ -286,8 +308,8 @@ class CudaEngineImpl final : public CudaEngine {
     const int threads = block / v.per_thread * block;
     const bool four = img_.rgba;
     if (v.per_thread == 4)
-      return {{"rotate_tex_x4", four ? reinterpret_cast<const void*>(rotate_tex_x4<true, SurfaceRgba>)
-                                     : reinterpret_cast<const void*>(rotate_tex_x4<false, SurfaceRgba>),
+      return {{"rotate_tex_x4", four ? reinterpret_cast<const void*>(rotate_tex_x4<true, true, SurfaceRgba>)
+                                     : reinterpret_cast<const void*>(rotate_tex_x4<false, true, SurfaceRgba>),
                threads}};
     switch (v.kind) {
       case Kind::TexArray:
@@ -373,10 +395,15 @@ class CudaEngineImpl final : public CudaEngine {
     const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)), static_cast<unsigned>(cuda::ceil_div(L.h, block)));
     if (v.per_thread == 4) {
       const cudaTextureObject_t tex = texture(v.kind, e);
-      if (img_.rgba)
-        rotate_tex_x4<true><<<grid, threads, 0, stream_>>>(tex, L, out);
+      const bool plain = !L.lecture && L.normalized && L.inv_w != 0 && L.inv_h != 0 && L.normalized_read;
+      if (img_.rgba && plain)
+        rotate_tex_x4<true, true><<<grid, threads, 0, stream_>>>(tex, L, out);
+      else if (img_.rgba)
+        rotate_tex_x4<true, false><<<grid, threads, 0, stream_>>>(tex, L, out);
+      else if (plain)
+        rotate_tex_x4<false, true><<<grid, threads, 0, stream_>>>(tex, L, out);
       else
-        rotate_tex_x4<false><<<grid, threads, 0, stream_>>>(tex, L, out);
+        rotate_tex_x4<false, false><<<grid, threads, 0, stream_>>>(tex, L, out);
     } else if (v.kind == Kind::Global) {
       if (img_.rgba)
         rotate_global<true><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);

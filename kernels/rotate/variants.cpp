@@ -20,8 +20,9 @@ constexpr std::array<Variant, 6> kVariants{{
      "rotate_tex", Kind::TexArray, Backend::Cuda, kSquareBlocks, 16},
     {"tex-array-x4", "texture object over a cudaArray, four pixels a thread",
      "the same fetches, four neighbouring output pixels a thread: one 32-bit store for four grey pixels "
-     "(16 bytes for RGBA) instead of four byte stores, and the index arithmetic shared; the texture unit, "
-     "not the instruction count, becomes the limit",
+     "(16 bytes for RGBA) instead of four byte stores, and the index arithmetic shared; the lanes form 2x2 "
+     "quads, as the texture unit takes them, for a compact footprint; the texture unit, not the instruction "
+     "count, becomes the limit",
      "rotate_tex_x4", Kind::TexArray, Backend::Cuda, kWideBlocks, 32, 4},
     {"tex-pitch", "texture object over pitched memory",
      "the same fetches from linear memory allocated with cudaMallocPitch: row-major, so a rotated walk hits "
