@@ -4,7 +4,9 @@
 
 #include <sstream>
 
+#include "common/cuda_check.h"
 #include "common/cuda_probe.h"
+#include "common/error.h"
 
 namespace gpulab {
 namespace {
@@ -49,6 +51,14 @@ CudaStatus cuda_status() {
   status.available = true;
   status.device = device;
   return status;
+}
+
+EngineDevice engine_device() {
+  const CudaStatus status = cuda_status();
+  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, status.device));
+  return {status.device, prop.name, prop.multiProcessorCount};
 }
 
 }  // namespace gpulab

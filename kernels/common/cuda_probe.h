@@ -14,4 +14,14 @@ struct CudaStatus {
 // Probes once per call (cheap after the first: the runtime is initialised then). Never throws.
 CudaStatus cuda_status();
 
+// The device a demo's CUDA engine runs on: cuda_status()'s (the current device), its name and SM
+// count. Throws GpuError("CUDA is not available: <reason>") where CUDA cannot be used. Every engine's
+// create() starts here. CUDA builds only.
+struct EngineDevice {
+  int id = 0;
+  std::string name;
+  int sm_count = 1;
+};
+EngineDevice engine_device();
+
 }  // namespace gpulab

@@ -110,12 +110,10 @@ int source_plane_count(const Planes& p) { return static_cast<int>(p.planes.size(
 
 class CudaEngineImpl final : public CudaEngine {
  public:
-  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    device_name_ = prop.name;
-    gpu_.sm_count = prop.multiProcessorCount;
-    gpu_.device = device;
+  CudaEngineImpl(Stream stream, const EngineDevice& device)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), device_name_(device.name) {
+    gpu_.sm_count = device.sm_count;
+    gpu_.device = device.id;
     accum_ = DeviceBuffer<uint32_t>(kBins + 1, "the histogram accumulator", device_name_);
     CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, accum_.bytes(), stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -320,10 +318,7 @@ class CudaEngineImpl final : public CudaEngine {
 }  // namespace
 
 std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
-  const CudaStatus status = cuda_status();
-  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
-  CUDA_CHECK(cudaSetDevice(status.device));
-  return std::make_unique<CudaEngineImpl>(stream, status.device);
+  return std::make_unique<CudaEngineImpl>(stream, engine_device());
 }
 
 }  // namespace gpulab::histeq

@@ -57,11 +57,9 @@ ByteKernel byte_kernel(Kind k) {
 
 class CudaEngineImpl final : public CudaEngine {
  public:
-  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    device_name_ = prop.name;
-    sm_count_ = prop.multiProcessorCount;
+  CudaEngineImpl(Stream stream, const EngineDevice& device)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), device_name_(device.name) {
+    sm_count_ = device.sm_count;
     total_ = DeviceBuffer<unsigned long long>(1, "the population counter", device_name_);
     async_total_ = DeviceBuffer<unsigned long long>(1, "the population counter", device_name_);
     upload_constant_rule(rule_, stream_);
@@ -412,9 +410,7 @@ StripTuning& strip_tuning() {
 }  // namespace cuda_detail
 
 std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
-  const CudaStatus status = cuda_status();
-  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
-  return std::make_unique<CudaEngineImpl>(stream, status.device);
+  return std::make_unique<CudaEngineImpl>(stream, engine_device());
 }
 
 size_t CudaEngine::bytes_needed(Layout layout, int width, int height) {

@@ -166,11 +166,9 @@ Diagnostics diagnostics_from(const double* sums, double G, const float4* pos, si
 
 class CudaEngineImpl final : public CudaEngine {
  public:
-  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    device_name_ = prop.name;
-    gpu_.sm_count = prop.multiProcessorCount;
+  CudaEngineImpl(Stream stream, const EngineDevice& device)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), device_name_(device.name) {
+    gpu_.sm_count = device.sm_count;
     diag_out_ = DeviceBuffer<double>(kDiagSums, "the diagnostics", device_name_);
     async_out_ = DeviceBuffer<double>(kDiagSums, "the diagnostics", device_name_);
   }
@@ -400,9 +398,7 @@ class CudaEngineImpl final : public CudaEngine {
 }  // namespace
 
 std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
-  const CudaStatus status = cuda_status();
-  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
-  return std::make_unique<CudaEngineImpl>(stream, status.device);
+  return std::make_unique<CudaEngineImpl>(stream, engine_device());
 }
 
 size_t CudaEngine::bytes_needed(size_t n) {

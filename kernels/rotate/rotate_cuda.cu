@@ -238,11 +238,8 @@ size_t image_bytes(int w, int h, bool rgba) { return size_t(w) * size_t(h) * (rg
 
 class CudaEngineImpl final : public CudaEngine {
  public:
-  CudaEngineImpl(Stream stream, int device) : stream_(reinterpret_cast<cudaStream_t>(stream)) {
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    device_name_ = prop.name;
-  }
+  CudaEngineImpl(Stream stream, const EngineDevice& device)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), device_name_(device.name) {}
 
   Backend backend() const override { return Backend::Cuda; }
   std::string_view device_name() const override { return device_name_; }
@@ -432,10 +429,7 @@ class CudaEngineImpl final : public CudaEngine {
 }  // namespace
 
 std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
-  const CudaStatus status = cuda_status();
-  if (!status.available) throw GpuError("CUDA is not available: " + status.reason);
-  CUDA_CHECK(cudaSetDevice(status.device));
-  return std::make_unique<CudaEngineImpl>(stream, status.device);
+  return std::make_unique<CudaEngineImpl>(stream, engine_device());
 }
 
 }  // namespace gpulab::rotate
