@@ -2,7 +2,8 @@
 // A demo's CUDA engine, started where the context has a CUDA device. Where it does not start (the
 // device out of memory, a driver error), the result is null, *failure says why, and the user is told
 // through ctx.notify that the CPU variants run instead (the demo falls back rather than failing to
-// attach). No CUDA headers here.
+// attach). cuda_unavailable_reason: why the CUDA variants cannot run, said the same way by every
+// demo. No CUDA headers here.
 #include <exception>
 #include <string>
 
@@ -20,6 +21,17 @@ auto start_cuda_engine(const Context& ctx, Create&& create, std::string* failure
     if (ctx.notify) ctx.notify(*failure + ": the CPU variants run");
     return nullptr;
   }
+}
+
+// Why a demo's CUDA variants cannot run (it has no CUDA engine): the context's reason once attached,
+// else what the build says.
+inline std::string cuda_unavailable_reason(const Context* ctx) {
+  if (ctx && !ctx->cuda_reason.empty()) return ctx->cuda_reason;
+#if defined(GPULAB_HAVE_CUDA)
+  return "no CUDA device";
+#else
+  return "built without CUDA";
+#endif
 }
 
 }  // namespace gpulab

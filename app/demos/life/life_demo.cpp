@@ -50,9 +50,7 @@ life::Engine* LifeDemo::engine_for(const life::Variant& v) const {
 bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const {
   if (v.backend == life::Backend::Cpu) return true;
   if (gpu_) return true;
-  if (why) {
-    *why = ctx_ && !ctx_->cuda_reason.empty() ? ctx_->cuda_reason : "no CUDA device";
-  }
+  if (why) *why = cuda_unavailable_reason(ctx_);
   return false;
 }
 

@@ -58,7 +58,7 @@ nbody::Engine* NbodyDemo::engine_for(const nbody::Variant& v) const {
 
 bool NbodyDemo::variant_available(const nbody::Variant& v, std::string* why) const {
   if (v.backend == nbody::Backend::Cpu || gpu_) return true;
-  if (why) *why = ctx_ && !ctx_->cuda_reason.empty() ? ctx_->cuda_reason : "no CUDA device";
+  if (why) *why = cuda_unavailable_reason(ctx_);
   return false;
 }
 

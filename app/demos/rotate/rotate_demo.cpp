@@ -138,13 +138,7 @@ rotate::Engine* RotateDemo::engine_for(Backend b) const {
 
 bool RotateDemo::variant_available(const rotate::Variant& v, std::string* why) const {
   if (v.backend == Backend::Cpu || gpu_) return true;
-  if (why) {
-#if defined(GPULAB_HAVE_CUDA)
-    *why = ctx_ && !ctx_->cuda_reason.empty() ? ctx_->cuda_reason : "no CUDA device";
-#else
-    *why = "built without CUDA";
-#endif
-  }
+  if (why) *why = cuda_unavailable_reason(ctx_);
   return false;
 }
 
