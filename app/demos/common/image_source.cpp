@@ -147,6 +147,14 @@ std::string gl_texture_limit_error(const std::string& name, int width, int heigh
          std::to_string(max_texture) + " pixels a side)";
 }
 
+std::string image_refusal(const image::Image& img, const std::string& name, int max_texture) {
+  if (img.empty() || img.width <= 0 || img.height <= 0) return name + ": the image is empty";
+  if (img.channels < 1 || img.channels > 4 || img.pixels.size() != img.pixel_count() * size_t(img.channels))
+    return name + ": " + std::to_string(img.channels) + " channels of " + std::to_string(img.pixels.size()) +
+           " bytes do not make a " + size_text(img.width, img.height) + " image";
+  return gl_texture_limit_error(name, img.width, img.height, max_texture);
+}
+
 std::string replace_image(const std::string& name, const std::string& dims, const char* what,
                           const std::function<void()>& upload, const std::function<void()>& show,
                           const std::function<void()>& restore) {

@@ -2,8 +2,8 @@
 // What the image demos (histogram equalization, texture rotation) share about their input image:
 // the files in assets/images, reading a file or a generated image (the PNG tools/make_images wrote
 // when it is there, else made in memory) with messages that name it, the labels, and the picker in
-// the panel (generated images, other files there, a typed path). Each demo keeps its own set_image:
-// what an image must satisfy and where it goes differ.
+// the panel (generated images, other files there, a typed path), and the checks every source image
+// passes (image_refusal). Each demo keeps its own set_image: where an image goes differs.
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -73,6 +73,11 @@ PixelDiff diff_pixels(const image::Image& a, const image::Image& b);
 // An image bench's --size: the height defaults to the width; throws std::invalid_argument for a side
 // outside 1..image::kMaxSide.
 BenchSize image_bench_size(BenchSize size);
+
+// "" when `img` can be an image demo's source, else why not, naming it `name`: it is empty, its pixels
+// do not match its size and 1..4 channels, or it is larger than a GL texture (gl_texture_limit_error;
+// max_texture 0: not known, no limit). The check both demos' set_image make first.
+std::string image_refusal(const image::Image& img, const std::string& name, int max_texture);
 
 // "" when a width x height image fits a GL texture of at most `max_texture` pixels a side (0: not
 // known yet), else "<name>: WxH is larger than the largest GL texture (N pixels a side)".

@@ -362,18 +362,11 @@ void HisteqDemo::sync_engine() {
 // Images.
 
 bool HisteqDemo::set_image(image::Image img, const std::string& name, std::string* error) {
-  const std::string dims = size_text(img.width, img.height);
-  if (img.empty() || img.width <= 0 || img.height <= 0) {
-    *error = name + ": the image is empty";
+  if (std::string refused = image_refusal(img, name, ctx_ ? max_texture_ : 0); !refused.empty()) {
+    *error = std::move(refused);
     return false;
   }
-  if (ctx_) {
-    if (std::string too_large = gl_texture_limit_error(name, img.width, img.height, max_texture_);
-        !too_large.empty()) {
-      *error = std::move(too_large);
-      return false;
-    }
-  }
+  const std::string dims = size_text(img.width, img.height);
   histeq::Planes p;
   try {
     p = histeq::split(img, colour_);

@@ -408,23 +408,13 @@ void RotateDemo::sync_engine() {
 // Images.
 
 bool RotateDemo::set_image(image::Image img, const std::string& name, std::string* error) {
+  if (std::string refused = image_refusal(img, name, ctx_ ? max_texture_ : 0); !refused.empty()) {
+    *error = std::move(refused);
+    return false;
+  }
   const std::string dims = size_text(img.width, img.height);
-  if (img.empty() || img.width <= 0 || img.height <= 0) {
-    *error = name + ": the image is empty";
-    return false;
-  }
-  if (img.channels < 1 || img.channels > 4 || img.pixels.size() != img.pixel_count() * size_t(img.channels)) {
-    *error = name + ": " + std::to_string(img.channels) + " channels of " +
-             std::to_string(img.pixels.size()) + " bytes do not make a " + dims + " image";
-    return false;
-  }
   const uint64_t serial = image_serial_ + 1;
   if (ctx_) {
-    if (std::string too_large = gl_texture_limit_error(name, img.width, img.height, max_texture_);
-        !too_large.empty()) {
-      *error = std::move(too_large);
-      return false;
-    }
     const size_t idx = on_gpu() ? 1 : 0;
     *error = replace_image(
         name, dims, "rotated",
