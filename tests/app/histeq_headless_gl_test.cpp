@@ -236,14 +236,7 @@ TEST_F(HisteqDemoGl, RenderShowsBeforeLeftAndAfterRightOfTheSplit) {
   demo.attach(ctx_);
   gl::Framebuffer fb(320, 200);
   Frame f = frame(320, 200, true);
-  demo.compute(f);
-  glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
-  glViewport(0, 0, 320, 200);
-  glClearColor(0, 0, 1, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  demo.render(f);
-  glFinish();
-  const std::vector<uint8_t> px = gl::read_pixels_top_down(fb.id(), 320, 200);
+  const std::vector<uint8_t> px = draw_frame(demo, f, fb);
   std::set<int> left, right;
   for (int y = 20; y < 180; ++y) {
     for (int x = 40; x < 150; ++x) left.insert(px[(size_t(y) * 320 + x) * 4]);
@@ -254,14 +247,10 @@ TEST_F(HisteqDemoGl, RenderShowsBeforeLeftAndAfterRightOfTheSplit) {
 
   // Around the image, the clear colour; zoomed in (wheel at the centre) the image covers the
   // corners; F fits it again.
+  std::vector<uint8_t> last;
   auto corner_is_clear = [&](Frame& fr) {
-    demo.compute(fr);
-    glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
-    glClear(GL_COLOR_BUFFER_BIT);
-    demo.render(fr);
-    glFinish();
-    const std::vector<uint8_t> p = gl::read_pixels_top_down(fb.id(), 320, 200);
-    return p[0] == 0 && p[1] == 0 && p[2] == 255;
+    last = draw_frame(demo, fr, fb);
+    return last[0] == 0 && last[1] == 0 && last[2] == 255;
   };
   Frame still = frame(320, 200, false);
   EXPECT_TRUE(corner_is_clear(still));
@@ -277,9 +266,7 @@ TEST_F(HisteqDemoGl, RenderShowsBeforeLeftAndAfterRightOfTheSplit) {
   Frame fit = frame(320, 200, false);
   fit.input.keys = {GLFW_KEY_F};
   EXPECT_TRUE(corner_is_clear(fit));
-  const std::vector<uint8_t> fitted = gl::read_pixels_top_down(fb.id(), 320, 200);
-  EXPECT_EQ(fitted, px) << "F restores the fitted view";
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  EXPECT_EQ(last, px) << "F restores the fitted view";
   demo.detach();
 }
 

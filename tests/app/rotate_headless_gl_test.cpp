@@ -275,15 +275,7 @@ TEST_F(RotateDemoGl, RenderDrawsTheOutputInsideTheImageArea) {
   demo.attach(ctx_);
   gl::Framebuffer fb(320, 200);
   Frame f = frame(false);
-  demo.compute(f);
-  glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
-  glViewport(0, 0, 320, 200);
-  glClearColor(0, 0, 1, 1);
-  glClear(GL_COLOR_BUFFER_BIT);
-  demo.render(f);
-  glFinish();
-  const std::vector<uint8_t> px = gl::read_pixels_top_down(fb.id(), 320, 200);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  const std::vector<uint8_t> px = draw_frame(demo, f, fb);
   // The image fitted: 192x192 at (64, 4).
   std::set<int> top, bottom;
   for (int x = 80; x < 240; ++x) {
@@ -296,13 +288,7 @@ TEST_F(RotateDemoGl, RenderDrawsTheOutputInsideTheImageArea) {
   // S: the source left of the split (unturned: 40 on its left half), the output right of it.
   Frame compare = frame(false);
   compare.input.keys = {GLFW_KEY_S};
-  demo.compute(compare);
-  glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
-  glClear(GL_COLOR_BUFFER_BIT);
-  demo.render(compare);
-  glFinish();
-  const std::vector<uint8_t> cmp = gl::read_pixels_top_down(fb.id(), 320, 200);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  const std::vector<uint8_t> cmp = draw_frame(demo, compare, fb);
   std::set<int> left_top, right_top;
   for (int y = 10; y < 90; ++y) {
     for (int x = 70; x < 150; ++x) left_top.insert(cmp[(size_t(y) * 320 + x) * 4]);

@@ -8,6 +8,7 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "core/timings.h"
+#include "gl/gl.h"
 #include "image/image.h"
 #include "support/gl_fixture.h"
 #include "support/image_checks.h"
@@ -47,6 +48,21 @@ class CpuDemoGlTest : public HeadlessGlTest<Suite, Width, Height> {
     return f;
   }
   Frame frame(bool playing) { return frame(Width, Height, playing); }
+
+  // One frame of `demo` (compute, then render) into `fb`, cleared to blue first: its pixels, RGBA,
+  // the top row first.
+  std::vector<uint8_t> draw_frame(Demo& demo, Frame& f, const gl::Framebuffer& fb) {
+    demo.compute(f);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
+    glViewport(0, 0, fb.width(), fb.height());
+    glClearColor(0, 0, 1, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    demo.render(f);
+    glFinish();
+    std::vector<uint8_t> px = gl::read_pixels_top_down(fb.id(), fb.width(), fb.height());
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return px;
+  }
 
   Timings timings_;
   Context ctx_;
