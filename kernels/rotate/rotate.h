@@ -325,6 +325,66 @@ GPULAB_HD uint8_t unit_blend(const UnitTaps& t, int t00, int t10, int t01, int t
 }
 
 // ---------------------------------------------------------------------------------------------
+// The source texels an output tile reads, row by row: what tex-pitch-prefetch asks the L2 to fetch
+// ahead of the block that will read them. The tile's sample points (source_coord of its pixels) lie
+// in the parallelogram of its four corner pixels' points. Texel row j is read by the samples with
+// sy in [j − 0.5, j + 1.5) (linear: rows floor(sy − 0.5) and the next; point: floor(sy)); on that row,
+// by the columns around those samples' x range, the same way. The unit's rounding (1/256 texel, the
+// 21-bit normalized coordinate: < 1/64 texel below 32768 texels) and the float error of the clipping
+// are covered by a quarter texel more on the slab and a texel more on each side. Everything is
+// clamped into the image: texels that wrap, mirror or clamp in from elsewhere are not included.
+struct TileFootprint {
+  Coord corner[4];  // in order around the parallelogram
+  int j0, j1;       // its rows in the image; none when j0 > j1
+};
+struct Span {
+  int i0, i1;  // columns in the image; none when i0 > i1
+};
+// Output pixels x0..x1, y0..y1 (inclusive) of a w x h image.
+GPULAB_HD TileFootprint tile_footprint(int x0, int y0, int x1, int y1, int w, int h, Coefficients k) {
+  TileFootprint f;
+  f.corner[0] = source_coord(x0, y0, w, h, k);
+  f.corner[1] = source_coord(x1, y0, w, h, k);
+  f.corner[2] = source_coord(x1, y1, w, h, k);
+  f.corner[3] = source_coord(x0, y1, w, h, k);
+  float ymin = f.corner[0].y, ymax = ymin;
+  for (int c = 1; c < 4; ++c) {
+    ymin = fminf(ymin, f.corner[c].y);
+    ymax = fmaxf(ymax, f.corner[c].y);
+  }
+  const int j0 = int(floorf(ymin - 0.75f)) - 1, j1 = int(floorf(ymax + 0.75f)) + 1;
+  f.j0 = j0 < 0 ? 0 : j0;
+  f.j1 = j1 > h - 1 ? h - 1 : j1;
+  return f;
+}
+// The columns of row j the tile reads: its parallelogram clipped to the row's slab (the clipped
+// polygon's corners are the corners inside the slab and the edges' crossings of its two bounds).
+GPULAB_HD Span footprint_row(const TileFootprint& f, int j, int w) {
+  const float ya = float(j) - 0.75f, yb = float(j) + 1.75f;
+  float a = 3.0e38f, b = -3.0e38f;
+  for (int e = 0; e < 4; ++e) {
+    const Coord u = f.corner[e], v = f.corner[(e + 1) & 3];
+    if (u.y >= ya && u.y <= yb) {
+      a = fminf(a, u.x);
+      b = fmaxf(b, u.x);
+    }
+    const float dy = v.y - u.y;
+    if (dy == 0.0f) continue;
+    for (int s = 0; s < 2; ++s) {
+      const float t = ((s ? yb : ya) - u.y) / dy;
+      if (t >= 0.0f && t <= 1.0f) {
+        const float x = u.x + t * (v.x - u.x);
+        a = fminf(a, x);
+        b = fmaxf(b, x);
+      }
+    }
+  }
+  if (!(a <= b)) return {0, -1};
+  const int i0 = int(floorf(a - 0.5f)) - 1, i1 = int(floorf(b + 0.5f)) + 1;
+  return {i0 < 0 ? 0 : i0, i1 > w - 1 ? w - 1 : i1};
+}
+
+// ---------------------------------------------------------------------------------------------
 // CPU reference. Any image of 1..4 channels (a 0 x 0 one gives itself); the output has the input's
 // size and channels. Throws std::invalid_argument for bad params (check_params' message) or an
 // image whose pixels do not match its size. Rows are shared among threads for large images; the
@@ -369,6 +429,7 @@ struct Variant {
   int default_block;
   int per_thread = 1;  // output pixels a thread writes, side by side in a row (a tile of b x b pixels
                        // is then b/per_thread x b threads)
+  bool l2_prefetch = false;  // each block prefetches into L2 the source rows of a block launched later
 };
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);

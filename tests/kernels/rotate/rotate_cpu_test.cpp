@@ -652,5 +652,71 @@ TEST(RotateUnitModel, TheLinearBoundGrowsOnlyWithNormalizedCoordinatesOnLargeIma
   EXPECT_GE(unit_linear_bound(32768, 32768, settings(30, 1 / 64.0f, Filter::Linear, Address::Wrap, true)), 10);
 }
 
+// tex-pitch-prefetch asks the L2 for the rows tile_footprint / footprint_row give: they must hold
+// every texel in the image the unit reads for the tile's pixels (linear and point, normalized
+// coordinates on and off, at every scale the demo allows), and on turned tiles they should be
+// tighter than the footprint's bounding box.
+TEST(RotateFootprint, CoversEveryTexelTheUnitReadsForATile) {
+  const std::pair<int, int> images[] = {{8192, 8192}, {301, 203}, {33, 17}, {1, 9}, {4096, 1000}, {32768, 32768}};
+  const float angles[] = {0.0f, 30.0f, -47.5f, 90.0f, 180.0f, 123.4f, 10.0f};
+  const float scales[] = {1.0f, 0.6f, 1.7f, 0.25f, 4.0f, 64.0f};
+  uint32_t seed = 12345;
+  size_t checked = 0, tighter = 0, turned = 0;
+  for (auto [w, h] : images)
+    for (float angle : angles)
+      for (float scale : scales)
+        for (bool normalized : {true, false})
+          for (int tile : {16, 32})
+            for (int pick = 0; pick < 3; ++pick) {
+              const Coefficients k = coefficients(Params{angle, scale, Filter::Linear, Address::Border});
+              const int tx = (w + tile - 1) / tile, ty = (h + tile - 1) / tile;
+              seed = seed * 1664525u + 1013904223u;
+              // the first tile, the last (clipped at the image's edge) and one in between
+              const int bx = pick == 0 ? 0 : pick == 1 ? tx - 1 : int((seed >> 8) % uint32_t(tx));
+              const int by = pick == 0 ? 0 : pick == 1 ? ty - 1 : int((seed >> 16) % uint32_t(ty));
+              const int x0 = bx * tile, y0 = by * tile, x1 = std::min(x0 + tile, w) - 1, y1 = std::min(y0 + tile, h) - 1;
+              const TileFootprint f = tile_footprint(x0, y0, x1, y1, w, h, k);
+              auto covered = [&](int i, int j) {
+                if (i < 0 || i >= w || j < 0 || j >= h) return true;  // not in the image: not prefetched
+                ++checked;
+                if (j < f.j0 || j > f.j1) return false;
+                const Span s = footprint_row(f, j, w);
+                return s.i0 <= i && i <= s.i1;
+              };
+              for (int y = y0; y <= y1; ++y)
+                for (int x = x0; x <= x1; ++x) {
+                  const Coord c = texture_coord(source_coord(x, y, w, h, k), w, h, normalized);
+                  const int i = int((unit_linear_fixed(c.x, w, normalized) - 128) >> 8),
+                            j = int((unit_linear_fixed(c.y, h, normalized) - 128) >> 8);
+                  const int pi = unit_point_index(c.x, w, normalized), pj = unit_point_index(c.y, h, normalized);
+                  const bool ok = covered(i, j) && covered(i + 1, j) && covered(i, j + 1) && covered(i + 1, j + 1) &&
+                                  covered(pi, pj);
+                  ASSERT_TRUE(ok) << w << "x" << h << " angle " << angle << " scale " << scale << " normalized "
+                                  << normalized << " tile " << tile << " at (" << x0 << ", " << y0 << "), pixel ("
+                                  << x << ", " << y << ")";
+                }
+              // in the image and no wider than the bounding box of the rows' spans
+              long long area = 0;
+              int lo = w, hi = -1;
+              for (int j = f.j0; j <= f.j1; ++j) {
+                const Span s = footprint_row(f, j, w);
+                if (s.i0 > s.i1) continue;
+                ASSERT_GE(s.i0, 0);
+                ASSERT_LT(s.i1, w);
+                area += s.i1 - s.i0 + 1;
+                lo = std::min(lo, s.i0);
+                hi = std::max(hi, s.i1);
+              }
+              const bool inside = area > 0 && lo > 0 && hi < w - 1 && f.j0 > 0 && f.j1 < h - 1;
+              if ((angle == 30.0f || angle == -47.5f) && scale == 1.0f && tile == 32 && inside) {
+                ++turned;
+                tighter += area < (long long)(hi - lo + 1) * (f.j1 - f.j0 + 1) * 3 / 4;
+              }
+            }
+  EXPECT_GT(checked, size_t(1000000));
+  EXPECT_GT(turned, size_t(0));
+  EXPECT_EQ(tighter, turned);  // 30° and 47.5°: under 3/4 of the bounding box (the margins included)
+}
+
 }  // namespace
 }  // namespace gpulab::rotate
