@@ -11,7 +11,7 @@ namespace {
 constexpr std::array<int, 3> kSquareBlocks{8, 16, 32};  // 8x8, 16x16, 32x32 threads
 constexpr std::array<int, 3> kWideBlocks{16, 32, 64};   // tiles of 16..64 pixels: 4x16 .. 16x64 threads
 
-constexpr std::array<Variant, 6> kVariants{{
+constexpr std::array<Variant, 7> kVariants{{
     {"cpu", "CPU reference (float)", "the definition in float on the host, every address mode and filter by hand",
      "rotate_cpu", Kind::Cpu, Backend::Cpu, {}, 0},
     {"tex-array", "texture object over a cudaArray",
@@ -28,6 +28,12 @@ constexpr std::array<Variant, 6> kVariants{{
      "the same fetches from linear memory allocated with cudaMallocPitch: row-major, so a rotated walk hits "
      "more cache lines than the array's layout",
      "rotate_tex", Kind::TexPitch, Backend::Cuda, kSquareBlocks, 16},
+    {"tex-pitch-prefetch", "texture object over pitched memory, four pixels a thread, rows prefetched into L2",
+     "the texture unit keeps only so many misses in flight, so misses to DRAM leave it waiting: each block "
+     "first asks the L2 (prefetch.global.L2, a 128-byte line at a time) for the source rows that a block about "
+     "1.5 waves later will read, and that block's misses then hit the L2. Pitched memory, because a "
+     "cudaArray has no address to prefetch",
+     "rotate_tex_x4", Kind::TexPitch, Backend::Cuda, kWideBlocks, 32, 4, true},
     {"global", "interpolation by hand from global memory",
      "what the texture unit does, written out: texel indices, the address mode, four loads and the bilinear "
      "weights, all in ALU instructions",

@@ -50,6 +50,8 @@ TEST(RotateDisplayGpu, SurfaceAndPboPathsFillTheTextureWithTheEnginesOutput) {
       {"tex-array-x4", {"--angle", "30"}},
       {"tex-array-x4", {"--angle", "-75", "--scale", "2.5", "--address", "wrap", "--filter", "point"}},
       {"tex-pitch", {"--angle", "30", "--filter", "point", "--normalized", "off", "--read-mode", "element"}},
+      {"tex-pitch-prefetch", {"--angle", "30"}},
+      {"tex-pitch-prefetch", {"--angle", "200", "--scale", "0.7", "--address", "clamp", "--normalized", "off"}},
       {"global", {"--angle", "30", "--address", "border"}},
       {"global", {"--angle", "135", "--scale", "0.8", "--address", "mirror", "--filter", "point"}},
       {"lecture", {"--angle", "180", "--filter", "point"}},

@@ -173,6 +173,30 @@ TEST_F(RotateCuda, ExtremeScalesAndFineAnglesFollowTheUnitModel) {
     }
 }
 
+// The variant table's test above runs tex-pitch-prefetch on grids of a few dozen blocks; here grids
+// of thousands (a block prefetches for one about 1.5 waves later, at most half the grid on), at
+// every block size, turned, shrunk and enlarged, so that the prefetches reach rows far from the
+// block's own. They only warm the L2: the output is the model's byte for byte.
+TEST_F(RotateCuda, PrefetchingVariantMatchesTheModelOnGridsOfManyWaves) {
+  const Variant& v = *find_variant("tex-pitch-prefetch");
+  ASSERT_TRUE(v.l2_prefetch);
+  const int w = small_tests() ? 512 : 2048, h = small_tests() ? 384 : 1536;
+  for (int channels : {1, 4}) {
+    const image::Image src = test_image(w, h, channels, uint32_t(channels * 17));
+    engine_->upload(src);
+    for (int block : v.blocks)
+      for (auto [angle, scale] : {std::pair{30.0f, 1.0f}, {-100.0f, 0.45f}, {12.5f, 3.0f}}) {
+        if (small_tests() && block != v.default_block) continue;
+        Settings s;
+        s.params = {angle, scale, Filter::Linear, Address::Border};
+        engine_->run(v, block, s);
+        const image::Image got = engine_->output();
+        EXPECT_EQ(count_differing(got, rotate_unit_cpu(src, effective(v, s))), 0u)
+            << channels << " channels, block " << block << ", " << angle << "deg x" << scale;
+      }
+  }
+}
+
 TEST_F(RotateCuda, ElementTypeReadsEqualNormalizedReadsForPointFiltering) {
   const image::Image src = test_image(65, 33, 4, 3);
   engine_->upload(src);
