@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
@@ -254,6 +255,19 @@ std::optional<ImagePicker::Pick> ImagePicker::draw(float width, const ImageOrigi
   ImGui::SameLine();
   ImGui::TextDisabled("open (Enter), or drop a file");
   return pick;
+}
+
+std::string save_batch_image(const std::string& path, const std::function<image::Image()>& produce,
+                             const std::function<std::string()>& done) {
+  if (path.empty()) return {};
+  try {
+    const std::string err = image::save_png(path, produce());
+    if (!err.empty()) return err;  // names the file
+    std::fprintf(stderr, "gpulab: %s, written to %s\n", done().c_str(), path.c_str());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
 }
 
 }  // namespace gpulab

@@ -103,6 +103,12 @@ void start_with_image(const image::Image& img, const std::string& name, int max_
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify);
 
+// Batch mode's end in an image demo (--save-image): writes produce()'s image to `path` as PNG and
+// prints "gpulab: <done()>, written to <path>" on stderr. "" when done or when `path` is empty, else
+// the message: what produce() threw, or save_png's, which names the file.
+std::string save_batch_image(const std::string& path, const std::function<image::Image()>& produce,
+                             const std::function<std::string()>& done);
+
 class ImagePicker;
 // Draws `picker` and opens what it picks through the demo's loaders (a generated image, or a file); a
 // typed path that opened is noted, a failure's message goes to `notify`.

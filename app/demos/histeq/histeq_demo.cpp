@@ -647,18 +647,10 @@ void HisteqDemo::render(Frame& frame) {
 // Batch, bench, read-outs.
 
 std::string HisteqDemo::run_batch(const Options&) {
-  if (save_image_.empty()) return {};
-  try {
-    const image::Image out = output_image();
-    const std::string err = image::save_png(save_image_, out);
-    if (!err.empty()) return err;  // names the file
-    std::fprintf(stderr, "gpulab: %s of %s (%s) with %s, written to %s\n",
-                 mode_ == Mode::Equalize ? "histogram equalization" : "contrast stretch", origin_.name.c_str(),
-                 size_label().c_str(), pipeline_label().c_str(), save_image_.c_str());
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return {};
+  return save_batch_image(save_image_, [&] { return output_image(); }, [&] {
+    return std::string(mode_ == Mode::Equalize ? "histogram equalization" : "contrast stretch") + " of " +
+           origin_.name + " (" + size_label() + ") with " + pipeline_label();
+  });
 }
 
 bool HisteqDemo::bench(const Options& options, BenchSuite* out) {

@@ -865,19 +865,15 @@ void RotateDemo::render(Frame& frame) {
 // Batch, bench, read-outs.
 
 std::string RotateDemo::run_batch(const Options&) {
-  if (save_image_.empty()) return {};
-  try {
-    const image::Image out = output_image();
-    const std::string err = image::save_png(save_image_, out);
-    if (!err.empty()) return err;  // names the file
-    std::fprintf(stderr, "gpulab: %s (%s) rotated by %g° at x%g with %s (%s), written to %s\n",
-                 origin_.name.c_str(), image_label(image_).c_str(), double(settings_.params.angle_deg),
-                 double(settings_.params.scale), std::string(variant_->id).c_str(), settings_label().c_str(),
-                 save_image_.c_str());
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return {};
+  return save_batch_image(
+      save_image_, [&] { return output_image(); },
+      [&] {
+        char line[512];
+        std::snprintf(line, sizeof line, "%s (%s) rotated by %g° at x%g with %s (%s)", origin_.name.c_str(),
+                      image_label(image_).c_str(), double(settings_.params.angle_deg), double(settings_.params.scale),
+                      std::string(variant_->id).c_str(), settings_label().c_str());
+        return std::string(line);
+      });
 }
 
 bool RotateDemo::bench(const Options& options, BenchSuite* out) {
