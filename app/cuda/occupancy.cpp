@@ -100,6 +100,8 @@ OccupancyReport analyze_occupancy(const gpulab::KernelInfo& k) {
   try {
     r.device = query_occupancy_device();
     r.attr = query_kernel(k.func);
+    // The PTX architecture decides the path (__CUDA_ARCH__), also where the driver JIT-compiles PTX.
+    r.code_path = std::string(kernel_code_path(k, r.attr.ptx_version));
     r.max_warps_per_sm = r.device.max_warps_per_sm();
 
     r.limits = occupancy_limits(r.device, r.attr, r.block_threads, r.dynamic_smem);

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "life/life.h"
+#include "common/kernel_info.h"
 
 namespace gpulab::cuda {
 
@@ -180,6 +180,7 @@ struct OccupancyPoint {
 
 struct OccupancyReport {
   std::string name;
+  std::string code_path;  // which of the kernel's code paths this device's binary runs ("": only one)
   std::string error;  // non-empty: the analysis failed (and why); the rest is not meaningful
 
   KernelAttributes attr;

@@ -75,6 +75,7 @@ void resources_table(const cuda::OccupancyReport& r) {
   kv("constant memory", format_bytes(static_cast<double>(a.const_bytes)));
   kv("max threads / block (kernel)", std::to_string(a.max_threads_per_block));
   kv("PTX / binary", arch(a.ptx_version) + " / " + arch(a.binary_version));
+  if (!r.code_path.empty()) kv("code path", r.code_path);
   ImGui::EndTable();
 }
 

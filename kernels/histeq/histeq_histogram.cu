@@ -105,7 +105,7 @@ __device__ __forceinline__ bool hand_out_if_last(uint32_t* accum, uint32_t* hist
 // hist-lane-private: every lane counts into 256 8-bit counters of its own, all in its own shared-
 // memory bank, with plain loads and stores (no atomics): counter v of (warp, lane) is byte v & 3 of
 // word (warp * 64 + v / 4) * 32 + lane. A lane counts at most kRoundVectors * 16 = 240 pixels before
-// its warp folds the counters (warp sums of two bytes at a time, __reduce_add_sync) into 32-bit
+// its warp folds the counters (warp sums of two bytes at a time, warp_sum) into 32-bit
 // totals held in registers: lane l keeps bins 4l..4l+3 and 128+4l..128+4l+3.
 constexpr int kRoundVectors = 15;                       // 240 pixels: a byte counter cannot overflow
 constexpr size_t kLaneWarpBytes = 64 * 32 * sizeof(uint32_t);  // 8 KiB of counters a warp
@@ -127,6 +127,18 @@ __device__ __forceinline__ void count16(uint8_t* mine, const uint4& a) {
   count4(mine, a.w);
 }
 
+// The sum over the warp of one value a lane: one redux.sync instruction from sm_80 (Ampere) on; a
+// five-step shuffle tree on sm_75 (Turing), which has no warp-reduce instruction. Same sum either way.
+__device__ __forceinline__ uint32_t warp_sum(uint32_t x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xFFFFFFFFu, x);
+#else
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_xor_sync(0xFFFFFFFFu, x, offset);
+  return x;
+#endif
+}
+
 // The warp folds and clears its counters (every lane of the warp must call it).
 __device__ __forceinline__ void fold(uint32_t* cols, int lane, uint32_t (&acc)[8]) {
 #pragma unroll
@@ -134,8 +146,8 @@ __device__ __forceinline__ void fold(uint32_t* cols, int lane, uint32_t (&acc)[8
     const uint32_t x = cols[r * 32 + lane];
     cols[r * 32 + lane] = 0;
     // Bytes 0 and 2, then 1 and 3, as 16-bit fields: 32 lanes x 240 < 65536, so the fields never carry.
-    const uint32_t even = __reduce_add_sync(0xFFFFFFFFu, x & 0x00FF00FFu);
-    const uint32_t odd = __reduce_add_sync(0xFFFFFFFFu, (x >> 8) & 0x00FF00FFu);
+    const uint32_t even = warp_sum(x & 0x00FF00FFu);
+    const uint32_t odd = warp_sum((x >> 8) & 0x00FF00FFu);
     if (lane == (r & 31)) {
       const int a = (r >> 5) * 4;
       acc[a + 0] += even & 0xFFFFu;
@@ -422,7 +434,8 @@ std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
     case HistKind::LanePrivate:
       allow_lane_private_smem();
       return {{"hist_lane_private", reinterpret_cast<const void*>(hist_lane_private), block, lane_private_smem(block),
-               lane_private_smem}};
+               lane_private_smem, 80, "warp sums: __reduce_add_sync, one redux.sync each (sm_80+)",
+               "warp sums: a 5-step __shfl_xor_sync tree each (sm_75 has no redux.sync)"}};
   }
   return {};
 }

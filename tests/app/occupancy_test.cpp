@@ -146,3 +146,21 @@ TEST(OccupancyFormulas, LimiterText) {
   EXPECT_EQ(limiter_text(kLimitWarps | kLimitRegisters), "warps + registers");
   EXPECT_EQ(limiter_text(kLimitSharedMemory | kLimitBlockCount), "block count + shared memory");
 }
+
+namespace {
+
+// A kernel with a fallback for older GPUs names the path the device's code takes (the occupancy
+// panel's "code path" row); the PTX architecture decides, as __CUDA_ARCH__ did when it compiled.
+TEST(KernelCodePath, TheArchitectureChoosesThePathShown) {
+  gpulab::KernelInfo k{"hist_lane_private", nullptr, 256};
+  EXPECT_EQ(gpulab::kernel_code_path(k, 75), "");  // one path everywhere
+  k.path_min_arch = 80;
+  k.path_new = "redux.sync";
+  k.path_old = "shuffle tree";
+  EXPECT_EQ(gpulab::kernel_code_path(k, 75), "shuffle tree");
+  EXPECT_EQ(gpulab::kernel_code_path(k, 80), "redux.sync");
+  EXPECT_EQ(gpulab::kernel_code_path(k, 90), "redux.sync");
+  EXPECT_EQ(gpulab::kernel_code_path(k, 120), "redux.sync");
+}
+
+}  // namespace

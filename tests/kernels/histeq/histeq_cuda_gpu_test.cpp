@@ -8,6 +8,8 @@
 // GPULAB_SMALL_TESTS=1 shrinks the sizes (at most 200x150) so compute-sanitizer runs end in minutes.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -342,7 +344,21 @@ TEST_F(HistEqCuda, KernelListsNameOurKernels) {
     ASSERT_EQ(k.size(), 1u) << var.id;
     EXPECT_NE(k[0].func, nullptr) << var.id;
     EXPECT_FALSE(k[0].name.empty()) << var.id;
+    // Only hist-lane-private has a second code path (its warp sums on sm_75, which lacks redux.sync).
+    EXPECT_EQ(k[0].path_min_arch, var.id == "hist-lane-private" ? 80 : 0) << var.id;
   }
+}
+
+// The path the occupancy panel names is the one this device's code took: the PTX architecture of the
+// kernel that runs (__CUDA_ARCH__ when it was compiled).
+TEST_F(HistEqCuda, TheLanePrivateKernelNamesTheWarpSumPathThisDeviceRuns) {
+  const std::vector<KernelInfo> k = engine_->kernels(v("hist-lane-private"), 256);
+  ASSERT_EQ(k.size(), 1u);
+  cudaFuncAttributes attr{};
+  ASSERT_EQ(cudaFuncGetAttributes(&attr, k[0].func), cudaSuccess);
+  const std::string_view path = kernel_code_path(k[0], attr.ptxVersion);
+  EXPECT_NE(path.find(attr.ptxVersion >= 80 ? "redux.sync" : "__shfl_xor_sync"), std::string_view::npos)
+      << "PTX sm_" << attr.ptxVersion << ": " << path;
 }
 
 }  // namespace
