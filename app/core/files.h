@@ -1,6 +1,7 @@
 #pragma once
-// Writing the files demos save (patterns, body states): the folder is made, a failure throws
-// std::runtime_error naming the path and the reason.
+// Writing the text files demos save (patterns, body states) under the one rule of
+// common/file_io.h: regular files only, written whole or not at all, no folder created. A failure
+// throws std::runtime_error naming the path and the reason.
 #include <filesystem>
 #include <string_view>
 

@@ -1,6 +1,8 @@
 #pragma once
 // Small text helpers shared by the file parsers of every demo (rules, patterns, body files).
 #include <cctype>
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +29,79 @@ inline std::vector<std::string_view> split_lines(std::string_view text) {
     start = end + 1;
   }
   return lines;
+}
+
+// Input made safe to print inside a message: control bytes (C0, DEL, and the C1 controls U+0080..
+// U+009F, which terminals obey too), and bytes that are not valid UTF-8, become \xNN (\n, \r, \t
+// and \\ as such), so a file's bytes can neither move the terminal's cursor nor cut the message
+// at a NUL. Printable ASCII and valid UTF-8 text pass unchanged. At most `max_bytes` of the input
+// are shown, then "...".
+inline std::string escape(std::string_view s, size_t max_bytes = 200) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size() < max_bytes ? s.size() : max_bytes);
+  auto hex = [&](unsigned char c) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  // Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0.
+  auto utf8_length = [&](size_t i) -> size_t {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const unsigned char c = b(0);
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+      if ((b(k) & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && b(1) < 0xA0) return 0;                  // overlong
+    if (c == 0xED && b(1) >= 0xA0) return 0;                 // surrogates
+    if (c == 0xF0 && b(1) < 0x90) return 0;                  // overlong
+    if (c == 0xF4 && b(1) >= 0x90) return 0;                 // beyond U+10FFFF
+    if (c == 0xC2 && b(1) <= 0x9F) return 0;                 // C1 controls: escaped byte by byte
+    return n;
+  };
+  size_t i = 0;
+  for (; i < s.size() && i < max_bytes; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      hex(c);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (const size_t n = utf8_length(i); n > 0) {
+      out.append(s.substr(i, n));
+      i += n - 1;
+    } else {
+      hex(c);
+    }
+  }
+  if (i < s.size()) out += "...";
+  return out;
+}
+
+// One character of input for a message: 'x' when printable, "a space", "a tab", else "byte 0xNN".
+inline std::string show_char(char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x21 && u < 0x7F) return std::string("'") + c + "'";
+  if (c == ' ') return "a space";
+  if (c == '\t') return "a tab";
+  return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
+}
+
+// escape(s) in single quotes: how every message quotes a value or a line it was given.
+inline std::string quote(std::string_view s, size_t max_bytes = 200) {
+  std::string q(1, '\'');  // appended: GCC 12 warns falsely (-Wrestrict) on "'" + ... + "'"
+  q += escape(s, max_bytes);
+  q += '\'';
+  return q;
 }
 
 }  // namespace gpulab::text

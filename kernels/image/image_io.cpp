@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "common/file_io.h"
+#include "common/text.h"
 #include "image/image.h"
 
 // stb rejects any side above this itself, even where our header walk does not know the format's
@@ -47,7 +49,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
 
 // ---------------------------------------------------------------------------------------------
 // Container checks, before stb sees the bytes.
@@ -125,7 +126,7 @@ std::string check_png(std::span<const uint8_t> b, Header& h) {
       return "truncated PNG: the file ends before its IEND chunk (" + std::to_string(b.size()) + " bytes)";
     const uint32_t len = be32(&b[pos]);
     const uint8_t* type = &b[pos + 4];
-    const std::string name(reinterpret_cast<const char*>(type), 4);
+    const std::string name = text::escape(std::string_view(reinterpret_cast<const char*>(type), 4));
     if (len > 0x7FFFFFFFu || b.size() - pos - 12 < len)
       return "truncated PNG: its " + name + " chunk is cut off at byte " + std::to_string(b.size());
     const uint8_t* data = type + 4;
@@ -323,7 +324,7 @@ std::vector<uint8_t> encode(int width, int height, int channels, const uint8_t* 
 
 LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
   auto fail = [&](const std::string& why) {
-    return LoadResult{Image{}, "cannot read " + std::string(name) + ": " + why};
+    return LoadResult{Image{}, "cannot read " + text::escape(name) + ": " + why};
   };
   if (bytes.empty()) return fail("the file is empty");
   if (bytes.size() > size_t(std::numeric_limits<int>::max()))
@@ -399,31 +400,10 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
 }
 
 LoadResult load(const fs::path& path) {
-  auto fail = [&](const std::string& why) {
-    return LoadResult{Image{}, "cannot read " + path.string() + ": " + why};
-  };
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return fail(errno_text(EISDIR));
-
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(errno_text(errno));
-  std::vector<uint8_t> bytes;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size >= 0) {  // a regular file: one read, and no 10 GB file read only to be refused
-    if (uint64_t(size) > uint64_t(std::numeric_limits<int>::max()))
-      return fail("the file is too large (" + std::to_string(size) + " bytes; at most 2 GiB)");
-    in.seekg(0, std::ios::beg);
-    bytes.resize(size_t(size));
-    in.read(reinterpret_cast<char*>(bytes.data()), size);
-    if (in.gcount() != size) return fail(errno_text(errno ? errno : EIO));
-  } else {  // a pipe or the like: read to the end
-    in.clear();
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) return fail(errno_text(errno));
-  }
-  return decode(bytes, path.string());
+  // At most 2 GiB: stb reads from an int-sized buffer.
+  files::ReadResult file = files::read_regular_file(path, uint64_t(std::numeric_limits<int>::max()));
+  if (!file.error.empty()) return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + file.error};
+  return decode(file.bytes, path.string());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,7 +418,7 @@ std::vector<uint8_t> encode_png(const Image& image) {
 std::string save_png(const fs::path& path, const Image& image) {
   if (image.channels >= 1 && image.channels <= 4 && image.width > 0 && image.height > 0 &&
       image.pixels.size() != image.pixel_count() * size_t(image.channels))
-    return "cannot write " + path.string() + ": " + std::to_string(image.pixels.size()) +
+    return "cannot write " + text::escape(path.string()) + ": " + std::to_string(image.pixels.size()) +
            " bytes of pixels for a " + std::to_string(image.width) + "x" + std::to_string(image.height) +
            "x" + std::to_string(image.channels) + " image";
   return save_png(path, image.width, image.height, image.channels, image.pixels.data());
@@ -446,36 +426,12 @@ std::string save_png(const fs::path& path, const Image& image) {
 
 std::string save_png(const fs::path& path, int width, int height, int channels, const uint8_t* pixels) {
   if (std::string why = check_encodable(width, height, channels, pixels); !why.empty())
-    return "cannot write " + path.string() + ": " + why;
+    return "cannot write " + text::escape(path.string()) + ": " + why;
   const std::vector<uint8_t> png = encode(width, height, channels, pixels);
-  if (png.empty()) return "cannot write " + path.string() + ": PNG encoding failed (out of memory?)";
+  if (png.empty()) return "cannot write " + text::escape(path.string()) + ": PNG encoding failed (out of memory?)";
 
-  // Write next to the target and rename into place, so a failed or interrupted write never leaves
-  // a truncated PNG under the final name.
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write " + tmp.string() + ": " + errno_text(errno);
-    out.write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      out.close();
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      return "cannot write " + tmp.string() + ": " + errno_text(err);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    return "cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message();
-  }
-  return {};
+  // Regular files only, written beside the target and renamed into place (common/file_io.h).
+  return files::write_regular_file(path, png);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // problem and never throw on bad input.
 #include "life/pattern.h"
 
+#include "common/file_io.h"
 #include "common/text.h"
 
 #include <sys/stat.h>
@@ -28,14 +29,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string show_char(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x21 && u < 0x7F) return std::string("'") + c + "'";
-  if (c == ' ') return "a space";
-  if (c == '\t') return "a tab";
-  static const char* hex = "0123456789ABCDEF";
-  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-}
+using text::escape;
+using text::quote;
+using text::show_char;
 
 PatternResult fail(int line, std::string message) {
   PatternResult r;
@@ -49,10 +45,10 @@ std::string parse_edge(std::string_view key, std::string_view value, int& out) {
   long long v = 0;
   for (char c : value) {
     if (!std::isdigit(static_cast<unsigned char>(c)))
-      return std::string(key) + " must be a whole number of cells, got '" + std::string(value) + "'";
+      return std::string(key) + " must be a whole number of cells, got " + quote(value, 40);
     v = v * 10 + (c - '0');
     if (v > kMaxPatternEdge)
-      return std::string(key) + " = " + std::string(value) + " is larger than the largest grid edge (" +
+      return std::string(key) + " = " + escape(value, 40) + " is larger than the largest grid edge (" +
              std::to_string(kMaxPatternEdge) + ")";
   }
   out = static_cast<int>(v);
@@ -87,7 +83,7 @@ std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error) {
 
 // Header: "x = m, y = n[, rule = B3/S23]", spaces optional, fields in any order.
 std::optional<PatternError> parse_header(std::string_view line, int line_no, Pattern& p,
-                                         std::optional<Rule>& header_rule) {
+                                         std::optional<Rule>& header_rule, std::vector<PatternError>& warnings) {
   bool seen_x = false, seen_y = false, seen_rule = false;
   size_t start = 0;
   for (;;) {
@@ -101,8 +97,8 @@ std::optional<PatternError> parse_header(std::string_view line, int line_no, Pat
     }
     const size_t eq = raw.find('=');
     if (eq == std::string_view::npos)
-      return PatternError{line_no, "header field '" + std::string(item) +
-                                       "' has no '=' (expected x = <width>, y = <height>)"};
+      return PatternError{line_no, "header field " + quote(item, 40) +
+                                       " has no '=' (expected x = <width>, y = <height>)"};
     const std::string key = lower(trim(raw.substr(0, eq)));
     std::string_view value = trim(raw.substr(eq + 1));
     if (key == "rule") {
@@ -123,8 +119,12 @@ std::optional<PatternError> parse_header(std::string_view line, int line_no, Pat
       seen = true;
       const std::string problem = parse_edge(key, value, key == "x" ? p.width : p.height);
       if (!problem.empty()) return PatternError{line_no, problem};
+    } else {
+      // Golly reads x, y and rule only. A misspelt rule ("rul", "4ule") would otherwise run the
+      // pattern under B3/S23 without a word, so every other field is named.
+      warnings.push_back({line_no, "unknown header field " + quote(trim(raw.substr(0, eq)), 40) +
+                                       " ignored (an RLE header has x, y and rule)"});
     }
-    // Other fields (some programs write their own) carry nothing gpulab uses.
     if (end >= line.size()) break;
     start = end + 1;
   }
@@ -167,7 +167,7 @@ uint64_t Pattern::population() const {
 }
 
 std::string describe(const PatternError& error, std::string_view source) {
-  std::string out(source);
+  std::string out = text::escape(source);
   if (error.line > 0) {
     out += ':';
     out += std::to_string(error.line);
@@ -180,6 +180,7 @@ std::string describe(const PatternError& error, std::string_view source) {
 PatternResult parse_rle(std::string_view text) {
   const std::vector<std::string_view> lines = split_lines(text);
   Pattern p;
+  std::vector<PatternError> warnings;
   std::optional<Rule> header_rule, hash_rule;
   size_t li = 0;
 
@@ -210,8 +211,8 @@ PatternResult parse_rle(std::string_view text) {
         case 'P': {
           Cell offset;
           if (!parse_offset(rest, offset))
-            return fail(line_no, std::string("expected '#") + kind + " <x> <y>' with whole numbers, got '" +
-                                     std::string(line) + "'");
+            return fail(line_no, std::string("expected '#") + kind + " <x> <y>' with whole numbers, got " +
+                                     quote(line, 60));
           p.offset = offset;
           break;
         }
@@ -230,9 +231,9 @@ PatternResult parse_rle(std::string_view text) {
     const char first = static_cast<char>(std::tolower(static_cast<unsigned char>(line.front())));
     if (first != 'x' && first != 'y')
       return fail(line_no,
-                  "missing RLE header: expected 'x = <width>, y = <height>' before the pattern, found '" +
-                      std::string(line.substr(0, 40)) + "'");
-    if (auto problem = parse_header(line, line_no, p, header_rule))
+                  "missing RLE header: expected 'x = <width>, y = <height>' before the pattern, found " +
+                      quote(line, 40));
+    if (auto problem = parse_header(line, line_no, p, header_rule, warnings))
       return fail(problem->line, problem->message);
     header_line = line_no;
     ++li;
@@ -251,7 +252,7 @@ PatternResult parse_rle(std::string_view text) {
   long long count = 0;
   bool have_count = false;
   int count_line = 0;
-  bool ended = false;
+  bool ended = false, rows_past_warned = false;
   for (; li < lines.size() && !ended; ++li) {
     const int line_no = static_cast<int>(li) + 1;
     const std::string_view line = lines[li];
@@ -268,6 +269,7 @@ PatternResult parse_rle(std::string_view text) {
       if (std::isspace(static_cast<unsigned char>(c))) continue;
       if (have_count && count == 0) return fail(line_no, "a run count of 0 before " + show_char(c));
       const long long n = have_count ? count : 1;
+      const bool have_bang_count = have_count;
       count = 0;
       have_count = false;
       switch (c) {
@@ -286,8 +288,17 @@ PatternResult parse_rle(std::string_view text) {
         case '$':
           y += n;
           x = 0;
+          // Rows past y with no cell in them change nothing, but say the file disagrees with itself
+          // (Golly reads such files too). A cell there is an error, above.
+          if (y > p.height && !rows_past_warned) {
+            rows_past_warned = true;
+            warnings.push_back({line_no, "the pattern's row ends run past the header's y = " +
+                                             std::to_string(p.height) + " (no cell there; ignored)"});
+          }
           break;
         case '!':
+          if (n > 1 || have_bang_count)
+            warnings.push_back({line_no, "run count " + std::to_string(n) + " before '!' ignored"});
           ended = true;
           break;
         default:
@@ -306,6 +317,7 @@ PatternResult parse_rle(std::string_view text) {
     return fail(count_line, "run count " + std::to_string(count) + " is not followed by b, o or $");
   PatternResult r;
   r.pattern = std::move(p);
+  r.warnings = std::move(warnings);
   return r;
 }
 
@@ -346,6 +358,12 @@ PatternResult parse_cells(std::string_view text) {
   }
   // Blank lines at the end are the file's ending, not rows of dead cells.
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
+  // As for RLE, where a file without a header is refused: no row, no pattern.
+  if (rows.empty())
+    return fail(0, lines.empty() || std::all_of(lines.begin(), lines.end(),
+                                                [](std::string_view l) { return trim(l).empty(); })
+                       ? "empty file: no pattern rows ('.' dead, 'O' alive)"
+                       : "no pattern rows ('.' dead, 'O' alive), only comment lines");
   if (rows.size() > static_cast<size_t>(kMaxPatternEdge))
     return fail(row_lines[kMaxPatternEdge], "the pattern has more than " + std::to_string(kMaxPatternEdge) +
                                                 " rows, the largest grid edge");
@@ -384,32 +402,9 @@ PatternResult parse_pattern(std::string_view text, std::string_view filename_hin
 }
 
 PatternResult load_pattern_file(const std::string& path) {
-  struct Closer {
-    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (!file) return fail(0, "cannot open '" + path + "': " + std::strerror(errno));
-  struct stat st {};
-  if (fstat(fileno(file.get()), &st) != 0)
-    return fail(0, "cannot read '" + path + "': " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) return fail(0, "cannot read '" + path + "': " + std::strerror(EISDIR));
-  if (static_cast<uint64_t>(st.st_size) > kMaxPatternFileBytes)
-    return fail(0, "'" + path + "' is " + std::to_string(static_cast<uint64_t>(st.st_size) >> 20) +
-                       " MiB; pattern files over " + std::to_string(kMaxPatternFileBytes >> 20) +
-                       " MiB are refused");
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    const size_t got = std::fread(buffer, 1, sizeof buffer, file.get());
-    text.append(buffer, got);
-    // A file that grows while we read (or a pipe that reports no size) is still bounded.
-    if (text.size() > kMaxPatternFileBytes)
-      return fail(0, "'" + path + "' is larger than " + std::to_string(kMaxPatternFileBytes >> 20) +
-                         " MiB; pattern files over that are refused");
-    if (got < sizeof buffer) break;
-  }
-  if (std::ferror(file.get())) return fail(0, "cannot read '" + path + "': " + std::strerror(errno));
-  return parse_pattern(text, path);
+  const files::ReadResult file = files::read_regular_file(path, kMaxPatternFileBytes);
+  if (!file.error.empty()) return fail(0, file.error);  // describe() names the file
+  return parse_pattern(std::string_view(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size()), path);
 }
 
 std::string write_rle(const Grid& grid, const Rule& rule, std::string_view name) {

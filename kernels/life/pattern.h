@@ -38,10 +38,14 @@ struct PatternError {
 struct PatternResult {
   std::optional<Pattern> pattern;  // set on success
   PatternError error;              // meaningful only when pattern is empty
+  // Read and used, but worth telling the user: a header field gpulab (like Golly) does not know, so
+  // a misspelt "rule" is not silently dropped; rows past the header's y; a run count before '!'.
+  std::vector<PatternError> warnings;
   explicit operator bool() const { return pattern.has_value(); }
 };
 
-// "source:line: message" (or "source: message" for line 0): the form an error is shown in.
+// "source:line: message" (or "source: message" for line 0): the form an error is shown in. The
+// source (a path) is escaped: control bytes in a file name cannot reach the terminal.
 std::string describe(const PatternError& error, std::string_view source);
 
 // Patterns larger than this on either edge are refused (an engine could not hold them anyway).

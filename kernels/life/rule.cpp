@@ -12,21 +12,14 @@ namespace {
 
 using text::trim;
 
-// Shows a character in an error message; control characters as \xNN so the message stays readable.
-std::string show_char(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x21 && u < 0x7F) return std::string("'") + c + "'";
-  if (c == ' ') return "a space";
-  static const char* hex = "0123456789ABCDEF";
-  return std::string("'\\x") + hex[u >> 4] + hex[u & 15] + "'";
-}
+using text::show_char;
 
 struct Parser {
   std::string_view text;
   std::string error;
 
   bool fail(std::string message) {
-    error = "rule \"" + std::string(text) + "\": " + std::move(message);
+    error = "rule " + text::quote(text) + ": " + std::move(message);
     return false;
   }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/text.h"
+#include "common/file_io.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
@@ -49,7 +50,7 @@ constexpr uint64_t kMaxFileBytes = 4ull << 30;
 
 LoadResult fail(const std::string& name, const std::string& message) {
   LoadResult r;
-  r.error = name + ": " + message;
+  r.error = text::escape(name) + ": " + message;
   return r;
 }
 LoadResult fail_line(const std::string& name, size_t line, const std::string& message) {
@@ -59,14 +60,8 @@ LoadResult fail_offset(const std::string& name, uint64_t offset, const std::stri
   return fail(name, "offset " + std::to_string(offset) + ": " + message);
 }
 
-std::string quoted(std::string_view s) {
-  std::string q;  // appended, not "'" + s + "'": GCC 12 warns falsely (-Wrestrict) on that form
-  q.reserve(s.size() + 2);
-  q += '\'';
-  q += s;
-  q += '\'';
-  return q;
-}
+// Input quoted in a message, control bytes escaped.
+std::string quoted(std::string_view s) { return text::quote(s, 80); }
 
 // A finite float, correctly rounded. Empty on success, else why not.
 std::string parse_float(std::string_view field, float& out) {
@@ -334,21 +329,9 @@ std::vector<uint8_t> write_tipsy(const System& s, double time) {
 }
 
 LoadResult load_bodies(const std::string& path) {
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> f(std::fopen(path.c_str(), "rb"));
-  if (!f) return fail(path, std::strerror(errno));
-  struct stat st {};
-  if (fstat(fileno(f.get()), &st) != 0) return fail(path, std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) return fail(path, std::strerror(EISDIR));
-  if (static_cast<uint64_t>(st.st_size) > kMaxFileBytes)
-    return fail(path, "larger than " + std::to_string(kMaxFileBytes >> 30) + " GiB, more than any body file");
-
-  std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
-  const size_t got = std::fread(bytes.data(), 1, bytes.size(), f.get());
-  if (std::ferror(f.get())) return fail(path, std::strerror(errno));
-  bytes.resize(got);
+  files::ReadResult file = files::read_regular_file(path, kMaxFileBytes);
+  if (!file.error.empty()) return fail(path, file.error);
+  const std::vector<uint8_t>& bytes = file.bytes;
 
   const size_t dot = path.find_last_of("./");
   const std::string extension = dot != std::string::npos && path[dot] == '.' ? lower(path.substr(dot)) : "";

@@ -3,6 +3,7 @@
 #include "life/pattern.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -86,9 +87,79 @@ TEST(PatternRle, HeaderSpellings) {
   // Trailing comma.
   p = must_parse(parse_rle("x = 3, y = 3,\nbo$2bo$3o!"));
   EXPECT_EQ(rows_of(p), kGliderRows);
-  // Fields gpulab does not know are ignored.
+  // Fields gpulab does not know are read past, with a warning (below).
   p = must_parse(parse_rle("x = 3, y = 3, rule = B3/S23, generation = 12\nbo$2bo$3o!"));
   EXPECT_EQ(rows_of(p), kGliderRows);
+}
+
+TEST(PatternRle, UnknownHeaderFieldsAreNamedSoAMisspeltRuleIsNotSilentlyDropped) {
+  for (const char* key : {"4ule", "rul", "Rules", "generation"}) {
+    const std::string text = std::string("x = 3, y = 3, ") + key + " = B36/S23\nbo$2bo$3o!";
+    const PatternResult r = parse_rle(text);
+    const Pattern p = must_parse(r);
+    EXPECT_FALSE(p.rule.has_value()) << key;
+    ASSERT_EQ(r.warnings.size(), 1u) << key;
+    EXPECT_EQ(r.warnings[0].line, 1);
+    EXPECT_NE(r.warnings[0].message.find(std::string("'") + key + "'"), std::string::npos) << r.warnings[0].message;
+    EXPECT_NE(r.warnings[0].message.find("x, y and rule"), std::string::npos) << r.warnings[0].message;
+  }
+  // The known ones, in any case, warn about nothing.
+  EXPECT_TRUE(parse_rle("X = 3, Y = 3, RULE = B36/S23\nbo$2bo$3o!").warnings.empty());
+}
+
+TEST(PatternRle, RowsPastTheHeaderAndACountBeforeTheEndWarn) {
+  // Decided (README): Golly reads both; gpulab reads them too and says so.
+  PatternResult r = parse_rle("x = 3, y = 2\n3o$3o$$$$!");
+  Pattern p = must_parse(r);
+  EXPECT_EQ(p.population(), 6u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].line, 2);
+  EXPECT_NE(r.warnings[0].message.find("y = 2"), std::string::npos) << r.warnings[0].message;
+  r = parse_rle("x = 3, y = 2\n3o$\n3o5$!");
+  must_parse(r);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].line, 3);
+  // One '$' that only ends the last row is how many writers end a file: no warning.
+  EXPECT_TRUE(parse_rle("x = 2, y = 1\n2o$!").warnings.empty());
+
+  r = parse_rle("x = 3, y = 1\n3o7!");
+  p = must_parse(r);
+  EXPECT_EQ(p.population(), 3u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].message.find("run count 7 before '!'"), std::string::npos) << r.warnings[0].message;
+  // A cell past y is still an error.
+  EXPECT_FALSE(parse_rle("x = 3, y = 2\n3o$3o$o!"));
+}
+
+TEST(PatternRle, ControlBytesFromTheFileNeverReachAMessageRaw) {
+  auto clean = [](const std::string& m) {
+    for (unsigned char c : m)
+      if (c < 0x20 || c == 0x7F) return false;
+    return true;
+  };
+  const std::string esc = "\x1B[2J\x1B[H";
+  const std::string nul(1, '\0');
+  const std::string texts[] = {
+      "x = 3" + esc + ", y = 3\n!",                 // a bad number
+      "x = 3, y = 3, " + esc + "rule\n!",            // a field without '='
+      "x = 3, y = 3, " + nul + "4ule = B3/S23\n!",   // an unknown field (a warning)
+      esc + "x = 3\n!",                              // no header
+      "#R 1 " + esc + "\nx = 1, y = 1\n!",           // a bad offset
+      "x = 3, y = 3, rule = B3" + esc + "/S23\n!",    // a bad rule
+      "x = 3, y = 3\nbo" + nul + "$!",               // a bad byte in the body
+  };
+  for (const std::string& t : texts) {
+    const PatternResult r = parse_rle(t);
+    if (!r) {
+      EXPECT_TRUE(clean(r.error.message)) << r.error.message;
+    }
+    for (const PatternError& w : r.warnings) EXPECT_TRUE(clean(w.message)) << w.message;
+    EXPECT_TRUE(!r || !r.warnings.empty()) << "every text above is wrong somewhere";
+  }
+  // The escaped text is still there to read.
+  EXPECT_NE(parse_rle("x = 3" + esc + ", y = 3\n!").error.message.find("\\x1B[2J"), std::string::npos);
+  // And the file's name too (describe() escapes the source).
+  EXPECT_EQ(describe({2, "bad"}, "a" + esc + ".rle"), "a\\x1B[2J\\x1B[H.rle:2: bad");
 }
 
 TEST(PatternRle, HashLines) {
@@ -226,10 +297,21 @@ TEST(PatternCells, ErrorsNameTheLine) {
   r = parse_cells(wide);
   EXPECT_FALSE(r);
   EXPECT_NE(r.error.message.find("40001x40001"), std::string::npos) << r.error.message;
-  // An empty file is an empty pattern.
-  const Pattern p = must_parse(parse_cells(""));
-  EXPECT_EQ(p.width, 0);
-  EXPECT_EQ(p.height, 0);
+}
+
+TEST(PatternCells, AnEmptyOrCommentOnlyFileIsRefusedAsAnEmptyRleIs) {
+  for (const char* text : {"", "\n\n", "!Name: nothing\n!just a comment\n", "!Name: x\n\n\n"}) {
+    const PatternResult r = parse_cells(text);
+    EXPECT_FALSE(r) << text;
+    EXPECT_EQ(r.error.line, 0);
+    EXPECT_NE(r.error.message.find("no pattern rows"), std::string::npos) << r.error.message;
+    EXPECT_FALSE(parse_pattern(text, "x.cells")) << text;
+  }
+  EXPECT_FALSE(parse_rle(""));
+  // One row of dead cells is a pattern, as "x = 1, y = 1" with no cell is.
+  const Pattern p = must_parse(parse_cells("!Name: empty row\n..\n"));
+  EXPECT_EQ(p.width, 2);
+  EXPECT_EQ(p.height, 1);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -254,12 +336,24 @@ TEST(PatternFiles, MissingFileNamesPathAndReason) {
   const PatternResult r = load_pattern_file(path);
   EXPECT_FALSE(r);
   EXPECT_EQ(r.error.line, 0);
-  EXPECT_NE(r.error.message.find(path), std::string::npos) << r.error.message;
-  EXPECT_NE(r.error.message.find(std::strerror(ENOENT)), std::string::npos) << r.error.message;
+  const std::string shown = describe(r.error, path);
+  EXPECT_EQ(shown.rfind(path + ": ", 0), 0u) << shown;
+  EXPECT_NE(shown.find(std::strerror(ENOENT)), std::string::npos) << shown;
 
   const PatternResult dir = load_pattern_file(kData);
   EXPECT_FALSE(dir);
-  EXPECT_NE(dir.error.message.find(kData), std::string::npos) << dir.error.message;
+  EXPECT_NE(dir.error.message.find("a folder, not a regular file"), std::string::npos) << dir.error.message;
+}
+
+TEST(PatternFiles, AFifoIsRefusedAtOnceInsteadOfWaitingForAWriter) {
+  const auto path = std::filesystem::temp_directory_path() / ("gpulab_fifo_" + std::to_string(::getpid()) + ".rle");
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const PatternResult r = load_pattern_file(path.string());
+  std::filesystem::remove(path);
+  EXPECT_FALSE(r);
+  EXPECT_NE(r.error.message.find("FIFO"), std::string::npos) << r.error.message;
+  EXPECT_FALSE(load_pattern_file("/dev/zero")) << "a device that never ends";
 }
 
 TEST(PatternFiles, HugeFilesAreRefused) {
