@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
 #include "gl/gl.h"
@@ -201,7 +202,7 @@ bool App::init(std::string* error) {
   }
   if (demo_ == demos_.size()) {
     demo_ = 0;
-    *error = "no demo '" + options_.demo + "' (demos: " + names + ")";
+    *error = "no demo " + text::quote(options_.demo) + " (demos: " + names + ")";
     return false;
   }
   Demo& d = *demos_[demo_];
@@ -261,9 +262,17 @@ bool App::attach_current() {
   return attached_;
 }
 
+std::optional<size_t> App::demo_for_key(int key) const {
+  // Keys 1 to 9 choose the demos in the registry's order: a new demo gets its key by being registered.
+  if (key < GLFW_KEY_1 || key > GLFW_KEY_9) return std::nullopt;
+  const auto index = static_cast<size_t>(key - GLFW_KEY_1);
+  if (index >= demos_.size()) return std::nullopt;
+  return index;
+}
+
 void App::select_demo(size_t index) {
   if (index >= demos_.size()) {
-    notify("demo " + std::to_string(index + 1) + " is not here yet (see the roadmap in the README)");
+    notify("there is no demo " + std::to_string(index + 1) + " (" + std::to_string(demos_.size()) + " demos)");
     return;
   }
   if (index == demo_ && attached_) return;
@@ -330,14 +339,14 @@ void App::hotkeys() {
           step_once_ = true;
         }
         if (k.key == GLFW_KEY_R) reset_ = true;
-        if (k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_4) select_demo(static_cast<size_t>(k.key - GLFW_KEY_1));
+        if (const auto index = demo_for_key(k.key)) select_demo(*index);
         if (k.key == GLFW_KEY_V) cycle_variant(shift ? -1 : 1);
         if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
         if (k.key == GLFW_KEY_F11) platform_->set_fullscreen(!platform_->fullscreen());
         if (k.key == GLFW_KEY_F12) shot_pending_ = true;
         if (k.key != GLFW_KEY_SPACE && k.key != GLFW_KEY_N && k.key != GLFW_KEY_R && k.key != GLFW_KEY_V &&
             k.key != GLFW_KEY_H && k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12 &&
-            !(k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_4))
+            !demo_for_key(k.key))
           demo_keys_.push_back(k.key);  // the rest is the demo's (e.g. F: fit the view)
     }
   }
@@ -345,14 +354,14 @@ void App::hotkeys() {
 
 void App::draw_controls(Frame& f) {
   Demo& d = *demos_[demo_];
-  // Demo picker; the demos of the roadmap not yet built are listed, disabled.
+  // Demo picker, each with its key.
   if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
-    for (size_t i = 0; i < demos_.size(); ++i)
+    for (size_t i = 0; i < demos_.size(); ++i) {
       if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
-    for (const char* coming : {"N-body", "Histogram equalization", "Texture rotation"}) {
-      bool present = false;
-      for (const auto& demo : demos_) present |= demo->title() == coming;
-      if (!present) ImGui::Selectable((std::string(coming) + " (coming)").c_str(), false, ImGuiSelectableFlags_Disabled);
+      if (i < 9) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%zu", i + 1);
+      }
     }
     ImGui::EndCombo();
   }

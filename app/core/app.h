@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ class App {
   bool attach_current();
   Input read_input(const Frame& f);
   void select_demo(size_t index);
+  std::optional<size_t> demo_for_key(int key) const;  // keys 1 to 9, as far as there are demos
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);

@@ -2,6 +2,9 @@
 // (same case: stage, size and input), target checks, JSON (nlohmann-json).
 #include "core/bench.h"
 
+#include "common/file_io.h"
+#include "common/text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -521,7 +524,7 @@ int run_bench(const Options& options) {
     found = true;
     try {
       if (!demo->bench(options, &suite)) {
-        std::fprintf(stderr, "gpulab bench: demo '%s' has no benchmark yet\n", options.demo.c_str());
+        std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n", text::quote(options.demo).c_str());
         return 2;
       }
     } catch (const std::exception& e) {
@@ -530,16 +533,14 @@ int run_bench(const Options& options) {
     }
   }
   if (!found) {
-    std::fprintf(stderr, "gpulab bench: no demo '%s' (demos: %s)\n", options.demo.c_str(), names.c_str());
+    std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(), names.c_str());
     return 2;
   }
   compute_speedups(suite);
   std::fputs(format_bench(suite).c_str(), stdout);
   if (!options.bench_json.empty()) {
-    std::ofstream out(options.bench_json);
-    out << bench_json(suite);
-    if (!out) {
-      std::fprintf(stderr, "gpulab bench: cannot write %s\n", options.bench_json.c_str());
+    if (std::string why = files::write_regular_file(options.bench_json, bench_json(suite)); !why.empty()) {
+      std::fprintf(stderr, "gpulab bench: %s\n", why.c_str());
       return 1;
     }
   }

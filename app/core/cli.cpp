@@ -4,9 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
+#include <set>
 #include <string_view>
 
+#include "common/file_io.h"
+#include "common/text.h"
 #include "core/demo.h"
 
 namespace gpulab {
@@ -15,7 +20,7 @@ namespace {
 constexpr const char* kImageGroup = "Image demos (histeq, rotate)";
 
 constexpr const char* kKeys =
-    "keys: Space pause, N step, R reset, 1-4 demos, V / Shift+V variants, H hide UI, F11 fullscreen,\n"
+    "keys: Space pause, N step, R reset, 1-9 demos (--list order), V / Shift+V variants, H hide UI, F11 fullscreen,\n"
     "      F12 screenshot, +/- speed";
 
 bool parse_int(std::string_view s, long long lo, long long hi, long long* out) {
@@ -34,6 +39,46 @@ bool parse_size(std::string_view s, long long max, long long* w, long long* h) {
     return parse_int(s, 1, max, w);
   }
   return parse_int(s.substr(0, x), 1, max, w) && parse_int(s.substr(x + 1), 1, max, h);
+}
+
+// Every option of `app`, its option groups and subcommands (CLI11 lists a group's options with the
+// group only).
+void all_options(CLI::App* app, std::vector<const CLI::Option*>& out, std::set<const CLI::Option*>& seen) {
+  for (const CLI::Option* o : app->get_options())
+    if (seen.insert(o).second) out.push_back(o);
+  for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) all_options(sub, out, seen);
+}
+
+// What every option value must be, whatever the option: not empty (an empty --rule or --pattern must
+// not quietly mean "the default"), not another option swallowed as a value (`--save-pattern --cpu`
+// must not write a file named --cpu), a finite number where a number is expected (CLI11's Range
+// lets NaN through), and an output path that can be written (checked before any work is done).
+std::string check_values(CLI::App& app) {
+  std::vector<const CLI::Option*> options;
+  std::set<const CLI::Option*> seen;
+  all_options(&app, options, seen);
+  for (const CLI::Option* opt : options) {
+    if (opt->count() == 0 || opt->get_type_size() == 0) continue;  // not given, or a flag
+    const std::string name = opt->get_name();
+    const std::string type = opt->get_type_name();
+    for (const std::string& v : opt->results()) {
+      if (text::trim(v).empty()) return name + " needs a value, got an empty one";
+      if (v.size() > 2 && v.compare(0, 2, "--") == 0 && std::isalpha(static_cast<unsigned char>(v[2])))
+        return name + " needs a value, got the option " + text::quote(v) + " (a file of that name: ./" +
+               text::escape(v) + ")";
+      // The type name carries the validators' descriptions after it ("FLOAT:FLOAT in [0 - 1]").
+      if (type.rfind("FLOAT", 0) == 0) {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (!std::isfinite(d) && end && *end == '\0')
+          return name + " needs a finite number, got " + text::quote(v);
+      }
+      if (type.rfind(kOutputPath, 0) == 0) {
+        if (std::string why = files::check_writable(v); !why.empty()) return name + ": " + why;
+      }
+    }
+  }
+  return {};
 }
 
 struct Parser {
@@ -55,15 +100,15 @@ struct Parser {
                    "variant id (see --list), once per stage");
     app.add_option("--block", o.blocks, "block size of a stage: N (threads, or the edge of a square block) or STAGE=N");
     app.add_option("--steps", o.steps,
-                   "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first")
-        ->check(CLI::Range(0LL, 1LL << 40));
+                   "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
+        ->check(CLI::Range(0LL, kMaxSteps));
     app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
     app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
     app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
     app.add_option("--frames", o.frames, "headless: frames to render (default 120)")->check(CLI::Range(1, 1000000));
-    app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame");
+    app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame")->type_name(kOutputPath);
     app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");
     app.add_flag("--caption", o.caption, "add a caption line (demo, variant, block, kernel time, GPU) to screenshots");
     app.add_flag("--software-gl", o.software_gl, "headless: use Mesa's software EGL device");
@@ -74,7 +119,8 @@ struct Parser {
     // no image refuse them in configure().
     CLI::Option_group* images = app.add_option_group(kImageGroup);
     images->add_option("--image", o.image, "input image (PNG, JPEG, BMP, TGA, PGM/PPM, GIF)");
-    images->add_option("--save-image", o.save_image, "write the processed image as PNG (OUT.png) and exit");
+    images->add_option("--save-image", o.save_image, "write the processed image as PNG (OUT.png) and exit")
+        ->type_name(kOutputPath);
 
     bench = app.add_subcommand("bench", "time every variant of a demo (gpulab bench --help)");
     bench->add_option("--variant", bench_variants, "a variant to time (repeatable; default: all)");
@@ -84,7 +130,7 @@ struct Parser {
     bench->add_option("--repeats", o.bench_repeats, "timed repeats, the median is reported (default 7)")
         ->check(CLI::Range(1, 1000));
     bench->add_flag("--all-blocks", o.bench_all_blocks, "time every allowed block size, not just the default");
-    bench->add_option("--json", o.bench_json, "also write the results as JSON");
+    bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
 
     // Each demo's option groups, remembered so that an option of another demo can be refused.
     for (Demo* d : demos) {
@@ -110,6 +156,11 @@ std::string reject_image_options(const Options& o, std::string_view demo) {
          std::string(demo) + " demo takes no image";
 }
 
+std::string reject_seed(const Options& o, std::string_view what) {
+  if (!o.seed) return {};
+  return "--seed: " + std::string(what) + " has nothing random to seed";
+}
+
 std::string usage(std::span<Demo* const> demos) {
   Options o;
   Parser p(o, demos);
@@ -126,12 +177,22 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     o.mode = Options::Mode::Help;
     return ParseResult{o, {}, 0};
   } catch (const CLI::ConversionError& e) {
-    return fail(e.what(), 1);
+    return fail(text::escape(e.what()), 1);
   } catch (const CLI::ValidationError& e) {
-    return fail(e.what(), 1);
+    return fail(text::escape(e.what()), 1);
   } catch (const CLI::ParseError& e) {
     // Unknown flags, missing values, a subcommand out of place: the usage.
-    return fail(e.what(), 2);
+    return fail(text::escape(e.what()), 2);
+  }
+  if (std::string bad = check_values(p.app); !bad.empty()) return fail(bad, 1);
+  if (!demos.empty()) {
+    std::string names;
+    bool known = false;
+    for (const Demo* d : demos) {
+      names += (names.empty() ? "" : ", ") + std::string(d->name());
+      known = known || d->name() == o.demo;
+    }
+    if (!known) return fail("no demo " + text::quote(o.demo) + " (demos: " + names + ")", 1);
   }
   const bool bench = p.bench->parsed();
   if (bench) o.mode = Options::Mode::Bench;
@@ -143,14 +204,14 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (!p.sizes.empty()) {
     long long w = 0, h = 0;
     const std::string& s = p.sizes.back();
-    if (!parse_size(s, 16384, &w, &h) || h == 0) return fail("--size needs WxH (1..16384), got '" + s + "'", 1);
+    if (!parse_size(s, 16384, &w, &h) || h == 0) return fail("--size needs WxH (1..16384), got " + text::quote(s), 1);
     o.width = static_cast<int>(w);
     o.height = static_cast<int>(h);
   }
   for (const std::string& s : p.bench_sizes) {
     BenchSize b;
     if (!parse_size(s, 1LL << 26, &b.width, &b.height))
-      return fail("bench --size needs N or WxH (each from 1 to 67108864), got '" + s + "'", 1);
+      return fail("bench --size needs N or WxH (each from 1 to 67108864), got " + text::quote(s), 1);
     o.bench_sizes.push_back(b);
   }
   for (const std::string& b : o.blocks) {
@@ -158,7 +219,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     const size_t eq = b.find('=');
     const std::string num = eq == std::string::npos ? b : b.substr(eq + 1);
     if ((eq != std::string::npos && eq == 0) || !parse_int(num, 1, 1024, &n))
-      return fail("--block needs N or STAGE=N with N from 1 to 1024, got '" + b + "'", 1);
+      return fail("--block needs N or STAGE=N with N from 1 to 1024, got " + text::quote(b), 1);
   }
   if (bench) {
     o.variants.insert(o.variants.end(), p.bench_variants.begin(), p.bench_variants.end());

@@ -14,6 +14,14 @@ namespace gpulab {
 
 class Demo;
 
+// The type name (shown in --help) of every option that names a file gpulab writes: such a path is
+// checked when the command line is read (a regular file or a free name in an existing folder,
+// common/file_io.h), before any work is done. Demos mark their own output options with it too.
+inline constexpr const char* kOutputPath = "OUT";
+
+// --steps at most: a billion steps of the smallest Life grid already takes minutes.
+inline constexpr long long kMaxSteps = 1000000000LL;
+
 // A benchmark size: "N" (width = N, height = 0: the demo decides, e.g. N×N cells or N bodies) or
 // "WxH".
 struct BenchSize {
@@ -67,5 +75,9 @@ std::string usage(std::span<Demo* const> demos = {});
 // For the configure() of a demo that takes no image: "" when neither --image nor --save-image was
 // given, else the message saying which demos take them.
 std::string reject_image_options(const Options& options, std::string_view demo);
+
+// For the configure() or bench of a demo with nothing random in it: "" when --seed was not given,
+// else the message saying so (a seed that changes nothing must not look as if it had been used).
+std::string reject_seed(const Options& options, std::string_view what);
 
 }  // namespace gpulab

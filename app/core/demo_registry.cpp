@@ -1,6 +1,7 @@
 // The explicit list of demos, and the shell's generic handling of stages and variants.
 #include <algorithm>
 
+#include "common/text.h"
 #include "core/demo.h"
 #include "demos/histeq/histeq_demo.h"
 #include "demos/life/life_demo.h"
@@ -35,7 +36,7 @@ std::string apply_variant_options(Demo& demo, const Options& o) {
   int last_stage = 0;
   for (const std::string& id : o.variants) {
     const int s = stage_of(id);
-    if (s < 0) return "unknown variant '" + id + "' for " + std::string(demo.name()) + " (gpulab --list shows the ids)";
+    if (s < 0) return "unknown variant " + text::quote(id) + " for " + std::string(demo.name()) + " (gpulab --list shows the ids)";
     if (++given[s] > 1)
       return "--variant given twice for the " + std::string(stages[s].id) + " stage (once per stage)";
     std::string why;
@@ -51,7 +52,7 @@ std::string apply_variant_options(Demo& demo, const Options& o) {
       if (it == stages.end()) {
         std::string list;
         for (const Stage& st : stages) list += (list.empty() ? "" : ", ") + std::string(st.id);
-        return "--block " + b + ": " + std::string(demo.name()) + " has no stage '" + name + "' (stages: " + list + ")";
+        return "--block " + b + ": " + std::string(demo.name()) + " has no stage " + text::quote(name) + " (stages: " + list + ")";
       }
       s = static_cast<int>(it - stages.begin());
       number = b.substr(eq + 1);

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include "core/bench.h"
 #include "core/cli.h"
 #include "core/demo.h"
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -263,6 +265,158 @@ TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
   std::string why;
   EXPECT_FALSE(h2.set_variant(0, "scan-block", &why));
   EXPECT_NE(why.find("scan-block"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace gpulab
+
+namespace gpulab {
+namespace {
+
+// Every numeric option rejects NaN, infinities and empty values, naming the option: CLI11's Range
+// alone lets NaN through (every comparison with it is false).
+TEST(CliValues, NanInfinityAndEmptyValuesAreRefusedWithTheOptionNamed) {
+  struct Case {
+    std::vector<const char*> args;
+    const char* option;
+  };
+  const std::vector<Case> cases = {
+      {{"--density", "nan"}, "--density"},
+      {{"--density", "NaN"}, "--density"},
+      {{"--density", "inf"}, "--density"},
+      {{"--density", ""}, "--density"},
+      {{"--demo", "nbody", "--dt", "nan"}, "--dt"},
+      {{"--demo", "nbody", "--softening", "-inf"}, "--softening"},
+      {{"--demo", "nbody", "--gravity", "nan"}, "--gravity"},
+      {{"--demo", "nbody", "--bodies", ""}, "--bodies"},
+      {{"--frames", ""}, "--frames"},
+      {{"--steps", ""}, "--steps"},
+      {{"--seed", ""}, "--seed"},
+      {{"--rule", ""}, "--rule"},
+      {{"--rule", "  "}, "--rule"},
+      {{"--variant", ""}, "--variant"},
+      {{"--pattern", ""}, "--pattern"},
+      {{"--grid", ""}, "--grid"},
+      {{"--demo", ""}, "--demo"},
+      {{"--headless", "--screenshot", ""}, "--screenshot"},
+      {{"bench", "--json", ""}, "--json"},
+      {{"bench", "--size", ""}, "--size"},
+      {{"--demo", "rotate", "--angle", ""}, "--angle"},
+      {{"--demo", "histeq", "--image", ""}, "--image"},
+  };
+  for (const Case& c : cases) {
+    const ParseResult r = parse(c.args).result;
+    std::string shown;
+    for (const char* a : c.args) shown += std::string(a) + " ";
+    EXPECT_FALSE(r.options) << shown;
+    EXPECT_EQ(r.exit_code, 1) << shown << ": " << r.error;
+    EXPECT_NE(r.error.find(c.option), std::string::npos) << shown << ": " << r.error;
+  }
+}
+
+TEST(CliValues, AnOptionIsNotSwallowedAsTheValueOfAnother) {
+  for (std::vector<const char*> args : {std::vector<const char*>{"--save-pattern", "--cpu"},
+                                        {"--headless", "--screenshot=--no-ui"},
+                                        {"--pattern=--headless"}}) {
+    const ParseResult r = parse(args).result;
+    EXPECT_FALSE(r.options) << args[0];
+    EXPECT_NE(r.error.find("./--"), std::string::npos) << args[0] << ": " << r.error;
+  }
+  // Negative numbers are values, not options.
+  EXPECT_TRUE(parse({"--demo", "rotate", "--angle", "-30"}).result.options);
+}
+
+TEST(CliValues, StepsAreCappedAtABillion) {
+  EXPECT_FALSE(parse({"--steps", "1099511627776"}).result.options);
+  const ParseResult r = parse({"--steps", "1000000001"}).result;
+  EXPECT_FALSE(r.options);
+  EXPECT_NE(r.error.find("--steps"), std::string::npos) << r.error;
+  const ParseResult ok = parse({"--steps", "1000000000"}).result;
+  ASSERT_TRUE(ok.options) << ok.error;
+  EXPECT_EQ(ok.options->steps, kMaxSteps);
+}
+
+// One rule for every writer (--screenshot, --save-pattern, --save-bodies, --save-image, bench
+// --json): no folder is created, a missing one is named, a special file is refused, and all of it
+// before any work is done.
+TEST(CliValues, OutputPathsAreCheckedWhenTheCommandLineIsRead) {
+  const std::string missing = "/nonexistent-gpulab-dir/sub/out.file";
+  const std::vector<std::vector<const char*>> writers = {
+      {"--headless", "--screenshot", missing.c_str()},
+      {"--save-pattern", missing.c_str()},
+      {"--demo", "nbody", "--save-bodies", missing.c_str()},
+      {"--demo", "histeq", "--image", "in.png", "--save-image", missing.c_str()},
+      {"bench", "--json", missing.c_str()},
+  };
+  for (const auto& args : writers) {
+    const ParseResult r = parse(args).result;
+    EXPECT_FALSE(r.options) << args[args.size() - 2];
+    EXPECT_EQ(r.exit_code, 1) << r.error;
+    EXPECT_NE(r.error.find("'/nonexistent-gpulab-dir/sub' does not exist"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find(args[args.size() - 2]), std::string::npos) << r.error;
+  }
+  const ParseResult dev = parse({"--save-pattern", "/dev/null"}).result;
+  EXPECT_FALSE(dev.options);
+  EXPECT_NE(dev.error.find("character device"), std::string::npos) << dev.error;
+  EXPECT_FALSE(std::filesystem::exists("/nonexistent-gpulab-dir"));
+}
+
+TEST(CliValues, ControlBytesInValuesAreEscapedInEveryMessage) {
+  const std::string esc = "\x1B[2J";
+  const std::vector<std::vector<std::string>> cases = {
+      {"--frames", esc},          {"--size", esc},      {"--grid", esc},    {"--block", esc},
+      {"--" + esc},               {"--demo", esc},      {"--density", esc}, {"bench", "--size", esc},
+      {"--demo", "rotate", "--filter", esc},
+  };
+  for (const auto& c : cases) {
+    std::vector<const char*> args;
+    for (const std::string& a : c) args.push_back(a.c_str());
+    Parsed p = parse(args);
+    std::string message = p.result.error;
+    if (p.result.options) {
+      // Values a demo checks: its configure() says why.
+      for (const auto& d : p.demos)
+        if (d->name() == p.result.options->demo) message = d->configure(*p.result.options);
+      if (message.empty()) message = "(accepted) " + p.result.options->demo;
+    }
+    EXPECT_EQ(message.find('\x1B'), std::string::npos) << c[0] << ": " << message;
+    EXPECT_NE(message.find("\\x1B"), std::string::npos) << c[0] << ": " << message;
+  }
+}
+
+}  // namespace
+}  // namespace gpulab
+
+namespace gpulab {
+namespace {
+
+TEST(CliValues, SeedIsUsedOrRefusedNeverIgnored) {
+  for (const char* name : {"histeq", "rotate"}) {
+    Parsed p = parse({"--demo", name, "--seed", "3"});
+    ASSERT_TRUE(p.result.options) << p.result.error;
+    for (const auto& d : p.demos) {
+      if (d->name() != name) continue;
+      const std::string why = d->configure(*p.result.options);
+      EXPECT_NE(why.find("--seed"), std::string::npos) << name << ": " << why;
+      EXPECT_NE(why.find("nothing random"), std::string::npos) << name << ": " << why;
+    }
+  }
+  for (const char* name : {"life", "nbody"}) {
+    Parsed p = parse({"--demo", name, "--seed", "3"});
+    ASSERT_TRUE(p.result.options) << p.result.error;
+    for (const auto& d : p.demos)
+      if (d->name() == name) {
+        EXPECT_EQ(d->configure(*p.result.options), "") << name;
+      }
+  }
+  // The benches with random contents take it; the rotation bench, whose picture is fixed, refuses it.
+  Options o;
+  EXPECT_EQ(bench_seed(o), 42u);
+  o.seed = 7;
+  EXPECT_EQ(bench_seed(o), 7u);
+  EXPECT_NE(reject_seed(o, "the rotate bench"), "");
+  o.seed.reset();
+  EXPECT_EQ(reject_seed(o, "the rotate bench"), "");
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ TEST(NbodyBatch, BadValuesAreRefusedWithTheReasonAndStatus1) {
     std::string args, says;
   };
   for (const Case& c : {Case{"--dt 0", "dt"}, Case{"--dt -1", "dt"}, Case{"--softening -0.5", "soften"},
-                        Case{"--bodies 0", "--bodies"}, Case{"--gravity nan", "G"}, Case{"--init spiral", "spiral"},
+                        Case{"--bodies 0", "--bodies"}, Case{"--gravity nan", "--gravity"}, Case{"--init spiral", "spiral"},
                         Case{"--load-bodies /no/such/file.csv", "/no/such/file.csv"},
                         Case{"--load-bodies " GPULAB_TEST_DATA "/nbody/bad_number.csv", "line"}}) {
     const ProcessResult r =

@@ -162,7 +162,7 @@ BenchSuite bench_histeq(const Options& o) {
       planes.width = w;
       planes.height = h;
       planes.layout = histeq::Layout::Grey;
-      planes.planes.push_back(make_plane(input.kind, n, 42 + n));
+      planes.planes.push_back(make_plane(input.kind, n, bench_seed(o) + n));
       std::string gpu_error;
       cpu->upload(planes);
       if (gpu) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
 #include "core/stats.h"
@@ -190,7 +191,7 @@ bool HisteqDemo::set_variant(size_t stage, std::string_view id, std::string* why
   const histeq::Variant* v = histeq::find_variant(id);
   if (!v || v->stage != info(stage).id) {
     if (why)
-      *why = "no variant '" + std::string(id) + "' in the " + std::string(info(stage).key) +
+      *why = "no variant " + text::quote(id) + " in the " + std::string(info(stage).key) +
              " stage (see gpulab --list)";
     return false;
   }
@@ -261,12 +262,15 @@ void HisteqDemo::add_options(CLI::App& cli) {
 }
 
 std::string HisteqDemo::configure(const Options& o) {
+  if (std::string bad = reject_seed(o, "the histeq demo (its images are files or fixed generated pictures)");
+      !bad.empty())
+    return bad;
   if (cli_.mode == "equalize")
     mode_ = Mode::Equalize;
   else if (cli_.mode == "stretch")
     mode_ = Mode::Stretch;
   else
-    return "--mode must be equalize or stretch, got '" + cli_.mode + "'";
+    return "--mode must be equalize or stretch, got " + text::quote(cli_.mode);
   colour_ = cli_.per_channel ? Colour::PerChannel : Colour::Luminance;
   // The CPU variants form one backend: a CPU and a GPU variant cannot both be asked for.
   std::string cpu_id, gpu_id;

@@ -64,7 +64,7 @@ BenchSuite bench_life(const Options& o) {
         try {
           if (e->width() != w || e->height() != h) e->resize(w, h);
           e->set_rule(life::Rule::conway());
-          e->randomize(0.25, 42);
+          e->randomize(0.25, bench_seed(o));
           const BenchTiming t = bench_time_steps([&](int steps) { e->step(*v, block, steps); }, !is_cpu, stream, o);
           bench_fill(row, t, static_cast<double>(w) * h, life::bytes_per_generation(*v, w, h), 0, suite, !is_cpu);
         } catch (const std::exception& ex) {

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "core/bench.h"
+#include "common/text.h"
 #include "core/files.h"
 #include "core/stats.h"
 #include "core/timings.h"
@@ -116,7 +117,7 @@ bool LifeDemo::set_variant(size_t stage, std::string_view id, std::string* why) 
   }
   const life::Variant* v = life::find_variant(id);
   if (!v) {
-    if (why) *why = "no variant '" + std::string(id) + "' (see gpulab --list)";
+    if (why) *why = "no variant " + text::quote(id) + " (see gpulab --list)";
     return false;
   }
   if (ctx_ && !variant_available(*v, why)) return false;
@@ -182,7 +183,8 @@ void LifeDemo::add_options(CLI::App& cli) {
   g->add_option("--pattern", cli_.pattern, "load a pattern (.rle or .cells) at the grid's centre");
   g->add_option("--density", cli_.density, "random fill density when no pattern is given (default 0.25)")
       ->check(CLI::Range(0.0, 1.0));
-  g->add_option("--save-pattern", cli_.save_pattern, "write the grid as RLE (after --steps K generations) and exit");
+  g->add_option("--save-pattern", cli_.save_pattern, "write the grid as RLE (after --steps K generations) and exit")
+      ->type_name(kOutputPath);
 }
 
 std::string LifeDemo::configure(const Options& o) {
@@ -191,28 +193,31 @@ std::string LifeDemo::configure(const Options& o) {
   if (!cli_.rule.empty()) {
     std::string err;
     auto r = life::Rule::parse(cli_.rule, &err);
-    if (!r) return "bad --rule '" + cli_.rule + "': " + err;
+    if (!r) return "bad --rule: " + err;
     rule_ = *r;
     rule_text_ = rule_.to_string();
+    rule_from_command_line_ = true;
   }
   if (!cli_.grid.empty()) {
     int w = 0, h = 0;
     char x = 0, extra = 0;
     if (std::sscanf(cli_.grid.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-      return "--grid needs WxH, e.g. 1024x1024, got '" + cli_.grid + "'";
+      return "--grid needs WxH, e.g. 1024x1024, got " + text::quote(cli_.grid);
     const std::string err = life::check_size(w, h);
     if (!err.empty()) return err;
     grid_w_ = w;
     grid_h_ = h;
   }
   if (!cli_.pattern.empty()) {
-    auto r = life::load_pattern_file(cli_.pattern);
+    // Read once, here: what reset and the batch run place is this copy.
+    life::PatternResult r = life::load_pattern_file(cli_.pattern);
     if (!r) return life::describe(r.error, cli_.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
-      return cli_.pattern + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
+      return text::escape(cli_.pattern) + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
              std::to_string(r.pattern->height) + ", larger than the " + std::to_string(grid_w_) + "x" +
              std::to_string(grid_h_) + " grid (use --grid)";
-    pattern_path_ = cli_.pattern;
+    std::string told = adopt_pattern(std::move(r), cli_.pattern, true);
+    if (!told.empty()) pending_notices_.push_back(std::move(told));
   }
   density_ = cli_.density;
   if (o.seed) seed_ = *o.seed;
@@ -225,6 +230,8 @@ void LifeDemo::notify(std::string line) const {
 
 void LifeDemo::attach(Context& ctx) {
   ctx_ = &ctx;
+  for (std::string& n : pending_notices_) notify(std::move(n));
+  pending_notices_.clear();
   std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
@@ -278,32 +285,67 @@ void LifeDemo::switch_engine(life::Engine* to) {
 void LifeDemo::reset_contents() {
   generation_ = 0;
   population_age_ = 1 << 30;
-  if (!pattern_path_.empty()) {
+  if (pattern_) {
+    life::Grid grid(active_->width(), active_->height());
     std::string err;
-    if (load_pattern(pattern_path_, &err)) return;
-    notify(err);
+    if (life::place_centered(grid, *pattern_, &err)) {
+      active_->upload(grid);
+      return;
+    }
+    // Only a grid made smaller than the pattern since gets here.
+    notify(text::escape(pattern_path_.filename().string()) + ": " + err + "; filled at random instead");
   }
   active_->randomize(density_, seed_);
 }
 
+// Takes a pattern just read from `path`: it becomes what reset places, and its rule the rule, unless
+// --rule was given for the command line's --pattern. Returns what the user should be told (the
+// file's warnings, a rule that was overruled), "" for nothing.
+std::string LifeDemo::adopt_pattern(life::PatternResult read, const std::filesystem::path& path, bool command_line) {
+  std::string told;
+  auto tell = [&](std::string line) { told += (told.empty() ? "" : "\n") + std::move(line); };
+  for (const life::PatternError& w : read.warnings) tell(life::describe(w, path.string()));
+  const life::Pattern& p = *read.pattern;
+  if (p.rule && !(*p.rule == rule_)) {
+    if (command_line && rule_from_command_line_) {
+      tell(text::escape(path.string()) + ": the file says rule " + p.rule->to_string() + "; --rule " +
+           rule_.to_string() + " wins");
+    } else {
+      rule_ = *p.rule;
+      rule_text_ = rule_.to_string();
+      for (life::Engine* e : {cpu_.get(), gpu_.get()})
+        if (e) e->set_rule(rule_);
+    }
+  }
+  if (!command_line) rule_from_command_line_ = false;  // a file opened later brings its own rule
+  pattern_ = std::move(*read.pattern);
+  pattern_path_ = path;
+  return told;
+}
+
+void LifeDemo::forget_pattern() {
+  pattern_.reset();
+  pattern_path_.clear();
+}
+
 bool LifeDemo::load_pattern(const std::filesystem::path& path, std::string* error) {
-  auto r = life::load_pattern_file(path.string());
+  life::PatternResult r = life::load_pattern_file(path.string());
   if (!r) {
     *error = life::describe(r.error, path.string());
     return false;
   }
   life::Grid grid(active_->width(), active_->height());
   if (!life::place_centered(grid, *r.pattern, error)) {
-    *error = path.filename().string() + ": " + *error;
+    *error = text::escape(path.filename().string()) + ": " + *error;
     return false;
   }
-  if (r.pattern->rule && !(*r.pattern->rule == rule_)) set_rule(*r.pattern->rule);
+  const std::string name = r.pattern->name;
+  const std::string told = adopt_pattern(std::move(r), path, false);
+  if (!told.empty()) notify(told);
   active_->upload(grid);
-  pattern_path_ = path;
   generation_ = 0;
   population_age_ = 1 << 30;
-  status_ = "loaded " + path.filename().string() +
-            (r.pattern->name.empty() ? "" : " (" + r.pattern->name + ")");
+  status_ = "loaded " + text::escape(path.filename().string()) + (name.empty() ? "" : " (" + text::escape(name) + ")");
   return true;
 }
 
@@ -633,13 +675,13 @@ void LifeDemo::ui(Frame& frame) {
   ImGui::SetNextItemWidth(w);
   if (ImGui::SliderFloat("density", &d, 0.0f, 1.0f, "%.2f")) density_ = d;
   if (ImGui::Button("random fill")) {
-    pattern_path_.clear();
+    forget_pattern();
     ++seed_;
     reset_contents();
   }
   ImGui::SameLine();
   if (ImGui::Button("clear")) {
-    pattern_path_.clear();
+    forget_pattern();
     active_->clear();
     generation_ = 0;
     population_age_ = 1 << 30;

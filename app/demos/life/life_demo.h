@@ -59,6 +59,8 @@ class LifeDemo final : public Demo {
   void switch_engine(life::Engine* to);
   void reset_contents();
   bool load_pattern(const std::filesystem::path& path, std::string* error);
+  std::string adopt_pattern(life::PatternResult read, const std::filesystem::path& path, bool command_line);
+  void forget_pattern();
   bool resize_grid(int w, int h, std::string* error);
   void set_rule(const life::Rule& r);
   void advance(int generations);
@@ -89,7 +91,12 @@ class LifeDemo final : public Demo {
   int grid_w_ = 1024, grid_h_ = 1024;
   life::Rule rule_;
   std::string rule_text_ = "B3/S23";
-  std::filesystem::path pattern_path_;  // empty: random fill
+  // The pattern that reset places, read once from pattern_path_ (a reset never reads the file
+  // again); none: random fill.
+  std::optional<life::Pattern> pattern_;
+  std::filesystem::path pattern_path_;
+  bool rule_from_command_line_ = false;  // --rule given: it beats the rule in --pattern's file
+  std::vector<std::string> pending_notices_;  // from configure(), told at attach
   double density_ = 0.25;
   uint64_t seed_ = 1;
   bool fade_ = false;

@@ -55,7 +55,7 @@ BenchSuite bench_nbody(const Options& o) {
   for (long long n : sizes) {
     if (n < nbody::kMinBodies || n > nbody::kMaxBodies)
       throw std::invalid_argument("--size " + std::to_string(n) + ": from 1 to " + std::to_string(nbody::kMaxBodies) + " bodies");
-    const nbody::System system = nbody::make_initial(nbody::InitKind::Plummer, static_cast<size_t>(n), 42, params);
+    const nbody::System system = nbody::make_initial(nbody::InitKind::Plummer, static_cast<size_t>(n), bench_seed(o), params);
     const double inter = nbody::interactions_per_step(static_cast<double>(n));
     for (auto [v, baseline_only] : plan) {
       const std::vector<int> blocks = bench_blocks(*v, o);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
 #include "core/files.h"
@@ -85,7 +86,7 @@ std::vector<Stage> NbodyDemo::stages() const {
 bool NbodyDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
   const nbody::Variant* v = nbody::find_variant(id);
   if (stage != 0 || !v) {
-    if (why) *why = "no N-body variant '" + std::string(id) + "' (see gpulab --list)";
+    if (why) *why = "no N-body variant " + text::quote(id) + " (see gpulab --list)";
     return false;
   }
   if (ctx_ && !variant_available(*v, why)) return false;
@@ -126,14 +127,15 @@ void NbodyDemo::add_options(CLI::App& cli) {
   g->add_option("--gravity", cli_.gravity, "gravitational constant G (default 1)")
       ->each([this](const std::string&) { cli_.gravity_given = true; });
   g->add_option("--load-bodies", cli_.load_bodies, "start from a body file: CSV (as --save-bodies writes) or tipsy");
-  g->add_option("--save-bodies", cli_.save_bodies, "write the state as CSV after exactly --steps K steps, and exit");
+  g->add_option("--save-bodies", cli_.save_bodies, "write the state as CSV after exactly --steps K steps, and exit")
+      ->type_name(kOutputPath);
 }
 
 std::string NbodyDemo::configure(const Options& o) {
   if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
   const nbody::InitInfo* init = nbody::find_init(cli_.init);
-  if (!init) return "unknown --init '" + cli_.init + "' (plummer, sphere, disk, galaxies)";
+  if (!init) return "unknown --init " + text::quote(cli_.init) + " (plummer, sphere, disk, galaxies)";
   init_ = init->kind;
   if (o.seed) seed_ = *o.seed;
   if (cli_.bodies) bodies_ = cli_.bodies;

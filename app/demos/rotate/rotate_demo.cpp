@@ -16,6 +16,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
 #include "core/stats.h"
@@ -195,7 +196,7 @@ bool RotateDemo::set_variant(size_t stage, std::string_view id, std::string* why
   }
   const rotate::Variant* v = rotate::find_variant(id);
   if (!v) {
-    if (why) *why = "no variant '" + std::string(id) + "' in the rotate stage (see gpulab --list)";
+    if (why) *why = "no variant " + text::quote(id) + " in the rotate stage (see gpulab --list)";
     return false;
   }
   if (ctx_ && !variant_available(*v, why)) return false;
@@ -270,17 +271,20 @@ void RotateDemo::add_options(CLI::App& cli) {
 }
 
 std::string RotateDemo::configure(const Options& o) {
+  if (std::string bad = reject_seed(o, "the rotate demo (its images are files or fixed generated pictures)");
+      !bad.empty())
+    return bad;
   rotate::Settings s;
   const bool angle_given = !cli_.angle.empty();
   double v = 0;
   if (angle_given) {
-    if (!parse_number(cli_.angle, &v)) return "--angle must be a number of degrees, got '" + cli_.angle + "'";
+    if (!parse_number(cli_.angle, &v)) return "--angle must be a number of degrees, got " + text::quote(cli_.angle);
     s.params.angle_deg = static_cast<float>(v);
     if (!std::isfinite(s.params.angle_deg))
       return "--angle " + cli_.angle + ": " + strip_prefix(rotate::check_params(s.params));
   }
   if (!cli_.scale.empty()) {
-    if (!parse_number(cli_.scale, &v)) return "--scale must be a number, got '" + cli_.scale + "'";
+    if (!parse_number(cli_.scale, &v)) return "--scale must be a number, got " + text::quote(cli_.scale);
     s.params.scale = static_cast<float>(v);
   }
   if (std::string why = rotate::check_params(s.params); !why.empty())
@@ -288,36 +292,36 @@ std::string RotateDemo::configure(const Options& o) {
   float spin = angle_given ? 0.0f : kDefaultSpin;
   if (!cli_.spin.empty()) {
     if (!parse_number(cli_.spin, &v) || !std::isfinite(static_cast<float>(v)))
-      return "--spin must be a finite number of degrees a second, got '" + cli_.spin + "'";
+      return "--spin must be a finite number of degrees a second, got " + text::quote(cli_.spin);
     spin = static_cast<float>(v);
   }
   if (const auto f = rotate::parse_filter(cli_.filter))
     s.params.filter = *f;
   else
-    return "--filter must be point or linear, got '" + cli_.filter + "'";
+    return "--filter must be point or linear, got " + text::quote(cli_.filter);
   if (const auto a = rotate::parse_address(cli_.address))
     s.params.address = *a;
   else
-    return "--address must be wrap, clamp, mirror or border, got '" + cli_.address + "'";
+    return "--address must be wrap, clamp, mirror or border, got " + text::quote(cli_.address);
   if (cli_.normalized == "on")
     s.normalized = true;
   else if (cli_.normalized == "off")
     s.normalized = false;
   else
-    return "--normalized must be on or off, got '" + cli_.normalized + "'";
+    return "--normalized must be on or off, got " + text::quote(cli_.normalized);
   if (cli_.read_mode == "element")
     s.read_mode = ReadMode::ElementType;
   else if (cli_.read_mode == "normalized")
     s.read_mode = ReadMode::NormalizedFloat;
   else
-    return "--read-mode must be element or normalized, got '" + cli_.read_mode + "'";
+    return "--read-mode must be element or normalized, got " + text::quote(cli_.read_mode);
   RotateOutput out;
   if (cli_.output == "surface")
     out = RotateOutput::Surface;
   else if (cli_.output == "pbo")
     out = RotateOutput::Pbo;
   else
-    return "--output must be surface or pbo, got '" + cli_.output + "'";
+    return "--output must be surface or pbo, got " + text::quote(cli_.output);
   if (o.steps >= 0)
     return "--steps: texture rotation has no steps to count (each frame rotates the source afresh); "
            "--save-image writes the rotated image";
