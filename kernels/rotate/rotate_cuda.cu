@@ -89,6 +89,23 @@ struct SurfaceRgba {
   }
 };
 
+// No output: the pixels are folded into a word that is stored only when it equals `key`, which the
+// compiler cannot know never happens, so every fetch stays while (almost) nothing is written. What a
+// kernel runs at with this writer is the texture unit's fetch rate alone: the ceiling of the rotation
+// bench (the stores' DRAM traffic makes the unit's misses slower; it does not overlap them).
+struct FetchOnly {
+  uint32_t* sink;
+  uint32_t key;
+  __device__ static uint32_t word(uchar4 v) { return uint32_t(v.x) | uint32_t(v.y) << 8 | uint32_t(v.z) << 16 | uint32_t(v.w) << 24; }
+  __device__ void put(int, int, uchar4 v) const {
+    if (word(v) == key) *sink = key;
+  }
+  __device__ void put4(int, int, const uchar4 (&v)[4], int) const {
+    const uint32_t folded = word(v[0]) ^ (word(v[1]) * 3u) ^ (word(v[2]) * 5u) ^ (word(v[3]) * 7u);
+    if (folded == key) *sink = key;
+  }
+};
+
 __device__ __forceinline__ Coord coord_of(const Launch& L, int x, int y) {
   return L.lecture ? lecture_source_coord(x, y, L.w, L.h, L.k) : source_coord(x, y, L.w, L.h, L.k);
 }
@@ -325,6 +342,11 @@ class CudaEngineImpl final : public CudaEngine {
   }
   void run_to_buffer(const Variant& v, int block, const Settings& s, uint8_t* d_rgba, size_t pitch) override {
     launch(v, block, s, OwnRgba{d_rgba, pitch});
+  }
+  void run_fetch_only(const Variant& v, int block, const Settings& s) override {
+    check_image();
+    // The sink: the first word of the engine's own output (written at most when a fold hits the key).
+    launch(v, block, s, FetchOnly{reinterpret_cast<uint32_t*>(img_.out()), 0x9E3779B9u});
   }
 
   image::Image output() override {

@@ -21,6 +21,9 @@ class CudaEngine : public Engine {
   // without synchronising; output() is not updated by these.
   virtual void run_to_surface(const Variant& v, int block, const Settings& s, SurfaceObject surface) = 0;
   virtual void run_to_buffer(const Variant& v, int block, const Settings& s, uint8_t* d_rgba, size_t pitch) = 0;
+  // The variant's fetches and arithmetic without its stores (the output is left as it was, but for at
+  // most one word): the rate the texture unit sustains alone, which bounds every variant's.
+  virtual void run_fetch_only(const Variant& v, int block, const Settings& s) = 0;
 
   // The kernel a variant launches at a block edge, for the occupancy panel.
   virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;

@@ -4,6 +4,7 @@
 
 #include "core/bench.h"
 #include "demos/life/life_demo.h"
+#include "demos/rotate/rotate_demo.h"
 
 namespace gpulab {
 namespace {
@@ -418,6 +419,22 @@ TEST(Bench, CpuRunMeasuresTheAskedVariantAndTheBaselines) {
     lut |= r.variant == "cpu-lut" && !r.baseline_only;
   }
   EXPECT_TRUE(lut);
+}
+
+// The rotation bench's grey line: the best variant of each case as a fraction of the fetch-only
+// ceiling measured in the same run, the CPU and the ceiling itself left out.
+TEST(Bench, RotationCeilingReportTakesTheBestVariantOfEachCase) {
+  BenchSuite s;
+  s.rows = {row("cpu", 8192, 200.0, "rotate", "grey linear"), row("tex-array", 8192, 0.2, "rotate", "grey linear"),
+            row("tex-array-x4", 8192, 0.1, "rotate", "grey linear"),
+            row("fetch-ceiling", 8192, 0.08, "rotate", "grey linear"),
+            row("tex-array-x4", 8192, 0.3, "rotate", "RGBA8 linear")};
+  const std::vector<std::string> lines = ceiling_report(s);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("grey linear 8192x8192: best tex-array-x4"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("= 80% of the fetch-only ceiling"), std::string::npos) << lines[0];
+  s.rows[3].error = "out of memory";
+  EXPECT_TRUE(ceiling_report(s).empty());
 }
 
 }  // namespace

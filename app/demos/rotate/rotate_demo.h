@@ -25,6 +25,9 @@ namespace gpulab {
 
 // Texture rotation's benchmark rows (rotate_bench.cpp), reached through RotateDemo::bench.
 BenchSuite bench_rotate(const Options& options);
+// "grey linear 8192x8192: best tex-array-x4 6.1e+11 px/s = 76% of the fetch-only ceiling (...)", one
+// line for each case of `suite` with a fetch-ceiling row.
+std::vector<std::string> ceiling_report(const BenchSuite& suite);
 
 // What the inspector shows for one output pixel: the definition's arithmetic (rotate.h) step by step,
 // with the texel values read from the source image on the host.
