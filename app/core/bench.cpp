@@ -17,7 +17,7 @@
 
 #include "common/cuda_probe.h"
 #include "core/demo.h"
-#include "core/stats.h"
+#include "base/stats.h"
 
 #if defined(GPULAB_HAVE_CUDA)
 #include "cuda/device_info.h"
@@ -512,39 +512,6 @@ std::string bench_json(const BenchSuite& suite) {
   }
   j["targets"] = std::move(targets);
   return j.dump(2) + "\n";
-}
-
-int run_bench(const Options& options) {
-  BenchSuite suite;
-  std::string names;
-  bool found = false;
-  for (const auto& demo : make_demos()) {
-    names += (names.empty() ? "" : ", ") + std::string(demo->name());
-    if (demo->name() != options.demo) continue;
-    found = true;
-    try {
-      if (!demo->bench(options, &suite)) {
-        std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n", text::quote(options.demo).c_str());
-        return 2;
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gpulab bench: %s\n", e.what());
-      return 1;
-    }
-  }
-  if (!found) {
-    std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(), names.c_str());
-    return 2;
-  }
-  compute_speedups(suite);
-  std::fputs(format_bench(suite).c_str(), stdout);
-  if (!options.bench_json.empty()) {
-    if (std::string why = files::write_regular_file(options.bench_json, bench_json(suite)); !why.empty()) {
-      std::fprintf(stderr, "gpulab bench: %s\n", why.c_str());
-      return 1;
-    }
-  }
-  return 0;
 }
 
 }  // namespace gpulab

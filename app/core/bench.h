@@ -210,8 +210,6 @@ std::string bench_json(const BenchSuite& suite);
 void compute_speedups(BenchSuite& suite);
 
 // Runs the benchmark of the demo named by --demo, prints the table, writes --json.
-int run_bench(const Options& options);
-
 // The seed of a bench's random contents: --seed, else 42 (every run the same contents).
 inline uint64_t bench_seed(const Options& o) { return o.seed.value_or(42); }
 

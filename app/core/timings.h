@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/hd.h"
-#include "core/stats.h"
+#include "base/stats.h"
 
 namespace gpulab {
 

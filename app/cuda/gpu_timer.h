@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/hd.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "cuda/raii.h"
 
 namespace gpulab::cuda {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/stats.h"
+#include "base/stats.h"
 
 namespace gpulab::ui {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/stats.h"
+#include "base/stats.h"
 
 namespace gpulab::ui {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/demo.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "cuda/device_info.h"
 
 namespace gpulab::ui {

@@ -1,6 +1,6 @@
 // cpu label: RollingSeries against a reference computed from a plain vector of the window, the
 // doubled-ring layout (always contiguous, oldest first), edge cases, and the number formatting.
-#include "core/stats.h"
+#include "base/stats.h"
 
 #include <gtest/gtest.h>
 

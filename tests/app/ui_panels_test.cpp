@@ -9,7 +9,7 @@
 
 #include <functional>
 
-#include "core/stats.h"
+#include "base/stats.h"
 #include "cuda/device_info.h"
 #include "cuda/occupancy.h"
 #include "ui/device_panel.h"

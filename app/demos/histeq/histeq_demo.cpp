@@ -21,7 +21,7 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/common/image_source.h"
 #include "demos/histeq/histeq_display.h"

@@ -19,7 +19,7 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "core/bench.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "core/timings.h"
 #include "gl/gl.h"
 

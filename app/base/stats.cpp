@@ -1,7 +1,7 @@
 // RollingSeries: a doubled ring buffer so that the window is always contiguous, and order
 // statistics computed on a sorted copy (a window is a few hundred floats; sorting is cheaper than
 // keeping an order-statistics structure up to date on every push).
-#include "core/stats.h"
+#include "base/stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,23 +1,11 @@
-// The explicit list of demos, and the shell's generic handling of stages and variants.
+// The shell's generic handling of a demo's stages and variants, through the Demo interface alone.
+#include "core/demo.h"
+
 #include <algorithm>
 
 #include "common/text.h"
-#include "core/demo.h"
-#include "demos/histeq/histeq_demo.h"
-#include "demos/life/life_demo.h"
-#include "demos/nbody/nbody_demo.h"
-#include "demos/rotate/rotate_demo.h"
 
 namespace gpulab {
-
-std::vector<std::unique_ptr<Demo>> make_demos() {
-  std::vector<std::unique_ptr<Demo>> demos;
-  demos.push_back(std::make_unique<LifeDemo>());
-  demos.push_back(std::make_unique<NbodyDemo>());
-  demos.push_back(std::make_unique<HisteqDemo>());
-  demos.push_back(std::make_unique<RotateDemo>());
-  return demos;
-}
 
 std::string block_label(std::span<const int> blocks, bool square, int block) {
   if (blocks.empty()) return "-";

@@ -1,5 +1,5 @@
 // The application shell: platform, backend, ImGui, demos, frame loop, hotkeys, screenshots.
-#include "core/app.h"
+#include "shell/app.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -14,7 +14,7 @@
 
 #include "common/text.h"
 #include "common/error.h"
-#include "core/bench.h"
+#include "shell/bench_driver.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
 #include "common/cuda_probe.h"

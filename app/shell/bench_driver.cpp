@@ -1,0 +1,48 @@
+// `gpulab bench`: finds the demo, runs its benchmark rows, prints the table and writes the JSON.
+#include "shell/bench_driver.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "common/file_io.h"
+#include "common/text.h"
+#include "core/bench.h"
+#include "core/demo.h"
+
+namespace gpulab {
+
+int run_bench(const Options& options) {
+  BenchSuite suite;
+  std::string names;
+  bool found = false;
+  for (const auto& demo : make_demos()) {
+    names += (names.empty() ? "" : ", ") + std::string(demo->name());
+    if (demo->name() != options.demo) continue;
+    found = true;
+    try {
+      if (!demo->bench(options, &suite)) {
+        std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n", text::quote(options.demo).c_str());
+        return 2;
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpulab bench: %s\n", e.what());
+      return 1;
+    }
+  }
+  if (!found) {
+    std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(), names.c_str());
+    return 2;
+  }
+  compute_speedups(suite);
+  std::fputs(format_bench(suite).c_str(), stdout);
+  if (!options.bench_json.empty()) {
+    if (std::string why = files::write_regular_file(options.bench_json, bench_json(suite)); !why.empty()) {
+      std::fprintf(stderr, "gpulab bench: %s\n", why.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace gpulab

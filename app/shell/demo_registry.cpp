@@ -1,0 +1,20 @@
+// The explicit list of demos (no static self-registration, which a static library can drop): the
+// one place above the demos that names them. A demo's number key (1-9) is its place here.
+#include "core/demo.h"
+#include "demos/histeq/histeq_demo.h"
+#include "demos/life/life_demo.h"
+#include "demos/nbody/nbody_demo.h"
+#include "demos/rotate/rotate_demo.h"
+
+namespace gpulab {
+
+std::vector<std::unique_ptr<Demo>> make_demos() {
+  std::vector<std::unique_ptr<Demo>> demos;
+  demos.push_back(std::make_unique<LifeDemo>());
+  demos.push_back(std::make_unique<NbodyDemo>());
+  demos.push_back(std::make_unique<HisteqDemo>());
+  demos.push_back(std::make_unique<RotateDemo>());
+  return demos;
+}
+
+}  // namespace gpulab
