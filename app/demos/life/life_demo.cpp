@@ -15,10 +15,11 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "core/batch.h"
 #include "core/bench.h"
 #include "common/text.h"
 #include "core/files.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/life/life_display.h"
 #include "gl/image_io.h"
@@ -563,12 +564,7 @@ void LifeDemo::save_rle(const std::filesystem::path& path) {
 std::string LifeDemo::run_batch(const Options& o) {
   if (cli_.save_pattern.empty()) return {};
   try {
-    long long left = o.steps < 0 ? 0 : o.steps;
-    while (left > 0) {
-      const int n = static_cast<int>(std::min<long long>(left, 1 << 20));
-      advance(n);
-      left -= n;
-    }
+    run_batch_steps(o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "generations");
     save_rle(cli_.save_pattern);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),

@@ -16,9 +16,10 @@
 
 #include "common/text.h"
 #include "common/error.h"
+#include "core/batch.h"
 #include "core/bench.h"
 #include "core/files.h"
-#include "core/stats.h"
+#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/nbody/nbody_display.h"
 #include "gl/image_io.h"
@@ -386,12 +387,7 @@ void NbodyDemo::save_csv(const std::filesystem::path& path) {
 std::string NbodyDemo::run_batch(const Options& o) {
   if (cli_.save_bodies.empty()) return {};
   try {
-    long long left = o.steps < 0 ? 0 : o.steps;
-    while (left > 0) {
-      const int n = static_cast<int>(std::min<long long>(left, 1 << 20));
-      advance(n);
-      left -= n;
-    }
+    run_batch_steps(o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "steps");
     save_csv(cli_.save_bodies);
     std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
                  static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
