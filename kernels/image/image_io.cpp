@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <system_error>
+#include <tuple>
 
 #include "common/file_io.h"
 #include "common/text.h"
@@ -55,10 +56,20 @@ namespace fs = std::filesystem;
 
 enum class Format { Unknown, Png, Jpeg, Gif, Bmp, Pnm, PnmAscii, Tga };
 
+// Where a JPEG's first segment begins: after its start-of-image marker (0xFF 0xD8, which stb allows
+// more fill bytes 0xFF before), or 0 when the data does not begin with one.
+size_t jpeg_start(std::span<const uint8_t> b) {
+  size_t pos = 0;
+  while (pos < b.size() && b[pos] == 0xFF) ++pos;
+  return pos > 0 && pos < b.size() && b[pos] == 0xD8 ? pos + 1 : 0;
+}
+
 Format sniff(std::span<const uint8_t> b) {
   static constexpr uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (b.size() >= 8 && std::equal(png_sig, png_sig + 8, b.begin())) return Format::Png;
-  if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return Format::Jpeg;
+  // The start-of-image marker, after any fill bytes (0xFF), as stb recognises a JPEG: whatever stb
+  // would parse as one is walked by check_jpeg first.
+  if (jpeg_start(b) > 0) return Format::Jpeg;
   if (b.size() >= 6 && std::memcmp(b.data(), "GIF8", 4) == 0) return Format::Gif;
   if (b.size() >= 2 && b[0] == 'B' && b[1] == 'M') return Format::Bmp;
   if (b.size() >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6')) return Format::Pnm;
@@ -193,11 +204,52 @@ std::string check_gif(std::span<const uint8_t> b, Header& h) {
   return {};
 }
 
+// Huffman tables (DHT): stb 2.27 builds each into arrays of 256 entries without checking that the
+// 16 code counts add up to at most 256, so a larger sum writes past them (memory corruption). The
+// segment is read as stb reads it (tables back to back while its length lasts, counts past the
+// file's end read as 0) and such a table refused. `data` is the segment after its length field.
+std::string check_dht(std::span<const uint8_t> b, size_t data, size_t length, bool (&defined)[2][4]) {
+  int64_t left = int64_t(length);
+  size_t p = data;
+  while (left > 0) {
+    if (p < b.size() && (b[p] >> 4) <= 1 && (b[p] & 15) <= 3) defined[b[p] >> 4][b[p] & 15] = true;
+    uint64_t codes = 0;
+    for (size_t i = 1; i <= 16; ++i) codes += p + i < b.size() ? b[p + i] : 0;
+    if (codes > 256)
+      return "corrupt JPEG: a Huffman table (DHT) of " + std::to_string(codes) + " codes, more than 256";
+    p += 17 + codes;
+    left -= int64_t(17 + codes);
+  }
+  return {};
+}
+
+// A scan (SOS) whose components name a Huffman table that no DHT before it defined: stb 2.27 decodes
+// with that table's uninitialised memory and indexes past its arrays. Which tables stb uses: DC and
+// AC in a baseline scan; in a progressive one, DC in a first DC scan (Ss = 0, Ah = 0), none in a DC
+// refinement, AC in an AC scan (Ss > 0). Segments stb refuses itself (a wrong length) pass.
+std::string check_sos(std::span<const uint8_t> b, size_t data, size_t length, bool progressive,
+                      const bool (&defined)[2][4]) {
+  if (length < 1) return {};
+  const size_t n = b[data];
+  if (length != 4 + 2 * n) return {};
+  const uint8_t ss = b[data + 1 + 2 * n], ah = b[data + 3 + 2 * n] >> 4;
+  const bool dc = !progressive || (ss == 0 && ah == 0), ac = !progressive || ss != 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t q = b[data + 2 + 2 * i];
+    for (const auto& [cls, used, id] : {std::tuple{0, dc, q >> 4}, std::tuple{1, ac, q & 15}})
+      if (used && id <= 3 && !defined[cls][id])
+        return std::string("corrupt JPEG: a scan uses the ") + (cls == 0 ? "DC" : "AC") + " Huffman table " +
+               std::to_string(id) + ", which no DHT segment before it defines";
+  }
+  return {};
+}
+
 // Walks the markers to the end-of-image marker: no EOI, no image. (stb 2.27 refuses a cut JPEG too,
 // as "expected marker"; this says what happened.)
 std::string check_jpeg(std::span<const uint8_t> b, Header& h) {
   const std::string truncated = "truncated JPEG: the file ends before its end-of-image marker";
-  size_t pos = 2;
+  size_t pos = jpeg_start(b);
+  bool seen_sof = false, progressive = false, huffman[2][4] = {};
   for (;;) {
     if (pos >= b.size()) return truncated;
     if (b[pos] != 0xFF)
@@ -212,7 +264,13 @@ std::string check_jpeg(std::span<const uint8_t> b, Header& h) {
     if (len < 2) return "corrupt JPEG: a segment of length " + std::to_string(len);
     if (b.size() - pos < len) return truncated;
     const bool sof = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+    if (sof && !seen_sof) progressive = m == 0xC2;  // stb reads the first frame header only
+    seen_sof = seen_sof || sof;
     if (sof && len >= 7) h.size = {{be16(&b[pos + 5]), be16(&b[pos + 3])}};
+    if (m == 0xC4)
+      if (std::string why = check_dht(b, pos + 2, len - 2, huffman); !why.empty()) return why;
+    if (m == 0xDA)
+      if (std::string why = check_sos(b, pos + 2, len - 2, progressive, huffman); !why.empty()) return why;
     pos += len;
     if (m == 0xDA) {  // start of scan: entropy-coded data up to the next marker that is not RSTn
       for (;;) {
@@ -222,6 +280,36 @@ std::string check_jpeg(std::span<const uint8_t> b, Header& h) {
       }
     }
   }
+}
+
+// Binary PGM/PPM ("P5"/"P6"): stb reads the header's width, height and maximum value into an int
+// with no bound, so a longer number overflows (undefined behaviour) before any check of stb's. They
+// are read here first, as stb reads them (blanks and '#' comments between them): a number past
+// 2^31 - 1 is refused before stb sees it, and the size goes through check_size like every format's.
+// (stb stops short of the file's last byte; this reads it too, so its numbers are never smaller.)
+std::string check_pnm(std::span<const uint8_t> b, Header& h) {
+  static constexpr const char* kFields[3] = {"width", "height", "maximum value"};
+  const auto blank = [](uint8_t c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+  };
+  uint64_t fields[3] = {};
+  size_t pos = 2;
+  for (int f = 0; f < 3; ++f) {
+    for (;;) {
+      while (pos < b.size() && blank(b[pos])) ++pos;
+      if (pos >= b.size() || b[pos] != '#') break;
+      while (pos < b.size() && b[pos] != '\n' && b[pos] != '\r') ++pos;
+    }
+    const size_t start = pos;
+    for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos)
+      if (fields[f] <= uint64_t(std::numeric_limits<int>::max())) fields[f] = fields[f] * 10 + (b[pos] - '0');
+    if (fields[f] > uint64_t(std::numeric_limits<int>::max()))
+      return "corrupt PGM/PPM: the " + std::string(kFields[f]) + " in its header (" +
+             text::escape(std::string_view(reinterpret_cast<const char*>(&b[start]), pos - start), 24) +
+             ") is out of range";
+  }
+  h.size = {{fields[0], fields[1]}};
+  return {};
 }
 
 std::string check_size(uint64_t w, uint64_t h) {
@@ -250,7 +338,7 @@ uint64_t min_file_bytes(Format f, std::span<const uint8_t> b, const Header& hd, 
     case Format::Gif:  // stb: codes of at least 3 bits, each at most 8192 pixels
       return w * h / 21845;
     case Format::Bmp: {  // uncompressed (stb reads no RLE): rows padded to 4 bytes, the last one maybe not
-      if (b.size() < 30) return 0;
+      if (b.size() < 30) return 30;  // shorter than its headers and one row of pixels (stb reads zeros)
       const uint64_t offset = le32(&b[10]);
       const uint64_t bpp = le32(&b[14]) == 12 ? le16(&b[24]) : le16(&b[28]);  // OS/2 or Windows header
       const uint64_t bits = bpp * w;
@@ -274,7 +362,7 @@ uint64_t min_file_bytes(Format f, std::span<const uint8_t> b, const Header& hd, 
       return pos + 1 + w * h * samples * bytes;
     }
     case Format::Tga: {
-      if (b.size() < 18) return 0;
+      if (b.size() < 18) return 19;  // shorter than its header and one byte of pixels (stb reads zeros)
       const uint64_t bytes_pp = (uint64_t(b[16]) + 7) / 8;
       const uint64_t colour_map = b[1] ? uint64_t(le16(&b[5])) * ((uint64_t(b[7]) + 7) / 8) : 0;
       const uint64_t base = 18 + uint64_t(b[0]) + colour_map;
@@ -342,6 +430,9 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
       break;
     case Format::Jpeg:
       why = check_jpeg(bytes, header);
+      break;
+    case Format::Pnm:
+      why = check_pnm(bytes, header);
       break;
     case Format::PnmAscii:
       why = std::string("PNM type P") + char(bytes[1]) +

@@ -102,7 +102,7 @@ std::string parse_header(std::string_view line, Params& params, uint64_t& step) 
     if (key == "step") {
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), step);
       if (ec != std::errc() || end != value.data() + value.size())
-        return "step=" + std::string(value) + " is not a whole number of steps";
+        return "step=" + text::escape(value, 80) + " is not a whole number of steps";
       continue;
     }
     float& target = key == "G" ? params.G : key == "softening" ? params.softening : params.dt;

@@ -406,6 +406,95 @@ TEST(ImageDecode, RefusesOversizedImagesFromTheHeaderAlone) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
 }
 
+// Found by fuzzing (tests/fuzz/regressions/image_decode/): a TGA of 17 bytes, shorter than its own
+// header, claimed 4105x14864 pixels and had no lower bound on its size; stb decoded 180 MB of zeros
+// from past its end (seconds of work for a file that is cut). BMP had the same gap below 30 bytes.
+TEST(ImageDecode, FilesShorterThanTheirHeadersAreTruncatedWhateverSizeTheyClaim) {
+  const auto start = std::chrono::steady_clock::now();
+  const Bytes tga{0x00, 0x00, 0x02, 0x00, 0x00, 0x07, 0x67, 0x41, 0x4d,
+                  0x41, 0x01, 0x00, 0x09, 0x10, 0x10, 0x3a, 0x10};
+  std::string e = refusal(tga);
+  EXPECT_NE(e.find("truncated TGA: 4105x14864 pixels need at least 19 bytes, the file has 17"),
+            std::string::npos)
+      << e;
+  Bytes bmp;  // OS/2 header (12 bytes): 1000 x 1000 at 24 bits, no pixels
+  append(bmp, "BM");
+  put32le(bmp, 26), put32le(bmp, 0), put32le(bmp, 26), put32le(bmp, 12);
+  put16le(bmp, 1000), put16le(bmp, 1000), put16le(bmp, 1), put16le(bmp, 24);
+  e = refusal(bmp);
+  EXPECT_NE(e.find("truncated BMP: 1000x1000 pixels need at least 30 bytes, the file has 26"),
+            std::string::npos)
+      << e;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+}
+
+// Found by fuzzing (tests/fuzz/regressions/image_decode/): stb 2.27 fills a Huffman table's
+// 256-entry arrays without checking that the 16 code counts add up to at most 256 (a write past
+// them, caught by the asan preset). Such a table is refused before stb reads the file, and so is
+// junk between the start-of-image marker and the first segment, which stb would skip to reach one.
+TEST(ImageDecode, JpegHuffmanTablesOfMoreThan256CodesAreRefusedBeforeStbReadsThem) {
+  Bytes jpg = make_jpeg(16, 16, 3);
+  ASSERT_EQ(refusal(jpg), "");
+  size_t dht = 2;
+  while (dht + 1 < jpg.size() && !(jpg[dht] == 0xFF && jpg[dht + 1] == 0xC4)) ++dht;
+  ASSERT_LT(dht + 21, jpg.size());
+  jpg[dht + 5 + 14] = 0xC8, jpg[dht + 5 + 15] = 0xC8;  // two of the first table's counts: 400 codes more
+  const std::string e = refusal(jpg);
+  EXPECT_NE(e.find("corrupt JPEG: a Huffman table (DHT) of "), std::string::npos) << e;
+  EXPECT_NE(e.find("codes, more than 256"), std::string::npos) << e;
+
+  Bytes junk = make_jpeg(8, 8, 3);
+  junk.insert(junk.begin() + 2, {0x00, 0x12, 0x34});
+  EXPECT_REFUSED(junk, "corrupt JPEG: no marker where one should be (byte 2)");
+  // stb also takes fill bytes before the start-of-image marker: so does the walk, which then finds
+  // the table too.
+  jpg.insert(jpg.begin(), 5, 0xFF);
+  EXPECT_REFUSED(jpg, "corrupt JPEG: a Huffman table (DHT) of ");
+  Bytes filled = make_jpeg(8, 8, 3);
+  filled.insert(filled.begin(), 3, 0xFF);
+  EXPECT_EQ(refusal(filled), "");
+}
+
+// Found by fuzzing (tests/fuzz/regressions/image_decode/): a scan naming a Huffman table that no
+// DHT segment defined made stb 2.27 decode with uninitialised tables and read past them.
+TEST(ImageDecode, JpegScansUsingAnUndefinedHuffmanTableAreRefused) {
+  Bytes jpg = make_jpeg(16, 16, 3);
+  size_t sos = 2;
+  while (sos + 1 < jpg.size() && !(jpg[sos] == 0xFF && jpg[sos + 1] == 0xDA)) ++sos;
+  ASSERT_LT(sos + 10, jpg.size());
+  ASSERT_EQ(jpg[sos + 4], 3);  // three components: id, then DC << 4 | AC table
+  jpg[sos + 6] = 0x23;         // the first component's tables: DC 2 and AC 3, never defined
+  std::string e = refusal(jpg);
+  EXPECT_NE(
+      e.find("corrupt JPEG: a scan uses the DC Huffman table 2, which no DHT segment before it defines"),
+      std::string::npos)
+      << e;
+  jpg[sos + 6] = 0x03;
+  e = refusal(jpg);
+  EXPECT_NE(e.find("the AC Huffman table 3"), std::string::npos) << e;
+}
+
+// Found by fuzzing (tests/fuzz/regressions/image_decode/): stb reads a PGM/PPM header's numbers
+// into an int with no bound, so a longer one was a signed overflow inside stb (undefined behaviour,
+// caught by the asan preset). Such numbers are refused before stb reads them; the largest int is
+// still read, and refused as oversized like any other size.
+TEST(ImageDecode, PgmHeaderNumbersPastAnIntAreRefusedBeforeStbReadsThem) {
+  std::string e = refusal(make_pnm("P5888888888888888888888888\n# a comment\n4 3\n255\n", Bytes(12, 1)));
+  EXPECT_NE(e.find("corrupt PGM/PPM: the width in its header (888888888888888888888888) is out of range"),
+            std::string::npos)
+      << e;
+  e = refusal(make_pnm("P6 2 2147483648 255\n", Bytes(12, 1)));
+  EXPECT_NE(e.find("the height in its header (2147483648) is out of range"), std::string::npos) << e;
+  e = refusal(make_pnm("P5 2 2\n#\n99999999999999999999999999999999\n", Bytes(4, 1)));
+  EXPECT_NE(e.find("the maximum value in its header (999999999999999999999999...) is out of range"),
+            std::string::npos)
+      << e;
+  e = refusal(make_pnm("P5 2147483647 1 255\n", Bytes(4, 1)));
+  EXPECT_NE(e.find("2147483647x1"), std::string::npos) << e;
+  EXPECT_NE(e.find(std::to_string(kMaxSide)), std::string::npos) << e;
+  EXPECT_REFUSED(make_pnm("P5 2 2 2147483647\n", Bytes(4, 1)), "corrupt PGM/PPM");  // stb: 8 or 16 bits only
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files.
 

@@ -118,6 +118,15 @@ TEST(NbodyCsv, MalformedTextNamesTheLine) {
   for (const auto& c : cases) EXPECT_EQ(csv_error(c.text), c.error) << c.text;
 }
 
+// Found by fuzzing (tests/fuzz/regressions/nbody_bodies/): the header's step value was quoted raw, so
+// a control byte in it reached the terminal.
+TEST(NbodyCsv, ControlBytesInTheHeadersStepAreEscaped) {
+  EXPECT_EQ(
+      csv_error(
+          "# gpulab nbody G=1 softening=0.05 dt=0.005 step=7\x1b[2J\x1c\nx,y,z,vx,vy,vz,m\n0,0,0,0,0,0,1\n"),
+      "bodies.csv: line 1: step=7\\x1B[2J\\x1C is not a whole number of steps");
+}
+
 TEST(NbodyCsv, MalformedFilesNameFileAndLine) {
   const struct {
     const char* file;
