@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <set>
+#include <utility>
 #include <string_view>
 
 #include "common/file_io.h"
@@ -49,6 +50,9 @@ void all_options(CLI::App* app, std::vector<const CLI::Option*>& out, std::set<c
   for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) all_options(sub, out, seen);
 }
 
+// A flag is an option that expects no value (CLI11 keeps its type size; its expected count is 0).
+bool takes_value(const CLI::Option* o) { return o->get_items_expected_max() > 0; }
+
 // What every option value must be, whatever the option: not empty (an empty --rule or --pattern must
 // not quietly mean "the default"), not another option swallowed as a value (`--save-pattern --cpu`
 // must not write a file named --cpu), a finite number where a number is expected (CLI11's Range
@@ -58,7 +62,7 @@ std::string check_values(CLI::App& app) {
   std::set<const CLI::Option*> seen;
   all_options(&app, options, seen);
   for (const CLI::Option* opt : options) {
-    if (opt->count() == 0 || opt->get_type_size() == 0) continue;  // not given, or a flag
+    if (opt->count() == 0 || !takes_value(opt)) continue;  // not given, or a flag
     const std::string name = opt->get_name();
     const std::string type = opt->get_type_name();
     for (const std::string& v : opt->results()) {
@@ -79,6 +83,28 @@ std::string check_values(CLI::App& app) {
     }
   }
   return {};
+}
+
+// An empty argument is refused before CLI11 sees it: CLI11 2.1 takes one that is no option's value
+// for a positional argument and never returns ("" --cpu loops in its parser), and one that is an
+// option's value is that option's error (an empty --rule or --pattern must not mean "the default").
+// Returns the message and the exit code (2: a usage error, 1: a bad value); code 0 when none is empty.
+std::pair<std::string, int> check_empty_arguments(CLI::App& app, int argc, const char* const* argv) {
+  std::vector<const CLI::Option*> options;
+  std::set<const CLI::Option*> seen;
+  all_options(&app, options, seen);
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i] != nullptr && argv[i][0] != '\0') continue;
+    const std::string before = i > 1 && argv[i - 1] ? argv[i - 1] : "";
+    if (before.size() > 1 && before[0] == '-' && before.find('=') == std::string::npos)
+      for (const CLI::Option* o : options)
+        if (takes_value(o) && o->check_name(before))
+          return {o->get_name() + " needs a value, got an empty one", 1};
+    return {"an empty argument (argument " + std::to_string(i) + (before.empty() ? "" : ", after " + text::quote(before)) +
+                "): leave it out, or give the option before it a value",
+            2};
+  }
+  return {{}, 0};
 }
 
 struct Parser {
@@ -171,6 +197,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   Options o;
   Parser p(o, demos);
   auto fail = [](std::string msg, int code) { return ParseResult{std::nullopt, std::move(msg), code}; };
+  if (auto [bad, code] = check_empty_arguments(p.app, argc, argv); code != 0) return fail(std::move(bad), code);
   try {
     p.app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

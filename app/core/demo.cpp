@@ -40,7 +40,7 @@ std::string apply_variant_options(Demo& demo, const Options& o) {
       if (it == stages.end()) {
         std::string list;
         for (const Stage& st : stages) list += (list.empty() ? "" : ", ") + std::string(st.id);
-        return "--block " + b + ": " + std::string(demo.name()) + " has no stage " + text::quote(name) + " (stages: " + list + ")";
+        return "--block " + text::escape(b) + ": " + std::string(demo.name()) + " has no stage " + text::quote(name) + " (stages: " + list + ")";
       }
       s = static_cast<int>(it - stages.begin());
       number = b.substr(eq + 1);

@@ -421,3 +421,37 @@ TEST(CliValues, SeedIsUsedOrRefusedNeverIgnored) {
 
 }  // namespace
 }  // namespace gpulab
+
+namespace gpulab {
+namespace {
+
+// Found by the command-line fuzz target: an empty argument that is no option's value made CLI11 2.1
+// loop for ever; it is refused before parsing, saying where it stood.
+TEST(CliValues, AnEmptyArgumentIsRefusedInsteadOfHangingTheParser) {
+  for (std::vector<const char*> args : {std::vector<const char*>{"", "--cpu"},
+                                        {"--demo", "life", "", "--grid", "8x8"},
+                                        {"bench", ""},
+                                        {"--cpu", ""},
+                                        {"--cpu", "", "--headless"}}) {
+    const ParseResult r = parse(args).result;
+    EXPECT_FALSE(r.options);
+    EXPECT_EQ(r.exit_code, 2) << r.error;
+    EXPECT_NE(r.error.find("an empty argument"), std::string::npos) << r.error;
+  }
+  // As an option's value it is that option's error.
+  const ParseResult rule = parse({"--rule", "", "--cpu"}).result;
+  EXPECT_FALSE(rule.options);
+  EXPECT_NE(rule.error.find("--rule needs a value"), std::string::npos) << rule.error;
+}
+
+TEST(CliValues, ABlockOfAnUnknownStageIsEscapedInTheMessage) {
+  Parsed p = parse({});
+  Options o;
+  o.blocks = {"a\x1B[31m=16"};
+  const std::string why = apply_variant_options(*p.demos.front(), o);
+  EXPECT_EQ(why.find('\x1B'), std::string::npos) << why;
+  EXPECT_NE(why.find("no stage"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace gpulab
