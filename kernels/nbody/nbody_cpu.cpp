@@ -336,7 +336,9 @@ class CpuEngine final : public Engine {
 
     pool_.run([&](unsigned w) {
       if (w >= workers) return;
-      const auto [first_block, last_block] = owned_blocks(blocks, w, workers);
+      // Not a structured binding: the lambdas below capture these, which clang before 16 refuses.
+      const std::pair<size_t, size_t> owned = owned_blocks(blocks, w, workers);
+      const size_t first_block = owned.first, last_block = owned.second;
       const size_t first = first_block * kBlock, last = std::min(n, last_block * kBlock);
       float *x = state_.x.data(), *y = state_.y.data(), *z = state_.z.data();
       float *vx = state_.vx.data(), *vy = state_.vy.data(), *vz = state_.vz.data();

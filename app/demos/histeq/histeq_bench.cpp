@@ -199,7 +199,8 @@ BenchSuite bench_histeq(const Options& o) {
         suite.rows.push_back(row);
       };
 
-      for (auto [v, baseline_only] : plan) {
+      for (const auto& [variant, baseline_only] : plan) {
+        const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
         const std::vector<int> blocks = bench_blocks(*v, o);
         const bool is_cpu = v->backend == histeq::Backend::Cpu;
         for (int block : blocks) {

@@ -40,7 +40,8 @@ BenchSuite bench_life(const Options& o) {
     const int w = static_cast<int>(size.width), h = static_cast<int>(size.height ? size.height : size.width);
     const std::string bad = life::check_size(size.width, size.height ? size.height : size.width);
     if (!bad.empty()) throw std::invalid_argument(bad);
-    for (auto [v, baseline_only] : plan) {
+    for (const auto& [variant, baseline_only] : plan) {
+      const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
       const std::vector<int> blocks = bench_blocks(*v, o);
       for (int block : blocks) {
         BenchRow row;

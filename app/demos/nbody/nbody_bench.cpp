@@ -57,7 +57,8 @@ BenchSuite bench_nbody(const Options& o) {
       throw std::invalid_argument("--size " + std::to_string(n) + ": from 1 to " + std::to_string(nbody::kMaxBodies) + " bodies");
     const nbody::System system = nbody::make_initial(nbody::InitKind::Plummer, static_cast<size_t>(n), bench_seed(o), params);
     const double inter = nbody::interactions_per_step(static_cast<double>(n));
-    for (auto [v, baseline_only] : plan) {
+    for (const auto& [variant, baseline_only] : plan) {
+      const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
       const std::vector<int> blocks = bench_blocks(*v, o);
       const bool is_cpu = v->backend == nbody::Backend::Cpu;
       if (is_cpu && cpu_rate > 0 && inter / cpu_rate > kCpuStepBudgetS) {

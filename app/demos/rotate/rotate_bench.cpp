@@ -73,7 +73,7 @@ BenchSuite bench_rotate(const Options& o) {
   rgba.min_items_per_s = 0.33e12;
   rgba.device_hint = "H100";
   suite.targets = {rgba};
-  const rotate::Variant& ceiling_kernel = *rotate::find_variant(kCeilingKernel);
+  [[maybe_unused]] const rotate::Variant& ceiling_kernel = *rotate::find_variant(kCeilingKernel);
 
   std::unique_ptr<rotate::Engine> cpu = rotate::make_cpu_engine();
   const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
@@ -104,7 +104,8 @@ BenchSuite bench_rotate(const Options& o) {
         rotate::Settings s;
         s.params = {30.0f, 1.0f, filter, rotate::Address::Border};
         const std::string input = std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter));
-        for (auto [v, baseline_only] : plan) {
+        for (const auto& [variant, baseline_only] : plan) {
+          const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
           const std::vector<int> blocks = bench_blocks(*v, o);
           const bool is_cpu = v->backend == rotate::Backend::Cpu;
           for (int block : blocks) {
