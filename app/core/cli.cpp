@@ -110,6 +110,8 @@ std::pair<std::string, int> check_empty_arguments(CLI::App& app, int argc, const
 struct Parser {
   CLI::App app{"gpulab — GPU programming lessons, live and measurable", "gpulab"};
   CLI::App* bench = nullptr;
+  CLI::App* ladder = nullptr;
+  std::string ladder_png_size;
   std::vector<std::string> sizes;        // run: --size WxH
   std::vector<std::string> bench_sizes;  // bench: --size N or WxH, repeatable
   std::vector<std::string> bench_variants;
@@ -157,6 +159,13 @@ struct Parser {
         ->check(CLI::Range(1, 1000));
     bench->add_flag("--all-blocks", o.bench_all_blocks, "time every allowed block size, not just the default");
     bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
+
+    ladder = app.add_subcommand("ladder",
+                                "measure and chart every variant of a demo on its input (gpulab ladder --help)");
+    ladder->add_option("--png", o.ladder_png, "write the chart as a PNG slide")->type_name(kOutputPath);
+    ladder->add_option("--csv", o.ladder_csv, "write the rungs as CSV")->type_name(kOutputPath);
+    ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")->type_name(kOutputPath);
+    ladder->add_option("--png-size", ladder_png_size, "the PNG's size: 1920x1080 (default) or 3840x2160");
 
     // Each demo's option groups, remembered so that an option of another demo can be refused.
     for (Demo* d : demos) {
@@ -223,6 +232,26 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   }
   const bool bench = p.bench->parsed();
   if (bench) o.mode = Options::Mode::Bench;
+  const bool ladder = p.ladder->parsed();
+  if (ladder) {
+    if (bench) return fail("bench and ladder are two commands: give one", 2);
+    o.mode = Options::Mode::Ladder;
+    if (o.ladder_png.empty() && o.ladder_csv.empty() && o.ladder_json.empty())
+      return fail("ladder needs an output: --png OUT.png, --csv OUT.csv or --json OUT.json", 2);
+    if (!p.ladder_png_size.empty()) {
+      if (p.ladder_png_size == "1920x1080") {
+        o.ladder_png_width = 1920, o.ladder_png_height = 1080;
+      } else if (p.ladder_png_size == "3840x2160") {
+        o.ladder_png_width = 3840, o.ladder_png_height = 2160;
+      } else {
+        return fail("--png-size is 1920x1080 or 3840x2160 (16:9 slides), got " + text::quote(p.ladder_png_size), 1);
+      }
+    }
+    if (o.headless || o.frames || !o.screenshot.empty())
+      return fail("--headless, --frames and --screenshot are run options; ladder is always headless", 2);
+    if (o.steps >= 0) return fail("--steps goes with a batch output, not with ladder", 2);
+    o.headless = true;
+  }
   if (p.list) o.mode = Options::Mode::List;
   if (p.check_display) o.mode = Options::Mode::CheckDisplay;
   o.screenshot_ui = !p.no_ui;

@@ -1,6 +1,6 @@
 #pragma once
 // Command line (CLI11): `gpulab [options]` runs the app (window, or --headless), `gpulab bench
-// [options]` runs the benchmark. The shell's options live here; each demo adds an option group of
+// [options]` runs the benchmark, `gpulab ladder [options]` charts every variant on the demo's input. The shell's options live here; each demo adds an option group of
 // its own (Demo::add_options), shown under the demo's heading in --help. Unknown flags print the
 // usage and exit with status 2; a bad value prints the reason and exits with status 1.
 #include <cstdint>
@@ -30,7 +30,7 @@ struct BenchSize {
 };
 
 struct Options {
-  enum class Mode { Run, Bench, Help, List, CheckDisplay } mode = Mode::Run;
+  enum class Mode { Run, Bench, Ladder, Help, List, CheckDisplay } mode = Mode::Run;
 
   // Run mode
   bool headless = false;
@@ -59,6 +59,9 @@ struct Options {
   int bench_repeats = 7;
   std::string bench_json;
   bool bench_all_blocks = false;
+  // Ladder mode (`gpulab ladder`): headless, every variant of the demo on its input, charted.
+  std::string ladder_png, ladder_csv, ladder_json;  // outputs (at least one)
+  int ladder_png_width = 1920, ladder_png_height = 1080;
 };
 
 struct ParseResult {

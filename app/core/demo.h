@@ -14,6 +14,7 @@
 #include "common/hd.h"
 #include "common/kernel_info.h"
 #include "core/cli.h"
+#include "core/probe.h"
 
 namespace CLI {
 class App;
@@ -141,6 +142,15 @@ class Demo {
 
   // Benchmark rows for `gpulab bench --demo NAME` (no GL needed); false when the demo has none.
   virtual bool bench(const Options& options, BenchSuite* out) { return false; }
+
+  // A probe of variant `id` of `stage` at `block` (0: the variant's default) on a copy of the current
+  // input, the other stages at their current choice (Probe says why not where it cannot run). Called
+  // between frames, after attach. The ladder measures every variant through it.
+  virtual Probe probe(size_t stage, std::string_view id, int block) {
+    Probe p;
+    p.unavailable = "the " + std::string(name()) + " demo cannot be measured variant by variant";
+    return p;
+  }
 
   // What the current variants launch (every stage), for the occupancy panel.
   virtual std::vector<KernelInfo> kernels() const { return {}; }

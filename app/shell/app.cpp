@@ -14,6 +14,7 @@
 
 #include "common/text.h"
 #include "common/error.h"
+#include "presenter/ladder.h"
 #include "shell/bench_driver.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -599,6 +600,10 @@ int App::run() {
     return 1;
   }
   platform::Platform& pf = *platform_;
+  if (options_.mode == Options::Mode::Ladder) {
+    if (!attached_) return 1;  // attach_current has said why
+    return presenter::run_ladder_command(*demos_[demo_], ctx_, options_);
+  }
   if (attached_ && demos_[demo_]->batch_requested()) {
     const std::string err = demos_[demo_]->run_batch(options_);
     if (!err.empty()) {
@@ -670,6 +675,7 @@ int gpulab_main(int argc, const char* const* argv) {
     }
     case Options::Mode::Bench:
       return run_bench(o);
+    case Options::Mode::Ladder:
     case Options::Mode::Run:
       break;
   }

@@ -135,6 +135,18 @@ struct StageInfo {
 std::span<const StageInfo> stage_infos();  // in pipeline order
 // Equalize runs histogram, scan, apply; stretch runs reduce, apply.
 bool stage_runs(StageId s, Mode m);
+// The fewest DRAM bytes one run of a stage moves over `pixels` bytes of a plane (the bench's and the
+// ladder's bandwidth figure): histogram and reduce read the plane, apply reads it and writes the
+// output, scan touches only 256 bins.
+inline double stage_bytes(StageId s, double pixels) {
+  switch (s) {
+    case StageId::Histogram: return pixels;
+    case StageId::Scan: return 0;
+    case StageId::Reduce: return pixels;
+    case StageId::Apply: return 2 * pixels;
+  }
+  return 0;
+}
 
 enum class Backend : uint8_t { Cpu, Cuda };
 struct Variant {

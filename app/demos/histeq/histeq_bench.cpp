@@ -72,16 +72,6 @@ std::string pipeline_text(const Pipeline& p) {
   return s;
 }
 
-double bytes_per_step(StageId s, double n) {
-  switch (s) {
-    case StageId::Histogram: return n;
-    case StageId::Scan: return 0;
-    case StageId::Reduce: return n;
-    case StageId::Apply: return 2 * n;
-  }
-  return 0;
-}
-
 }  // namespace
 
 BenchSuite bench_histeq(const Options& o) {
@@ -210,7 +200,7 @@ BenchSuite bench_histeq(const Options& o) {
           row.block = v->blocks.empty() ? "-" : std::to_string(block);
           row.baseline_only = baseline_only;
           histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
-          measure(row, is_cpu, double(n), bytes_per_step(v->stage, double(n)), [&, v, block](int steps) {
+          measure(row, is_cpu, double(n), histeq::stage_bytes(v->stage, double(n)), [&, v, block](int steps) {
             for (int i = 0; i < steps; ++i) e->run(*v, block, 0);
           });
         }

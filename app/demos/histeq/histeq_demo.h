@@ -49,6 +49,7 @@ class HisteqDemo final : public Demo {
   bool batch_requested() const override { return !save_image_.empty(); }
   std::string run_batch(const Options& options) override;
   bool bench(const Options& options, BenchSuite* out) override;
+  Probe probe(size_t stage, std::string_view id, int block) override;  // histeq_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::string caption() const override;

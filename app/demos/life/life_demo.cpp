@@ -556,6 +556,74 @@ void LifeDemo::verify(int generations) {
   population_age_ = 1 << 30;
 }
 
+// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current grid
+// and rule, stepped with the current ghost block; verify compares a few generations from the same
+// copy with the CPU reference (cpu-lut, or cpu-naive for cpu-lut itself), as the verify button does.
+Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
+  Probe p;
+  if (stage == 1) {
+    p.unavailable = "timed inside each generation of the byte-per-cell GPU variants (the step stage)";
+    return p;
+  }
+  const life::Variant* v = stage == 0 ? life::find_variant(id) : nullptr;
+  if (!v) {
+    p.unavailable = "no variant " + text::quote(id) + " in the step stage";
+    return p;
+  }
+  if (!variant_available(*v, &p.unavailable)) return p;
+  if (block == 0) block = v->default_block;
+  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
+    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
+    return p;
+  }
+  struct State {
+    life::Grid start;
+    std::unique_ptr<life::Engine> engine;
+  };
+  auto st = std::make_shared<State>();
+  st->start = active_->download();
+  const bool gpu = v->backend == life::Backend::Cuda;
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu) st->engine = life::CudaEngine::create(ctx_->stream);
+#endif
+  if (!st->engine) st->engine = life::make_cpu_engine();
+  st->engine->resize(st->start.width, st->start.height);
+  st->engine->set_rule(rule_);
+  st->engine->upload(st->start);
+  const int ghost = ghost_block_;
+  const life::Rule rule = rule_;
+  p.gpu = gpu;
+  p.stream = gpu ? ctx_->stream : nullptr;
+  p.device = std::string(st->engine->device_name());
+  p.items_per_step = static_cast<double>(st->start.width) * st->start.height;
+  p.item_unit = "cell updates";
+  p.bytes_per_step = life::bytes_per_generation(*v, st->start.width, st->start.height);
+  p.width = st->start.width;
+  p.height = st->start.height;
+  p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
+  life::Engine* e = st->engine.get();
+  p.run = [e, v, block, ghost](int steps) { e->step(*v, block, steps, ghost); };
+  p.verify = [st, v, block, ghost, rule]() -> std::string {
+    constexpr int kGenerations = 8;
+    const life::Variant& ref = *life::find_variant(v->id == "cpu-lut" ? "cpu-naive" : "cpu-lut");
+    auto reference = life::make_cpu_engine();
+    reference->resize(st->start.width, st->start.height);
+    reference->set_rule(rule);
+    reference->upload(st->start);
+    reference->step(ref, 0, kGenerations);
+    st->engine->upload(st->start);
+    st->engine->step(*v, block, kGenerations, ghost);
+    const life::Grid got = st->engine->download(), want = reference->download();
+    st->engine->upload(st->start);
+    if (auto d = life::first_difference(got, want))
+      return "differs from " + std::string(ref.id) + " after " + std::to_string(kGenerations) + " generations at cell (" +
+             std::to_string(d->x) + ", " + std::to_string(d->y) + ")";
+    return {};
+  };
+  p.state = st;
+  return p;
+}
+
 void LifeDemo::save_rle(const std::filesystem::path& path) {
   const life::Grid g = active_->download();
   write_text_file(path, life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string()));

@@ -34,6 +34,7 @@ namespace {
 constexpr size_t kMaxSamples = 2000;  // conservation samples kept for the plots
 constexpr int kBodyChoices[] = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576};
 constexpr long long kMaxVerifyBodies = 65536;  // the CPU reference is O(N²) a step
+constexpr double kMaxCpuProbeBodies = 131072;  // the ladder's CPU rung: ~1.7e10 interactions, seconds a step
 
 std::string count_label(long long n) {
   if (n >= 1048576 && n % 1048576 == 0) return std::to_string(n / 1048576) + "Mi";
@@ -378,6 +379,85 @@ void NbodyDemo::verify(int steps) {
                 "90%%-mass radius) (%.2f s)", std::string(v.id).c_str(), steps, start.size(), diff, diff / radius, s);
   verify_result_ = buf;
   notify(verify_result_);
+}
+
+// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current system
+// and parameters; verify runs two steps from that copy beside the CPU reference (as the verify
+// button does, up to kMaxVerifyBodies) and allows 1e-4 of the 90%-mass radius, ten times the float
+// rounding the GPU tests bound (nbody_cuda_gpu_test.cpp), far below a missing tile's error.
+Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
+  Probe p;
+  const nbody::Variant* v = stage == 0 ? nbody::find_variant(id) : nullptr;
+  if (!v) {
+    p.unavailable = "no variant " + text::quote(id) + " in the step stage";
+    return p;
+  }
+  if (!variant_available(*v, &p.unavailable)) return p;
+  if (block == 0) block = v->default_block;
+  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
+    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
+    return p;
+  }
+  const bool gpu = v->backend == nbody::Backend::Cuda;
+  const double n = static_cast<double>(active_->size());
+  if (!gpu && n > kMaxCpuProbeBodies) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "too slow for the CPU at %zu bodies (%.2g interactions a step; the ladder runs it up to %.0f)",
+                  active_->size(), nbody::interactions_per_step(n), kMaxCpuProbeBodies);
+    p.unavailable = buf;
+    return p;
+  }
+  struct State {
+    nbody::System start;
+    std::unique_ptr<nbody::Engine> engine;
+  };
+  auto st = std::make_shared<State>();
+  st->start = active_->download();
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu) st->engine = nbody::CudaEngine::create(ctx_->stream);
+#endif
+  if (!st->engine) st->engine = nbody::make_cpu_engine();
+  st->engine->set_params(params_);
+  st->engine->upload(st->start);
+  const nbody::Params params = params_;
+  p.gpu = gpu;
+  p.stream = gpu ? ctx_->stream : nullptr;
+  p.device = std::string(st->engine->device_name());
+  p.items_per_step = nbody::interactions_per_step(n);
+  p.item_unit = "interactions";
+  p.flops_per_step = nbody::kFlopsPerInteraction * p.items_per_step;
+  p.width = static_cast<long long>(n);
+  p.height = 1;
+  p.size = "N=" + std::to_string(p.width);
+  nbody::Engine* e = st->engine.get();
+  p.run = [e, v, block](int steps) { e->step(*v, block, steps); };
+  if (static_cast<long long>(n) > kMaxVerifyBodies) {
+    p.note = "not verified: the O(N^2) CPU reference is too slow above " + std::to_string(kMaxVerifyBodies) + " bodies";
+  } else if (v->id != "cpu") {
+    p.verify = [st, v, block, params]() -> std::string {
+      constexpr int kSteps = 2;
+      auto reference = nbody::make_cpu_engine();
+      reference->set_params(params);
+      reference->upload(st->start);
+      reference->step(*nbody::find_variant("cpu"), 0, kSteps);
+      st->engine->upload(st->start);
+      st->engine->step(*v, block, kSteps);
+      const nbody::System got = st->engine->download(), want = reference->download();
+      st->engine->upload(st->start);
+      const nbody::Diagnostics d = reference->diagnostics();
+      const double radius = d.radius > 0 ? d.radius : 1.0;
+      const double diff = nbody::max_position_difference(got, want);
+      if (!(diff <= 1e-4 * radius)) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "differs from cpu after %d steps: a position off by %.3g (%.3g of the 90%%-mass radius)",
+                      kSteps, diff, diff / radius);
+        return buf;
+      }
+      return {};
+    };
+  }
+  p.state = st;
+  return p;
 }
 
 void NbodyDemo::save_csv(const std::filesystem::path& path) {

@@ -44,6 +44,7 @@ class NbodyDemo final : public Demo {
   bool batch_requested() const override { return !cli_.save_bodies.empty(); }
   std::string run_batch(const Options& options) override;
   bool bench(const Options& options, BenchSuite* out) override;
+  Probe probe(size_t stage, std::string_view id, int block) override;
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::string caption() const override;

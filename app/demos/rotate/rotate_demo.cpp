@@ -4,6 +4,7 @@
 #include "ui/verify_button.h"
 #include "demos/common/cuda_start.h"
 #include "demos/rotate/rotate_demo.h"
+#include "demos/rotate/rotate_verify.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -548,82 +549,9 @@ image::Image RotateDemo::output_image() {
 }
 
 std::string RotateDemo::verify() {
-  const image::Image got = output_image();
-  const rotate::Settings e = rotate::effective(*variant_, settings_);
-  const bool lecture = variant_->kind == rotate::Kind::Lecture;
-  const image::Image want =
-      lecture ? rotate::rotate_lecture_cpu(image_, e.params) : rotate::rotate_cpu(image_, e.params);
-  const char* reference = lecture ? "rotate_lecture_cpu" : "rotate_cpu";
-  const std::string id(variant_->id);
-  if (std::string bad = shape_mismatch(got, want, std::string(reference) + "'s"); !bad.empty()) {
-    verify_ok_ = false;
-    return id + ": " + bad;
-  }
-  const size_t n = got.pixel_count();
-  const int w = got.width, h = got.height;
-  char buf[512];
-  if (variant_->backend == Backend::Cpu) {
-    const size_t differ = diff_pixels(got, want).differ;
-    verify_ok_ = differ == 0;
-    if (verify_ok_)
-      std::snprintf(buf, sizeof buf, "%s matches %s byte for byte (%s, %s)", id.c_str(), reference,
-                    settings_label().c_str(), image_label(image_).c_str());
-    else
-      std::snprintf(buf, sizeof buf, "%s: %zu of %zu pixels differ from %s", id.c_str(), differ, n, reference);
-    return buf;
-  }
-  // A GPU variant does what the texture unit does (rotate.h's unit model; global by hand): against
-  // the float definition, point filtering is exact but where the unit's fixed-point coordinate falls
-  // in another texel (a tie at a texel edge), linear filtering within the bound derived from its
-  // 8-bit weights. Against the unit model itself, byte for byte.
-  const image::Image unit = rotate::rotate_unit_cpu(image_, e, lecture);
-  const bool point = e.params.filter == Filter::Point;
-  const int bound = point ? 0 : rotate::unit_linear_bound(w, h, e);
-  const rotate::Coefficients k = rotate::coefficients(e.params);
-  size_t differ = 0, outside = 0, ties = 0, unit_differ = 0;
-  int largest = 0;
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const size_t i = size_t(y) * size_t(w) + size_t(x);
-      unit_differ += pixel_difference(got, unit, i) > 0;
-      const int d = pixel_difference(got, want, i);
-      if (d == 0) continue;
-      if (point) {
-        const rotate::Coord sc = lecture ? rotate::lecture_source_coord(x, y, w, h, k) : rotate::source_coord(x, y, w, h, k);
-        const rotate::PointTap u = rotate::unit_point_tap(rotate::texture_coord(sc, w, h, e.normalized), w, h,
-                                                          e.normalized, e.params.address),
-                               def = rotate::point_tap(sc, w, h, e.params.address);
-        if (u.i != def.i || u.j != def.j) {
-          ++ties;
-          continue;
-        }
-      }
-      ++differ;
-      outside += d > bound;
-      largest = std::max(largest, d);
-    }
-  verify_ok_ = outside == 0;
-  const std::string unit_text =
-      unit_differ == 0 ? "; the texture-unit model (rotate.h, measured on the H100): byte for byte"
-                       : "; the texture-unit model (rotate.h, measured on the H100) differs in " +
-                             std::to_string(unit_differ) + " pixels on this GPU";
-  const std::string tie_text =
-      ties == 0 ? "" : "; " + std::to_string(ties) + " at texel-edge ties, where the unit's fixed-point coordinate picks the next texel";
-  if (!verify_ok_) {
-    std::snprintf(buf, sizeof buf, "%s: %zu of %zu pixels differ from %s by more than %d (largest difference %d)%s",
-                  id.c_str(), outside, n, reference, bound, largest, unit_text.c_str());
-  } else if (differ == 0) {
-    std::snprintf(buf, sizeof buf, "%s matches %s byte for byte%s (%s, %s)%s", id.c_str(), reference,
-                  ties ? " away from texel-edge ties" : "", settings_label().c_str(), image_label(image_).c_str(),
-                  (tie_text + unit_text).c_str());
-  } else {
-    std::snprintf(buf, sizeof buf,
-                  "%s matches %s within %d level%s: %zu of %zu pixels differ, largest %d (the texture unit's 8-bit "
-                  "weights; the bound is derived in rotate.h)%s",
-                  id.c_str(), reference, bound, bound == 1 ? "" : "s", differ, n, largest,
-                  (tie_text + unit_text).c_str());
-  }
-  return buf;
+  const RotateVerdict v = verify_rotation(output_image(), image_, *variant_, settings_, settings_label());
+  verify_ok_ = v.ok;
+  return v.text;
 }
 
 std::optional<RotateInspection> RotateDemo::inspect(int x, int y) const {

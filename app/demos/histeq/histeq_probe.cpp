@@ -1,0 +1,136 @@
+// The ladder's probe of one histogram-equalization stage variant: a fresh engine of the variant's
+// backend holding a copy of the current planes, the stage's inputs (a histogram for scan, a LUT for
+// apply) made first by the engine's plain variants; one step runs the stage over every processed
+// plane. verify compares the stage's own result (histogram, LUT, min/max or output plane) with the
+// CPU engine's for the same stage, byte for byte.
+#include <cstdio>
+#include <memory>
+
+#include "common/text.h"
+#include "demos/common/cuda_start.h"
+#include "demos/histeq/histeq_demo.h"
+#include "histeq/histeq.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "histeq/histeq_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+using histeq::Backend;
+using histeq::StageId;
+
+// Runs the stages before `stage` on `e` with its backend's plain variants, so `stage` has its input.
+void prepare(histeq::Engine& e, StageId stage, int planes) {
+  const bool cpu = e.backend() == Backend::Cpu;
+  for (int p = 0; p < planes; ++p) {
+    if (stage == StageId::Scan || stage == StageId::Apply)
+      e.run(*histeq::find_variant(cpu ? "hist-cpu" : "hist-atomic-global"), 256, p);
+    if (stage == StageId::Apply) e.run(*histeq::find_variant(cpu ? "scan-cpu" : "scan-serial"), 0, p);
+  }
+}
+
+// The first difference between the stage results of two engines on plane `p`, or "".
+std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Variant& v, int p) {
+  char buf[200];
+  auto differ = [&](const auto& a, const auto& b, const char* what) -> std::string {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+      if (a[i] != b[i]) {
+        std::snprintf(buf, sizeof buf, "%s differs from the CPU's in plane %d at %zu: %lld, not %lld", what, p, i,
+                      static_cast<long long>(a[i]), static_cast<long long>(b[i]));
+        return buf;
+      }
+    return {};
+  };
+  switch (v.stage) {
+    case StageId::Histogram: {
+      const histeq::Histogram a = got.histogram(p), b = want.histogram(p);
+      long long lost = 0;
+      for (size_t i = 0; i < a.size(); ++i) lost += static_cast<long long>(b[i]) - static_cast<long long>(a[i]);
+      if (std::string d = differ(a, b, "the histogram"); !d.empty()) {
+        if (!v.exact && lost > 0) {
+          std::snprintf(buf, sizeof buf, "loses counts, as its race does: %lld of %zu pixels not counted", lost,
+                        static_cast<size_t>(got.width()) * static_cast<size_t>(got.height()));
+          return buf;
+        }
+        return d;
+      }
+      if (v.writes_lut) return differ(got.lut(p), want.lut(p), "the LUT it writes");
+      return {};
+    }
+    case StageId::Scan: return differ(got.lut(p), want.lut(p), "the LUT");
+    case StageId::Reduce: {
+      const histeq::MinMax a = got.minmax(p), b = want.minmax(p);
+      if (a == b) return differ(got.lut(p), want.lut(p), "the stretch LUT");
+      std::snprintf(buf, sizeof buf, "min/max %d..%d differs from the CPU's %d..%d in plane %d", a.min, a.max, b.min,
+                    b.max, p);
+      return buf;
+    }
+    case StageId::Apply: return differ(got.output(p), want.output(p), "the output");
+  }
+  return {};
+}
+
+}  // namespace
+
+Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
+  Probe p;
+  const histeq::Variant* v = histeq::find_variant(id);
+  if (stage >= histeq::kStageCount || !v || v->stage != info(stage).id) {
+    p.unavailable = "no variant " + text::quote(id) + " in stage " + std::to_string(stage);
+    return p;
+  }
+  if (!variant_available(*v, &p.unavailable)) return p;
+  if (block == 0) block = v->default_block;
+  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
+    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
+    return p;
+  }
+  const bool gpu = v->backend == Backend::Cuda;
+  struct State {
+    std::unique_ptr<histeq::Engine> engine;
+  };
+  auto st = std::make_shared<State>();
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu) st->engine = histeq::CudaEngine::create(ctx_->stream);
+#endif
+  if (!st->engine) st->engine = histeq::make_cpu_engine();
+  st->engine->upload(planes_);
+  const int planes = planes_.processed();
+  prepare(*st->engine, v->stage, planes);
+  const double pixels = static_cast<double>(planes_.pixel_count()) * planes;
+  p.gpu = gpu;
+  p.stream = gpu ? ctx_->stream : nullptr;
+  p.device = std::string(st->engine->device_name());
+  p.items_per_step = pixels;
+  p.item_unit = "pixels";
+  p.bytes_per_step = histeq::stage_bytes(v->stage, pixels);
+  p.width = planes_.width;
+  p.height = planes_.height;
+  p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
+  histeq::Engine* e = st->engine.get();
+  p.run = [e, v, block, planes](int steps) {
+    for (int i = 0; i < steps; ++i)
+      for (int pl = 0; pl < planes; ++pl) e->run(*v, block, pl);
+  };
+  if (v->backend == Backend::Cuda) {
+    const histeq::Planes copy = planes_;
+    p.verify = [st, v, block, planes, copy]() -> std::string {
+      auto reference = histeq::make_cpu_engine();
+      reference->upload(copy);
+      prepare(*reference, v->stage, planes);
+      const histeq::Variant& ref = *histeq::variants_of(v->stage).front();  // the stage's CPU variant
+      for (int pl = 0; pl < planes; ++pl) {
+        reference->run(ref, 0, pl);
+        st->engine->run(*v, block, pl);
+        if (std::string d = compare(*st->engine, *reference, *v, pl); !d.empty()) return d;
+      }
+      return {};
+    };
+  }
+  p.state = st;
+  return p;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,383 @@
+#include "presenter/ladder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "common/file_io.h"
+
+namespace gpulab::presenter {
+namespace {
+
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string number(double v, const char* fmt = "%.6g") {
+  if (v == 0) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+const char* state_name(RungState s) {
+  switch (s) {
+    case RungState::Pending: return "pending";
+    case RungState::Measured: return "measured";
+    case RungState::Failed: return "failed";
+    case RungState::Unavailable: return "unavailable";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage) {
+  const Rung* first = nullptr;
+  for (const Rung& r : rungs) {
+    if (r.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
+    if (!r.gpu) return r.variant;
+    if (!first) first = &r;
+  }
+  return first ? first->variant : std::string();
+}
+
+void compute_ladder(std::vector<Rung>& rungs) {
+  for (Rung& r : rungs) {
+    r.speedup_vs_baseline = r.speedup_vs_previous = r.pct_peak = 0;
+    r.peak_label.clear();
+  }
+  std::vector<size_t> stages;
+  for (const Rung& r : rungs)
+    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+  for (size_t stage : stages) {
+    const std::string base_id = ladder_baseline(rungs, stage);
+    double base_ms = 0;
+    for (const Rung& r : rungs)
+      if (r.stage == stage && r.variant == base_id && r.state == RungState::Measured) base_ms = r.row.ms_median;
+    double previous_ms = 0;
+    for (Rung& r : rungs) {
+      if (r.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
+      if (base_ms > 0) r.speedup_vs_baseline = base_ms / r.row.ms_median;
+      if (previous_ms > 0) r.speedup_vs_previous = previous_ms / r.row.ms_median;
+      previous_ms = r.row.ms_median;
+      if (r.row.pct_peak_flops > 0) {
+        r.pct_peak = r.row.pct_peak_flops;
+        r.peak_label = "of FP32 peak";
+      } else if (r.row.pct_peak > 0) {
+        r.pct_peak = r.row.pct_peak;
+        r.peak_label = "of DRAM bandwidth";
+      }
+    }
+  }
+}
+
+BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, const Context& ctx) {
+  BenchSuite suite;
+  suite.demo = std::string(demo);
+  suite.peak_bandwidth_gbps = ctx.peak_bandwidth_gbps;
+  suite.peak_fp32_gflops = ctx.peak_fp32_gflops;
+  std::vector<size_t> stages;
+  for (const Rung& r : rungs) {
+    BenchRow row = r.row;
+    row.demo = suite.demo;
+    row.stage = r.stage_id;
+    row.variant = r.variant;
+    row.block = r.block_label;
+    if (r.state != RungState::Measured) row.error = r.reason.empty() ? state_name(r.state) : r.reason;
+    if (r.state == RungState::Measured && suite.device.empty() && r.gpu) suite.device = row.device;
+    suite.rows.push_back(row);
+    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+  }
+  // One baseline column: the CPU (or first) rung of each stage.
+  BenchBaseline base;
+  base.label = "baseline";
+  for (size_t s : stages)
+    if (std::string id = ladder_baseline(rungs, s); !id.empty()) base.variants.push_back(id);
+  if (!base.variants.empty()) suite.baselines.push_back(base);
+  if (suite.device.empty())
+    for (const Rung& r : rungs)
+      if (!r.row.device.empty()) suite.device = r.row.device;
+  compute_speedups(suite);
+  return suite;
+}
+
+std::string ladder_csv(const std::vector<Rung>& rungs) {
+  std::string out =
+      "stage,variant,block,state,ms_per_step,items_per_s,item_unit,gbps,gflops,pct_peak,peak,"
+      "speedup_vs_baseline,speedup_vs_previous,size,device,reason\n";
+  for (const Rung& r : rungs) {
+    const BenchRow& w = r.row;
+    const bool m = r.state == RungState::Measured;
+    const std::string fields[] = {r.stage_id,
+                                  r.variant,
+                                  r.block_label,
+                                  state_name(r.state),
+                                  m ? number(w.ms_median) : "",
+                                  m ? number(w.items_per_s, "%.4g") : "",
+                                  m ? w.item_unit : "",
+                                  m ? number(w.gbps, "%.4g") : "",
+                                  m ? number(w.gflops, "%.4g") : "",
+                                  m ? number(r.pct_peak, "%.3g") : "",
+                                  m ? r.peak_label : "",
+                                  m ? number(r.speedup_vs_baseline, "%.4g") : "",
+                                  m ? number(r.speedup_vs_previous, "%.4g") : "",
+                                  w.size,
+                                  w.device,
+                                  r.reason};
+    std::string line;
+    for (const std::string& f : fields) {
+      if (!line.empty()) line += ',';
+      line += csv_field(f);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
+    : demo_(demo), ctx_(ctx), options_(std::move(options)) {
+  const std::vector<Stage> stages = demo_.stages();
+  for (size_t s = 0; s < stages.size(); ++s) {
+    const Stage& st = stages[s];
+    for (size_t i = 0; i < st.variants.size(); ++i) {
+      const VariantChoice& v = st.variants[i];
+      if (!options_.variants.empty() &&
+          std::find(options_.variants.begin(), options_.variants.end(), v.id) == options_.variants.end())
+        continue;
+      Rung r;
+      r.stage = s;
+      r.stage_id = std::string(st.id);
+      r.stage_title = std::string(st.title);
+      r.variant = std::string(v.id);
+      r.title = std::string(v.title);
+      r.lesson = std::string(v.lesson);
+      r.gpu = v.needs_cuda;
+      r.block = i == static_cast<size_t>(st.variant) ? st.block : v.default_block;
+      r.block_label = block_label(v, r.block);
+      if (!st.active) {
+        r.state = RungState::Unavailable;
+        r.reason = st.inactive_reason.empty() ? "the stage does not run in this configuration" : st.inactive_reason;
+      } else if (!v.available) {
+        r.state = RungState::Unavailable;
+        r.reason = v.unavailable_reason.empty() ? "not available here" : v.unavailable_reason;
+      }
+      rungs_.push_back(std::move(r));
+    }
+  }
+  if (!options_.variants.empty()) {
+    for (const std::string& id : options_.variants) {
+      const bool found = std::any_of(rungs_.begin(), rungs_.end(), [&](const Rung& r) { return r.variant == id; });
+      if (!found) throw std::invalid_argument("no variant '" + id + "' in the " + std::string(demo_.name()) + " demo");
+    }
+  }
+}
+
+LadderRun::~LadderRun() {
+  cancel();
+  if (worker_.joinable()) worker_.join();
+}
+
+void LadderRun::run_here() { measure_all(); }
+
+void LadderRun::start() {
+  if (worker_.joinable()) return;
+  worker_ = std::thread([this] { measure_all(); });
+}
+
+std::vector<Rung> LadderRun::rungs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return rungs_;
+}
+
+double LadderRun::progress() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return rungs_.empty() ? 1.0 : static_cast<double>(next_) / static_cast<double>(rungs_.size());
+}
+
+std::string LadderRun::current() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return current_;
+}
+
+std::string LadderRun::error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+void LadderRun::measure_all() {
+  try {
+    for (size_t i = 0;; ++i) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        next_ = i;
+        if (i >= rungs_.size()) break;
+        current_ = rungs_[i].variant;
+      }
+      if (cancel_.load()) break;
+      measure(i);
+      Rung done;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compute_ladder(rungs_);
+        done = rungs_[i];
+      }
+      if (options_.on_rung) options_.on_rung(done);
+    }
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error_ = e.what();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    current_.clear();
+    if (cancel_.load())
+      for (Rung& r : rungs_)
+        if (r.state == RungState::Pending) {
+          r.state = RungState::Unavailable;
+          r.reason = "cancelled";
+        }
+  }
+  done_.store(true);
+}
+
+void LadderRun::measure(size_t index) {
+  Rung r;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    r = rungs_[index];
+  }
+  if (r.state != RungState::Pending) return;
+  // The blocks to try: every allowed one (best), else the one listed.
+  std::vector<int> blocks{r.block};
+  if (options_.best_block) {
+    for (const Stage& st : std::vector<Stage>{demo_.stages()[r.stage]})
+      for (const VariantChoice& v : st.variants)
+        if (v.id == r.variant && !v.blocks.empty()) blocks.assign(v.blocks.begin(), v.blocks.end());
+  }
+  BenchSuite peaks;
+  peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
+  peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
+  Options o;
+  o.bench_repeats = options_.repeats;
+  bool verified = false;
+  bool any = false;
+  for (int block : blocks) {
+    if (cancel_.load()) return;
+    Probe p;
+    try {
+      p = demo_.probe(r.stage, r.variant, block);
+    } catch (const std::exception& e) {
+      p = Probe{};
+      p.unavailable = e.what();
+    }
+    if (!p.unavailable.empty() || !p.run) {
+      if (!any) {
+        r.state = RungState::Unavailable;
+        r.reason = p.unavailable.empty() ? "cannot be run here" : p.unavailable;
+      }
+      break;  // the same reason holds for every block
+    }
+    try {
+      if (!verified && p.verify) {
+        if (std::string diff = p.verify(); !diff.empty()) {
+          r.state = RungState::Failed;
+          r.reason = diff;
+          break;
+        }
+      }
+      verified = true;
+      r.note = p.note;
+      auto step = [&](int steps) {
+        if (cancel_.load()) throw Cancelled();
+        p.run(steps);
+      };
+      const BenchTiming t = bench_time_steps(step, p.gpu, p.stream, o);
+      BenchRow row;
+      row.device = p.device;
+      row.size = p.size;
+      row.width = p.width;
+      row.height = p.height;
+      row.item_unit = p.item_unit;
+      bench_fill(row, t, p.items_per_step, p.bytes_per_step, p.flops_per_step, peaks, p.gpu);
+      const VariantChoice* v = nullptr;
+      const std::vector<Stage> stages = demo_.stages();
+      for (const VariantChoice& c : stages[r.stage].variants)
+        if (c.id == r.variant) v = &c;
+      const std::string label = v ? block_label(*v, block) : std::to_string(block);
+      if (blocks.size() > 1) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s %.4g ms", label.c_str(), row.ms_median);
+        r.blocks_tried.push_back(buf);
+      }
+      if (!any || row.ms_median < r.row.ms_median) {
+        r.row = row;
+        r.block = block;
+        r.block_label = label;
+      }
+      any = true;
+      r.state = RungState::Measured;
+      r.reason.clear();
+    } catch (const Cancelled&) {
+      return;
+    } catch (const std::exception& e) {
+      if (!any) {
+        r.state = RungState::Failed;
+        r.reason = e.what();
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  rungs_[index] = std::move(r);
+}
+
+int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
+  LadderOptions lo;
+  lo.best_block = o.blocks.empty();
+  lo.on_rung = [](const Rung& r) {
+    if (r.state == RungState::Measured)
+      std::fprintf(stderr, "ladder: %-10s %-22s %-7s %.4g ms/step\n", r.stage_id.c_str(), r.variant.c_str(),
+                   r.block_label.c_str(), r.row.ms_median);
+    else
+      std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(), state_name(r.state),
+                   r.reason.c_str());
+  };
+  std::vector<Rung> rungs;
+  try {
+    LadderRun run(demo, ctx, lo);
+    run.run_here();
+    if (std::string e = run.error(); !e.empty()) {
+      std::fprintf(stderr, "gpulab: ladder: %s\n", e.c_str());
+      return 1;
+    }
+    rungs = run.rungs();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpulab: ladder: %s\n", e.what());
+    return 1;
+  }
+  const BenchSuite suite = ladder_suite(rungs, demo.name(), ctx);
+  std::fputs(format_bench(suite).c_str(), stdout);
+  int status = 0;
+  auto write = [&](const std::string& path, const std::string& text, const char* what) {
+    if (path.empty()) return;
+    if (std::string why = files::write_regular_file(path, text); !why.empty()) {
+      std::fprintf(stderr, "gpulab: ladder %s: %s\n", what, why.c_str());
+      status = 1;
+    } else {
+      std::fprintf(stderr, "ladder: wrote %s\n", path.c_str());
+    }
+  };
+  write(o.ladder_csv, ladder_csv(rungs), "--csv");
+  write(o.ladder_json, bench_json(suite), "--json");
+  return status;
+}
+
+}  // namespace gpulab::presenter

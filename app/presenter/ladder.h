@@ -1,0 +1,107 @@
+#pragma once
+// The speed-up ladder ("compare all"): every variant of every active stage of a demo, measured on a
+// copy of the demo's current input (Demo::probe), warm and synchronised (the bench's bench_measure,
+// median of repeats), each verified against the CPU reference first (a variant that disagrees is
+// marked Failed, never charted as a result), at its fastest allowed block size or at the chosen one.
+// One code path for the window and `gpulab ladder`: a LadderRun runs on a worker thread (the window
+// polls it between frames, so no frame waits for a measurement) or on the caller's (the CLI).
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/bench.h"
+#include "core/demo.h"
+
+namespace gpulab::presenter {
+
+enum class RungState { Pending, Measured, Failed, Unavailable };
+
+struct Rung {
+  size_t stage = 0;
+  std::string stage_id, stage_title;
+  std::string variant, title, lesson;
+  bool gpu = false;          // a GPU variant (needs CUDA)
+  RungState state = RungState::Pending;
+  std::string reason;        // Unavailable / Failed: why
+  int block = 0;             // the block measured (the fastest of those tried, or the chosen one)
+  std::string block_label;   // "32x32", "256", "-"
+  std::string note;          // the probe's note (e.g. "not verified: ...")
+  std::vector<std::string> blocks_tried;  // "16x16 0.213 ms", when several were tried
+  BenchRow row;              // the measurement, in the bench's terms (ms, items/s, % of peak)
+  double speedup_vs_baseline = 0;  // the stage's baseline ms / this ms (0: no baseline measured)
+  double speedup_vs_previous = 0;  // the previous measured rung's ms / this ms (0: the first)
+  double pct_peak = 0;             // of the peak the demo is bound by (FP32 when it counts FLOPs)
+  std::string peak_label;          // "of DRAM bandwidth", "of FP32 peak"
+};
+
+struct LadderOptions {
+  bool best_block = true;             // try every allowed block and keep the fastest; else the current one
+  std::vector<std::string> variants;  // only these ids (empty: all)
+  int repeats = 5;                    // timed repeats per block (the median is kept)
+  double target_ms = 20;              // a GPU repeat lasts about this long
+  std::function<void(const Rung&)> on_rung;  // called (on the measuring thread) as each rung ends
+};
+
+// `gpulab ladder`: measures every variant of the attached demo on its current input (the command
+// line's demo options, as in batch mode), prints the table, writes --csv, --json and --png. Returns
+// the exit status (0 also when GPU variants are listed as unavailable on the CPU backend).
+int run_ladder_command(Demo& demo, const Context& ctx, const Options& options);
+
+// The numbers of a ladder from its measured rungs: per stage, the baseline (its first measured
+// non-GPU rung in table order, else its first measured rung) and the speed-ups over it and over the
+// previous measured rung, and the % of peak (FP32 where the row counts FLOPs, else DRAM bandwidth).
+// Pure arithmetic, tested on given timings.
+void compute_ladder(std::vector<Rung>& rungs);
+// The stage's baseline variant ("" when none of its rungs was measured).
+std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage);
+
+// The rows of the ladder as a bench suite (bench_json's schema), with the device and its peaks.
+BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, const Context& ctx);
+// One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
+// speed-ups, reason. Quoted as RFC 4180 where a field needs it.
+std::string ladder_csv(const std::vector<Rung>& rungs);
+
+class LadderRun {
+ public:
+  // The rungs are listed at once (every variant of every active stage, Pending or Unavailable).
+  LadderRun(Demo& demo, const Context& ctx, LadderOptions options);
+  ~LadderRun();  // cancels and joins a running worker
+  LadderRun(const LadderRun&) = delete;
+  LadderRun& operator=(const LadderRun&) = delete;
+
+  // Measures every rung on the calling thread (the CLI).
+  void run_here();
+  // Measures on a worker thread; while it runs, nothing else may call into the demo (the window
+  // pauses it: no compute, render or ui of the demo until done() is true).
+  void start();
+  bool done() const { return done_.load(); }
+  void cancel() { cancel_.store(true); }
+  bool cancelled() const { return cancel_.load(); }
+
+  // Snapshots for the UI (under a lock): the rungs so far, the fraction done, the rung in measurement.
+  std::vector<Rung> rungs() const;
+  double progress() const;
+  std::string current() const;
+  // Set when the run stopped on an error outside any one rung.
+  std::string error() const;
+
+ private:
+  void measure_all();
+  void measure(size_t index);
+
+  Demo& demo_;
+  const Context& ctx_;
+  LadderOptions options_;
+  mutable std::mutex mutex_;
+  std::vector<Rung> rungs_;
+  size_t next_ = 0;
+  std::string current_, error_;
+  std::atomic<bool> cancel_{false}, done_{false};
+  std::thread worker_;
+};
+
+}  // namespace gpulab::presenter

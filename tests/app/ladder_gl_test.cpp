@@ -1,0 +1,133 @@
+// gl label: the ladder on attached demos with the CPU backend (headless EGL; Mesa in CI): a ladder
+// run leaves the demo's state untouched, `gpulab ladder` writes one CSV row per listed variant for
+// every demo and lists the GPU variants as unavailable with the reason, and a bad output is refused.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "demos/life/life_demo.h"
+#include "life/life.h"
+#include "presenter/ladder.h"
+#include "support/demo_gl_fixture.h"
+#include "support/run_binary.h"
+
+namespace gpulab {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LadderGl : public testing::CpuDemoGlTest<LadderGl, 160, 120> {};
+
+TEST_F(LadderGl, ALadderRunLeavesTheLiveDemoAsItWas) {
+  LifeDemo demo;
+  configure(demo, {"--cpu", "--grid", "67x45", "--seed", "7"});
+  demo.attach(ctx_);
+  Frame f = frame(true);
+  gl::Framebuffer fb(160, 120);
+  for (int i = 0; i < 3; ++i) draw_frame(demo, f, fb);
+  const uint64_t generation = demo.generation();
+  const life::Grid before = demo.engine().download();
+  Frame still = frame(false);
+  const std::vector<uint8_t> pixels = draw_frame(demo, still, fb);
+
+  presenter::LadderOptions o;
+  o.repeats = 2;
+  presenter::LadderRun run(demo, ctx_, o);
+  run.start();
+  while (!run.done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const std::vector<presenter::Rung> rungs = run.rungs();
+  ASSERT_GE(rungs.size(), 2u);
+  int measured = 0;
+  for (const presenter::Rung& r : rungs) {
+    if (r.gpu) {
+      EXPECT_EQ(r.state, presenter::RungState::Unavailable) << r.variant;
+      EXPECT_FALSE(r.reason.empty()) << r.variant;
+    } else {
+      EXPECT_EQ(r.state, presenter::RungState::Measured) << r.variant << ": " << r.reason;
+      EXPECT_GT(r.row.ms_median, 0) << r.variant;
+      EXPECT_EQ(r.row.size, "67x45");
+      measured += r.state == presenter::RungState::Measured;
+    }
+  }
+  EXPECT_EQ(measured, 2);  // cpu-naive and cpu-lut, each verified against the other
+  EXPECT_EQ(demo.generation(), generation);
+  EXPECT_TRUE(life::first_difference(demo.engine().download(), before) == std::nullopt);
+  EXPECT_EQ(draw_frame(demo, still, fb), pixels);
+  demo.detach();
+}
+
+TEST_F(LadderGl, CancelStopsTheRunAndMarksWhatWasLeft) {
+  LifeDemo demo;
+  configure(demo, {"--cpu", "--grid", "512x512"});
+  demo.attach(ctx_);
+  presenter::LadderRun run(demo, ctx_, {});
+  run.cancel();
+  run.start();
+  while (!run.done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (const presenter::Rung& r : run.rungs()) EXPECT_NE(r.state, presenter::RungState::Measured) << r.variant;
+  EXPECT_TRUE(run.cancelled());
+  demo.detach();
+}
+
+// Lines of a file, the header first.
+std::vector<std::string> lines_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
+  const fs::path dir = testing::temp_dir("gpulab-ladder");
+  const std::vector<std::pair<std::string, std::string>> demos = {
+      {"life", "--grid 96x64"}, {"nbody", "--bodies 256"}, {"histeq", ""}, {"rotate", ""}};
+  for (const auto& [demo, args] : demos) {
+    const fs::path csv = dir / (demo + ".csv"), json = dir / (demo + ".json");
+    const testing::ProcessResult r =
+        testing::run_gpulab("ladder --cpu --demo " + demo + " " + args + " --csv " + csv.string() + " --json " + json.string(),
+                            "gpulab-ladder");
+    ASSERT_EQ(r.status, 0) << demo << ": " << r.output;
+    const std::vector<std::string> lines = lines_of(csv);
+    // One row per variant of every stage, as gpulab --list gives them.
+    const testing::ProcessResult list = testing::run_gpulab("--list", "gpulab-ladder-list");
+    ASSERT_EQ(list.status, 0);
+    std::istringstream in(list.output);
+    size_t variants = 0;
+    bool in_demo = false;
+    for (std::string l; std::getline(in, l);) {
+      if (!l.empty() && l[0] != ' ') in_demo = l.rfind(demo + " ", 0) == 0;
+      else if (in_demo && l.rfind("  stage ", 0) != 0 && !l.empty()) ++variants;
+    }
+    ASSERT_GT(variants, 1u) << list.output;
+    EXPECT_EQ(lines.size(), variants + 1) << demo << "\n" << r.output;
+    size_t measured = 0, unavailable = 0;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      measured += lines[i].find(",measured,") != std::string::npos;
+      unavailable += lines[i].find(",unavailable,") != std::string::npos;
+    }
+    EXPECT_GE(measured, 1u) << demo;
+    EXPECT_GE(unavailable, 1u) << demo;  // the GPU variants, with the reason
+    EXPECT_NE(r.output.find("--cpu was given"), std::string::npos) << r.output;
+    EXPECT_TRUE(fs::file_size(json) > 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LadderCommand, ABadOutputOrSizeIsRefusedBeforeAnyWork) {
+  testing::ProcessResult r = testing::run_gpulab("ladder --cpu --csv /nonexistent-dir/x.csv", "gpulab-ladder-bad");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--csv"), std::string::npos) << r.output;
+  r = testing::run_gpulab("ladder --cpu", "gpulab-ladder-bad");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("ladder needs an output"), std::string::npos) << r.output;
+  r = testing::run_gpulab("ladder --cpu --csv /tmp/x.csv --png-size 1000x1000", "gpulab-ladder-bad");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--png-size"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gpulab
