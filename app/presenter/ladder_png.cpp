@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <exception>
+#include <fstream>
 #include <map>
 #include <utility>
 
@@ -93,6 +94,16 @@ ui::FontFace ui_face(TextFace f) {
   return ui::FontFace::Sans;
 }
 
+// ImGui asserts on a file stb_truetype cannot parse: only a file that starts like a TrueType or
+// OpenType font (or a collection of them) goes to it.
+bool looks_like_font(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (!in.read(magic, 4)) return false;
+  const std::string m(magic, 4);
+  return m == std::string("\0\1\0\0", 4) || m == "true" || m == "OTTO" || m == "ttcf";
+}
+
 // Adds `face` at `px` with the glyphs of `ranges` (kept alive by the caller until the atlas is
 // built); ImGui's default font at that size when the DejaVu file is missing or unreadable.
 ImFont* add_font(ImFontAtlas& atlas, TextFace face, float px, const ImWchar* ranges, std::string* warning) {
@@ -103,8 +114,9 @@ ImFont* add_font(ImFontAtlas& atlas, TextFace face, float px, const ImWchar* ran
   std::string why;
   const std::filesystem::path path = ui::find_font(ui_face(face), &why);
   if (!path.empty()) {
-    if (ImFont* f = atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges)) return f;
-    why = "cannot read " + path.string();
+    if (!looks_like_font(path)) why = path.string() + " is not a TrueType font";
+    else if (ImFont* f = atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges)) return f;
+    else why = "cannot read " + path.string();
   }
   if (warning && warning->empty()) *warning = why + "; ImGui's default font is used";
   cfg.OversampleH = 1;

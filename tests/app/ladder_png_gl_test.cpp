@@ -8,7 +8,9 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "gl/image_io.h"
 #include "presenter/ladder_png.h"
@@ -188,6 +190,41 @@ TEST_F(LadderPng, LightThemeAndFourPanels) {
   ASSERT_NE(bar, nullptr);
   EXPECT_TRUE(near(pixel(img, int(bar->rect.x0 + bar->rect.x1) / 2, int(bar->rect.y0 + bar->rect.y1) / 2),
                    ChartTheme::light()[ChartColour::Bar]));
+}
+
+TEST_F(LadderPng, WithoutUsableFontsImGuisDefaultFontStillDrawsIt) {
+  // GPULAB_FONT_DIR is looked in first: files there that are no fonts stand for a broken install.
+  const fs::path fonts = dir_ / "fonts";
+  fs::create_directories(fonts);
+  for (ui::FontFace f : {ui::FontFace::Sans, ui::FontFace::SansBold, ui::FontFace::Mono}) {
+    std::ofstream(fonts / ui::font_file_name(f)) << "not a font";
+  }
+  const char* old = std::getenv("GPULAB_FONT_DIR");
+  const std::string saved = old ? old : "";
+  ::setenv("GPULAB_FONT_DIR", fonts.c_str(), 1);
+  ChartPngInfo info;
+  const std::string why = save_chart_png(life_chart(), 1920, 1080, dir_ / "fallback.png", ChartTheme::dark(), &info);
+  if (old) ::setenv("GPULAB_FONT_DIR", saved.c_str(), 1);
+  else ::unsetenv("GPULAB_FONT_DIR");
+  ASSERT_EQ(why, "");
+  EXPECT_NE(info.font_warning.find("not a TrueType font"), std::string::npos) << info.font_warning;
+  EXPECT_NE(info.font_warning.find("default font"), std::string::npos) << info.font_warning;
+  std::string err;
+  const gl::Image img = gl::read_image(dir_ / "fallback.png", &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(img.width, 1920);
+  EXPECT_TRUE(layout_problems(info.layout).empty());
+  const TextRun* title = info.layout.text(TextRole::Title);
+  ASSERT_NE(title, nullptr);
+  int lit = 0;
+  for (int y = int(title->y); y < int(title->y + title->size); ++y)
+    for (int x = int(title->x); x < int(title->x + title->width); ++x)
+      lit += near(pixel(img, x, y), ChartTheme::dark()[ChartColour::Title], 40);
+  EXPECT_GT(lit, int(title->size * 10)) << "the title is drawn (in thin strokes)";
+  const ChartBox* bar = info.layout.bar(0, 0);
+  ASSERT_NE(bar, nullptr);
+  EXPECT_TRUE(near(pixel(img, int(bar->rect.x0 + bar->rect.x1) / 2, int(bar->rect.y0 + bar->rect.y1) / 2),
+                   ChartTheme::dark()[ChartColour::Bar]));
 }
 
 TEST_F(LadderPng, LeavesTheCallersGlAndImGuiStateAlone) {
