@@ -2,10 +2,10 @@
 // rung gets; every text is measured and shrunk or elided into the space it owns, so that the
 // columns (names | bars), the lines of a rung (name and bar | lesson and speed-ups) and the panels
 // never share a pixel of text. Font sizes are whole pixels, so a renderer loads few font sizes.
+#include "presenter/ladder_chart.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "presenter/ladder_chart.h"
 
 namespace gpulab::presenter {
 
@@ -44,8 +44,10 @@ class Builder {
     if (width(candidate(0), face, px) > max_w) return "";
     while (hi - lo > 1) {
       const size_t mid = (lo + hi) / 2;
-      if (width(candidate(mid), face, px) <= max_w) lo = mid;
-      else hi = mid;
+      if (width(candidate(mid), face, px) <= max_w)
+        lo = mid;
+      else
+        hi = mid;
     }
     return candidate(lo);
   }
@@ -67,8 +69,8 @@ class Builder {
 
   // Greedy word wrap into at most max_lines lines, the last one elided when the text goes on.
   // `complete` says whether everything fitted unshortened.
-  std::vector<std::string> wrap(const std::string& text, TextFace face, float px, float max_w,
-                                int max_lines, bool* complete) const {
+  std::vector<std::string> wrap(const std::string& text, TextFace face, float px, float max_w, int max_lines,
+                                bool* complete) const {
     std::vector<std::string> words, lines;
     for (size_t i = 0; i <= text.size();) {
       const size_t j = std::min(text.find(' ', i), text.size());
@@ -165,8 +167,8 @@ struct Piece {
   TextRole role;
 };
 
-void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::string& note, float x0, float x1,
-                     float y_line, float line_h, float px, int panel, int rung) {
+void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::string& note, float x0,
+                     float x1, float y_line, float line_h, float px, int panel, int rung) {
   const float avail = x1 - x0;
   for (float size : {px, std::floor(px * 0.85f), std::floor(px * 0.72f)}) {
     size = std::max(size, kMinPx);
@@ -194,8 +196,8 @@ void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::st
         }
       }
     }
-    const bool all_long = kept == pieces.size() &&
-                          std::all_of(form.begin(), form.end(), [](size_t f) { return f == 0; });
+    const bool all_long =
+        kept == pieces.size() && std::all_of(form.begin(), form.end(), [](size_t f) { return f == 0; });
     const bool last_size = size <= std::max(kMinPx, std::floor(px * 0.72f));
     if (!all_long && !last_size) continue;  // a smaller size may show it all
     float x = x0;
@@ -264,7 +266,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     for (int pass = 0; pass < 8; ++pass) {
       reserve = 0;
       for (const ChartRung& r : panel.rungs)
-        if (has_time(r)) reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px));
+        if (has_time(r))
+          reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px));
       reserve += std::floor(fn * 0.4f);
       if (reserve <= in.width() * 0.2f || time_px <= kMinPx) break;
       time_px = std::max(kMinPx, std::floor(time_px * 0.85f));
@@ -280,14 +283,15 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     float last_label_x1 = -1e9f;
     for (int e = lo_e; e <= hi_e; ++e) {
       const float gx = x_of(std::pow(10.0, e));
-      b.box({gx - m.line_w * 0.5f, rows_top, gx + m.line_w * 0.5f, axis_y}, ChartColour::Grid, BoxRole::Grid, p);
+      b.box({gx - m.line_w * 0.5f, rows_top, gx + m.line_w * 0.5f, axis_y}, ChartColour::Grid, BoxRole::Grid,
+            p);
       const std::string label = format_decade_ms(e);
       const float w = b.width(label, TextFace::Sans, m.tick_px);
       const float lx = std::max(zone_x0, std::min(gx - w * 0.5f, in.x1 - w));
       // Crowded: a label overlapping the previous one is left out (every other decade).
       if (lx < last_label_x1 + m.tick_px * 0.6f || lx + w > in.x1) continue;
-      b.text({label, m.tick_px, w}, lx, axis_y + m.line_w + m.tick_px * 0.2f, TextFace::Sans, ChartColour::Dim,
-             TextRole::Tick, p, -1);
+      b.text({label, m.tick_px, w}, lx, axis_y + m.line_w + m.tick_px * 0.2f, TextFace::Sans,
+             ChartColour::Dim, TextRole::Tick, p, -1);
       last_label_x1 = lx + w;
     }
     b.box({ax0, axis_y, ax1, axis_y + m.line_w}, ChartColour::Axis, BoxRole::Axis, p);
@@ -352,7 +356,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       if (r.speedup_vs_previous > 0) {
         const std::string x = format_speedup(r.speedup_vs_previous);
         const ChartColour c = r.speedup_vs_previous >= 1 ? ChartColour::Speedup : ChartColour::Slowdown;
-        pieces.push_back({{x + " vs previous", x + " vs prev."}, TextFace::Sans, c, TextRole::SpeedupPrevious});
+        pieces.push_back(
+            {{x + " vs previous", x + " vs prev."}, TextFace::Sans, c, TextRole::SpeedupPrevious});
       }
       if (r.pct_peak > 0) {
         const std::string pc = format_percent(r.pct_peak);
@@ -383,8 +388,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
              TextRole::Reason, p, ri);
     } else {
       const bool unavailable = r.state == RungState::Unavailable;
-      const Fitted head = b.fit(unavailable ? "unavailable here" : "no time measured", TextFace::Sans, time_px,
-                                time_px * 0.8f, zone_w);
+      const Fitted head = b.fit(unavailable ? "unavailable here" : "no time measured", TextFace::Sans,
+                                time_px, time_px * 0.8f, zone_w);
       b.text(head, zone_x0, mid1 - head.size * 0.5f, TextFace::Sans, ChartColour::Unavailable,
              TextRole::Message, p, ri);
       if (!r.reason.empty()) {
@@ -428,8 +433,8 @@ ChartLayout layout_chart(const ChartData& data, float width, float height, const
   const size_t n = data.panels.size();
   if (n == 0 || region.height() <= 0) {
     const Fitted f = b.fit("nothing measured", TextFace::Sans, 30 * s, 12 * s, page.width());
-    if (region.height() >= f.size) b.text(f, region.x0, region.y0, TextFace::Sans, ChartColour::Dim,
-                                          TextRole::Message, -1, -1);
+    if (region.height() >= f.size)
+      b.text(f, region.x0, region.y0, TextFace::Sans, ChartColour::Dim, TextRole::Message, -1, -1);
     return out;
   }
 
@@ -462,8 +467,8 @@ ChartLayout layout_chart(const ChartData& data, float width, float height, const
     const float x0 = std::floor(region.x0 + float(i % cols) * (pw + gap));
     const float y0 = std::floor(region.y0 + float(i / cols) * (ph + gap));
     // A framed panel ends under its last rung's axis when its rows are capped.
-    const float used = m.heading_h + m.row_h * float(std::max<size_t>(1, data.panels[i].rungs.size())) +
-                       m.axis_h + pad;
+    const float used =
+        m.heading_h + m.row_h * float(std::max<size_t>(1, data.panels[i].rungs.size())) + m.axis_h + pad;
     const float y1 = framed ? std::min(y0 + ph, y0 + used) : y0 + ph;
     lay_out_panel(b, data.panels[i], int(i), {x0, y0, x0 + pw, y1}, framed, s, m);
   }

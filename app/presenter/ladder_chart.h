@@ -18,9 +18,9 @@ namespace gpulab::presenter {
 enum class RungState { Measured, Failed, Unavailable };
 
 struct ChartRung {
-  std::string name;        // variant id, e.g. "gpu-shared", or "pipeline (best)"
-  std::string lesson;      // the variant's one-line lesson, shown under its name
-  std::string block;       // "32x32", "256", "-"
+  std::string name;    // variant id, e.g. "gpu-shared", or "pipeline (best)"
+  std::string lesson;  // the variant's one-line lesson, shown under its name
+  std::string block;   // "32x32", "256", "-"
   RungState state = RungState::Measured;
   std::string reason;      // Unavailable: why; Failed: where it differs from the reference, or the error
   double ms_per_step = 0;  // Measured (a Failed rung may carry its time too; it is not charted)
@@ -51,13 +51,38 @@ enum class TextFace { Sans, SansBold, Mono };
 
 // Colours by role; a ChartTheme gives each one its RGBA.
 enum class ChartColour : uint8_t {
-  Background, PanelBackground, Title, Text, Dim, Grid, Axis, Bar, Speedup, Slowdown,
-  Failed, OnFailed, Unavailable, Count
+  Background,
+  PanelBackground,
+  Title,
+  Text,
+  Dim,
+  Grid,
+  Axis,
+  Bar,
+  Speedup,
+  Slowdown,
+  Failed,
+  OnFailed,
+  Unavailable,
+  Count
 };
 
 enum class TextRole {
-  Title, Subtitle, Heading, HeadingNote, Tick, Name, Lesson, Time, SpeedupBaseline,
-  SpeedupPrevious, Peak, Note, FailedTag, Reason, Message
+  Title,
+  Subtitle,
+  Heading,
+  HeadingNote,
+  Tick,
+  Name,
+  Lesson,
+  Time,
+  SpeedupBaseline,
+  SpeedupPrevious,
+  Peak,
+  Note,
+  FailedTag,
+  Reason,
+  Message
 };
 enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag };
 

@@ -41,7 +41,8 @@ void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& the
   }
   for (const TextRun& t : layout.texts) {
     ImFont* f = font_for(fonts, t.face, t.size);
-    dl->AddText(f, t.size, at(t.x, t.y), colour(theme, t.colour), t.text.data(), t.text.data() + t.text.size());
+    dl->AddText(f, t.size, at(t.x, t.y), colour(theme, t.colour), t.text.data(),
+                t.text.data() + t.text.size());
   }
 }
 

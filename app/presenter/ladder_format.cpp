@@ -22,9 +22,12 @@ std::string three_figures(double v) {
     }
     return grouped;
   }
-  if (v >= 99.95) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (v >= 9.995) std::snprintf(buf, sizeof buf, "%.1f", v);
-  else std::snprintf(buf, sizeof buf, "%.2f", v);
+  if (v >= 99.95)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (v >= 9.995)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
 
@@ -98,8 +101,7 @@ std::vector<std::string> layout_problems(const ChartLayout& layout) {
   constexpr float eps = 0.01f;
   const Rect image{-eps, -eps, layout.width + eps, layout.height + eps};
   auto name = [](const TextRun& t) {
-    return "\"" + t.text + "\" (panel " + std::to_string(t.panel) + ", rung " + std::to_string(t.rung) +
-           ")";
+    return "\"" + t.text + "\" (panel " + std::to_string(t.panel) + ", rung " + std::to_string(t.rung) + ")";
   };
   auto shrunk = [](Rect r) {
     r.x0 += eps, r.y0 += eps, r.x1 -= eps, r.y1 -= eps;

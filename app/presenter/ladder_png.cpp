@@ -73,8 +73,10 @@ class SavedGlState {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(read_fbo_));
     glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
     glClearColor(clear_[0], clear_[1], clear_[2], clear_[3]);
-    if (scissor_) glEnable(GL_SCISSOR_TEST);
-    else glDisable(GL_SCISSOR_TEST);
+    if (scissor_)
+      glEnable(GL_SCISSOR_TEST);
+    else
+      glDisable(GL_SCISSOR_TEST);
   }
   SavedGlState(const SavedGlState&) = delete;
   SavedGlState& operator=(const SavedGlState&) = delete;
@@ -87,9 +89,12 @@ class SavedGlState {
 
 ui::FontFace ui_face(TextFace f) {
   switch (f) {
-    case TextFace::SansBold: return ui::FontFace::SansBold;
-    case TextFace::Mono: return ui::FontFace::Mono;
-    case TextFace::Sans: break;
+    case TextFace::SansBold:
+      return ui::FontFace::SansBold;
+    case TextFace::Mono:
+      return ui::FontFace::Mono;
+    case TextFace::Sans:
+      break;
   }
   return ui::FontFace::Sans;
 }
@@ -114,9 +119,12 @@ ImFont* add_font(ImFontAtlas& atlas, TextFace face, float px, const ImWchar* ran
   std::string why;
   const std::filesystem::path path = ui::find_font(ui_face(face), &why);
   if (!path.empty()) {
-    if (!looks_like_font(path)) why = path.string() + " is not a TrueType font";
-    else if (ImFont* f = atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges)) return f;
-    else why = "cannot read " + path.string();
+    if (!looks_like_font(path))
+      why = path.string() + " is not a TrueType font";
+    else if (ImFont* f = atlas.AddFontFromFileTTF(path.c_str(), px, &cfg, ranges))
+      return f;
+    else
+      why = "cannot read " + path.string();
   }
   if (warning && warning->empty()) *warning = why + "; ImGui's default font is used";
   cfg.OversampleH = 1;
@@ -153,7 +161,8 @@ std::string render(const ChartData& data, int width, int height, const ChartThem
     ImFontGlyphRangesBuilder glyphs;
     glyphs.AddRanges(io.Fonts->GetGlyphRangesDefault());
     add_text_glyphs(glyphs, "\xE2\x80\xA6\xC2\xB5\xC3\x97\xC2\xB7");
-    for (const std::string* s : {&data.title, &data.input, &data.device, &data.date}) add_text_glyphs(glyphs, *s);
+    for (const std::string* s : {&data.title, &data.input, &data.device, &data.date})
+      add_text_glyphs(glyphs, *s);
     for (const ChartPanel& p : data.panels) {
       add_text_glyphs(glyphs, p.title + p.baseline);
       for (const ChartRung& r : p.rungs)

@@ -1,12 +1,12 @@
 // The ladder chart's layout, without GL: labels never overlap or leave the image at both PNG sizes,
 // for 2 to 12 rungs, long names and lessons, 1 and 4 panels; bars follow the log axis; failed and
 // unavailable rungs have no bar; the speed-ups are written where they exist.
+#include "presenter/ladder_chart.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
-
-#include "presenter/ladder_chart.h"
 
 namespace gpulab::presenter {
 namespace {
@@ -26,7 +26,8 @@ ChartPanel make_panel(const std::string& title, size_t rungs, size_t name_len, s
   double ms = 4000, base = 4000, prev = 0;
   for (size_t i = 0; i < rungs; ++i) {
     ChartRung r;
-    r.name = i == 0 ? "cpu-naive" : repeat_to("gpu-variant-" + std::to_string(i), std::max<size_t>(name_len, 6));
+    r.name =
+        i == 0 ? "cpu-naive" : repeat_to("gpu-variant-" + std::to_string(i), std::max<size_t>(name_len, 6));
     r.lesson = repeat_to("shared-memory tile: each cell loaded once per block", lesson_len);
     r.block = i == 0 ? "-" : "32x8";
     if (i == 3 && rungs >= 5) {
@@ -88,7 +89,8 @@ TEST(LadderChartLayout, LabelsNeverOverlapOrLeaveTheImage) {
                 const TextRun* name = l.text(TextRole::Name, int(p), int(r));
                 ASSERT_NE(name, nullptr) << "panel " << p << " rung " << r << " has no name";
                 EXPECT_GE(name->size, 9.0f * float(h) / 1080.0f);
-                EXPECT_NE(l.text(TextRole::Lesson, int(p), int(r)), nullptr) << "rung " << r << " lost its lesson";
+                EXPECT_NE(l.text(TextRole::Lesson, int(p), int(r)), nullptr)
+                    << "rung " << r << " lost its lesson";
               }
             ++layouts;
           }
@@ -276,8 +278,11 @@ TEST(LadderChartLayout, SpeedupsArePresentWhereNonZero) {
       }
   // At 1080p with one panel there is room for the long forms.
   const ChartLayout l = layout_chart(make_chart(1, 8), 1920, 1080, measure);
-  EXPECT_EQ(l.text(TextRole::SpeedupBaseline, 0, 2)->text, format_speedup(4000 / (4000 / 3.0 / 4.0)) + " vs cpu-naive");
-  EXPECT_EQ(l.text(TextRole::SpeedupPrevious, 0, 2)->text, "\xC3\x97" "4.00 vs previous");
+  EXPECT_EQ(l.text(TextRole::SpeedupBaseline, 0, 2)->text,
+            format_speedup(4000 / (4000 / 3.0 / 4.0)) + " vs cpu-naive");
+  EXPECT_EQ(l.text(TextRole::SpeedupPrevious, 0, 2)->text,
+            "\xC3\x97"
+            "4.00 vs previous");
   EXPECT_EQ(l.text(TextRole::Peak, 0, 2)->text, "15% of DRAM bandwidth");
 }
 
@@ -290,7 +295,8 @@ TEST(LadderChartLayout, PanelsTileWithoutOverlap) {
       if (b.role == BoxRole::Panel) frames.push_back(b.rect);
     EXPECT_EQ(frames.size(), panels == 1 ? 0u : panels);
     for (size_t i = 0; i < frames.size(); ++i)
-      for (size_t j = i + 1; j < frames.size(); ++j) EXPECT_FALSE(frames[i].overlaps(frames[j])) << i << ", " << j;
+      for (size_t j = i + 1; j < frames.size(); ++j)
+        EXPECT_FALSE(frames[i].overlaps(frames[j])) << i << ", " << j;
     for (size_t p = 0; p < panels; ++p) EXPECT_NE(l.text(TextRole::Heading, int(p)), nullptr);
   }
   // Four ladders of twelve rungs fill a 2x2 grid rather than a column or a row.
@@ -358,12 +364,24 @@ TEST(LadderChartFormat, TimesSpeedupsAndTicks) {
   EXPECT_EQ(format_time_ms(0), "-");
   EXPECT_EQ(format_time_ms(-1), "-");
   EXPECT_EQ(format_time_ms(std::nan("")), "-");
-  EXPECT_EQ(format_speedup(1.234), "\xC3\x97" "1.23");
-  EXPECT_EQ(format_speedup(1234.4), "\xC3\x97" "1234");
-  EXPECT_EQ(format_speedup(0.52), "\xC3\x97" "0.52");
-  EXPECT_EQ(format_speedup(31538.2), "\xC3\x97" "31,538");
-  EXPECT_EQ(format_speedup(195238), "\xC3\x97" "195,238");
-  EXPECT_EQ(format_speedup(1234567), "\xC3\x97" "1,234,567");
+  EXPECT_EQ(format_speedup(1.234),
+            "\xC3\x97"
+            "1.23");
+  EXPECT_EQ(format_speedup(1234.4),
+            "\xC3\x97"
+            "1234");
+  EXPECT_EQ(format_speedup(0.52),
+            "\xC3\x97"
+            "0.52");
+  EXPECT_EQ(format_speedup(31538.2),
+            "\xC3\x97"
+            "31,538");
+  EXPECT_EQ(format_speedup(195238),
+            "\xC3\x97"
+            "195,238");
+  EXPECT_EQ(format_speedup(1234567),
+            "\xC3\x97"
+            "1,234,567");
   EXPECT_EQ(format_time_ms(12345678), "12,346 s");
   EXPECT_EQ(format_decade_ms(-6), "1 ns");
   EXPECT_EQ(format_decade_ms(-4), "100 ns");

@@ -27,8 +27,8 @@ class LadderPng : public testing::HeadlessGlTest<LadderPng, 64, 48> {
   void SetUp() override {
     HeadlessGlTest::SetUp();
     static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() / ("gpulab-ladder-png-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++));
+    dir_ = fs::temp_directory_path() /
+           ("gpulab-ladder-png-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -56,8 +56,9 @@ ChartData life_chart() {
     const char* name;
     double ms;
   };
-  const R rungs[] = {{"cpu-naive", 41000}, {"cpu-lut", 22000}, {"gpu-global", 9.1}, {"gpu-lut-local", 14.2},
-                     {"gpu-shared", 4.2},  {"gpu-swar", 1.3},  {"gpu-bitpacked", 0.21}};
+  const R rungs[] = {{"cpu-naive", 41000},    {"cpu-lut", 22000},  {"gpu-global", 9.1},
+                     {"gpu-lut-local", 14.2}, {"gpu-shared", 4.2}, {"gpu-swar", 1.3},
+                     {"gpu-bitpacked", 0.21}};
   double prev = 0;
   for (const R& r : rungs) {
     ChartRung c;
@@ -86,14 +87,18 @@ ChartData life_chart() {
   return d;
 }
 
-const uint8_t* pixel(const gl::Image& img, int x, int y) { return &img.rgba[(size_t(y) * img.width + x) * 4]; }
+const uint8_t* pixel(const gl::Image& img, int x, int y) {
+  return &img.rgba[(size_t(y) * img.width + x) * 4];
+}
 
 bool near(const uint8_t* p, Rgba c, int tol = 2) {
-  return std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol && p[3] == 255;
+  return std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol &&
+         p[3] == 255;
 }
 
 std::string rgb(const uint8_t* p) {
-  return std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," + std::to_string(p[3]);
+  return std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," +
+         std::to_string(p[3]);
 }
 
 TEST_F(LadderPng, WritesTheAskedSizeWithBarsWhereTheLayoutPutThem) {
@@ -132,7 +137,8 @@ TEST_F(LadderPng, WritesTheAskedSizeWithBarsWhereTheLayoutPutThem) {
 
     // The background in the corners and margins.
     for (auto [x, y] : {std::pair{2, 2}, std::pair{w - 3, 2}, std::pair{2, h - 3}, std::pair{w - 3, h - 3}})
-      EXPECT_TRUE(near(pixel(img, x, y), theme[ChartColour::Background])) << x << "," << y << ": " << rgb(pixel(img, x, y));
+      EXPECT_TRUE(near(pixel(img, x, y), theme[ChartColour::Background]))
+          << x << "," << y << ": " << rgb(pixel(img, x, y));
 
     // Each bar's inside in the bar colour; the failed and unavailable rungs have none.
     int bars = 0;
@@ -203,9 +209,12 @@ TEST_F(LadderPng, WithoutUsableFontsImGuisDefaultFontStillDrawsIt) {
   const std::string saved = old ? old : "";
   ::setenv("GPULAB_FONT_DIR", fonts.c_str(), 1);
   ChartPngInfo info;
-  const std::string why = save_chart_png(life_chart(), 1920, 1080, dir_ / "fallback.png", ChartTheme::dark(), &info);
-  if (old) ::setenv("GPULAB_FONT_DIR", saved.c_str(), 1);
-  else ::unsetenv("GPULAB_FONT_DIR");
+  const std::string why =
+      save_chart_png(life_chart(), 1920, 1080, dir_ / "fallback.png", ChartTheme::dark(), &info);
+  if (old)
+    ::setenv("GPULAB_FONT_DIR", saved.c_str(), 1);
+  else
+    ::unsetenv("GPULAB_FONT_DIR");
   ASSERT_EQ(why, "");
   EXPECT_NE(info.font_warning.find("not a TrueType font"), std::string::npos) << info.font_warning;
   EXPECT_NE(info.font_warning.find("default font"), std::string::npos) << info.font_warning;
