@@ -1,0 +1,478 @@
+// The ladder chart's layout. Sizes follow the image's height (s = 1 at 1080 lines) and the room a
+// rung gets; every text is measured and shrunk or elided into the space it owns, so that the
+// columns (names | bars), the lines of a rung (name and bar | lesson and speed-ups) and the panels
+// never share a pixel of text. Font sizes are whole pixels, so a renderer loads few font sizes.
+#include "presenter/ladder_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpulab::presenter {
+
+namespace {
+
+constexpr const char* kEllipsis = "\xE2\x80\xA6";
+constexpr float kMinPx = 6.0f;  // text smaller than this is left out, not drawn as a smudge
+
+// std::clamp without its precondition: `hi` wins when lo > hi (tiny images).
+float clampf(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
+
+struct Fitted {
+  std::string text;
+  float size = 0, width = 0;
+};
+
+class Builder {
+ public:
+  Builder(ChartLayout& layout, const TextMeasure& measure) : out_(layout), measure_(measure) {}
+
+  float width(std::string_view text, TextFace face, float px) const { return measure_(text, face, px); }
+
+  // The longest prefix of `text` (whole code points, trailing spaces dropped) that fits in max_w
+  // with "…" after it; "" when not even "…" fits.
+  std::string elide(const std::string& text, TextFace face, float px, float max_w) const {
+    if (width(text, face, px) <= max_w) return text;
+    std::vector<size_t> cuts;  // byte offsets of code point starts
+    for (size_t i = 0; i < text.size(); ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) cuts.push_back(i);
+    auto candidate = [&](size_t n) {
+      std::string s = text.substr(0, cuts[n]);
+      while (!s.empty() && s.back() == ' ') s.pop_back();
+      return s + kEllipsis;
+    };
+    size_t lo = 0, hi = cuts.size();  // candidate(lo) is tried first; find the largest that fits
+    if (width(candidate(0), face, px) > max_w) return "";
+    while (hi - lo > 1) {
+      const size_t mid = (lo + hi) / 2;
+      if (width(candidate(mid), face, px) <= max_w)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    return candidate(lo);
+  }
+
+  // Shrinks from max_px in steps toward min_px until the text fits; elides at min_px.
+  Fitted fit(const std::string& text, TextFace face, float max_px, float min_px, float max_w) const {
+    float px = std::floor(max_px);
+    min_px = std::min(std::floor(min_px), px);
+    while (true) {
+      const float w = width(text, face, px);
+      if (w <= max_w) return {text, px, w};
+      if (px <= min_px) break;
+      px = std::max(min_px, std::floor(std::min(px - 1, px * 0.92f)));
+    }
+    Fitted f{elide(text, face, px, max_w), px, 0};
+    f.width = f.text.empty() ? 0 : width(f.text, face, px);
+    return f;
+  }
+
+  // Greedy word wrap into at most max_lines lines, the last one elided when the text goes on.
+  // `complete` says whether everything fitted unshortened.
+  std::vector<std::string> wrap(const std::string& text, TextFace face, float px, float max_w, int max_lines,
+                                bool* complete) const {
+    std::vector<std::string> words, lines;
+    for (size_t i = 0; i <= text.size();) {
+      const size_t j = std::min(text.find(' ', i), text.size());
+      if (j > i) words.push_back(text.substr(i, j - i));
+      i = j + 1;
+    }
+    bool whole = true;
+    std::string cur;
+    for (const std::string& w : words) {
+      const std::string cand = cur.empty() ? w : cur + " " + w;
+      if (width(cand, face, px) <= max_w) {
+        cur = cand;
+        continue;
+      }
+      if (!cur.empty()) lines.push_back(cur);
+      cur = w;
+      if (width(cur, face, px) > max_w) {  // one word wider than the line
+        lines.push_back(elide(cur, face, px, max_w));
+        cur.clear();
+        whole = false;
+      }
+    }
+    if (!cur.empty()) lines.push_back(cur);
+    if (int(lines.size()) > max_lines) {
+      std::string rest;
+      for (size_t k = size_t(std::max(0, max_lines - 1)); k < lines.size(); ++k)
+        rest += (rest.empty() ? "" : " ") + lines[k];
+      lines.resize(size_t(std::max(0, max_lines - 1)));
+      if (max_lines > 0) lines.push_back(elide(rest, face, px, max_w));
+      whole = false;
+    }
+    std::erase_if(lines, [](const std::string& l) { return l.empty(); });
+    if (complete) *complete = whole;
+    return lines;
+  }
+
+  void text(const Fitted& f, float x, float y, TextFace face, ChartColour colour, TextRole role, int panel,
+            int rung) {
+    if (f.text.empty() || f.size < kMinPx) return;
+    out_.texts.push_back({f.text, x, y, f.size, f.width, face, colour, role, panel, rung});
+  }
+  void box(Rect r, ChartColour colour, BoxRole role, int panel = -1, int rung = -1) {
+    out_.boxes.push_back({r, colour, role, panel, rung});
+  }
+
+ private:
+  ChartLayout& out_;
+  const TextMeasure& measure_;
+};
+
+// Sizes that depend on a panel's height and the number of rungs it shows.
+struct PanelMetrics {
+  float heading_px = 0, heading_h = 0, tick_px = 0, axis_h = 0, line_w = 0;
+  float row_h = 0, name_px = 0;
+};
+
+PanelMetrics panel_metrics(float s, float panel_h, size_t rungs) {
+  PanelMetrics m;
+  m.line_w = std::max(1.0f, std::round(1.5f * s));
+  const float name_cap = 34.0f * s;
+  // The heading and the tick labels follow the rung names' size, which follows the room they leave:
+  // a few rounds settle it.
+  float name_guess = name_cap;
+  for (int round = 0; round < 4; ++round) {
+    m.heading_px = std::floor(clampf(name_guess * 1.1f, 9.0f, 30.0f * s));
+    m.heading_h = m.heading_px * 1.45f;
+    m.tick_px = std::floor(clampf(name_guess * 0.7f, 8.0f, 22.0f * s));
+    m.axis_h = m.line_w + m.tick_px * 1.45f;
+    const float rows_h = std::max(0.0f, panel_h - m.heading_h - m.axis_h);
+    m.row_h = rows_h / float(std::max<size_t>(1, rungs));
+    m.row_h = std::min(m.row_h, name_cap * 3.4f);  // a short ladder keeps its rows together
+    m.name_px = std::floor(std::min(name_cap, 0.42f * m.row_h));
+    name_guess = m.name_px;
+  }
+  return m;
+}
+
+bool has_time(const ChartRung& r) {
+  return r.state == RungState::Measured && r.ms_per_step > 0 && std::isfinite(r.ms_per_step);
+}
+
+std::string format_percent(double pct) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, pct < 9.95 ? "%.1f%%" : "%.0f%%", pct);
+  return buf;
+}
+
+// The line under a measured bar: speed-ups, % of peak, the note. Each of the first three has
+// forms from longest to shortest; all get their shortest form before any gets a longer one.
+struct Piece {
+  std::vector<std::string> forms;
+  TextFace face;
+  ChartColour colour;
+  TextRole role;
+};
+
+void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::string& note, float x0,
+                     float x1, float y_line, float line_h, float px, int panel, int rung) {
+  const float avail = x1 - x0;
+  for (float size : {px, std::floor(px * 0.85f), std::floor(px * 0.72f)}) {
+    size = std::max(size, kMinPx);
+    const float gap = std::floor(size * 0.9f);
+    std::vector<size_t> form(pieces.size());
+    std::vector<float> w(pieces.size());
+    size_t kept = pieces.size();
+    auto total = [&] {
+      float t = 0;
+      for (size_t i = 0; i < kept; ++i) t += w[i] + (i ? gap : 0);
+      return t;
+    };
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      form[i] = pieces[i].forms.size() - 1;
+      w[i] = b.width(pieces[i].forms[form[i]], pieces[i].face, size);
+    }
+    while (kept > 0 && total() > avail) --kept;
+    for (size_t i = 0; i < kept; ++i) {
+      for (size_t f = 0; f < form[i]; ++f) {
+        const float wf = b.width(pieces[i].forms[f], pieces[i].face, size);
+        if (total() - w[i] + wf <= avail) {
+          form[i] = f;
+          w[i] = wf;
+          break;
+        }
+      }
+    }
+    const bool all_long =
+        kept == pieces.size() && std::all_of(form.begin(), form.end(), [](size_t f) { return f == 0; });
+    const bool last_size = size <= std::max(kMinPx, std::floor(px * 0.72f));
+    if (!all_long && !last_size) continue;  // a smaller size may show it all
+    float x = x0;
+    const float y = y_line + (line_h - size) * 0.5f;
+    for (size_t i = 0; i < kept; ++i) {
+      b.text({pieces[i].forms[form[i]], size, w[i]}, x, y, pieces[i].face, pieces[i].colour, pieces[i].role,
+             panel, rung);
+      x += w[i] + gap;
+    }
+    if (!note.empty() && x1 - x > 4 * size) {
+      Fitted f{b.elide(note, TextFace::Sans, size, x1 - x), size, 0};
+      f.width = f.text.empty() ? 0 : b.width(f.text, TextFace::Sans, size);
+      b.text(f, x, y, TextFace::Sans, ChartColour::Dim, TextRole::Note, panel, rung);
+    }
+    return;
+  }
+}
+
+void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool framed, float s,
+                   const PanelMetrics& m) {
+  if (framed) b.box(outer, ChartColour::PanelBackground, BoxRole::Panel, p);
+  const float pad = framed ? std::floor(12 * s) : 0;
+  const Rect in{outer.x0 + pad, outer.y0 + pad, outer.x1 - pad, outer.y1 - pad};
+
+  // Heading: the stage's title, then what the axis and the speed-ups mean.
+  {
+    const float y = in.y0;
+    float x = in.x0;
+    if (!panel.title.empty()) {
+      const Fitted t = b.fit(panel.title, TextFace::SansBold, m.heading_px, m.heading_px * 0.7f, in.width());
+      b.text(t, x, y, TextFace::SansBold, ChartColour::Title, TextRole::Heading, p, -1);
+      if (!t.text.empty()) x += t.width + std::floor(m.heading_px * 0.6f);
+    }
+    std::string note = "time per step, log scale";
+    if (!panel.baseline.empty()) note += " \xC2\xB7 speed-ups over " + panel.baseline;
+    const float px = std::floor(m.heading_px * 0.75f);
+    const Fitted n = b.fit(note, TextFace::Sans, px, std::max(kMinPx, px * 0.8f), in.x1 - x);
+    b.text(n, x, y + (m.heading_px - n.size) * 0.8f, TextFace::Sans, ChartColour::Dim, TextRole::HeadingNote,
+           p, -1);
+  }
+
+  const float fn = m.name_px;
+  const float fs = std::floor(fn * 0.66f);
+  const float line1 = fn * 1.25f, line2 = fs * 1.2f;
+  const float rows_top = in.y0 + m.heading_h;
+  const float name_w = std::floor(in.width() * 0.40f);
+  const float zone_x0 = in.x0 + name_w + std::floor(fn * 0.6f);
+  const float tp = std::floor(fn * 0.8f);  // times, tags
+  const float bar_h = std::floor(fn * 0.95f);
+  const size_t n = panel.rungs.size();
+  const float rows_bottom = rows_top + m.row_h * float(n);
+
+  // The axis: whole decades around the measured times, shared by the panel's bars.
+  double lo_ms = 0, hi_ms = 0;
+  float time_px = tp, reserve = 0;
+  for (const ChartRung& r : panel.rungs) {
+    if (!has_time(r)) continue;
+    lo_ms = lo_ms == 0 ? r.ms_per_step : std::min(lo_ms, r.ms_per_step);
+    hi_ms = std::max(hi_ms, r.ms_per_step);
+  }
+  const int lo_e = lo_ms > 0 ? int(std::floor(std::log10(lo_ms) - 0.1)) : 0;
+  int hi_e = hi_ms > 0 ? int(std::ceil(std::log10(hi_ms))) : 1;
+  if (hi_e <= lo_e) hi_e = lo_e + 1;
+  if (hi_ms > 0) {
+    // Room after the longest bar for its time: the widest time label (shrunk to a fifth of the panel).
+    for (int pass = 0; pass < 8; ++pass) {
+      reserve = 0;
+      for (const ChartRung& r : panel.rungs)
+        if (has_time(r))
+          reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px));
+      reserve += std::floor(fn * 0.4f);
+      if (reserve <= in.width() * 0.2f || time_px <= kMinPx) break;
+      time_px = std::max(kMinPx, std::floor(time_px * 0.85f));
+    }
+  }
+  const float ax0 = zone_x0, ax1 = std::max(zone_x0 + 1, in.x1 - reserve);
+  auto x_of = [&](double ms) {
+    const double f = (std::log10(ms) - lo_e) / double(hi_e - lo_e);
+    return ax0 + float(f) * (ax1 - ax0);
+  };
+  if (hi_ms > 0 && n > 0) {
+    const float axis_y = rows_bottom;
+    float last_label_x1 = -1e9f;
+    for (int e = lo_e; e <= hi_e; ++e) {
+      const float gx = x_of(std::pow(10.0, e));
+      b.box({gx - m.line_w * 0.5f, rows_top, gx + m.line_w * 0.5f, axis_y}, ChartColour::Grid, BoxRole::Grid,
+            p);
+      const std::string label = format_decade_ms(e);
+      const float w = b.width(label, TextFace::Sans, m.tick_px);
+      const float lx = std::max(zone_x0, std::min(gx - w * 0.5f, in.x1 - w));
+      // Crowded: a label overlapping the previous one is left out (every other decade).
+      if (lx < last_label_x1 + m.tick_px * 0.6f || lx + w > in.x1) continue;
+      b.text({label, m.tick_px, w}, lx, axis_y + m.line_w + m.tick_px * 0.2f, TextFace::Sans,
+             ChartColour::Dim, TextRole::Tick, p, -1);
+      last_label_x1 = lx + w;
+    }
+    b.box({ax0, axis_y, ax1, axis_y + m.line_w}, ChartColour::Axis, BoxRole::Axis, p);
+  }
+
+  for (size_t i = 0; i < n; ++i) {
+    const ChartRung& r = panel.rungs[i];
+    const int ri = int(i);
+    const float top = rows_top + m.row_h * float(i);
+    const float mid1 = top + line1 * 0.5f;
+    const float y2 = top + line1;
+    const ChartColour name_colour = r.state == RungState::Failed        ? ChartColour::Failed
+                                    : r.state == RungState::Unavailable ? ChartColour::Unavailable
+                                                                        : ChartColour::Text;
+    // Left column: the name (and block size, where there is room), the lesson under it.
+    const Fitted nm = b.fit(r.name, TextFace::SansBold, fn, fn * 0.7f, name_w);
+    b.text(nm, in.x0, mid1 - nm.size * 0.5f, TextFace::SansBold, name_colour, TextRole::Name, p, ri);
+    if (!r.block.empty() && r.block != "-" && !nm.text.empty()) {
+      const std::string blk = "block " + r.block;
+      const float bw = b.width(blk, TextFace::Sans, fs), gap = std::floor(fs * 0.8f);
+      if (nm.width + gap + bw <= name_w)
+        b.text({blk, fs, bw}, in.x0 + nm.width + gap, mid1 - fs * 0.5f, TextFace::Sans, ChartColour::Dim,
+               TextRole::Message, p, ri);
+    }
+    if (!r.lesson.empty() && fs >= kMinPx) {
+      const float room = m.row_h - line1 - fn * 0.1f;
+      const int max_lines = std::clamp(int(std::floor(room / (fs * 1.2f))), 0, 3);
+      if (max_lines > 0) {
+        float px = fs;
+        std::vector<std::string> lines;
+        for (;; px = std::floor(px * 0.9f)) {
+          bool whole = false;
+          lines = b.wrap(r.lesson, TextFace::Sans, px, name_w, max_lines, &whole);
+          if (whole || px * 0.9f < std::max(kMinPx, fs * 0.75f)) break;
+        }
+        const ChartColour c = r.state == RungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
+        for (size_t k = 0; k < lines.size(); ++k)
+          b.text({lines[k], px, b.width(lines[k], TextFace::Sans, px)}, in.x0, y2 + float(k) * fs * 1.2f,
+                 TextFace::Sans, c, TextRole::Lesson, p, ri);
+      }
+    }
+
+    // Right of it: the bar and its numbers, or why there is none.
+    const float zone_w = in.x1 - zone_x0;
+    if (has_time(r)) {
+      const float x_end = std::max(ax0 + 1.0f, x_of(r.ms_per_step));
+      b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Bar, BoxRole::Bar, p, ri);
+      const std::string t = format_time_ms(r.ms_per_step);
+      b.text({t, time_px, b.width(t, TextFace::SansBold, time_px)}, x_end + std::floor(fn * 0.3f),
+             mid1 - time_px * 0.5f, TextFace::SansBold, ChartColour::Text, TextRole::Time, p, ri);
+      std::vector<Piece> pieces;
+      if (!panel.baseline.empty() && r.name == panel.baseline) {
+        pieces.push_back({{"the baseline"}, TextFace::SansBold, ChartColour::Dim, TextRole::SpeedupBaseline});
+      } else if (r.speedup_vs_baseline > 0) {
+        const std::string x = format_speedup(r.speedup_vs_baseline);
+        const ChartColour c = r.speedup_vs_baseline >= 1 ? ChartColour::Speedup : ChartColour::Slowdown;
+        std::vector<std::string> forms;
+        if (!panel.baseline.empty()) forms.push_back(x + " vs " + panel.baseline);
+        forms.push_back(x);
+        pieces.push_back({forms, TextFace::SansBold, c, TextRole::SpeedupBaseline});
+      }
+      if (r.speedup_vs_previous > 0) {
+        const std::string x = format_speedup(r.speedup_vs_previous);
+        const ChartColour c = r.speedup_vs_previous >= 1 ? ChartColour::Speedup : ChartColour::Slowdown;
+        pieces.push_back(
+            {{x + " vs previous", x + " vs prev."}, TextFace::Sans, c, TextRole::SpeedupPrevious});
+      }
+      if (r.pct_peak > 0) {
+        const std::string pc = format_percent(r.pct_peak);
+        std::vector<std::string> forms;
+        if (!r.peak_label.empty()) forms.push_back(pc + " " + r.peak_label);
+        forms.push_back(pc + " of peak");
+        pieces.push_back({forms, TextFace::Sans, ChartColour::Text, TextRole::Peak});
+      }
+      if (fs >= kMinPx) lay_out_details(b, pieces, r.note, zone_x0, in.x1, y2, line2, fs, p, ri);
+    } else if (r.state == RungState::Failed) {
+      const std::string tag = "FAILED";
+      const float tw = b.width(tag, TextFace::SansBold, time_px), tpad = std::floor(fn * 0.3f);
+      const float tag_x1 = std::min(zone_x0 + tw + 2 * tpad, in.x1);
+      b.box({zone_x0, mid1 - bar_h * 0.5f, tag_x1, mid1 + bar_h * 0.5f}, ChartColour::Failed,
+            BoxRole::FailedTag, p, ri);
+      if (tw + 2 * tpad <= zone_w)
+        b.text({tag, time_px, tw}, zone_x0 + tpad, mid1 - time_px * 0.5f, TextFace::SansBold,
+               ChartColour::OnFailed, TextRole::FailedTag, p, ri);
+      if (r.ms_per_step > 0 && std::isfinite(r.ms_per_step)) {
+        const float x = tag_x1 + std::floor(fn * 0.4f);
+        const Fitted f = b.fit(format_time_ms(r.ms_per_step) + " a step, not charted", TextFace::Sans, fs,
+                               fs * 0.8f, in.x1 - x);
+        b.text(f, x, mid1 - f.size * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Message, p, ri);
+      }
+      const Fitted why = b.fit(r.reason.empty() ? "differs from the CPU reference" : r.reason, TextFace::Sans,
+                               fs, fs * 0.8f, zone_w);
+      b.text(why, zone_x0, y2 + (line2 - why.size) * 0.5f, TextFace::Sans, ChartColour::Failed,
+             TextRole::Reason, p, ri);
+    } else {
+      const bool unavailable = r.state == RungState::Unavailable;
+      const Fitted head = b.fit(unavailable ? "unavailable here" : "no time measured", TextFace::Sans,
+                                time_px, time_px * 0.8f, zone_w);
+      b.text(head, zone_x0, mid1 - head.size * 0.5f, TextFace::Sans, ChartColour::Unavailable,
+             TextRole::Message, p, ri);
+      if (!r.reason.empty()) {
+        const Fitted why = b.fit(r.reason, TextFace::Sans, fs, fs * 0.8f, zone_w);
+        b.text(why, zone_x0, y2 + (line2 - why.size) * 0.5f, TextFace::Sans, ChartColour::Unavailable,
+               TextRole::Reason, p, ri);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ChartLayout layout_chart(const ChartData& data, float width, float height, const TextMeasure& measure) {
+  ChartLayout out;
+  out.width = width;
+  out.height = height;
+  if (!(width > 0) || !(height > 0) || !measure) return out;
+  Builder b(out, measure);
+  const float s = std::min(width / 1920.0f, height / 1080.0f);
+  const float margin = std::floor(24 * s);
+  const Rect page{margin, margin, width - margin, height - margin};
+
+  // The title line (the demo), then what was measured, where and when.
+  float y = page.y0;
+  {
+    const std::string title = data.title.empty() ? "speed-up ladder" : data.title;
+    const Fitted t = b.fit(title, TextFace::SansBold, 44 * s, 20 * s, page.width());
+    b.text(t, page.x0, y, TextFace::SansBold, ChartColour::Title, TextRole::Title, -1, -1);
+    y += std::floor(44 * s * 1.2f);
+    std::string sub;
+    for (const std::string* part : {&data.input, &data.device, &data.date})
+      if (!part->empty()) sub += (sub.empty() ? "" : "   \xC2\xB7   ") + *part;
+    if (!sub.empty()) {
+      const Fitted f = b.fit(sub, TextFace::Sans, 24 * s, 14 * s, page.width());
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Subtitle, -1, -1);
+    }
+    y += std::floor(24 * s * 1.3f + 14 * s);
+  }
+  const Rect region{page.x0, y, page.x1, page.y1};
+  const size_t n = data.panels.size();
+  if (n == 0 || region.height() <= 0) {
+    const Fitted f = b.fit("nothing measured", TextFace::Sans, 30 * s, 12 * s, page.width());
+    if (region.height() >= f.size)
+      b.text(f, region.x0, region.y0, TextFace::Sans, ChartColour::Dim, TextRole::Message, -1, -1);
+    return out;
+  }
+
+  // Tile the panels: the arrangement whose rung names can be largest (by the rows' height and by
+  // the name column's width), fewer columns on a tie.
+  const float gap = std::floor(20 * s);
+  size_t most_rungs = 1;
+  for (const ChartPanel& p : data.panels) most_rungs = std::max(most_rungs, p.rungs.size());
+  size_t best_cols = 1;
+  float best_score = -1;
+  for (size_t cols = 1; cols <= n; ++cols) {
+    const size_t rows = (n + cols - 1) / cols;
+    const float pw = (region.width() - gap * float(cols - 1)) / float(cols);
+    const float ph = (region.height() - gap * float(rows - 1)) / float(rows);
+    const float framed_pad = n > 1 ? 2 * std::floor(12 * s) : 0;
+    const PanelMetrics m = panel_metrics(s, ph - framed_pad, most_rungs);
+    const float score = std::min(m.name_px, (pw - framed_pad) * 0.025f);
+    if (score > best_score + 0.01f) {
+      best_score = score;
+      best_cols = cols;
+    }
+  }
+  const size_t cols = best_cols, rows = (n + cols - 1) / cols;
+  const float pw = (region.width() - gap * float(cols - 1)) / float(cols);
+  const float ph = (region.height() - gap * float(rows - 1)) / float(rows);
+  const bool framed = n > 1;
+  const float pad = framed ? 2 * std::floor(12 * s) : 0;
+  const PanelMetrics m = panel_metrics(s, ph - pad, most_rungs);
+  for (size_t i = 0; i < n; ++i) {
+    const float x0 = std::floor(region.x0 + float(i % cols) * (pw + gap));
+    const float y0 = std::floor(region.y0 + float(i / cols) * (ph + gap));
+    // A framed panel ends under its last rung's axis when its rows are capped.
+    const float used =
+        m.heading_h + m.row_h * float(std::max<size_t>(1, data.panels[i].rungs.size())) + m.axis_h + pad;
+    const float y1 = framed ? std::min(y0 + ph, y0 + used) : y0 + ph;
+    lay_out_panel(b, data.panels[i], int(i), {x0, y0, x0 + pw, y1}, framed, s, m);
+  }
+  return out;
+}
+
+}  // namespace gpulab::presenter

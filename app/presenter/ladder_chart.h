@@ -1,0 +1,163 @@
+#pragma once
+// The speed-up ladder chart: what it shows (ChartData, filled from measurements elsewhere) and where
+// everything goes (layout_chart), pure CPU. One horizontal bar per variant in the lecture's order,
+// its length log-scaled time per step on an axis shared by the panel, the speed-ups written under
+// it; failed rungs are tagged red with the reason and never drawn as a bar, unavailable rungs are
+// greyed with the reason. The layout is a list of rectangles and text runs with their pixel
+// sizes, so ladder_draw.h draws it with ImGui (the window and the PNG alike) and the tests check it
+// with a deterministic text measure and no GL.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab::presenter {
+
+enum class RungState { Measured, Failed, Unavailable };
+
+struct ChartRung {
+  std::string name;    // variant id, e.g. "gpu-shared", or "pipeline (best)"
+  std::string lesson;  // the variant's one-line lesson, shown under its name
+  std::string block;   // "32x32", "256", "-"
+  RungState state = RungState::Measured;
+  std::string reason;      // Unavailable: why; Failed: where it differs from the reference, or the error
+  double ms_per_step = 0;  // Measured (a Failed rung may carry its time too; it is not charted)
+  double speedup_vs_baseline = 0;  // over the chart's baseline (0: none)
+  double speedup_vs_previous = 0;  // over the previous measured rung (0: none, e.g. the first)
+  double pct_peak = 0;             // % of the device's peak the demo is bound by (0: not known)
+  std::string peak_label;          // "of DRAM bandwidth", "of FP32 peak"
+  std::string note;                // e.g. "measured at 2048x2048: the CPU at full size takes 40 s"
+};
+
+struct ChartPanel {              // one ladder: a demo's only stage, or one stage of several
+  std::string title;             // "step", "histogram", "whole pipeline"
+  std::string baseline;          // the variant speed-ups are over, e.g. "cpu-naive"
+  std::vector<ChartRung> rungs;  // in the lecture's order (top to bottom)
+};
+
+struct ChartData {
+  std::string title;   // the demo: "Game of Life"
+  std::string input;   // "16384x16384, B3/S23, density 0.25"
+  std::string device;  // "NVIDIA H100 80GB HBM3"
+  std::string date;    // "2026-11-25"
+  std::vector<ChartPanel> panels;
+};
+
+// ---- layout ------------------------------------------------------------------------------------
+
+enum class TextFace { Sans, SansBold, Mono };
+
+// Colours by role; a ChartTheme gives each one its RGBA.
+enum class ChartColour : uint8_t {
+  Background,
+  PanelBackground,
+  Title,
+  Text,
+  Dim,
+  Grid,
+  Axis,
+  Bar,
+  Speedup,
+  Slowdown,
+  Failed,
+  OnFailed,
+  Unavailable,
+  Count
+};
+
+enum class TextRole {
+  Title,
+  Subtitle,
+  Heading,
+  HeadingNote,
+  Tick,
+  Name,
+  Lesson,
+  Time,
+  SpeedupBaseline,
+  SpeedupPrevious,
+  Peak,
+  Note,
+  FailedTag,
+  Reason,
+  Message
+};
+enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag };
+
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float width() const { return x1 - x0; }
+  float height() const { return y1 - y0; }
+  // Overlap of positive area (touching edges do not count).
+  bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+  bool inside(const Rect& o) const { return x0 >= o.x0 && y0 >= o.y0 && x1 <= o.x1 && y1 <= o.y1; }
+};
+
+// One line of text at (x, y) = its top-left corner, `size` pixels high (the font's pixel size:
+// the glyphs fit in [y, y + size]), `width` as the measure gave it.
+struct TextRun {
+  std::string text;
+  float x = 0, y = 0, size = 0, width = 0;
+  TextFace face = TextFace::Sans;
+  ChartColour colour = ChartColour::Text;
+  TextRole role = TextRole::Message;
+  int panel = -1, rung = -1;  // where it belongs (-1: the whole chart / the whole panel)
+  Rect box() const { return {x, y, x + width, y + size}; }
+};
+
+struct ChartBox {
+  Rect rect;
+  ChartColour colour = ChartColour::Bar;
+  BoxRole role = BoxRole::Bar;
+  int panel = -1, rung = -1;
+};
+
+struct ChartLayout {
+  float width = 0, height = 0;
+  std::vector<ChartBox> boxes;  // drawn first, in order
+  std::vector<TextRun> texts;   // drawn over the boxes
+  // The bar of a rung, or null (failed, unavailable, no time).
+  const ChartBox* bar(int panel, int rung) const;
+  // The first text of a role for a rung (panel/rung -1 for the chart's own), or null.
+  const TextRun* text(TextRole role, int panel = -1, int rung = -1) const;
+};
+
+// Width in pixels of `text` (UTF-8) drawn in `face` at `px` pixels.
+using TextMeasure = std::function<float(std::string_view text, TextFace face, float px)>;
+
+// A deterministic stand-in for a real font (widths per code point, proportional to px), for the
+// tests and for laying out where no font is loaded. Wider than DejaVu for most text.
+TextMeasure approximate_text_measure();
+
+// Lays the chart out in a width × height image. Text is shrunk (never below legibility, where there
+// is room) or elided with "…" to fit; no two text runs overlap and nothing leaves the image.
+ChartLayout layout_chart(const ChartData& data, float width, float height, const TextMeasure& measure);
+
+// What is wrong with a layout: text runs that overlap each other or a box they do not belong on,
+// anything outside the image, sizes that are not positive. Empty when all is well.
+std::vector<std::string> layout_problems(const ChartLayout& layout);
+
+// "12.3 µs", "1.23 ms", "4.56 s" (three significant figures); "-" for a time that is not positive.
+std::string format_time_ms(double ms);
+// "×1.23", "×12.3", "×123", "×1234", "×0.52"
+std::string format_speedup(double factor);
+// Axis tick labels at decades: "1 ns" ... "100 µs", "1 ms", "10 s", "1000 s".
+std::string format_decade_ms(int exponent_of_ms);
+
+// ---- colours -----------------------------------------------------------------------------------
+
+struct Rgba {
+  uint8_t r = 0, g = 0, b = 0, a = 255;
+  bool operator==(const Rgba&) const = default;
+};
+
+struct ChartTheme {
+  std::array<Rgba, size_t(ChartColour::Count)> colours{};
+  Rgba operator[](ChartColour c) const { return colours[size_t(c)]; }
+  static ChartTheme dark();   // the app's dark look
+  static ChartTheme light();  // high contrast for washed-out projectors and slides
+};
+
+}  // namespace gpulab::presenter

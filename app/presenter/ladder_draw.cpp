@@ -1,0 +1,49 @@
+#include "presenter/ladder_draw.h"
+
+#include <algorithm>
+#include <cfloat>
+
+namespace gpulab::presenter {
+
+namespace {
+
+ImFont* font_for(const ChartFonts& fonts, TextFace face, float px) {
+  ImFont* f = fonts ? fonts(face, px) : nullptr;
+  return f ? f : ImGui::GetFont();
+}
+
+ImU32 colour(const ChartTheme& theme, ChartColour c) {
+  const Rgba v = theme[c];
+  return IM_COL32(v.r, v.g, v.b, v.a);
+}
+
+}  // namespace
+
+TextMeasure imgui_text_measure(const ChartFonts& fonts) {
+  return [fonts](std::string_view text, TextFace face, float px) {
+    ImFont* f = font_for(fonts, face, px);
+    return f->CalcTextSizeA(px, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
+  };
+}
+
+void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& theme, const ChartFonts& fonts,
+                ImVec2 origin) {
+  auto at = [&](float x, float y) { return ImVec2(origin.x + x, origin.y + y); };
+  dl->AddRectFilled(at(0, 0), at(layout.width, layout.height), colour(theme, ChartColour::Background));
+  for (const ChartBox& b : layout.boxes) {
+    // Bars and tags get slightly rounded ends; panels a softer corner; lines none.
+    float rounding = 0;
+    if (b.role == BoxRole::Bar || b.role == BoxRole::FailedTag)
+      rounding = std::min(b.rect.height() * 0.12f, b.rect.width() * 0.5f);
+    else if (b.role == BoxRole::Panel)
+      rounding = std::min(layout.height * 0.008f, 12.0f);
+    dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), colour(theme, b.colour), rounding);
+  }
+  for (const TextRun& t : layout.texts) {
+    ImFont* f = font_for(fonts, t.face, t.size);
+    dl->AddText(f, t.size, at(t.x, t.y), colour(theme, t.colour), t.text.data(),
+                t.text.data() + t.text.size());
+  }
+}
+
+}  // namespace gpulab::presenter

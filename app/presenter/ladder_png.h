@@ -1,0 +1,30 @@
+#pragma once
+// The ladder chart as a PNG for a slide: drawn by draw_chart (the window's look) into an offscreen
+// framebuffer of the current GL context, with an ImGui context of its own (the window's ImGui state
+// is untouched) and DejaVu fonts rasterised at the sizes the layout chose.
+#include <filesystem>
+#include <string>
+
+#include "presenter/ladder_chart.h"
+
+namespace gpulab::presenter {
+
+// "" when width × height is a chart PNG size (16:9, from 640x360 to 7680x4320; 1920x1080 and
+// 3840x2160 are the usual ones), else why not.
+std::string check_chart_png_size(int width, int height);
+
+struct ChartPngInfo {
+  ChartLayout layout;        // what was drawn, in the PNG's pixels
+  std::string font_warning;  // why ImGui's default font stood in for DejaVu ("" when it did not)
+};
+
+// Renders `data` at width × height with the current GL context (4.5 core) and writes it to `path`
+// (a regular file, written beside and renamed into place; a missing folder, a FIFO or a device is
+// refused and nothing is written). Returns "" on success, else the error. Restores the framebuffer
+// bindings, viewport, clear colour and scissor state it changes, and the current ImGui context, so
+// it may be called inside the app's frame loop. A missing font is not an error: ImGui's default
+// font is used and `info->font_warning` says why.
+std::string save_chart_png(const ChartData& data, int width, int height, const std::filesystem::path& path,
+                           const ChartTheme& theme = ChartTheme::dark(), ChartPngInfo* info = nullptr);
+
+}  // namespace gpulab::presenter
