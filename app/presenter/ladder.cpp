@@ -1,11 +1,13 @@
 #include "presenter/ladder.h"
 
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
 
 #include "common/file_io.h"
+#include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
 namespace {
@@ -108,6 +110,47 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
       if (!r.row.device.empty()) suite.device = r.row.device;
   compute_speedups(suite);
   return suite;
+}
+
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device) {
+  ChartData c;
+  c.title = std::string(demo_title);
+  c.device = device;
+  const std::time_t now = std::time(nullptr);
+  char date[16] = "";
+  if (const std::tm* t = std::localtime(&now)) std::strftime(date, sizeof date, "%Y-%m-%d", t);
+  c.date = date;
+  std::vector<size_t> stages;
+  for (const Rung& r : rungs)
+    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+  for (size_t stage : stages) {
+    ChartPanel panel;
+    bool any_runs = false;
+    for (const Rung& r : rungs) {
+      if (r.stage != stage) continue;
+      panel.title = r.stage_title.empty() ? r.stage_id : r.stage_title;
+      any_runs = any_runs || r.state == RungState::Measured || r.state == RungState::Failed;
+      if (c.input.empty() && !r.row.size.empty()) c.input = r.row.size;
+      ChartRung cr;
+      cr.name = r.variant;
+      cr.lesson = r.lesson;
+      cr.block = r.block_label;
+      cr.state = r.state == RungState::Measured  ? ChartRungState::Measured
+                 : r.state == RungState::Failed ? ChartRungState::Failed
+                                                : ChartRungState::Unavailable;
+      cr.reason = r.reason;
+      cr.ms_per_step = r.row.ms_median;
+      cr.speedup_vs_baseline = r.speedup_vs_baseline;
+      cr.speedup_vs_previous = r.speedup_vs_previous;
+      cr.pct_peak = r.pct_peak;
+      cr.peak_label = r.peak_label;
+      cr.note = r.note;
+      panel.rungs.push_back(std::move(cr));
+    }
+    panel.baseline = ladder_baseline(rungs, stage);
+    if (any_runs) c.panels.push_back(std::move(panel));
+  }
+  return c;
 }
 
 std::string ladder_csv(const std::vector<Rung>& rungs) {
@@ -377,6 +420,19 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   };
   write(o.ladder_csv, ladder_csv(rungs), "--csv");
   write(o.ladder_json, bench_json(suite), "--json");
+  if (!o.ladder_png.empty()) {
+    const ChartData chart = ladder_chart(rungs, demo.title(), suite.device);
+    ChartPngInfo info;
+    if (std::string why = save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png,
+                                         ChartTheme::dark(), &info);
+        !why.empty()) {
+      std::fprintf(stderr, "gpulab: ladder --png: %s\n", why.c_str());
+      status = 1;
+    } else {
+      if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
+      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", o.ladder_png.c_str(), o.ladder_png_width, o.ladder_png_height);
+    }
+  }
   return status;
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/bench.h"
 #include "core/demo.h"
+#include "presenter/ladder_chart.h"
 
 namespace gpulab::presenter {
 
@@ -61,6 +62,10 @@ std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage);
 
 // The rows of the ladder as a bench suite (bench_json's schema), with the device and its peaks.
 BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, const Context& ctx);
+// The chart of a ladder: one panel a stage that has a rung to show (a stage that does not run in
+// this configuration is left out), rungs in the table's order, titled with the demo, the input's
+// size, the device and today's date.
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device);
 // One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
 // speed-ups, reason. Quoted as RFC 4180 where a field needs it.
 std::string ladder_csv(const std::vector<Rung>& rungs);

@@ -149,7 +149,7 @@ PanelMetrics panel_metrics(float s, float panel_h, size_t rungs) {
 }
 
 bool has_time(const ChartRung& r) {
-  return r.state == RungState::Measured && r.ms_per_step > 0 && std::isfinite(r.ms_per_step);
+  return r.state == ChartRungState::Measured && r.ms_per_step > 0 && std::isfinite(r.ms_per_step);
 }
 
 std::string format_percent(double pct) {
@@ -303,8 +303,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     const float top = rows_top + m.row_h * float(i);
     const float mid1 = top + line1 * 0.5f;
     const float y2 = top + line1;
-    const ChartColour name_colour = r.state == RungState::Failed        ? ChartColour::Failed
-                                    : r.state == RungState::Unavailable ? ChartColour::Unavailable
+    const ChartColour name_colour = r.state == ChartRungState::Failed        ? ChartColour::Failed
+                                    : r.state == ChartRungState::Unavailable ? ChartColour::Unavailable
                                                                         : ChartColour::Text;
     // Left column: the name (and block size, where there is room), the lesson under it.
     const Fitted nm = b.fit(r.name, TextFace::SansBold, fn, fn * 0.7f, name_w);
@@ -327,7 +327,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
           lines = b.wrap(r.lesson, TextFace::Sans, px, name_w, max_lines, &whole);
           if (whole || px * 0.9f < std::max(kMinPx, fs * 0.75f)) break;
         }
-        const ChartColour c = r.state == RungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
+        const ChartColour c = r.state == ChartRungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
         for (size_t k = 0; k < lines.size(); ++k)
           b.text({lines[k], px, b.width(lines[k], TextFace::Sans, px)}, in.x0, y2 + float(k) * fs * 1.2f,
                  TextFace::Sans, c, TextRole::Lesson, p, ri);
@@ -367,7 +367,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         pieces.push_back({forms, TextFace::Sans, ChartColour::Text, TextRole::Peak});
       }
       if (fs >= kMinPx) lay_out_details(b, pieces, r.note, zone_x0, in.x1, y2, line2, fs, p, ri);
-    } else if (r.state == RungState::Failed) {
+    } else if (r.state == ChartRungState::Failed) {
       const std::string tag = "FAILED";
       const float tw = b.width(tag, TextFace::SansBold, time_px), tpad = std::floor(fn * 0.3f);
       const float tag_x1 = std::min(zone_x0 + tw + 2 * tpad, in.x1);
@@ -387,7 +387,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       b.text(why, zone_x0, y2 + (line2 - why.size) * 0.5f, TextFace::Sans, ChartColour::Failed,
              TextRole::Reason, p, ri);
     } else {
-      const bool unavailable = r.state == RungState::Unavailable;
+      const bool unavailable = r.state == ChartRungState::Unavailable;
       const Fitted head = b.fit(unavailable ? "unavailable here" : "no time measured", TextFace::Sans,
                                 time_px, time_px * 0.8f, zone_w);
       b.text(head, zone_x0, mid1 - head.size * 0.5f, TextFace::Sans, ChartColour::Unavailable,

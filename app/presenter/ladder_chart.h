@@ -15,13 +15,13 @@
 
 namespace gpulab::presenter {
 
-enum class RungState { Measured, Failed, Unavailable };
+enum class ChartRungState { Measured, Failed, Unavailable };
 
 struct ChartRung {
   std::string name;    // variant id, e.g. "gpu-shared", or "pipeline (best)"
   std::string lesson;  // the variant's one-line lesson, shown under its name
   std::string block;   // "32x32", "256", "-"
-  RungState state = RungState::Measured;
+  ChartRungState state = ChartRungState::Measured;
   std::string reason;      // Unavailable: why; Failed: where it differs from the reference, or the error
   double ms_per_step = 0;  // Measured (a Failed rung may carry its time too; it is not charted)
   double speedup_vs_baseline = 0;  // over the chart's baseline (0: none)

@@ -31,11 +31,11 @@ ChartPanel make_panel(const std::string& title, size_t rungs, size_t name_len, s
     r.lesson = repeat_to("shared-memory tile: each cell loaded once per block", lesson_len);
     r.block = i == 0 ? "-" : "32x8";
     if (i == 3 && rungs >= 5) {
-      r.state = RungState::Failed;
+      r.state = ChartRungState::Failed;
       r.reason = "differs from the CPU reference at (3, 4)";
       r.ms_per_step = 2.5;
     } else if (i == 4 && rungs >= 6) {
-      r.state = RungState::Unavailable;
+      r.state = ChartRungState::Unavailable;
       r.reason = "too slow for the CPU at 16384x16384";
     } else {
       r.ms_per_step = ms;
@@ -193,8 +193,8 @@ TEST(LadderChartLayout, FailedAndUnavailableRungsHaveNoBar) {
   const ChartData d = make_chart(1, 8);
   const ChartLayout l = layout_chart(d, 1920, 1080, approximate_text_measure());
   ASSERT_EQ(problems_text(l), "");
-  ASSERT_EQ(d.panels[0].rungs[3].state, RungState::Failed);
-  ASSERT_EQ(d.panels[0].rungs[4].state, RungState::Unavailable);
+  ASSERT_EQ(d.panels[0].rungs[3].state, ChartRungState::Failed);
+  ASSERT_EQ(d.panels[0].rungs[4].state, ChartRungState::Unavailable);
   EXPECT_EQ(l.bar(0, 3), nullptr) << "a failed rung is never charted, though it has a time";
   EXPECT_EQ(l.bar(0, 4), nullptr);
   bool tag = false;
@@ -243,7 +243,7 @@ TEST(LadderChartLayout, SpeedupsArePresentWhereNonZero) {
             const ChartRung& r = d.panels[p].rungs[i];
             SCOPED_TRACE(std::to_string(panels) + " panels, rung " + std::to_string(i) + " of " +
                          std::to_string(rungs) + " at " + std::to_string(w));
-            if (r.state != RungState::Measured) continue;
+            if (r.state != ChartRungState::Measured) continue;
             const TextRun* time = l.text(TextRole::Time, int(p), int(i));
             ASSERT_NE(time, nullptr);
             EXPECT_EQ(time->text, format_time_ms(r.ms_per_step));
@@ -321,7 +321,7 @@ TEST(LadderChartLayout, EmptyAndDegenerateCharts) {
   // A panel whose rungs all could not run: no axis, only the reasons.
   ChartData off = make_chart(1, 3);
   for (ChartRung& r : off.panels[0].rungs) {
-    r.state = RungState::Unavailable;
+    r.state = ChartRungState::Unavailable;
     r.reason = "no CUDA device";
   }
   const ChartLayout ol = layout_chart(off, 1920, 1080, m);

@@ -5,11 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "demos/life/life_demo.h"
+#include "gl/image_io.h"
 #include "life/life.h"
 #include "presenter/ladder.h"
 #include "support/demo_gl_fixture.h"
@@ -86,10 +88,12 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
   const std::vector<std::pair<std::string, std::string>> demos = {
       {"life", "--grid 96x64"}, {"nbody", "--bodies 256"}, {"histeq", ""}, {"rotate", ""}};
   for (const auto& [demo, args] : demos) {
-    const fs::path csv = dir / (demo + ".csv"), json = dir / (demo + ".json");
-    const testing::ProcessResult r =
-        testing::run_gpulab("ladder --cpu --demo " + demo + " " + args + " --csv " + csv.string() + " --json " + json.string(),
-                            "gpulab-ladder");
+    const fs::path csv = dir / (demo + ".csv"), json = dir / (demo + ".json"), png = dir / (demo + ".png");
+    const bool big = demo == "rotate";  // one demo at the 4K slide size
+    const testing::ProcessResult r = testing::run_gpulab(
+        "ladder --cpu --demo " + demo + " " + args + " --csv " + csv.string() + " --json " + json.string() +
+            " --png " + png.string() + (big ? " --png-size 3840x2160" : ""),
+        "gpulab-ladder");
     ASSERT_EQ(r.status, 0) << demo << ": " << r.output;
     const std::vector<std::string> lines = lines_of(csv);
     // One row per variant of every stage, as gpulab --list gives them.
@@ -113,6 +117,16 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
     EXPECT_GE(unavailable, 1u) << demo;  // the GPU variants, with the reason
     EXPECT_NE(r.output.find("--cpu was given"), std::string::npos) << r.output;
     EXPECT_TRUE(fs::file_size(json) > 0);
+    std::string err;
+    const gl::Image img = gl::read_image(png, &err);
+    ASSERT_TRUE(err.empty()) << err;
+    EXPECT_EQ(img.width, big ? 3840 : 1920);
+    EXPECT_EQ(img.height, big ? 2160 : 1080);
+    // Not blank: the background, bars and text make many distinct colours.
+    std::set<uint32_t> colours;
+    for (size_t i = 0; i + 3 < img.rgba.size() && colours.size() < 64; i += 4 * 97)
+      colours.insert(uint32_t(img.rgba[i]) << 16 | uint32_t(img.rgba[i + 1]) << 8 | img.rgba[i + 2]);
+    EXPECT_GE(colours.size(), 8u) << demo;
   }
   fs::remove_all(dir);
 }

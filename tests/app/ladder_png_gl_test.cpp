@@ -75,12 +75,12 @@ ChartData life_chart() {
   }
   ChartRung failed;
   failed.name = "gpu-broken";
-  failed.state = RungState::Failed;
+  failed.state = ChartRungState::Failed;
   failed.reason = "differs from the CPU reference at (3, 4)";
   p.rungs.insert(p.rungs.begin() + 5, failed);
   ChartRung off;
   off.name = "gpu-tensor";
-  off.state = RungState::Unavailable;
+  off.state = ChartRungState::Unavailable;
   off.reason = "no CUDA device";
   p.rungs.push_back(off);
   d.panels.push_back(p);
