@@ -140,6 +140,8 @@ struct Parser {
     app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");
     app.add_flag("--caption", o.caption, "add a caption line (demo, variant, block, kernel time, GPU) to screenshots");
     app.add_flag("--software-gl", o.software_gl, "headless: use Mesa's software EGL device");
+    app.add_flag("--start-ladder", o.start_ladder,
+                 "start the speed-up ladder (F5) at once; headless: render until it is measured, then --frames more");
     app.add_flag("--list", list, "list demos, their stages and variant ids");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
 

@@ -47,6 +47,7 @@ struct Options {
   bool cpu = false;                   // --cpu: force the CPU backend
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
+  bool start_ladder = false;          // --start-ladder: the ladder (F5) from the first frame
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

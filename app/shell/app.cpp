@@ -15,6 +15,7 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "presenter/ladder.h"
+#include "presenter/ladder_view.h"
 #include "shell/bench_driver.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -226,6 +227,7 @@ bool App::init(std::string* error) {
 }
 
 void App::shutdown() {
+  ladder_.reset();  // cancels and joins a run before the demo it measures goes
   if (attached_) {
     try {
       demos_[demo_]->detach();
@@ -277,6 +279,7 @@ void App::select_demo(size_t index) {
     return;
   }
   if (index == demo_ && attached_) return;
+  ladder_.reset();  // a ladder belongs to the demo it measured (a run is cancelled and joined first)
   if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
   attached_ = false;
   demo_ = index;
@@ -345,7 +348,15 @@ void App::hotkeys() {
         if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
         if (k.key == GLFW_KEY_F11) platform_->set_fullscreen(!platform_->fullscreen());
         if (k.key == GLFW_KEY_F12) shot_pending_ = true;
-        if (k.key != GLFW_KEY_SPACE && k.key != GLFW_KEY_N && k.key != GLFW_KEY_R && k.key != GLFW_KEY_V &&
+        if (k.key == GLFW_KEY_F5) {
+          if (ladder_ && ladder_->visible()) ladder_->escape();
+          else start_ladder();
+        }
+        if (k.key == GLFW_KEY_ESCAPE && ladder_ && ladder_->visible()) {
+          ladder_->escape();
+          break;
+        }
+        if (k.key != GLFW_KEY_SPACE && k.key != GLFW_KEY_F5 && k.key != GLFW_KEY_N && k.key != GLFW_KEY_R && k.key != GLFW_KEY_V &&
             k.key != GLFW_KEY_H && k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12 &&
             !demo_for_key(k.key))
           demo_keys_.push_back(k.key);  // the rest is the demo's (e.g. F: fit the view)
@@ -409,6 +420,9 @@ void App::draw_controls(Frame& f) {
     }
     ImGui::PopID();
   }
+  if (ImGui::Button("compare all (F5)")) start_ladder();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
   // Play / pause / step / reset, speed.
   if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
   ImGui::SameLine();
@@ -521,6 +535,12 @@ Input App::read_input(const Frame& f) {
   return in;
 }
 
+void App::start_ladder() {
+  if (!attached_) return;
+  if (!ladder_) ladder_ = std::make_unique<presenter::LadderView>();
+  guarded("ladder", [&] { ladder_->start(*demos_[demo_], ctx_); });
+}
+
 void App::frame() {
   platform::Platform& pf = *platform_;
   pf.poll_events();
@@ -563,7 +583,10 @@ void App::frame() {
   reset_ = false;
 
   Demo& d = *demos_[demo_];
-  if (attached_) guarded("compute", [&] { d.compute(f); });
+  // While the ladder is shown the demo is left alone (its copies are measured): no hook is called,
+  // and it resumes where it was when the ladder closes.
+  const bool ladder_shown = ladder_ && ladder_->visible();
+  if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
 
   glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
   glViewport(0, 0, f.width, f.height);
@@ -571,13 +594,20 @@ void App::frame() {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   {
     CpuSection draw_time(&timings_, "draw (CPU submit)");
-    if (attached_) guarded("render", [&] { d.render(f); });
+    if (attached_ && !ladder_shown) guarded("render", [&] { d.render(f); });
   }
 
   const bool capture = shot_pending_;
   const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
-  if (show_ui) draw_ui(f);
-  if (attached_) draw_caption();
+  if (ladder_shown) {
+    guarded("ladder", [&] {
+      ladder_->draw(static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
+                    [this](std::string line) { notify(std::move(line)); });
+    });
+  } else {
+    if (show_ui) draw_ui(f);
+    if (attached_) draw_caption();
+  }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
@@ -613,8 +643,14 @@ int App::run() {
     if (options_.screenshot.empty()) return 0;
     playing_ = false;  // the screenshot shows the state that was saved
   }
+  if (options_.start_ladder) start_ladder();
   if (options_.headless) {
     shot_with_ui_ = options_.screenshot_ui;
+    // With --start-ladder the frames go on until the ladder is measured, then --frames more.
+    while (ladder_ && ladder_->owns_demo()) frame();
+    if (ladder_ && ladder_->visible())
+      std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n", ladder_->frames(),
+                   ladder_->worst_frame_ms());
     const int frames = std::max(1, options_.frames);
     for (int i = 0; i < frames; ++i) {
       if (i == frames - 1 && !options_.screenshot.empty()) {

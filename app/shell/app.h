@@ -13,6 +13,9 @@
 #include "core/timings.h"
 
 namespace gpulab {
+namespace presenter {
+class LadderView;
+}
 
 class App {
  public:
@@ -51,8 +54,10 @@ class App {
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
+  void start_ladder();  // F5 / "compare all": the speed-up ladder of the current demo
 
   Options options_;
+  std::unique_ptr<presenter::LadderView> ladder_;  // shown over the view while it exists
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;

@@ -131,6 +131,34 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
   fs::remove_all(dir);
 }
 
+// The window's ladder (F5), headless: the frames go on while it measures on its worker thread, the
+// chart is what the screenshot shows (the chart's dark background at the bottom-left, not the demo),
+// and the app says how many frames it drew and the slowest.
+TEST(LadderWindow, TheFramesGoOnWhileItMeasuresAndTheChartIsShown) {
+  const fs::path dir = testing::temp_dir("gpulab-ladder-window");
+  const fs::path shot = dir / "ladder.png";
+  const testing::ProcessResult r = testing::run_gpulab(
+      "--headless --cpu --start-ladder --frames 2 --grid 200x150 --size 960x540 --no-ui --screenshot " + shot.string(),
+      "gpulab-ladder-window");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const size_t at = r.output.find("frames while measuring, the slowest");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  std::string err;
+  const gl::Image img = gl::read_image(shot, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  ASSERT_EQ(img.width, 960);
+  // The chart's title is drawn in the top-left area: many distinct colours there, while Life's view
+  // of a 200x150 grid would be cells on black.
+  std::set<uint32_t> colours;
+  for (int y = 40; y < 140; ++y)
+    for (int x = 0; x < 400; x += 3) {
+      const size_t i = (size_t(y) * size_t(img.width) + size_t(x)) * 4;
+      colours.insert(uint32_t(img.rgba[i]) << 16 | uint32_t(img.rgba[i + 1]) << 8 | img.rgba[i + 2]);
+    }
+  EXPECT_GE(colours.size(), 4u);
+  fs::remove_all(dir);
+}
+
 TEST(LadderCommand, ABadOutputOrSizeIsRefusedBeforeAnyWork) {
   testing::ProcessResult r = testing::run_gpulab("ladder --cpu --csv /nonexistent-dir/x.csv", "gpulab-ladder-bad");
   EXPECT_EQ(r.status, 1) << r.output;

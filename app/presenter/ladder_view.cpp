@@ -1,0 +1,125 @@
+#include "presenter/ladder_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "common/file_io.h"
+#include "gl/image_io.h"
+#include "presenter/ladder_draw.h"
+#include "presenter/ladder_png.h"
+
+namespace gpulab::presenter {
+
+void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
+  run_.reset();
+  LadderOptions o;
+  o.best_block = best_block;
+  run_ = std::make_unique<LadderRun>(demo, ctx, o);
+  if (run_->rungs().empty()) {
+    run_.reset();
+    throw std::invalid_argument("the " + std::string(demo.name()) + " demo lists no variant to measure");
+  }
+  demo_name_ = std::string(demo.name());
+  demo_title_ = std::string(demo.title());
+  device_.clear();
+  worst_frame_ms_ = 0;
+  frames_ = 0;
+  reported_ = false;
+  run_->start();
+}
+
+void LadderView::escape() {
+  if (!run_) return;
+  if (!run_->done()) run_->cancel();
+  else run_.reset();
+}
+
+ChartData LadderView::chart() const {
+  const std::vector<Rung> rs = run_->rungs();
+  std::string device;
+  for (const Rung& r : rs)
+    if (r.state == RungState::Measured && (device.empty() || r.gpu)) device = r.row.device;
+  return ladder_chart(rs, demo_title_, device);
+}
+
+std::string LadderView::save_png(const std::filesystem::path& path, int width, int height) const {
+  if (!run_) return "no ladder to save";
+  return save_chart_png(chart(), width, height, path);
+}
+
+std::string LadderView::save_csv(const std::filesystem::path& path) const {
+  if (!run_) return "no ladder to save";
+  return files::write_regular_file(path, ladder_csv(run_->rungs()));
+}
+
+void LadderView::draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify) {
+  if (!run_) return;
+  const bool measuring = !run_->done();
+  if (measuring) {
+    worst_frame_ms_ = std::max(worst_frame_ms_, frame_ms);
+    ++frames_;
+  } else if (!reported_) {
+    reported_ = true;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "ladder %s: %d frames while measuring, the slowest %.1f ms%s", demo_name_.c_str(),
+                  frames_, worst_frame_ms_, run_->cancelled() ? " (cancelled)" : "");
+    if (notify) notify(buf);
+    if (std::string e = run_->error(); !e.empty() && notify) notify("ladder: " + e);
+  }
+  // The chart fills the framebuffer under a strip for the progress line and the buttons.
+  const float strip = 44.0f * ui_scale;
+  const ChartData data = chart();
+  const ChartLayout layout = layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure({}));
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  draw_chart(dl, layout, ChartTheme::dark(), {}, ImVec2(0, strip));
+
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(width, strip));
+  ImGui::Begin("##ladder", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
+  if (measuring) {
+    const std::string cur = run_->current();
+    char overlay[160];
+    std::snprintf(overlay, sizeof overlay, "measuring %s (%.0f%%)", cur.c_str(), 100.0 * run_->progress());
+    ImGui::SetNextItemWidth(std::min(width * 0.5f, 700.0f * ui_scale));
+    ImGui::ProgressBar(static_cast<float>(run_->progress()), ImVec2(std::min(width * 0.5f, 700.0f * ui_scale), 0),
+                       overlay);
+    ImGui::SameLine();
+    if (ImGui::Button("cancel (Esc)")) run_->cancel();
+    ImGui::SameLine();
+    ImGui::TextDisabled("the demo is paused; it resumes where it was");
+  } else {
+    ImGui::Text("%s ladder%s", demo_title_.c_str(), run_->cancelled() ? " (cancelled)" : "");
+    ImGui::SameLine();
+    auto save = [&](const char* ext, const std::function<std::string(const std::filesystem::path&)>& write) {
+      try {
+        // Beside F12's screenshots (the folder is made as F12 makes it).
+        const std::filesystem::path p = gl::unique_screenshot_path(save_dir_, "ladder-" + demo_name_, ext);
+        const std::string why = write(p);
+        if (notify) notify(why.empty() ? "saved " + p.string() : "ladder: " + why);
+      } catch (const std::exception& e) {
+        if (notify) notify(std::string("ladder: ") + e.what());
+      }
+    };
+    if (ImGui::Button("save PNG 1920x1080"))
+      save(".png", [&](const std::filesystem::path& p) { return save_png(p, 1920, 1080); });
+    ImGui::SameLine();
+    if (ImGui::Button("save PNG 3840x2160"))
+      save(".png", [&](const std::filesystem::path& p) { return save_png(p, 3840, 2160); });
+    ImGui::SameLine();
+    if (ImGui::Button("save CSV")) save(".csv", [&](const std::filesystem::path& p) { return save_csv(p); });
+    ImGui::SameLine();
+    if (ImGui::Button("close (Esc)")) {
+      ImGui::End();
+      run_.reset();
+      return;
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace gpulab::presenter

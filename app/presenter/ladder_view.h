@@ -1,0 +1,56 @@
+#pragma once
+// The ladder in the window: F5 (or the panel's "compare all") starts a LadderRun on a worker thread
+// and pauses the demo (the app calls none of its hooks while owns_demo()); each frame shows the
+// chart as far as it is measured, a progress bar and the rung being measured; Esc cancels. When it
+// is done the chart stays over the view until Esc or F5, with buttons to save it as a PNG slide and
+// as CSV; the demo resumes where it was (the ladder only ever ran copies of its input).
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "presenter/ladder.h"
+#include "presenter/ladder_chart.h"
+
+namespace gpulab::presenter {
+
+class LadderView {
+ public:
+  using Notify = std::function<void(std::string)>;
+
+  // Starts measuring `demo` (attached); `best_block`: every allowed block, else the current ones.
+  // Throws std::invalid_argument when the demo lists nothing to measure.
+  void start(Demo& demo, const Context& ctx, bool best_block = true);
+  // While measuring the demo must not be touched: no compute, render or ui.
+  bool owns_demo() const { return run_ && !run_->done(); }
+  bool visible() const { return run_ != nullptr; }
+  bool done() const { return run_ && run_->done(); }
+  // Esc: cancels a run, or closes a finished chart.
+  void escape();
+  void close() { run_.reset(); }
+
+  // Draws the chart over the framebuffer (width × height pixels) with the progress line and the
+  // buttons; `frame_ms` is the last frame's time (the worst is kept and reported).
+  void draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify);
+
+  // Saves the chart as a PNG of width × height (16:9) or the rungs as CSV; "" or the error.
+  std::string save_png(const std::filesystem::path& path, int width, int height) const;
+  std::string save_csv(const std::filesystem::path& path) const;
+  std::vector<Rung> rungs() const { return run_ ? run_->rungs() : std::vector<Rung>{}; }
+  double worst_frame_ms() const { return worst_frame_ms_; }
+  int frames() const { return frames_; }
+
+ private:
+  ChartData chart() const;
+
+  std::unique_ptr<LadderRun> run_;
+  std::string demo_name_, demo_title_, device_;
+  double worst_frame_ms_ = 0;
+  int frames_ = 0;
+  bool reported_ = false;
+  std::filesystem::path save_dir_ = "screenshots";
+};
+
+}  // namespace gpulab::presenter
