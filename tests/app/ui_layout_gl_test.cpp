@@ -27,9 +27,12 @@ fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-layout"); }
 // Runs gpulab with XDG_CONFIG_HOME in a scratch folder (never the user's settings).
 ProcessResult run_with_config(const std::string& args, const fs::path& config) {
   fs::create_directories(config);
+  const char* old = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved = old ? old : "";
   ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   ProcessResult r = gpulab::testing::run_gpulab(args, "gpulab-layout");
-  ::unsetenv("XDG_CONFIG_HOME");
+  if (old) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+  else ::unsetenv("XDG_CONFIG_HOME");
   return r;
 }
 
