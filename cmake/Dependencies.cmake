@@ -8,6 +8,9 @@ find_package(glm REQUIRED)
 # Header-only: the command line (CLI11) and the bench's JSON (nlohmann-json).
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
+# The settings file (TOML): Debian 12's libtomlplusplus-dev ships a CMake config whose target links the
+# compiled library (libtomlplusplus3) and defines TOML_HEADER_ONLY=0 for its users.
+find_package(tomlplusplus 3 CONFIG REQUIRED)
 
 # Debian's libimgui-dev (1.86) ships a static libimgui.a with the GLFW and OpenGL3 backends inside.
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)

@@ -159,6 +159,15 @@ std::string format_si(double value, const std::string& unit) {
   return buf;
 }
 
+std::string format_count(double count, const std::string& unit) {
+  if (std::isfinite(count) && std::fabs(count) < 999.5) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.0f %s", count, unit.c_str());
+    return buf;
+  }
+  return format_si(count, "") + " " + unit;  // "1.05 M pixels": the prefix apart from a word
+}
+
 std::string format_ms(double ms) {
   char buf[64];
   if (!std::isfinite(ms)) return "-";

@@ -83,6 +83,9 @@ std::string format_bytes(double bytes);
 // 3.2e10, "B/s" -> "32.0 GB/s"; 3.2e10, "cell updates/s" -> "32.0 G cell updates/s" (decimal
 // prefixes k M G T P E, 3 significant digits).
 std::string format_si(double value, const std::string& unit);
+// A count: whole numbers below 1000 as such ("84 cells", never "84.0 cells"), larger ones as
+// with a decimal prefix and 3 significant digits ("1.05 M pixels").
+std::string format_count(double count, const std::string& unit);
 // Milliseconds with a precision that suits the size: "0.0123", "1.234", "12.34", "123.4"; "-" for
 // a value that is not finite.
 std::string format_ms(double ms);

@@ -22,7 +22,10 @@ constexpr const char* kImageGroup = "Image demos (histeq, rotate)";
 
 constexpr const char* kKeys =
     "keys: Space pause, N step, R reset, 1-9 demos (--list order), V / Shift+V variants, H hide UI, F11 fullscreen,\n"
-    "      F12 screenshot, +/- speed";
+    "      F12 screenshot, +/- speed, Ctrl+= / Ctrl+- / Ctrl+0 UI scale (bigger, smaller, the display's),\n"
+    "      F5 projector mode, F6 light / dark theme\n"
+    "settings (UI scale, theme, HUD, last demo, window size): $XDG_CONFIG_HOME/gpulab/settings.toml\n"
+    "      (default ~/.config/gpulab/settings.toml)";
 
 bool parse_int(std::string_view s, long long lo, long long hi, long long* out) {
   long long v = 0;
@@ -118,12 +121,15 @@ struct Parser {
   bool no_ui = false, no_vsync = false, list = false, check_display = false;
   int bench_steps = 0;
   long long seed = -1;
+  float ui_scale = 0.0f;
+  CLI::Option* ui_scale_option = nullptr;
+  CLI::Option* demo_option = nullptr;
 
   Parser(Options& o, std::span<Demo* const> demos) {
     app.set_help_flag("-h,--help", "this text");
     app.fallthrough();  // shell options may follow `bench`
     app.footer(kKeys);
-    app.add_option("--demo", o.demo, "demo to start on, or to benchmark (default life)");
+    demo_option = app.add_option("--demo", o.demo, "demo to start on, or to benchmark (default: the last one, or life)");
     app.add_option("--variant", o.variants,
                    "variant id (see --list), once per stage");
     app.add_option("--block", o.blocks, "block size of a stage: N (threads, or the edge of a square block) or STAGE=N");
@@ -143,7 +149,13 @@ struct Parser {
     app.add_flag("--start-ladder", o.start_ladder,
                  "start the speed-up ladder (F5) at once; headless: render until it is measured, then --frames more");
     app.add_flag("--list", list, "list demos, their stages and variant ids");
+    ui_scale_option = app.add_option("--ui-scale", ui_scale, "UI scale, 0.75 to 4 (default: the saved one, or the display's)")
+                          ->check(CLI::Range(0.75f, 4.0f));
+    app.add_flag("--projector", o.projector,
+                 "projector mode: fullscreen, light theme, UI scale 2, HUD on, the panel reduced to the variant picker");
+    app.add_flag("--reset-settings", o.reset_settings, "forget the saved settings (UI scale, theme, last demo...)");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
+    app.add_option("--layout-report", o.layout_report)->type_name(kOutputPath)->group("");  // tests: the panel's layout
 
     // Shared by the image demos (each would otherwise add its own and clash): the demos that take
     // no image refuse them in configure().
@@ -259,6 +271,9 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   o.screenshot_ui = !p.no_ui;
   o.vsync = !p.no_vsync;
   if (p.seed >= 0) o.seed = static_cast<uint64_t>(p.seed);
+  if (p.ui_scale_option->count() > 0) o.ui_scale = p.ui_scale;
+  o.demo_given = p.demo_option->count() > 0;
+  o.size_given = !p.sizes.empty();
   if (!p.sizes.empty()) {
     long long w = 0, h = 0;
     const std::string& s = p.sizes.back();
@@ -286,12 +301,18 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
       return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks", 2);
     if (o.headless || o.frames || !o.screenshot.empty() || !p.sizes.empty())
       return fail("--headless, --frames and --screenshot are run options, not bench options", 2);
+    if (o.ui_scale || o.projector || o.reset_settings)
+      return fail("--ui-scale, --projector and --reset-settings are run options, not bench options", 2);
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
+  if (!o.layout_report.empty() && !o.headless) return fail("--layout-report goes with --headless", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.
   for (const auto& [demo, group] : p.demo_groups) {
-    if (demo->name() == o.demo) continue;
+    if (demo->name() == o.demo) {
+      for (const CLI::Option* opt : group->get_options()) o.demo_options_given = o.demo_options_given || opt->count() > 0;
+      continue;
+    }
     for (const CLI::Option* opt : group->get_options()) {
       if (opt->count() > 0)
         return fail(opt->get_name() + " is an option of the " + std::string(demo->name()) + " demo (add --demo " +

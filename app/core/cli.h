@@ -48,6 +48,16 @@ struct Options {
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
   bool start_ladder = false;          // --start-ladder: the ladder (F5) from the first frame
+  bool demo_given = false;  // --demo was given (else the last demo of the settings, or life)
+  bool size_given = false;  // --size was given (else the window size of the settings)
+
+  // Presentation (window; --ui-scale also headless). Settings (app/core/settings.h) fill in what is
+  // not given; nothing given here is written back to them.
+  std::optional<float> ui_scale;  // --ui-scale S, 0.75..4
+  bool projector = false;         // --projector: fullscreen, light theme, scale 2, HUD, compact panel
+  bool reset_settings = false;    // --reset-settings: forget the saved settings first
+  bool demo_options_given = false;  // an option of --demo's own group was given
+  std::string layout_report;      // headless: the panel's layout as JSON (tests; not in --help)
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

@@ -105,6 +105,8 @@ bool App::init(std::string* error) {
   backend_banner_ = ctx_.cuda ? std::string()
                               : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
 
+  load_settings_for_run();
+
   // Platform.
   std::string why;
   if (options_.headless) {
@@ -131,6 +133,7 @@ bool App::init(std::string* error) {
   }
   platform::Platform& pf = *platform_;
   ctx_.platform = &pf;
+  if (options_.projector) set_projector(true);
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
@@ -164,10 +167,8 @@ bool App::init(std::string* error) {
   imgui_ = true;
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  const float scale = pf.content_scale();
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  io.FontGlobalScale = scale;
+  // Style and fonts for the UI scale: set before every frame by the Appearance (frame()).
+  appearance_.update(ui_scale(), theme_, pf.framebuffer_height(), false);
   if (pf.glfw_window()) {
     g_key_queue = &key_queue_;
     glfwSetKeyCallback(pf.glfw_window(), queue_key);  // before ImGui's, which chains to it
@@ -217,6 +218,7 @@ bool App::init(std::string* error) {
     return false;
   }
   pf.set_title("gpulab - " + std::string(d.title()));
+  settings_.last_demo = std::string(d.name());
   // Without a window nobody can pick another demo: a demo that cannot start ends a headless run.
   if (!attach_current() && options_.headless) {
     *error = attach_error_;
@@ -284,6 +286,8 @@ void App::select_demo(size_t index) {
   attached_ = false;
   demo_ = index;
   timings_.forget();  // the previous demo's rows go with it
+  settings_.last_demo = std::string(demos_[demo_]->name());
+  settings_dirty_ = true;
   platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
   attach_current();
 }
@@ -326,6 +330,7 @@ void App::hotkeys() {
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
   for (const KeyPress& k : keys) {
     const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+    if (presenter_key(k)) continue;  // UI scale (Ctrl+= - 0), projector mode (F7), theme (F6)
     switch (k.key) {
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
@@ -362,141 +367,6 @@ void App::hotkeys() {
           demo_keys_.push_back(k.key);  // the rest is the demo's (e.g. F: fit the view)
     }
   }
-}
-
-void App::draw_controls(Frame& f) {
-  Demo& d = *demos_[demo_];
-  // Demo picker, each with its key.
-  if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
-    for (size_t i = 0; i < demos_.size(); ++i) {
-      if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
-      if (i < 9) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%zu", i + 1);
-      }
-    }
-    ImGui::EndCombo();
-  }
-  if (!attached_) {
-    // The demo could not start: say why, keep the picker, offer another try.
-    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", attach_error_.c_str());
-    if (ImGui::Button("try again")) attach_current();
-    return;
-  }
-  // One variant picker (with each lesson) and block picker per stage.
-  const std::vector<Stage> stages = d.stages();
-  for (size_t si = 0; si < stages.size(); ++si) {
-    const Stage& st = stages[si];
-    ImGui::PushID(static_cast<int>(si));
-    if (stages.size() > 1) ImGui::TextDisabled("%s", std::string(st.title).c_str());
-    if (!st.active) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(not run: %s)", st.inactive_reason.c_str());
-    }
-    const VariantChoice& cur = st.variants[st.variant];
-    if (st.variants.size() > 1 && ImGui::BeginCombo("variant", std::string(cur.id).c_str())) {
-      for (const auto& v : st.variants) {
-        const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
-        const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
-        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) choose_variant(si, v.id);
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-          ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
-                            v.available ? "" : v.unavailable_reason.c_str());
-      }
-      ImGui::EndCombo();
-    } else if (st.variants.size() == 1) {
-      ImGui::Text("%s", std::string(cur.id).c_str());
-    }
-    if (st.active) ImGui::TextWrapped("%s", std::string(cur.lesson).c_str());
-    if (!cur.blocks.empty() && st.active) {
-      auto label = [&](int b) {
-        return cur.square_blocks ? std::to_string(b) + " x " + std::to_string(b) : std::to_string(b) + " threads";
-      };
-      if (ImGui::BeginCombo("block", label(st.block).c_str())) {
-        for (int b : cur.blocks)
-          if (ImGui::Selectable(label(b).c_str(), b == st.block)) choose_block(si, b);
-        ImGui::EndCombo();
-      }
-    }
-    ImGui::PopID();
-  }
-  if (ImGui::Button("compare all (F5)")) start_ladder();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
-  // Play / pause / step / reset, speed.
-  if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
-  ImGui::SameLine();
-  if (ImGui::Button("step")) {
-    playing_ = false;
-    step_once_ = true;
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("reset")) reset_ = true;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(120 * f.ui_scale);
-  if (ImGui::InputInt("steps/frame", &steps_per_frame_)) steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
-  if (!platform_->headless()) {
-    if (ImGui::Checkbox("vsync", &vsync_)) platform_->set_vsync(vsync_);
-    ImGui::SameLine();
-  }
-  // Screenshots.
-  if (ImGui::Button("screenshot (F12)")) shot_pending_ = true;
-  ImGui::SameLine();
-  ImGui::Checkbox("with UI", &shot_with_ui_);
-  ImGui::SameLine();
-  ImGui::Checkbox("caption", &caption_);
-}
-
-void App::draw_caption() {
-  if (!caption_) return;
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const ImVec2 size = ImGui::GetIO().DisplaySize;
-  const std::string text = demos_[demo_]->caption();
-  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-  const float pad = 6.0f;
-  dl->AddRectFilled(ImVec2(0, size.y - ts.y - 2 * pad), size, IM_COL32(0, 0, 0, 200));
-  dl->AddText(ImVec2(pad, size.y - ts.y - pad), IM_COL32(255, 255, 255, 255), text.c_str());
-}
-
-void App::draw_ui(Frame& f) {
-  Demo& d = *demos_[demo_];
-  const float s = f.ui_scale;
-  ImGui::SetNextWindowPos(ImVec2(8 * s, 8 * s), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(470 * s, f.height / ImGui::GetIO().DisplayFramebufferScale.y - 16 * s),
-                           ImGuiCond_FirstUseEver);
-  ImGui::Begin("gpulab", nullptr);
-  // Where the panel ends, so a demo can centre its view in the part of the screen left free.
-  panel_right_ = static_cast<int>((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) *
-                                  ImGui::GetIO().DisplayFramebufferScale.x);
-  if (!backend_banner_.empty())
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "%s", backend_banner_.c_str());
-  if (ctx_.cuda && !ctx_.interop)
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f), "host-copy display: %s", ctx_.interop_reason.c_str());
-  const double t = now_seconds();
-  for (const auto& m : messages_) {
-    if (t - m.time > 20.0) continue;
-    ImGui::TextWrapped("%s", m.text.c_str());
-  }
-  draw_controls(f);
-  ImGui::Separator();
-  if (attached_ && ImGui::CollapsingHeader(std::string(d.title()).c_str(), ImGuiTreeNodeFlags_DefaultOpen))
-    guarded("ui", [&] { d.ui(f); });
-  ui::PanelInputs in;
-  in.series = timings_.series();
-  in.frame_ms = &frame_ms_;
-  if (attached_) {
-    in.throughput = d.throughput();
-    in.kernels = d.kernels();
-  }
-  in.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
-  in.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-#if defined(GPULAB_HAVE_CUDA)
-  in.device = ctx_.cuda ? &gpu_->info : nullptr;
-#endif
-  in.cpu_only_reason = ctx_.cuda ? std::string() : ctx_.cuda_reason;
-  in.gl_renderer = platform_->info().gl_renderer + " — " + platform_->info().gl_version;
-  ui::draw_panels(in);
-  ImGui::End();
 }
 
 bool App::write_screenshot(const std::filesystem::path& path) {
@@ -554,7 +424,10 @@ void App::frame() {
   f.width = pf.framebuffer_width();
   f.height = pf.framebuffer_height();
   f.dt = dt;
-  f.ui_scale = pf.content_scale();
+  f.ui_scale = ui_scale();
+  // A new scale or theme (or a new HUD size for a resized framebuffer): restyle, rebuild the fonts.
+  appearance_.update(f.ui_scale, theme_, f.height, frame_index_ > 0);
+  if (std::string p = appearance_.take_problem(); !p.empty()) notify(p);
 
   ImGuiIO& io = ImGui::GetIO();
   if (pf.glfw_window()) {
@@ -621,6 +494,15 @@ void App::frame() {
   }
   pf.swap_buffers();
   ++frame_index_;
+  if (!pf.fullscreen() && io.DisplaySize.x >= kMinWindowEdge && io.DisplaySize.y >= kMinWindowEdge) {
+    const int w = std::min(static_cast<int>(io.DisplaySize.x), kMaxWindowEdge);
+    const int h = std::min(static_cast<int>(io.DisplaySize.y), kMaxWindowEdge);
+    if (w != settings_.window_width || h != settings_.window_height) {
+      settings_.window_width = w;  // saved at exit (a drag would otherwise write every second)
+      settings_.window_height = h;
+    }
+  }
+  save_settings_if_due(false);
 }
 
 int App::run() {
@@ -663,6 +545,7 @@ int App::run() {
       glFinish();
       if (!write_screenshot(options_.screenshot)) return 1;
     }
+    if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
     const auto rows = demos_[demo_]->throughput();
     const RollingSeries* step = rows.empty() ? nullptr : timings_.find(rows.front().section);
     std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
@@ -670,6 +553,7 @@ int App::run() {
     return had_error_ ? 1 : 0;
   }
   while (!pf.should_close()) frame();
+  save_settings_if_due(true);
   return 0;
 }
 

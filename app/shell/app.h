@@ -10,7 +10,9 @@
 
 #include "core/cli.h"
 #include "core/demo.h"
+#include "core/settings.h"
 #include "core/timings.h"
+#include "ui/appearance.h"
 
 namespace gpulab {
 namespace presenter {
@@ -34,6 +36,28 @@ class App {
     bool repeat;
   };
 
+  // Where the panel was and what it held on the last frame drawn with the UI, in window points:
+  // what the layout tests check (nothing cut off at 3x) and --layout-report writes.
+  struct PanelLayout {
+    struct Item {
+      std::string name;
+      float y0 = 0, y1 = 0;
+    };
+    bool drawn = false;
+    float display_w = 0, display_h = 0;
+    float x = 0, y = 0, w = 0, h = 0;              // the panel window
+    float inner_x0 = 0, inner_y0 = 0, inner_x1 = 0, inner_y1 = 0;  // inside title bar and scrollbars
+    float work_x1 = 0;                             // right end of the space widgets may use
+    float content_x1 = 0, content_y1 = 0;          // right and bottom end of what was laid out
+    bool scrollbar_x = false, scrollbar_y = false;
+    bool compact = false;
+    std::vector<Item> sections;                    // the collapsing headers, top to bottom
+    float ui_scale = 0, font_px = 0, font_global_scale = 0, hud_px = 0, hud_digit_px = 0;
+    bool truetype = false;
+    std::string theme;
+  };
+  const PanelLayout& panel_layout() const { return layout_; }
+
  private:
   struct Gpu;  // CUDA state (stream, device info); empty without CUDA
 
@@ -43,6 +67,8 @@ class App {
   void hotkeys();
   void draw_ui(Frame& f);
   void draw_controls(Frame& f);
+  void draw_pickers(Frame& f, bool compact);  // the demo and variant pickers (all the compact panel has)
+  void draw_messages();
   void draw_caption();
   void cycle_variant(int direction);
   void choose_variant(size_t stage, std::string_view id);
@@ -55,6 +81,18 @@ class App {
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
   void start_ladder();  // F5 / "compare all": the speed-up ladder of the current demo
+
+  // Presentation and settings (app_settings.cpp).
+  void load_settings_for_run();
+  void save_settings_if_due(bool at_exit);
+  float ui_scale() const;  // the chosen scale, or the display's content scale
+  void set_ui_scale(std::optional<float> chosen);
+  void set_theme(Theme theme);
+  void set_projector(bool on);
+  bool presenter_key(const KeyPress& k);  // true when the key was a presentation key
+  void draw_view_controls();
+  void record_layout();
+  bool write_layout_report(const std::filesystem::path& path) const;
 
   Options options_;
   std::unique_ptr<presenter::LadderView> ladder_;  // shown over the view while it exists
@@ -94,6 +132,27 @@ class App {
   std::string attach_error_;  // why the current demo could not start (shown in the panel)
   std::vector<int> demo_keys_;  // this frame's key presses the app did not take
   bool had_error_ = false;
+
+  // Presentation: what is in effect (command line over settings), and the settings as saved.
+  ui::Appearance appearance_;
+  std::optional<float> chosen_scale_;  // none: the display's content scale
+  Theme theme_ = Theme::Dark;
+  bool hud_ = false;
+  bool compact_panel_ = false;  // only the pickers (projector mode)
+  struct ProjectorRestore {
+    std::optional<float> scale;
+    Theme theme;
+    bool hud, compact, fullscreen;
+  };
+  std::optional<ProjectorRestore> projector_;  // set while projector mode is on
+  float panel_laid_out_for_ = 0;                // the scale the panel's size was last set for
+  float panel_display_w_ = 0, panel_display_h_ = 0;
+  Settings settings_;                          // to be saved (window runs only)
+  Settings settings_on_disk_;
+  std::filesystem::path settings_path_;        // empty: settings are neither read nor written
+  bool settings_dirty_ = false;
+  double settings_saved_at_ = 0.0;
+  PanelLayout layout_;
 };
 
 // Entry point shared by main() and the tests: parses argv, runs the app or the bench.

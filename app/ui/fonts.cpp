@@ -1,10 +1,75 @@
 #include "ui/fonts.h"
 
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <system_error>
 #include <vector>
 
+#include "common/file_io.h"
+#include "common/text.h"
+
 namespace gpulab::ui {
+namespace {
+
+// Latin-1, Greek (ε, Σ, µ), dashes, quotes and the ellipsis, super- and subscripts, arrows, a few
+// mathematical signs (≈ ≤ ≥ √ ∞) and geometric shapes (▶ ■): what the panels and lessons write.
+const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x205E, 0x2070, 0x209F, 0x2190, 0x21FF,
+                             0x2200, 0x221E, 0x2248, 0x2248, 0x2260, 0x2265, 0x25A0, 0x25FF, 0};
+const ImWchar kHudRanges[] = {0x0020, 0x00FF, 0x2010, 0x2026, 0};
+
+// ImGui's pixel size is the font's ascent + descent (1.164 em for DejaVu Sans), whose digits are
+// 0.729 em high: 0.626 of the pixel size.
+constexpr float kDigitHeightEm = 0.729f / 1.164f;
+
+// The files' bytes, read once per process (an atlas is rebuilt at every change of scale).
+struct FontBytes {
+  std::vector<uint8_t> bytes;
+  std::string error;
+};
+const FontBytes& font_bytes(FontFace face) {
+  static std::map<std::string, FontBytes> cache;  // by path: GPULAB_FONT_DIR may change in tests
+  std::string why;
+  const std::filesystem::path path = find_font(face, &why);
+  FontBytes& fb = cache[path.string() + "|" + font_file_name(face)];
+  if (!fb.bytes.empty() || !fb.error.empty()) return fb;
+  if (path.empty()) {
+    fb.error = why;
+    return fb;
+  }
+  files::ReadResult r = files::read_regular_file(path, 64u << 20);
+  if (!r.error.empty()) fb.error = "font " + text::quote(path.string()) + " unreadable: " + r.error;
+  else if (r.bytes.size() < 12) fb.error = "font " + text::quote(path.string()) + " is not a TrueType file";
+  else fb.bytes = std::move(r.bytes);
+  return fb;
+}
+
+ImFont* add_truetype(ImFontAtlas& atlas, FontFace face, float px, const ImWchar* ranges, std::string* error) {
+  const FontBytes& fb = font_bytes(face);
+  if (fb.bytes.empty()) {
+    *error = fb.error;
+    return nullptr;
+  }
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;  // the bytes stay in the cache, for the next rebuild
+  cfg.OversampleH = px < 24.0f ? 2 : 1;  // large glyphs need no horizontal oversampling
+  cfg.OversampleV = 1;
+  std::snprintf(cfg.Name, sizeof cfg.Name, "%s, %.0fpx", font_file_name(face), static_cast<double>(px));
+  return atlas.AddFontFromMemoryTTF(const_cast<uint8_t*>(fb.bytes.data()), static_cast<int>(fb.bytes.size()), px,
+                                    &cfg, ranges);
+}
+
+ImFont* add_default(ImFontAtlas& atlas, float px) {
+  ImFontConfig cfg;
+  cfg.SizePixels = std::round(px);
+  return atlas.AddFontDefault(&cfg);
+}
+
+}  // namespace
 
 const char* font_file_name(FontFace face) {
   switch (face) {
@@ -17,21 +82,67 @@ const char* font_file_name(FontFace face) {
 
 std::filesystem::path find_font(FontFace face, std::string* why) {
   std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("GPULAB_FONT_DIR"); env && *env) dirs.emplace_back(env);
-  dirs.emplace_back("/usr/share/fonts/truetype/dejavu");  // fonts-dejavu-core
-  dirs.emplace_back("/usr/share/fonts/dejavu");           // other distributions
-  dirs.emplace_back("/usr/local/share/fonts/dejavu");
+  if (const char* env = std::getenv("GPULAB_FONT_DIR"); env && *env) {
+    dirs.emplace_back(env);  // set: the only place looked (a test or a packager knows where they are)
+  } else {
+    dirs.emplace_back("/usr/share/fonts/truetype/dejavu");  // fonts-dejavu-core
+    dirs.emplace_back("/usr/share/fonts/dejavu");           // other distributions
+    dirs.emplace_back("/usr/local/share/fonts/dejavu");
+  }
   std::string looked;
   for (const auto& d : dirs) {
     const std::filesystem::path p = d / font_file_name(face);
     std::error_code ec;
     if (std::filesystem::is_regular_file(p, ec)) return p;
-    looked += (looked.empty() ? "" : ", ") + d.string();
+    looked += (looked.empty() ? "" : ", ") + text::escape(d.string());
   }
   if (why)
     *why = std::string("font ") + font_file_name(face) + " not found in " + looked +
            " (Debian package fonts-dejavu-core; or set GPULAB_FONT_DIR)";
   return {};
+}
+
+float hud_font_px(int framebuffer_height) {
+  const float rows = std::max(static_cast<float>(framebuffer_height), 720.0f) / 1080.0f;
+  const float px = kHudDigitPx1080 / kDigitHeightEm * rows;
+  return std::ceil(px / 4.0f) * 4.0f;
+}
+
+Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px) {
+  Fonts f;
+  f.scale = ui_scale;
+  f.ui_px = std::round(kBaseFontPx * ui_scale);
+  f.hud_px = hud_px;
+  atlas.Clear();
+  std::string why;
+  f.ui = add_truetype(atlas, FontFace::Sans, f.ui_px, kUiRanges, &why);
+  f.truetype = f.ui != nullptr;
+  if (!f.ui) {
+    f.problem = why + "; ImGui's built-in font used instead";
+    // ImGui's own font is 13 px at scale 1.
+    f.ui_px = std::round(13.0f * ui_scale);
+    f.ui = add_default(atlas, f.ui_px);
+    f.mono = f.ui;
+    f.hud = add_default(atlas, hud_px);
+  } else {
+    f.mono = add_truetype(atlas, FontFace::Mono, f.ui_px, kUiRanges, &why);
+    if (!f.mono) {
+      f.problem = why + "; numbers use DejaVu Sans";
+      f.mono = f.ui;
+    }
+    f.hud = add_truetype(atlas, FontFace::Sans, hud_px, kHudRanges, &why);
+  }
+  if (!atlas.Build()) {
+    // stb_truetype refused a file (corrupt or not TrueType): start again with the built-in font.
+    atlas.Clear();
+    f.problem = "the font files could not be rasterised; ImGui's built-in font used instead";
+    f.truetype = false;
+    f.ui_px = std::round(13.0f * ui_scale);
+    f.ui = f.mono = add_default(atlas, f.ui_px);
+    f.hud = add_default(atlas, hud_px);
+    atlas.Build();
+  }
+  return f;
 }
 
 }  // namespace gpulab::ui

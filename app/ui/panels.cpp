@@ -14,57 +14,57 @@
 
 namespace gpulab::ui {
 
-void draw_panels(const PanelInputs& in) {
-  if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    TimingsView v;
-    v.series = in.series;
-    v.frame = in.frame_ms;
-    v.peak_bandwidth_gbs = in.peak_bandwidth_gbps;
-    v.peak_fp32_gflops = in.peak_fp32_gflops;
-    if (in.device) v.peak_label = in.device->name;
-    for (const Throughput& t : in.throughput) {
-      ThroughputRow row;
-      for (const RollingSeries* s : in.series)
-        if (s->name() == t.section) row.series = s;
-      if (!row.series) continue;
-      row.label = t.label.empty() ? t.section : t.label;
-      row.steps_per_sample = t.steps;
-      row.bytes_per_step = t.bytes_per_step;
-      row.items_per_step = t.items_per_step;
-      row.item_unit = t.item_unit;
-      row.flops_per_step = t.flops_per_step;
-      v.throughput.push_back(row);
-    }
-    timings_panel(v);
+void timings_section(const PanelInputs& in) {
+  TimingsView v;
+  v.series = in.series;
+  v.frame = in.frame_ms;
+  v.peak_bandwidth_gbs = in.peak_bandwidth_gbps;
+  v.peak_fp32_gflops = in.peak_fp32_gflops;
+  if (in.device) v.peak_label = in.device->name;
+  for (const Throughput& t : in.throughput) {
+    ThroughputRow row;
+    for (const RollingSeries* s : in.series)
+      if (s->name() == t.section) row.series = s;
+    if (!row.series) continue;
+    row.label = t.label.empty() ? t.section : t.label;
+    row.steps_per_sample = t.steps;
+    row.bytes_per_step = t.bytes_per_step;
+    row.items_per_step = t.items_per_step;
+    row.item_unit = t.item_unit;
+    row.flops_per_step = t.flops_per_step;
+    v.throughput.push_back(row);
   }
-  if (ImGui::CollapsingHeader("Occupancy", ImGuiTreeNodeFlags_DefaultOpen)) {
+  timings_panel(v);
+}
+
+void occupancy_section(const PanelInputs& in) {
 #if defined(GPULAB_HAVE_CUDA)
-    if (in.kernels.empty()) {
-      ImGui::TextDisabled("the current variant runs on the CPU: no kernels");
-    } else {
-      // Re-analysed only when the kernels, block size or shared memory change.
-      static cuda::OccupancyCache cache;
-      const std::vector<cuda::OccupancyReport>* reports = nullptr;
-      try {
-        reports = &cache.get(in.kernels);
-      } catch (const std::exception& e) {
-        cache.invalidate();
-        ImGui::TextWrapped("occupancy unavailable: %s", e.what());
-      }
-      if (reports) occupancy_panel(*reports);
+  if (in.kernels.empty()) {
+    ImGui::TextDisabled("the current variant runs on the CPU: no kernels");
+  } else {
+    // Re-analysed only when the kernels, block size or shared memory change.
+    static cuda::OccupancyCache cache;
+    const std::vector<cuda::OccupancyReport>* reports = nullptr;
+    try {
+      reports = &cache.get(in.kernels);
+    } catch (const std::exception& e) {
+      cache.invalidate();
+      ImGui::TextWrapped("occupancy unavailable: %s", e.what());
     }
+    if (reports) occupancy_panel(*reports);
+  }
 #else
-    ImGui::TextDisabled("built without CUDA: no kernels to analyse");
+  ImGui::TextDisabled("built without CUDA: no kernels to analyse");
 #endif
+}
+
+void device_section(const PanelInputs& in) {
+  if (in.device) {
+    device_panel(*in.device);
+  } else {
+    ImGui::TextWrapped("CPU backend: %s", in.cpu_only_reason.c_str());
   }
-  if (ImGui::CollapsingHeader("Device")) {
-    if (in.device) {
-      device_panel(*in.device);
-    } else {
-      ImGui::TextWrapped("CPU backend: %s", in.cpu_only_reason.c_str());
-    }
-    ImGui::TextWrapped("OpenGL: %s", in.gl_renderer.c_str());
-  }
+  ImGui::TextWrapped("OpenGL: %s", in.gl_renderer.c_str());
 }
 
 }  // namespace gpulab::ui

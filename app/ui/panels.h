@@ -1,5 +1,5 @@
 #pragma once
-// The panels every demo shares, composed in one place: timings, occupancy, device.
+// The panels every demo shares: timings, occupancy, device.
 #include <string>
 #include <vector>
 
@@ -21,6 +21,9 @@ struct PanelInputs {
   std::string gl_renderer;
 };
 
-void draw_panels(const PanelInputs& in);
+// Each section's contents, without its header or tab (the shell places them: app_ui.cpp).
+void timings_section(const PanelInputs& in);
+void occupancy_section(const PanelInputs& in);
+void device_section(const PanelInputs& in);
 
 }  // namespace gpulab::ui

@@ -4,6 +4,8 @@
 
 #include <exception>
 
+#include "ui/theme.h"
+
 namespace gpulab::ui {
 
 bool verify_button(const char* tooltip, const std::function<std::string()>& run, std::string* result, bool* ok) {
@@ -18,7 +20,7 @@ bool verify_button(const char* tooltip, const std::function<std::string()>& run,
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
   if (!result->empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, *ok ? ImVec4(0.4f, 0.9f, 0.4f, 1.0f) : ImVec4(1.0f, 0.4f, 0.3f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, tone(*ok ? Tone::Good : Tone::Error));
     ImGui::TextWrapped("%s", result->c_str());
     ImGui::PopStyleColor();
   }

@@ -154,6 +154,11 @@ TEST(Format, Si) {
   EXPECT_EQ(gpulab::format_si(999.996, "x"), "1.00 kx");
   EXPECT_EQ(gpulab::format_si(123456, "x"), "123 kx");
   EXPECT_EQ(gpulab::format_si(1.5e12, "x"), "1.50 Tx");
+  // Counts: no false precision below 1000.
+  EXPECT_EQ(gpulab::format_count(84, "cells"), "84 cells");
+  EXPECT_EQ(gpulab::format_count(0, "cells"), "0 cells");
+  EXPECT_EQ(gpulab::format_count(999, "cells"), "999 cells");
+  EXPECT_EQ(gpulab::format_count(1048576, "pixels"), "1.05 M pixels");
 }
 
 TEST(Format, Ms) {

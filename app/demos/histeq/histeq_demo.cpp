@@ -753,7 +753,7 @@ void HisteqDemo::ui_image(float w) {
       [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
       [&](std::string line) { notify(std::move(line)); });
   ImGui::Text("%s, %s", size_label().c_str(),
-              format_si(static_cast<double>(image_.pixel_count()), "pixels").c_str());
+              format_count(static_cast<double>(image_.pixel_count()), "pixels").c_str());
   ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
 }
 

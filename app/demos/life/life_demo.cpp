@@ -685,7 +685,7 @@ void LifeDemo::ui(Frame& frame) {
   const float w = 220.0f * frame.ui_scale;
 
   ImGui::Text("Generation %llu   population %s", static_cast<unsigned long long>(generation_),
-              format_si(static_cast<double>(population_), "cells").c_str());
+              format_count(static_cast<double>(population_), "cells").c_str());
   ImGui::TextDisabled("display: %s", display_ ? display_->path_description().c_str() : "-");
 
   // Rule.
@@ -725,6 +725,11 @@ void LifeDemo::ui(Frame& frame) {
       }
     }
     ImGui::EndCombo();
+  }
+  if (custom_size_of_[0] != grid_w_ || custom_size_of_[1] != grid_h_) {
+    // The grid changed (combo, pattern, command line): the fields start from its size.
+    custom_size_[0] = custom_size_of_[0] = grid_w_;
+    custom_size_[1] = custom_size_of_[1] = grid_h_;
   }
   ImGui::SetNextItemWidth(w);
   ImGui::InputInt2("##custom", custom_size_);

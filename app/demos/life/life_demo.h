@@ -107,7 +107,8 @@ class LifeDemo final : public Demo {
   // The UI's text fields.
   char rule_input_[32] = "";
   char path_input_[512] = "";
-  int custom_size_[2] = {1000, 700};
+  int custom_size_[2] = {0, 0};    // the resize fields: the grid's size until edited
+  int custom_size_of_[2] = {0, 0};  // the grid size the fields were last set from
 
   // View: pixels per cell and the cell at the centre of the framebuffer.
   double zoom_ = 1.0;

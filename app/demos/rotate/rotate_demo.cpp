@@ -1150,7 +1150,7 @@ void RotateDemo::ui(Frame& frame) {
       [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
       [&](std::string line) { notify(std::move(line)); });
   ImGui::Text("%s, %s", image_label(image_).c_str(),
-              format_si(static_cast<double>(image_.pixel_count()), "pixels").c_str());
+              format_count(static_cast<double>(image_.pixel_count()), "pixels").c_str());
 
   ImGui::Separator();
   ui_angle(w);

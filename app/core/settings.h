@@ -1,0 +1,57 @@
+#pragma once
+// Per-user settings: UI scale, theme, HUD, the last demo and the window size, kept in
+// $XDG_CONFIG_HOME/gpulab/settings.toml (~/.config/gpulab/ when XDG_CONFIG_HOME is unset or not an
+// absolute path, as the XDG base-directory specification says). A file that cannot be used is
+// reported, with the file and line, and ignored: a bad TOML file entirely, a bad entry (unknown key,
+// wrong type, out of range) alone, its default used. Nothing here is ever fatal. The file is written
+// through files::write_regular_file (a temporary file renamed over it; a FIFO or folder is refused).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab {
+
+enum class Theme { Dark, Light };
+const char* theme_name(Theme theme);  // "dark", "light"
+
+inline constexpr float kMinUiScale = 0.75f;
+inline constexpr float kMaxUiScale = 4.0f;
+inline constexpr int kMinWindowEdge = 200;
+inline constexpr int kMaxWindowEdge = 16384;
+
+struct Settings {
+  std::optional<float> ui_scale;  // none: the display's content scale
+  Theme theme = Theme::Dark;
+  bool hud = false;
+  std::string last_demo;  // empty: none yet
+  int window_width = 1600;
+  int window_height = 900;
+
+  bool operator==(const Settings&) const = default;
+};
+
+struct SettingsLoad {
+  Settings settings;                  // the defaults, with every good entry of the file applied
+  bool found = false;                 // a file (or something) was there
+  std::vector<std::string> problems;  // one line each: "FILE:LINE: what", shown in the UI
+};
+
+// The settings file's path, or empty with `why` when neither XDG_CONFIG_HOME nor HOME is usable.
+std::filesystem::path settings_path(std::string* why);
+
+// Parses a settings file's text; `source` names the file in the messages.
+SettingsLoad parse_settings(std::string_view text, const std::string& source);
+// Reads and parses `path`; a missing file gives the defaults and no problem.
+SettingsLoad load_settings(const std::filesystem::path& path);
+
+// The file's text (every key, comments saying what each is).
+std::string settings_to_toml(const Settings& settings);
+// Writes `path` (creating its folder, gpulab/, inside the config folder when missing). "" on
+// success, else the message.
+std::string save_settings(const std::filesystem::path& path, const Settings& settings);
+// Removes the file (for --reset-settings). "" on success or when there was none.
+std::string forget_settings(const std::filesystem::path& path);
+
+}  // namespace gpulab

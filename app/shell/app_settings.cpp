@@ -1,0 +1,230 @@
+// The App's presentation state (UI scale, theme, projector mode) and the per-user settings: read when
+// a window run starts, the command line over them, written when changed (at most once a second) and
+// when the app exits normally. Headless runs neither read nor write them.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/file_io.h"
+#include "common/text.h"
+#include "platform/platform.h"
+#include "shell/app.h"
+#include "ui/theme.h"
+
+namespace gpulab {
+namespace {
+double seconds_now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+void App::load_settings_for_run() {
+  // A headless run is a reproducible capture: it depends on its command line alone.
+  std::string why;
+  const std::filesystem::path path = settings_path(&why);
+  if (options_.reset_settings && !path.empty()) {
+    if (const std::string err = forget_settings(path); !err.empty()) notify(err);
+    else if (!options_.headless) notify("settings forgotten (--reset-settings)");
+  }
+  if (!options_.headless) {
+    settings_path_ = path;
+    if (path.empty()) {
+      notify(why);
+    } else if (!options_.reset_settings) {
+      SettingsLoad loaded = load_settings(path);
+      for (const std::string& p : loaded.problems) notify("settings: " + p);
+      settings_ = loaded.settings;
+      // A file with problems is rewritten clean at exit.
+      settings_on_disk_ = loaded.problems.empty() ? loaded.settings : Settings{};
+      if (!loaded.problems.empty()) settings_dirty_ = true;
+    }
+    if (options_.reset_settings) settings_dirty_ = true;
+    if (!options_.size_given) {
+      options_.width = settings_.window_width;
+      options_.height = settings_.window_height;
+    }
+    // The last demo, unless the command line chose one or gave options of the default one.
+    const bool chose = options_.demo_given || options_.demo_options_given || !options_.variants.empty() ||
+                       !options_.blocks.empty() || !options_.image.empty() || !options_.save_image.empty() ||
+                       options_.steps >= 0;
+    if (!chose && !settings_.last_demo.empty()) {
+      bool known = false;
+      for (const auto& d : demos_) known = known || d->name() == settings_.last_demo;
+      if (known) options_.demo = settings_.last_demo;
+      else notify("settings: the last demo " + text::quote(settings_.last_demo) + " is not one of this build's");
+    }
+  }
+  chosen_scale_ = options_.ui_scale ? options_.ui_scale : settings_.ui_scale;
+  theme_ = settings_.theme;
+  hud_ = settings_.hud;
+}
+
+void App::save_settings_if_due(bool at_exit) {
+  if (settings_path_.empty()) return;
+  const double t = seconds_now();
+  if (!at_exit && (!settings_dirty_ || t - settings_saved_at_ < 1.0)) return;
+  if (at_exit && settings_ == settings_on_disk_ && !settings_dirty_) return;
+  settings_saved_at_ = t;
+  settings_dirty_ = false;
+  if (settings_ == settings_on_disk_ && !at_exit) return;
+  if (const std::string err = save_settings(settings_path_, settings_); !err.empty()) {
+    notify(err);
+    settings_path_.clear();  // said once: the rest of the session keeps them in memory only
+    return;
+  }
+  settings_on_disk_ = settings_;
+}
+
+float App::ui_scale() const {
+  return ui::clamp_scale(chosen_scale_.value_or(platform_ ? platform_->content_scale() : 1.0f));
+}
+
+void App::set_ui_scale(std::optional<float> chosen) {
+  chosen_scale_ = chosen ? std::optional<float>(ui::clamp_scale(*chosen)) : std::nullopt;
+  settings_.ui_scale = chosen_scale_;
+  settings_dirty_ = true;
+}
+
+void App::set_theme(Theme theme) {
+  theme_ = theme;
+  settings_.theme = theme;
+  settings_dirty_ = true;
+}
+
+void App::set_projector(bool on) {
+  // Projector mode is for this session: what it changes is put back when it ends, and not saved.
+  if (on == projector_.has_value()) return;
+  platform::Platform& pf = *platform_;
+  if (on) {
+    projector_ = ProjectorRestore{chosen_scale_, theme_, hud_, compact_panel_, pf.fullscreen()};
+    chosen_scale_ = 2.0f;
+    theme_ = Theme::Light;
+    hud_ = true;
+    compact_panel_ = true;
+    ui_visible_ = true;
+    pf.set_fullscreen(true);
+  } else {
+    const ProjectorRestore r = *projector_;
+    projector_.reset();
+    chosen_scale_ = r.scale;
+    theme_ = r.theme;
+    hud_ = r.hud;
+    compact_panel_ = r.compact;
+    pf.set_fullscreen(r.fullscreen);
+  }
+}
+
+bool App::presenter_key(const KeyPress& k) {
+  const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0;
+  if (ctrl && (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD)) {
+    set_ui_scale(ui::step_scale(ui_scale(), +1));
+    return true;
+  }
+  if (ctrl && (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT)) {
+    set_ui_scale(ui::step_scale(ui_scale(), -1));
+    return true;
+  }
+  if (ctrl && (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0)) {
+    set_ui_scale(std::nullopt);  // the display's content scale
+    return true;
+  }
+  if (k.repeat) return k.key == GLFW_KEY_F7 || k.key == GLFW_KEY_F6;
+  if (k.key == GLFW_KEY_F7) {
+    set_projector(!projector_);
+    return true;
+  }
+  if (k.key == GLFW_KEY_F6) {
+    set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark);
+    return true;
+  }
+  return false;
+}
+
+void App::draw_view_controls() {
+  // UI scale, theme, projector mode: also on keys, named here so that nobody has to remember them.
+  char cur[32];
+  std::snprintf(cur, sizeof cur, "%.2gx%s", static_cast<double>(ui_scale()), chosen_scale_ ? "" : " (display)");
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.75x (display)").x + ImGui::GetFrameHeight() * 2);
+  if (ImGui::BeginCombo("UI scale", cur)) {
+    for (float s : ui::kScaleSteps) {
+      char label[16];
+      std::snprintf(label, sizeof label, "%.2gx", static_cast<double>(s));
+      if (ImGui::Selectable(label, chosen_scale_ && *chosen_scale_ == s)) set_ui_scale(s);
+    }
+    if (ImGui::Selectable("the display's (Ctrl+0)", !chosen_scale_)) set_ui_scale(std::nullopt);
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+= larger, Ctrl+- smaller, Ctrl+0 the display's scale");
+  int theme = theme_ == Theme::Light ? 1 : 0;
+  ImGui::TextUnformatted("theme (F6)");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("dark", &theme, 0)) set_theme(Theme::Dark);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("light, high contrast", &theme, 1)) set_theme(Theme::Light);
+  bool projector = projector_.has_value();
+  if (ImGui::Checkbox("projector mode (F7)", &projector)) set_projector(projector);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("fullscreen, light theme, UI scale 2, the panel reduced to the pickers; F7 again to leave");
+  if (!settings_path_.empty()) ImGui::TextDisabled("saved in %s", text::escape(settings_path_.string()).c_str());
+}
+
+void App::record_layout() {
+  // Called inside the panel window, after everything in it was laid out.
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  PanelLayout& l = layout_;
+  const ImGuiIO& io = ImGui::GetIO();
+  l.drawn = true;
+  l.display_w = io.DisplaySize.x;
+  l.display_h = io.DisplaySize.y;
+  l.x = w->Pos.x;
+  l.y = w->Pos.y;
+  l.w = w->Size.x;
+  l.h = w->Size.y;
+  l.inner_x0 = w->InnerRect.Min.x;
+  l.inner_y0 = w->InnerRect.Min.y;
+  l.inner_x1 = w->InnerRect.Max.x;
+  l.inner_y1 = w->InnerRect.Max.y;
+  l.work_x1 = w->WorkRect.Max.x;
+  l.content_x1 = w->DC.CursorMaxPos.x;
+  l.content_y1 = w->DC.CursorMaxPos.y;
+  l.scrollbar_x = w->ScrollbarX;
+  l.scrollbar_y = w->ScrollbarY;
+  l.compact = compact_panel_;
+  const ui::Fonts& f = appearance_.fonts();
+  l.ui_scale = appearance_.scale();
+  l.font_px = f.ui ? f.ui->FontSize : 0.0f;
+  l.font_global_scale = io.FontGlobalScale;
+  l.hud_px = f.hud ? f.hud->FontSize : 0.0f;
+  const ImFontGlyph* zero = f.hud ? f.hud->FindGlyphNoFallback('0') : nullptr;
+  l.hud_digit_px = zero ? zero->Y1 - zero->Y0 : 0.0f;
+  l.truetype = f.truetype;
+  l.theme = theme_name(theme_);
+}
+
+bool App::write_layout_report(const std::filesystem::path& path) const {
+  const PanelLayout& l = layout_;
+  nlohmann::json j = {
+      {"drawn", l.drawn},         {"display", {l.display_w, l.display_h}},
+      {"window", {l.x, l.y, l.w, l.h}}, {"inner", {l.inner_x0, l.inner_y0, l.inner_x1, l.inner_y1}},
+      {"work_x1", l.work_x1},     {"content", {l.content_x1, l.content_y1}},
+      {"scrollbar_x", l.scrollbar_x}, {"scrollbar_y", l.scrollbar_y},
+      {"compact", l.compact},     {"ui_scale", l.ui_scale},
+      {"font_px", l.font_px},     {"base_font_px", ui::kBaseFontPx},     {"font_global_scale", l.font_global_scale},
+      {"hud_px", l.hud_px},       {"hud_digit_px", l.hud_digit_px},
+      {"truetype", l.truetype},   {"theme", l.theme}};
+  nlohmann::json sections = nlohmann::json::array();
+  for (const auto& s : l.sections) sections.push_back({{"name", s.name}, {"y0", s.y0}, {"y1", s.y1}});
+  j["sections"] = sections;
+  const std::string err = files::write_regular_file(path, j.dump(2) + "\n");
+  if (!err.empty()) std::fprintf(stderr, "gpulab: --layout-report: %s\n", err.c_str());
+  return err.empty();
+}
+
+}  // namespace gpulab

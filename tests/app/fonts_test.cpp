@@ -1,0 +1,153 @@
+// cpu label: the TrueType fonts are found (fonts-dejavu-core is in scripts/debian-packages.txt),
+// rasterised at the UI scale's pixel size rather than scaled, and a missing font gives ImGui's
+// default font and a message, never a failure. Style sizes are scaled from a pristine style.
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "ui/appearance.h"
+#include "ui/fonts.h"
+#include "ui/theme.h"
+
+namespace fs = std::filesystem;
+
+namespace gpulab::ui {
+namespace {
+
+// GPULAB_FONT_DIR set (or unset) for one test, then put back.
+class FontDir {
+ public:
+  explicit FontDir(const char* value) {
+    if (const char* old = std::getenv("GPULAB_FONT_DIR")) old_ = old;
+    if (value) ::setenv("GPULAB_FONT_DIR", value, 1);
+    else ::unsetenv("GPULAB_FONT_DIR");
+  }
+  ~FontDir() {
+    if (old_) ::setenv("GPULAB_FONT_DIR", old_->c_str(), 1);
+    else ::unsetenv("GPULAB_FONT_DIR");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+class Atlas : public ::testing::Test {
+ protected:
+  void SetUp() override { ctx_ = ImGui::CreateContext(); }
+  void TearDown() override { ImGui::DestroyContext(ctx_); }
+  ImGuiContext* ctx_ = nullptr;
+};
+
+TEST(Fonts, AnEmptyFontDirGivesAMessageNamingItAndThePackage) {
+  const fs::path empty = fs::temp_directory_path() / ("gpulab-nofonts-" + std::to_string(::getpid()));
+  fs::create_directories(empty);
+  FontDir env(empty.c_str());
+  for (FontFace face : {FontFace::Sans, FontFace::Mono}) {
+    std::string why;
+    EXPECT_TRUE(find_font(face, &why).empty());
+    EXPECT_NE(why.find(font_file_name(face)), std::string::npos) << why;
+    EXPECT_NE(why.find(empty.string()), std::string::npos) << why;
+    EXPECT_NE(why.find("fonts-dejavu-core"), std::string::npos) << why;
+  }
+  fs::remove_all(empty);
+}
+
+TEST(Fonts, TheDebianPackageIsFound) {
+  FontDir env(nullptr);
+  std::string why;
+  const fs::path p = find_font(FontFace::Sans, &why);
+  ASSERT_FALSE(p.empty()) << why << " (install fonts-dejavu-core: scripts/debian-packages.txt)";
+  EXPECT_EQ(p.filename(), "DejaVuSans.ttf");
+  EXPECT_FALSE(find_font(FontFace::Mono, &why).empty()) << why;
+}
+
+TEST_F(Atlas, GlyphsAreRasterisedAtTheScaledSizeNotScaled) {
+  FontDir env(nullptr);
+  ImGuiIO& io = ImGui::GetIO();
+  for (float scale : {1.0f, 3.0f}) {
+    const Fonts f = build_fonts(*io.Fonts, scale, hud_font_px(1080));
+    ASSERT_TRUE(f.truetype) << f.problem;
+    EXPECT_EQ(f.problem, "");
+    ASSERT_NE(f.ui, nullptr);
+    EXPECT_FLOAT_EQ(f.ui->FontSize, std::round(kBaseFontPx * scale));
+    EXPECT_FLOAT_EQ(f.mono->FontSize, std::round(kBaseFontPx * scale));
+    EXPECT_NE(f.ui, f.mono);
+    EXPECT_NE(std::string(f.ui->GetDebugName()).find("DejaVuSans.ttf"), std::string::npos);
+    EXPECT_NE(std::string(f.mono->GetDebugName()).find("DejaVuSansMono.ttf"), std::string::npos);
+    // A capital at 3x is three times as tall in the atlas: real pixels, not a stretched bitmap.
+    const ImFontGlyph* h = f.ui->FindGlyphNoFallback('H');
+    ASSERT_NE(h, nullptr);
+    // (ImGui's pixel size is DejaVu's ascent + descent, 1.164 em; a capital is 0.729 em.)
+    EXPECT_NEAR(h->Y1 - h->Y0, 0.729f / 1.164f * std::round(kBaseFontPx * scale), 1.5f);
+    // The glyphs the panels write beyond ASCII are there.
+    for (ImWchar c : {ImWchar(0x00B5), ImWchar(0x00D7), ImWchar(0x2014), ImWchar(0x03A3), ImWchar(0x2265)})
+      EXPECT_NE(f.ui->FindGlyphNoFallback(c), nullptr) << "U+" << std::hex << c;
+  }
+}
+
+TEST_F(Atlas, HudDigitsAreAtLeast48PixelsAt1080p) {
+  FontDir env(nullptr);
+  for (int height : {1080, 2160}) {
+    const Fonts f = build_fonts(*ImGui::GetIO().Fonts, 1.0f, hud_font_px(height));
+    ASSERT_TRUE(f.truetype) << f.problem;
+    const ImFontGlyph* zero = f.hud->FindGlyphNoFallback('0');
+    ASSERT_NE(zero, nullptr);
+    EXPECT_GE(zero->Y1 - zero->Y0, kHudDigitPx1080 * height / 1080.0f) << height;
+  }
+  EXPECT_LT(hud_font_px(720), hud_font_px(1080));
+  EXPECT_EQ(hud_font_px(300), hud_font_px(720));  // a floor: a tiny window keeps a readable HUD
+}
+
+TEST_F(Atlas, MissingFontsFallBackToImGuisFontWithTheReason) {
+  const fs::path empty = fs::temp_directory_path() / ("gpulab-nofonts2-" + std::to_string(::getpid()));
+  fs::create_directories(empty);
+  FontDir env(empty.c_str());
+  const Fonts f = build_fonts(*ImGui::GetIO().Fonts, 2.0f, hud_font_px(1080));
+  EXPECT_FALSE(f.truetype);
+  ASSERT_NE(f.ui, nullptr);
+  ASSERT_NE(f.hud, nullptr);
+  EXPECT_EQ(f.ui->FontSize, 26.0f);  // ImGui's 13 px font, rasterised at 2x
+  EXPECT_NE(f.problem.find("DejaVuSans.ttf not found"), std::string::npos) << f.problem;
+  EXPECT_NE(f.problem.find("built-in font"), std::string::npos) << f.problem;
+  EXPECT_TRUE(ImGui::GetIO().Fonts->IsBuilt());
+  fs::remove_all(empty);
+}
+
+TEST_F(Atlas, StyleIsScaledFromPristineEveryTime) {
+  const ImGuiStyle pristine;
+  apply_style(Theme::Dark, 2.0f);
+  apply_style(Theme::Dark, 2.0f);
+  apply_style(Theme::Light, 2.0f);
+  EXPECT_FLOAT_EQ(ImGui::GetStyle().FramePadding.x, pristine.FramePadding.x * 2.0f);
+  EXPECT_FLOAT_EQ(ImGui::GetStyle().ScrollbarSize, pristine.ScrollbarSize * 2.0f);
+  EXPECT_EQ(current_theme(), Theme::Light);
+  // High contrast: black text on a white window.
+  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text], bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  EXPECT_EQ(text.x + text.y + text.z, 0.0f);
+  EXPECT_EQ(bg.x + bg.y + bg.z, 3.0f);
+  EXPECT_EQ(bg.w, 1.0f);
+  apply_style(Theme::Dark, 1.0f);
+  EXPECT_FLOAT_EQ(ImGui::GetStyle().FramePadding.x, pristine.FramePadding.x);
+  EXPECT_EQ(current_theme(), Theme::Dark);
+}
+
+TEST(UiScaleSteps, StepAndClamp) {
+  EXPECT_EQ(step_scale(1.0f, +1), 1.25f);
+  EXPECT_EQ(step_scale(1.0f, -1), 0.75f);
+  EXPECT_EQ(step_scale(0.75f, -1), 0.75f);
+  EXPECT_EQ(step_scale(4.0f, +1), 4.0f);
+  EXPECT_EQ(step_scale(1.1f, +1), 1.25f);  // a display's 1.1 goes to the next step
+  EXPECT_EQ(step_scale(1.1f, -1), 1.0f);
+  EXPECT_EQ(clamp_scale(9.0f), 4.0f);
+  EXPECT_EQ(clamp_scale(0.1f), 0.75f);
+  EXPECT_EQ(clamp_scale(std::nanf("")), 1.0f);
+}
+
+}  // namespace
+}  // namespace gpulab::ui

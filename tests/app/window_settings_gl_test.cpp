@@ -1,0 +1,100 @@
+// The windowed app's settings end to end (Xvfb and xdotool, as window_hotkeys_gl_test): Ctrl+=, F6
+// and a demo key are written to $XDG_CONFIG_HOME/gpulab/settings.toml within a second or two (a
+// scratch folder, never the user's), and a corrupt settings file is reported while the app runs on.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Waits up to 20 s for `file` to contain `text`.
+bool wait_for_text(const fs::path& file, const std::string& text) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20)) {
+    if (slurp(file).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+void key(const char* name) {
+  const std::string cmd = std::string("xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
+                                      ">/dev/null 2>&1; xdotool key ") + name;
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+// The app in a window, its settings in `dir`/config; stopped (and `dir` removed) at scope end.
+struct App {
+  fs::path dir;
+  explicit App(const fs::path& d, const std::string& args) : dir(d) {
+    const std::string cmd = "cd " + dir.string() + " && XDG_CONFIG_HOME=" + (dir / "config").string() + " exec " +
+                            GPULAB_BINARY + " " + args + " >app.log 2>&1 & echo $! >" + (dir / "pid").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+  }
+  bool running() const { return std::system(("kill -0 $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()) == 0; }
+  ~App() {
+    std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+fs::path fresh_dir(const char* name) {
+  const fs::path dir = fs::temp_directory_path() / (std::string(name) + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "config");
+  return dir;
+}
+
+TEST(WindowSettings, ScaleThemeAndDemoKeysAreSaved) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  App app(fresh_dir("gpulab-window-settings"), "--cpu --size 800x600");
+  const fs::path file = app.dir / "config" / "gpulab" / "settings.toml";
+  key("ctrl+equal");  // Xvfb's content scale is 1: one step up is 1.25
+  ASSERT_TRUE(wait_for_text(file, "ui_scale = 1.25")) << slurp(file) << slurp(app.dir / "app.log");
+  key("F6");
+  ASSERT_TRUE(wait_for_text(file, "theme = \"light\"")) << slurp(file);
+  key("2");
+  ASSERT_TRUE(wait_for_text(file, "last_demo = \"nbody\"")) << slurp(file);
+  key("ctrl+0");  // back to the display's scale: the key goes
+  const auto t0 = std::chrono::steady_clock::now();
+  while (slurp(file).find("ui_scale") != std::string::npos && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(slurp(file).find("ui_scale"), std::string::npos) << slurp(file);
+  EXPECT_NE(slurp(file).find("theme = \"light\""), std::string::npos) << slurp(file);
+  EXPECT_TRUE(app.running());
+}
+
+TEST(WindowSettings, ACorruptFileIsReportedAndTheAppRuns) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  const fs::path dir = fresh_dir("gpulab-window-corrupt");
+  fs::create_directories(dir / "config" / "gpulab");
+  std::ofstream(dir / "config" / "gpulab" / "settings.toml") << "theme = \"light\"\nui_scale = = 2\n";
+  App app(dir, "--cpu --size 800x600 --grid 64x64");
+  ASSERT_TRUE(wait_for_text(dir / "app.log", "settings.toml:2: not valid TOML")) << slurp(dir / "app.log");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(app.running()) << slurp(dir / "app.log");
+}
+
+}  // namespace
