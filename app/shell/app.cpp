@@ -40,6 +40,13 @@ struct App::Gpu {
 #endif
 };
 
+const cuda::DeviceInfo* App::cuda_device_info() const {
+#if defined(GPULAB_HAVE_CUDA)
+  if (ctx_.cuda && gpu_) return &gpu_->info;
+#endif
+  return nullptr;
+}
+
 namespace {
 // Key presses are queued from GLFW's callback (ImGui chains to it) rather than read from ImGui's key
 // state: a tap that starts and ends between two slow frames (a big grid on the CPU) still counts.

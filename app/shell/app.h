@@ -18,6 +18,9 @@ namespace gpulab {
 namespace presenter {
 class LadderView;
 }
+namespace cuda {
+struct DeviceInfo;
+}
 
 class App {
  public:
@@ -80,7 +83,8 @@ class App {
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
-  void start_ladder();  // F5 / "compare all": the speed-up ladder of the current demo
+  void start_ladder();
+  const cuda::DeviceInfo* cuda_device_info() const;  // null without a CUDA device (Gpu is app.cpp's)  // F5 / "compare all": the speed-up ladder of the current demo
 
   // Presentation and settings (app_settings.cpp).
   void load_settings_for_run();

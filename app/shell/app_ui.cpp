@@ -212,9 +212,7 @@ void App::draw_ui(Frame& f) {
   }
   in.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
   in.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-#if defined(GPULAB_HAVE_CUDA)
-  in.device = ctx_.cuda ? &gpu_->info : nullptr;
-#endif
+  in.device = cuda_device_info();
   in.cpu_only_reason = ctx_.cuda ? std::string() : ctx_.cuda_reason;
   in.gl_renderer = platform_->info().gl_renderer + " — " + platform_->info().gl_version;
   // The shared sections as tabs right under the pickers, so that every one of them is one click
