@@ -121,8 +121,11 @@ Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
       reference->upload(copy);
       prepare(*reference, v->stage, planes);
       const histeq::Variant& ref = *histeq::variants_of(v->stage).front();  // the stage's CPU variant
+      // A histogram variant that writes the LUT is compared with the CPU's histogram and scan.
+      const histeq::Variant* ref_scan = v->writes_lut ? histeq::find_variant("scan-cpu") : nullptr;
       for (int pl = 0; pl < planes; ++pl) {
         reference->run(ref, 0, pl);
+        if (ref_scan) reference->run(*ref_scan, 0, pl);
         st->engine->run(*v, block, pl);
         if (std::string d = compare(*st->engine, *reference, *v, pl); !d.empty()) return d;
       }
