@@ -58,8 +58,9 @@ TEST(Fonts, AnEmptyFontDirGivesAMessageNamingItAndThePackage) {
   fs::remove_all(empty);
 }
 
+// The fonts of the Debian package, where it installs them (or where GPULAB_FONT_DIR says a machine
+// keeps them, as the GPU servers' kit does).
 TEST(Fonts, TheDebianPackageIsFound) {
-  FontDir env(nullptr);
   std::string why;
   const fs::path p = find_font(FontFace::Sans, &why);
   ASSERT_FALSE(p.empty()) << why << " (install fonts-dejavu-core: scripts/debian-packages.txt)";
@@ -68,7 +69,6 @@ TEST(Fonts, TheDebianPackageIsFound) {
 }
 
 TEST_F(Atlas, GlyphsAreRasterisedAtTheScaledSizeNotScaled) {
-  FontDir env(nullptr);
   ImGuiIO& io = ImGui::GetIO();
   for (float scale : {1.0f, 3.0f}) {
     const Fonts f = build_fonts(*io.Fonts, scale, hud_font_px(1080));
@@ -92,7 +92,6 @@ TEST_F(Atlas, GlyphsAreRasterisedAtTheScaledSizeNotScaled) {
 }
 
 TEST_F(Atlas, HudDigitsAreAtLeast48PixelsAt1080p) {
-  FontDir env(nullptr);
   for (int height : {1080, 2160}) {
     const Fonts f = build_fonts(*ImGui::GetIO().Fonts, 1.0f, hud_font_px(height));
     ASSERT_TRUE(f.truetype) << f.problem;
