@@ -353,7 +353,7 @@ void compute_speedups(BenchSuite& suite) {
 
 std::string format_bench(const BenchSuite& suite) {
   std::ostringstream os;
-  os << "gpulab bench: " << suite.demo << " on " << suite.device;
+  os << "gpulab " << suite.command << ": " << suite.demo << " on " << suite.device;
   if (suite.peak_bandwidth_gbps > 0) os << " (peak memory bandwidth " << fmt("%.0f", suite.peak_bandwidth_gbps) << " GB/s";
   if (suite.peak_fp32_gflops > 0) os << ", peak FP32 " << fmt("%.1f", suite.peak_fp32_gflops / 1e3) << " TFLOP/s";
   if (suite.peak_bandwidth_gbps > 0) os << ")";

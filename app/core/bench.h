@@ -97,6 +97,7 @@ struct BenchTargetResult {
 };
 
 struct BenchSuite {
+  std::string command = "bench";  // what measured it: "bench" or "ladder" (the table's heading)
   std::string demo;
   std::vector<BenchBaseline> baselines;  // speedups are over these, in order (same case)
   std::vector<BenchRow> rows;

@@ -84,6 +84,7 @@ void compute_ladder(std::vector<Rung>& rungs) {
 
 BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, const Context& ctx) {
   BenchSuite suite;
+  suite.command = "ladder";
   suite.demo = std::string(demo);
   suite.peak_bandwidth_gbps = ctx.peak_bandwidth_gbps;
   suite.peak_fp32_gflops = ctx.peak_fp32_gflops;
