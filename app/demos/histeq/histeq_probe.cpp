@@ -8,6 +8,7 @@
 
 #include "common/text.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/probe_checks.h"
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
 
@@ -82,11 +83,7 @@ Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
     return p;
   }
   if (!variant_available(*v, &p.unavailable)) return p;
-  if (block == 0) block = v->default_block;
-  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
-    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
-    return p;
-  }
+  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
   const bool gpu = v->backend == Backend::Cuda;
   struct State {
     std::unique_ptr<histeq::Engine> engine;

@@ -1,6 +1,7 @@
 // Game of Life, host side: settings and UI, input (zoom, pan, draw), the CPU and CUDA engines and
 // moving the state between them when the variant's backend changes, verify, patterns.
 #include "demos/common/cuda_start.h"
+#include "demos/common/probe_checks.h"
 #include "demos/life/life_demo.h"
 
 #include <CLI/CLI.hpp>
@@ -571,11 +572,7 @@ Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
     return p;
   }
   if (!variant_available(*v, &p.unavailable)) return p;
-  if (block == 0) block = v->default_block;
-  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
-    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
-    return p;
-  }
+  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
   struct State {
     life::Grid start;
     std::unique_ptr<life::Engine> engine;

@@ -1,6 +1,7 @@
 // N-body, host side: settings and UI, the CPU and CUDA engines and moving the state between them
 // when the variant's backend changes, the camera, conservation plots, verify, body files, batch.
 #include "demos/common/cuda_start.h"
+#include "demos/common/probe_checks.h"
 #include "demos/nbody/nbody_demo.h"
 
 #include <CLI/CLI.hpp>
@@ -393,11 +394,7 @@ Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
     return p;
   }
   if (!variant_available(*v, &p.unavailable)) return p;
-  if (block == 0) block = v->default_block;
-  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
-    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
-    return p;
-  }
+  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
   const bool gpu = v->backend == nbody::Backend::Cuda;
   const double n = static_cast<double>(active_->size());
   if (!gpu && n > kMaxCpuProbeBodies) {

@@ -7,6 +7,7 @@
 
 #include "common/text.h"
 #include "demos/rotate/rotate_demo.h"
+#include "demos/common/probe_checks.h"
 #include "demos/rotate/rotate_verify.h"
 #include "rotate/rotate.h"
 
@@ -30,11 +31,7 @@ Probe RotateDemo::probe(size_t stage, std::string_view id, int block) {
       return p;
     }
   }
-  if (block == 0) block = v->default_block;
-  if (!v->blocks.empty() && std::find(v->blocks.begin(), v->blocks.end(), block) == v->blocks.end()) {
-    p.unavailable = "block " + std::to_string(block) + " is not one of " + std::string(v->id) + "'s";
-    return p;
-  }
+  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
   const bool gpu = v->backend == rotate::Backend::Cuda;
   struct State {
     image::Image source;
