@@ -338,6 +338,11 @@ void App::hotkeys() {
   for (const KeyPress& k : keys) {
     const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
     if (presenter_key(k)) continue;  // UI scale (Ctrl+= - 0), projector mode (F7), theme (F6)
+    // While the ladder is shown the demo belongs to it: only the ladder's keys, fullscreen and the
+    // screenshot act (V, R, 1-9... would reach into the demo its worker thread is measuring).
+    if (ladder_ && ladder_->visible() && k.key != GLFW_KEY_F5 && k.key != GLFW_KEY_ESCAPE &&
+        k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12)
+      continue;
     switch (k.key) {
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
