@@ -16,6 +16,7 @@
 #include "core/demo.h"
 #include "gl/image_io.h"
 #include "support/run_binary.h"
+#include "support/png_colours.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;
@@ -42,14 +43,7 @@ nlohmann::json read_json(const fs::path& p) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
-size_t colours(const fs::path& png) {
-  std::string err;
-  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
-  std::set<uint32_t> seen;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
-    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
-  return seen.size();
-}
+size_t colours(const fs::path& png) { return gpulab::testing::distinct_colours(png); }
 
 // Nothing of the panel outside the framebuffer, and nothing laid out beyond what the panel shows
 // unless it scrolls that way.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gl/image_io.h"
+#include "support/png_colours.h"
 
 namespace fs = std::filesystem;
 
@@ -48,14 +49,7 @@ void key(const char* name) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
-size_t colours(const fs::path& png) {
-  std::string err;
-  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
-  std::set<uint32_t> seen;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
-    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
-  return seen.size();
-}
+size_t colours(const fs::path& png) { return gpulab::testing::distinct_colours(png); }
 
 TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
