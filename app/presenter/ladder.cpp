@@ -300,13 +300,14 @@ void LadderRun::measure(size_t index) {
     r = rungs_[index];
   }
   if (r.state != RungState::Pending) return;
+  // The rung's variant as the demo lists it: its block sizes and how they are written.
+  const std::vector<Stage> stages = demo_.stages();
+  const VariantChoice* v = nullptr;
+  for (const VariantChoice& c : stages[r.stage].variants)
+    if (c.id == r.variant) v = &c;
   // The blocks to try: every allowed one (best), else the one listed.
   std::vector<int> blocks{r.block};
-  if (options_.best_block) {
-    for (const Stage& st : std::vector<Stage>{demo_.stages()[r.stage]})
-      for (const VariantChoice& v : st.variants)
-        if (v.id == r.variant && !v.blocks.empty()) blocks.assign(v.blocks.begin(), v.blocks.end());
-  }
+  if (options_.best_block && v && !v->blocks.empty()) blocks.assign(v->blocks.begin(), v->blocks.end());
   BenchSuite peaks;
   peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
   peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
@@ -352,20 +353,10 @@ void LadderRun::measure(size_t index) {
       row.height = p.height;
       row.item_unit = p.item_unit;
       bench_fill(row, t, p.items_per_step, p.bytes_per_step, p.flops_per_step, peaks, p.gpu);
-      const VariantChoice* v = nullptr;
-      const std::vector<Stage> stages = demo_.stages();
-      for (const VariantChoice& c : stages[r.stage].variants)
-        if (c.id == r.variant) v = &c;
-      const std::string label = v ? block_label(*v, block) : std::to_string(block);
-      if (blocks.size() > 1) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%s %.4g ms", label.c_str(), row.ms_median);
-        r.blocks_tried.push_back(buf);
-      }
       if (!any || row.ms_median < r.row.ms_median) {
         r.row = row;
         r.block = block;
-        r.block_label = label;
+        r.block_label = v ? block_label(*v, block) : std::to_string(block);
       }
       any = true;
       r.state = RungState::Measured;

@@ -31,7 +31,6 @@ struct Rung {
   int block = 0;             // the block measured (the fastest of those tried, or the chosen one)
   std::string block_label;   // "32x32", "256", "-"
   std::string note;          // the probe's note (e.g. "not verified: ...")
-  std::vector<std::string> blocks_tried;  // "16x16 0.213 ms", when several were tried
   BenchRow row;              // the measurement, in the bench's terms (ms, items/s, % of peak)
   double speedup_vs_baseline = 0;  // the stage's baseline ms / this ms (0: no baseline measured)
   double speedup_vs_previous = 0;  // the previous measured rung's ms / this ms (0: the first)
@@ -43,7 +42,6 @@ struct LadderOptions {
   bool best_block = true;             // try every allowed block and keep the fastest; else the current one
   std::vector<std::string> variants;  // only these ids (empty: all)
   int repeats = 5;                    // timed repeats per block (the median is kept)
-  double target_ms = 20;              // a GPU repeat lasts about this long
   std::function<void(const Rung&)> on_rung;  // called (on the measuring thread) as each rung ends
 };
 
