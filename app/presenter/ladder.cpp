@@ -96,7 +96,6 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
     row.variant = r.variant;
     row.block = r.block_label;
     if (r.state != RungState::Measured) row.error = r.reason.empty() ? state_name(r.state) : r.reason;
-    if (r.state == RungState::Measured && suite.device.empty() && r.gpu) suite.device = row.device;
     suite.rows.push_back(row);
     if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
   }
@@ -106,11 +105,19 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
   for (size_t s : stages)
     if (std::string id = ladder_baseline(rungs, s); !id.empty()) base.variants.push_back(id);
   if (!base.variants.empty()) suite.baselines.push_back(base);
-  if (suite.device.empty())
-    for (const Rung& r : rungs)
-      if (!r.row.device.empty()) suite.device = r.row.device;
+  suite.device = ladder_device(rungs);
   compute_speedups(suite);
   return suite;
+}
+
+std::string ladder_device(const std::vector<Rung>& rungs) {
+  std::string device;
+  for (const Rung& r : rungs)
+    if (r.state == RungState::Measured && (device.empty() || (r.gpu && !r.row.device.empty()))) {
+      device = r.row.device;
+      if (r.gpu) break;
+    }
+  return device;
 }
 
 ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device) {

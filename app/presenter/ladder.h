@@ -60,6 +60,8 @@ std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage);
 
 // The rows of the ladder as a bench suite (bench_json's schema), with the device and its peaks.
 BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, const Context& ctx);
+// The device a ladder ran on: its first measured GPU rung's, else its first measured rung's.
+std::string ladder_device(const std::vector<Rung>& rungs);
 // The chart of a ladder: one panel a stage that has a rung to show (a stage that does not run in
 // this configuration is left out), rungs in the table's order, titled with the demo, the input's
 // size, the device and today's date.

@@ -24,7 +24,6 @@ void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
   }
   demo_name_ = std::string(demo.name());
   demo_title_ = std::string(demo.title());
-  device_.clear();
   worst_frame_ms_ = 0;
   frames_ = 0;
   reported_ = false;
@@ -39,10 +38,7 @@ void LadderView::escape() {
 
 ChartData LadderView::chart() const {
   const std::vector<Rung> rs = run_->rungs();
-  std::string device;
-  for (const Rung& r : rs)
-    if (r.state == RungState::Measured && (device.empty() || r.gpu)) device = r.row.device;
-  return ladder_chart(rs, demo_title_, device);
+  return ladder_chart(rs, demo_title_, ladder_device(rs));
 }
 
 std::string LadderView::save_png(const std::filesystem::path& path, int width, int height) const {

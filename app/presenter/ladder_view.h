@@ -46,7 +46,7 @@ class LadderView {
   ChartData chart() const;
 
   std::unique_ptr<LadderRun> run_;
-  std::string demo_name_, demo_title_, device_;
+  std::string demo_name_, demo_title_;
   double worst_frame_ms_ = 0;
   int frames_ = 0;
   bool reported_ = false;
