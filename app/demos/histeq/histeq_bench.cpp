@@ -164,13 +164,8 @@ BenchSuite bench_histeq(const Options& o) {
       }
       planes = histeq::Planes{};  // the engines hold their copies
       // Scan and apply read a histogram and a LUT: compute them once on each engine.
-      auto prepare = [&](histeq::Engine& e) {
-        const bool c = e.backend() == histeq::Backend::Cpu;
-        e.run(*histeq::find_variant(c ? "hist-cpu" : "hist-atomic-global"), 256, 0);
-        e.run(*histeq::find_variant(c ? "scan-cpu" : "scan-serial"), 0, 0);
-      };
-      prepare(*cpu);
-      if (gpu && gpu_error.empty()) prepare(*gpu);
+      prepare_stage_inputs(*cpu, StageId::Apply, 1);
+      if (gpu && gpu_error.empty()) prepare_stage_inputs(*gpu, StageId::Apply, 1);
 
       auto measure = [&](BenchRow row, bool is_cpu, double items, double bytes, const std::function<void(int)>& step) {
         row.demo = "histeq";

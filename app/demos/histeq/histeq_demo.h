@@ -25,6 +25,9 @@ class HisteqDisplay;  // the before / after textures and the split (histeq_displ
 
 // Histogram equalization's benchmark rows (histeq_bench.cpp), reached through HisteqDemo::bench.
 BenchSuite bench_histeq(const Options& options);
+// Gives `stage` its input on `e` with the engine's plain variants, for every processed plane: a
+// histogram for scan, a histogram and LUT for apply (histeq_probe.cpp; the bench and the ladder).
+void prepare_stage_inputs(histeq::Engine& e, histeq::StageId stage, int planes);
 
 class HisteqDemo final : public Demo {
  public:

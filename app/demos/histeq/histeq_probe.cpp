@@ -22,16 +22,6 @@ namespace {
 using histeq::Backend;
 using histeq::StageId;
 
-// Runs the stages before `stage` on `e` with its backend's plain variants, so `stage` has its input.
-void prepare(histeq::Engine& e, StageId stage, int planes) {
-  const bool cpu = e.backend() == Backend::Cpu;
-  for (int p = 0; p < planes; ++p) {
-    if (stage == StageId::Scan || stage == StageId::Apply)
-      e.run(*histeq::find_variant(cpu ? "hist-cpu" : "hist-atomic-global"), 256, p);
-    if (stage == StageId::Apply) e.run(*histeq::find_variant(cpu ? "scan-cpu" : "scan-serial"), 0, p);
-  }
-}
-
 // The first difference between the stage results of two engines on plane `p`, or "".
 std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Variant& v, int p) {
   char buf[200];
@@ -75,6 +65,15 @@ std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Var
 
 }  // namespace
 
+void prepare_stage_inputs(histeq::Engine& e, StageId stage, int planes) {
+  const bool cpu = e.backend() == Backend::Cpu;
+  for (int p = 0; p < planes; ++p) {
+    if (stage == StageId::Scan || stage == StageId::Apply)
+      e.run(*histeq::find_variant(cpu ? "hist-cpu" : "hist-atomic-global"), 256, p);
+    if (stage == StageId::Apply) e.run(*histeq::find_variant(cpu ? "scan-cpu" : "scan-serial"), 0, p);
+  }
+}
+
 Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
   Probe p;
   const histeq::Variant* v = histeq::find_variant(id);
@@ -95,7 +94,7 @@ Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
   if (!st->engine) st->engine = histeq::make_cpu_engine();
   st->engine->upload(planes_);
   const int planes = planes_.processed();
-  prepare(*st->engine, v->stage, planes);
+  prepare_stage_inputs(*st->engine, v->stage, planes);
   const double pixels = static_cast<double>(planes_.pixel_count()) * planes;
   p.gpu = gpu;
   p.stream = gpu ? ctx_->stream : nullptr;
@@ -116,7 +115,7 @@ Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
     p.verify = [st, v, block, planes, copy]() -> std::string {
       auto reference = histeq::make_cpu_engine();
       reference->upload(copy);
-      prepare(*reference, v->stage, planes);
+      prepare_stage_inputs(*reference, v->stage, planes);
       const histeq::Variant& ref = *histeq::variants_of(v->stage).front();  // the stage's CPU variant
       // A histogram variant that writes the LUT is compared with the CPU's histogram and scan.
       const histeq::Variant* ref_scan = v->writes_lut ? histeq::find_variant("scan-cpu") : nullptr;
