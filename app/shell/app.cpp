@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "common/text.h"
 #include "common/error.h"
@@ -541,7 +542,12 @@ int App::run() {
   if (options_.headless) {
     shot_with_ui_ = options_.screenshot_ui;
     // With --start-ladder the frames go on until the ladder is measured, then --frames more.
-    while (ladder_ && ladder_->owns_demo()) frame();
+    // Paced as a 60 Hz display would pace them, so that the frames do not take the GPU from the
+    // measurements.
+    while (ladder_ && ladder_->owns_demo()) {
+      frame();
+      std::this_thread::sleep_for(std::chrono::milliseconds(16));
+    }
     if (ladder_ && ladder_->visible())
       std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n", ladder_->frames(),
                    ladder_->worst_frame_ms());
