@@ -14,18 +14,24 @@
 #include "common/file_io.h"
 #include "common/text.h"
 #include "core/demo.h"
+#include "core/keymap.h"
 
 namespace gpulab {
 namespace {
 
 constexpr const char* kImageGroup = "Image demos (histeq, rotate)";
 
-constexpr const char* kKeys =
-    "keys: Space pause, N step, R reset, 1-9 demos (--list order), V / Shift+V variants, H hide UI, F11 fullscreen,\n"
-    "      F12 screenshot, +/- speed, Ctrl+= / Ctrl+- / Ctrl+0 UI scale (bigger, smaller, the display's),\n"
-    "      F5 projector mode, F6 light / dark theme\n"
-    "settings (UI scale, theme, HUD, last demo, window size): $XDG_CONFIG_HOME/gpulab/settings.toml\n"
-    "      (default ~/.config/gpulab/settings.toml)";
+// The keys (the app's and each demo's, from the one key map) and where settings are kept.
+std::string keys_footer(std::span<Demo* const> demos) {
+  std::string out = "keys (F1 or ? shows them in the window):\n" + keys_text(shell_keys());
+  for (const Demo* d : demos) {
+    const std::vector<KeyBinding> keys = d->keys();
+    if (!keys.empty()) out += keys_text(keys);
+  }
+  return out +
+         "settings (UI scale, theme, HUD, last demo, window size): $XDG_CONFIG_HOME/gpulab/settings.toml\n"
+         "      (default ~/.config/gpulab/settings.toml)";
+}
 
 bool parse_int(std::string_view s, long long lo, long long hi, long long* out) {
   long long v = 0;
@@ -128,7 +134,7 @@ struct Parser {
   Parser(Options& o, std::span<Demo* const> demos) {
     app.set_help_flag("-h,--help", "this text");
     app.fallthrough();  // shell options may follow `bench`
-    app.footer(kKeys);
+    app.footer(keys_footer(demos));
     demo_option = app.add_option("--demo", o.demo, "demo to start on, or to benchmark (default: the last one, or life)");
     app.add_option("--variant", o.variants,
                    "variant id (see --list), once per stage");
@@ -153,6 +159,8 @@ struct Parser {
                           ->check(CLI::Range(0.75f, 4.0f));
     app.add_flag("--projector", o.projector,
                  "projector mode: fullscreen, light theme, UI scale 2, HUD on, the panel reduced to the variant picker");
+    app.add_flag("--hud", o.hud, "heads-up display: time per step, speed-up over the CPU, % of peak (F2)");
+    app.add_flag("--show-keys", o.show_keys)->group("");  // tests: the key list (F1) from the first frame
     app.add_flag("--reset-settings", o.reset_settings, "forget the saved settings (UI scale, theme, last demo...)");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
     app.add_option("--layout-report", o.layout_report)->type_name(kOutputPath)->group("");  // tests: the panel's layout
@@ -301,8 +309,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
       return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks", 2);
     if (o.headless || o.frames || !o.screenshot.empty() || !p.sizes.empty())
       return fail("--headless, --frames and --screenshot are run options, not bench options", 2);
-    if (o.ui_scale || o.projector || o.reset_settings)
-      return fail("--ui-scale, --projector and --reset-settings are run options, not bench options", 2);
+    if (o.ui_scale || o.projector || o.reset_settings || o.hud)
+      return fail("--ui-scale, --projector, --hud and --reset-settings are run options, not bench options", 2);
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);

@@ -56,6 +56,8 @@ struct Options {
   std::optional<float> ui_scale;  // --ui-scale S, 0.75..4
   bool projector = false;         // --projector: fullscreen, light theme, scale 2, HUD, compact panel
   bool reset_settings = false;    // --reset-settings: forget the saved settings first
+  bool hud = false;               // --hud: the heads-up display on (F2)
+  bool show_keys = false;         // the key list (F1) open from the first frame (tests; not in --help)
   bool demo_options_given = false;  // an option of --demo's own group was given
   std::string layout_report;      // headless: the panel's layout as JSON (tests; not in --help)
 

@@ -14,6 +14,7 @@
 #include "common/hd.h"
 #include "common/kernel_info.h"
 #include "core/cli.h"
+#include "core/keymap.h"
 #include "core/probe.h"
 
 namespace CLI {
@@ -107,6 +108,7 @@ struct Throughput {
   std::string item_unit;      // "cell updates"
   double bytes_per_step = 0;  // fewest bytes a step moves (0: no bandwidth figure)
   double flops_per_step = 0;  // floating-point operations a step (0: no GFLOP/s figure)
+  bool whole_pipeline = false;  // times every stage together (else the first stage's step)
 };
 
 class Demo {
@@ -151,6 +153,10 @@ class Demo {
     p.unavailable = "the " + std::string(name()) + " demo cannot be measured variant by variant";
     return p;
   }
+
+  // The demo's own keys (group: its title), for the help (F1 / ?) and --help. They reach the demo in
+  // Frame::input.keys; a test checks that none clashes with the shell's keys (core/keymap.h).
+  virtual std::vector<KeyBinding> keys() const { return {}; }
 
   // What the current variants launch (every stage), for the occupancy panel.
   virtual std::vector<KernelInfo> kernels() const { return {}; }

@@ -15,6 +15,7 @@
 
 #include "common/text.h"
 #include "common/error.h"
+#include "core/keymap.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
 #include "shell/bench_driver.h"
@@ -142,6 +143,8 @@ bool App::init(std::string* error) {
   platform::Platform& pf = *platform_;
   ctx_.platform = &pf;
   if (options_.projector) set_projector(true);
+  if (options_.hud) hud_ = true;
+  help_ = options_.show_keys;
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
@@ -275,14 +278,6 @@ bool App::attach_current() {
   return attached_;
 }
 
-std::optional<size_t> App::demo_for_key(int key) const {
-  // Keys 1 to 9 choose the demos in the registry's order: a new demo gets its key by being registered.
-  if (key < GLFW_KEY_1 || key > GLFW_KEY_9) return std::nullopt;
-  const auto index = static_cast<size_t>(key - GLFW_KEY_1);
-  if (index >= demos_.size()) return std::nullopt;
-  return index;
-}
-
 void App::select_demo(size_t index) {
   if (index >= demos_.size()) {
     notify("there is no demo " + std::to_string(index + 1) + " (" + std::to_string(demos_.size()) + " demos)");
@@ -336,49 +331,59 @@ void App::hotkeys() {
   keys.swap(key_queue_);
   demo_keys_.clear();
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
+  // While the ladder is shown the demo belongs to it: only the keys marked while_ladder act (V, R,
+  // 1-9... would reach into the demo its worker thread is measuring), and none reaches the demo.
+  const bool ladder_shown = ladder_ && ladder_->visible();
   for (const KeyPress& k : keys) {
-    const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
-    if (presenter_key(k)) continue;  // UI scale (Ctrl+= - 0), projector mode (F7), theme (F6)
-    // While the ladder is shown the demo belongs to it: only the ladder's keys, fullscreen and the
-    // screenshot act (V, R, 1-9... would reach into the demo its worker thread is measuring).
-    if (ladder_ && ladder_->visible() && k.key != GLFW_KEY_F5 && k.key != GLFW_KEY_ESCAPE &&
-        k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12)
+    const KeyBinding* b = find_shell_key(k.key, (k.mods & GLFW_MOD_CONTROL) != 0);
+    if (!b) {
+      if (!ladder_shown && !k.repeat) demo_keys_.push_back(k.key);  // the demo's (e.g. F: fit the view)
       continue;
-    switch (k.key) {
-      case GLFW_KEY_EQUAL:
-      case GLFW_KEY_KP_ADD:
-        steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
-        break;
-      case GLFW_KEY_MINUS:
-      case GLFW_KEY_KP_SUBTRACT:
-        steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
-        break;
-      default:
-        if (k.repeat) break;  // the rest act once per press
-        if (k.key == GLFW_KEY_SPACE) playing_ = !playing_;
-        if (k.key == GLFW_KEY_N) {
-          playing_ = false;
-          step_once_ = true;
-        }
-        if (k.key == GLFW_KEY_R) reset_ = true;
-        if (const auto index = demo_for_key(k.key)) select_demo(*index);
-        if (k.key == GLFW_KEY_V) cycle_variant(shift ? -1 : 1);
-        if (k.key == GLFW_KEY_H) ui_visible_ = !ui_visible_;
-        if (k.key == GLFW_KEY_F11) platform_->set_fullscreen(!platform_->fullscreen());
-        if (k.key == GLFW_KEY_F12) shot_pending_ = true;
-        if (k.key == GLFW_KEY_F5) {
-          if (ladder_ && ladder_->visible()) ladder_->escape();
-          else start_ladder();
-        }
-        if (k.key == GLFW_KEY_ESCAPE && ladder_ && ladder_->visible()) {
-          ladder_->escape();
-          break;
-        }
-        if (k.key != GLFW_KEY_SPACE && k.key != GLFW_KEY_F5 && k.key != GLFW_KEY_N && k.key != GLFW_KEY_R && k.key != GLFW_KEY_V &&
-            k.key != GLFW_KEY_H && k.key != GLFW_KEY_F11 && k.key != GLFW_KEY_F12 &&
-            !demo_for_key(k.key))
-          demo_keys_.push_back(k.key);  // the rest is the demo's (e.g. F: fit the view)
     }
+    if ((ladder_shown && !b->while_ladder) || (k.repeat && !b->repeats)) continue;
+    key_action(*b, k);
+  }
+}
+
+void App::key_action(const KeyBinding& b, const KeyPress& k) {
+  const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+  switch (b.action) {
+    case KeyAction::Help: help_ = !help_; break;
+    case KeyAction::Hud:
+      hud_ = !hud_;
+      if (!projector_) {  // projector mode's HUD is for the session; a choice outside it is kept
+        settings_.hud = hud_;
+        settings_dirty_ = true;
+      }
+      break;
+    case KeyAction::Ladder:
+      help_ = false;
+      if (ladder_ && ladder_->visible()) ladder_->escape();
+      else start_ladder();
+      break;
+    case KeyAction::Close:
+      if (help_) help_ = false;
+      else if (ladder_ && ladder_->visible()) ladder_->escape();
+      break;
+    case KeyAction::Theme: set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark); break;
+    case KeyAction::Projector: set_projector(!projector_); break;
+    case KeyAction::Fullscreen: platform_->set_fullscreen(!platform_->fullscreen()); break;
+    case KeyAction::Screenshot: shot_pending_ = true; break;
+    case KeyAction::ScaleUp: set_ui_scale(ui::step_scale(ui_scale(), +1)); break;
+    case KeyAction::ScaleDown: set_ui_scale(ui::step_scale(ui_scale(), -1)); break;
+    case KeyAction::ScaleReset: set_ui_scale(std::nullopt); break;  // the display's content scale
+    case KeyAction::Pause: playing_ = !playing_; break;
+    case KeyAction::Step:
+      playing_ = false;
+      step_once_ = true;
+      break;
+    case KeyAction::Reset: reset_ = true; break;
+    case KeyAction::Faster: steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16); break;
+    case KeyAction::Slower: steps_per_frame_ = std::max(steps_per_frame_ / 2, 1); break;
+    case KeyAction::NextVariant: cycle_variant(shift ? -1 : 1); break;
+    case KeyAction::ChooseDemo: select_demo(static_cast<size_t>(k.key - b.key)); break;  // says when there is none
+    case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
+    case KeyAction::Demo: break;
   }
 }
 
@@ -421,7 +426,10 @@ Input App::read_input(const Frame& f) {
 void App::start_ladder() {
   if (!attached_) return;
   if (!ladder_) ladder_ = std::make_unique<presenter::LadderView>();
-  guarded("ladder", [&] { ladder_->start(*demos_[demo_], ctx_); });
+  guarded("ladder", [&] {
+    ladder_->start(*demos_[demo_], ctx_);
+    ladder_fed_hud_ = false;
+  });
 }
 
 void App::frame() {
@@ -485,6 +493,12 @@ void App::frame() {
 
   const bool capture = shot_pending_;
   const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
+  if (attached_ && !ladder_shown) guarded("hud", [&] { hud_view_.update(t, presenter::hud_input(d, timings_, ctx_)); });
+  if (ladder_ && ladder_->done() && !ladder_fed_hud_) {
+    ladder_fed_hud_ = true;
+    guarded("hud", [&] { feed_hud_from_ladder(); });
+  }
+  layout_.hud.shown = layout_.help.shown = false;
   if (ladder_shown) {
     guarded("ladder", [&] {
       ladder_->draw(static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
@@ -493,6 +507,8 @@ void App::frame() {
   } else {
     if (show_ui) draw_ui(f);
     if (attached_) draw_caption();
+    if (attached_ && hud_) draw_hud(f);
+    if (help_) draw_help();
   }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

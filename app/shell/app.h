@@ -12,6 +12,7 @@
 #include "core/demo.h"
 #include "core/settings.h"
 #include "core/timings.h"
+#include "presenter/hud.h"
 #include "ui/appearance.h"
 
 namespace gpulab {
@@ -58,6 +59,21 @@ class App {
     float ui_scale = 0, font_px = 0, font_global_scale = 0, hud_px = 0, hud_digit_px = 0;
     bool truetype = false;
     std::string theme;
+    // The HUD as drawn on that frame (window points) and the view's middle it must leave free.
+    struct Hud {
+      bool shown = false;
+      float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+      float view_x0 = 0, view_x1 = 0, view_y1 = 0;
+      std::string title;
+      std::vector<std::string> values, captions;  // the figures drawn
+    } hud;
+    // The key list (F1 / ?) as drawn on that frame.
+    struct Help {
+      bool shown = false;
+      float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+      std::vector<std::string> keys;  // the keys listed, as written ("F5", "F1 / ?")
+      bool scroll_y = false;          // it did not fit: scrolls
+    } help;
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -68,6 +84,10 @@ class App {
   void shutdown();
   void frame();
   void hotkeys();
+  void key_action(const KeyBinding& b, const KeyPress& k);  // what a shell key does (core/keymap.h)
+  void draw_help();  // F1 / ?: every key of the app and the current demo
+  void draw_hud(const Frame& f);
+  void feed_hud_from_ladder();  // the finished ladder's CPU rung is the HUD's baseline
   void draw_ui(Frame& f);
   void draw_controls(Frame& f);
   void draw_pickers(Frame& f, bool compact);  // the demo and variant pickers (all the compact panel has)
@@ -79,7 +99,6 @@ class App {
   bool attach_current();
   Input read_input(const Frame& f);
   void select_demo(size_t index);
-  std::optional<size_t> demo_for_key(int key) const;  // keys 1 to 9, as far as there are demos
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
@@ -93,7 +112,6 @@ class App {
   void set_ui_scale(std::optional<float> chosen);
   void set_theme(Theme theme);
   void set_projector(bool on);
-  bool presenter_key(const KeyPress& k);  // true when the key was a presentation key
   void draw_view_controls();
   void record_layout();
   bool write_layout_report(const std::filesystem::path& path) const;
@@ -142,6 +160,9 @@ class App {
   std::optional<float> chosen_scale_;  // none: the display's content scale
   Theme theme_ = Theme::Dark;
   bool hud_ = false;
+  bool help_ = false;  // the key list is shown
+  presenter::Hud hud_view_;     // its reading (kept up to date while hidden: the CPU baseline)
+  bool ladder_fed_hud_ = true;  // the finished ladder's CPU baseline went to the HUD
   bool compact_panel_ = false;  // only the pickers (projector mode)
   struct ProjectorRestore {
     std::optional<float> scale;

@@ -121,32 +121,6 @@ void App::set_projector(bool on) {
   }
 }
 
-bool App::presenter_key(const KeyPress& k) {
-  const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0;
-  if (ctrl && (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD)) {
-    set_ui_scale(ui::step_scale(ui_scale(), +1));
-    return true;
-  }
-  if (ctrl && (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT)) {
-    set_ui_scale(ui::step_scale(ui_scale(), -1));
-    return true;
-  }
-  if (ctrl && (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0)) {
-    set_ui_scale(std::nullopt);  // the display's content scale
-    return true;
-  }
-  if (k.repeat) return k.key == GLFW_KEY_F7 || k.key == GLFW_KEY_F6;
-  if (k.key == GLFW_KEY_F7) {
-    set_projector(!projector_);
-    return true;
-  }
-  if (k.key == GLFW_KEY_F6) {
-    set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark);
-    return true;
-  }
-  return false;
-}
-
 void App::draw_view_controls() {
   // UI scale, theme, projector mode: also on keys, named here so that nobody has to remember them.
   char cur[32];
@@ -168,6 +142,15 @@ void App::draw_view_controls() {
   if (ImGui::RadioButton("dark", &theme, 0)) set_theme(Theme::Dark);
   ImGui::SameLine();
   if (ImGui::RadioButton("light, high contrast", &theme, 1)) set_theme(Theme::Light);
+  bool hud = hud_;
+  if (ImGui::Checkbox("heads-up display (F2)", &hud)) {
+    hud_ = hud;
+    if (!projector_) {
+      settings_.hud = hud_;
+      settings_dirty_ = true;
+    }
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("time per step, speed-up over the CPU and %% of peak in large digits");
   bool projector = projector_.has_value();
   if (ImGui::Checkbox("projector mode (F7)", &projector)) set_projector(projector);
   if (ImGui::IsItemHovered())
@@ -222,6 +205,13 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
   nlohmann::json sections = nlohmann::json::array();
   for (const auto& s : l.sections) sections.push_back({{"name", s.name}, {"y0", s.y0}, {"y1", s.y1}});
   j["sections"] = sections;
+  j["hud"] = {{"shown", l.hud.shown},
+              {"box", {l.hud.x0, l.hud.y0, l.hud.x1, l.hud.y1}},
+              {"view", {l.hud.view_x0, l.hud.view_x1, l.hud.view_y1}},
+              {"title", l.hud.title},
+              {"values", l.hud.values},
+              {"captions", l.hud.captions}};
+  j["help"] = {{"shown", l.help.shown}, {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}}, {"keys", l.help.keys}, {"scrolls", l.help.scroll_y}};
   const std::string err = files::write_regular_file(path, j.dump(2) + "\n");
   if (!err.empty()) std::fprintf(stderr, "gpulab: --layout-report: %s\n", err.c_str());
   return err.empty();

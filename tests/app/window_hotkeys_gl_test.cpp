@@ -82,4 +82,44 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   EXPECT_LT(colours(files[1]), 12u);
 }
 
+TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  const fs::path dir = fs::temp_directory_path() / ("gpulab-window-hud-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string app = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
+                          " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
+                          (dir / "pid").string();
+  ASSERT_EQ(std::system(app.c_str()), 0);
+  struct Stop {
+    fs::path dir;
+    ~Stop() {
+      std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } stop{dir};
+
+  key("h");  // the panel hidden: what is left is the cells, then what F2 and F1 add
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1)) << "F12 saved nothing";
+  key("F2");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2));
+  key("F2");
+  key("F1");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 3));
+  key("Escape");  // closes the list
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 4));
+  const auto files = pngs(dir / "screenshots");
+  ASSERT_EQ(files.size(), 4u);
+  EXPECT_LT(colours(files[0]), 12u) << "the panel is still shown";
+  EXPECT_GT(colours(files[1]), 20u) << "F2 drew no heads-up display";
+  EXPECT_GT(colours(files[2]), 20u) << "F1 drew no list of keys";
+  EXPECT_LT(colours(files[3]), 12u) << "Esc did not close the list, or F2 did not hide the HUD";
+}
+
 }  // namespace

@@ -316,6 +316,10 @@ void NbodyDemo::fit_view(float aspect) {
   view_fitted_ = true;
 }
 
+std::vector<KeyBinding> NbodyDemo::keys() const {
+  return {{GLFW_KEY_F, 0, 0, false, "F", "fit the view to the bodies", title()}};
+}
+
 void NbodyDemo::handle_input(const Frame& frame) {
   const float free_w = static_cast<float>(std::max(1, frame.width - frame.inset_left));
   const float aspect = free_w / std::max(1, frame.height);

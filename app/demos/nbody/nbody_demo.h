@@ -46,6 +46,7 @@ class NbodyDemo final : public Demo {
   bool bench(const Options& options, BenchSuite* out) override;
   Probe probe(size_t stage, std::string_view id, int block) override;
   std::vector<KernelInfo> kernels() const override;
+  std::vector<KeyBinding> keys() const override;
   std::vector<Throughput> throughput() const override;
   std::string caption() const override;
 

@@ -1,0 +1,112 @@
+#include "core/keymap.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gpulab {
+namespace {
+
+// Presenter actions take function keys or Ctrl combinations; playback keeps the plain keys it has
+// always had. The demos' own keys (Demo::keys) may take any other plain key.
+constexpr KeyBinding kShellKeys[] = {
+    {GLFW_KEY_F1, 0, 0, false, "F1", "show or hide this list of keys", "Presenter", KeyAction::Help, false,
+     true},
+    {GLFW_KEY_SLASH, 0, 0, false, "?", "show or hide this list of keys", "Presenter", KeyAction::Help, false,
+     true},
+    {GLFW_KEY_F2, 0, 0, false, "F2", "heads-up display: time, speed-up, % of peak", "Presenter",
+     KeyAction::Hud, false, false},
+    {GLFW_KEY_F5, 0, 0, false, "F5", "the speed-up ladder of every variant (again: close it)", "Presenter",
+     KeyAction::Ladder, false, true},
+    {GLFW_KEY_ESCAPE, 0, 0, false, "Esc", "cancel or close the ladder; close this list", "Presenter",
+     KeyAction::Close, false, true},
+    {GLFW_KEY_F6, 0, 0, false, "F6", "light (high contrast) or dark theme", "Presenter", KeyAction::Theme,
+     false, true},
+    {GLFW_KEY_F7, 0, 0, false, "F7", "projector mode (fullscreen, light, large, HUD)", "Presenter",
+     KeyAction::Projector, false, true},
+    {GLFW_KEY_F11, 0, 0, false, "F11", "fullscreen", "Presenter", KeyAction::Fullscreen, false, true},
+    {GLFW_KEY_F12, 0, 0, false, "F12", "screenshot into screenshots/", "Presenter", KeyAction::Screenshot,
+     false, true},
+    {GLFW_KEY_EQUAL, 0, GLFW_KEY_KP_ADD, true, "Ctrl+=", "larger UI", "Presenter", KeyAction::ScaleUp, false,
+     true},
+    {GLFW_KEY_MINUS, 0, GLFW_KEY_KP_SUBTRACT, true, "Ctrl+-", "smaller UI", "Presenter", KeyAction::ScaleDown,
+     false, true},
+    {GLFW_KEY_0, 0, GLFW_KEY_KP_0, true, "Ctrl+0", "the display's UI scale", "Presenter",
+     KeyAction::ScaleReset, false, true},
+    {GLFW_KEY_SPACE, 0, 0, false, "Space", "pause or play", "Playback", KeyAction::Pause},
+    {GLFW_KEY_N, 0, 0, false, "N", "one step (pauses)", "Playback", KeyAction::Step},
+    {GLFW_KEY_R, 0, 0, false, "R", "reset", "Playback", KeyAction::Reset},
+    {GLFW_KEY_EQUAL, 0, GLFW_KEY_KP_ADD, false, "+", "twice the steps a frame", "Playback", KeyAction::Faster,
+     true},
+    {GLFW_KEY_MINUS, 0, GLFW_KEY_KP_SUBTRACT, false, "-", "half the steps a frame", "Playback",
+     KeyAction::Slower, true},
+    {GLFW_KEY_V, 0, 0, false, "V / Shift+V", "next / previous variant", "Playback", KeyAction::NextVariant},
+    {GLFW_KEY_1, GLFW_KEY_9, 0, false, "1-9", "choose a demo (in gpulab --list order)", "Playback",
+     KeyAction::ChooseDemo},
+    {GLFW_KEY_H, 0, 0, false, "H", "hide or show the panel", "View", KeyAction::HideUi},
+};
+
+bool covers(const KeyBinding& b, int key) {
+  if (b.key_last ? (key >= b.key && key <= b.key_last) : key == b.key) return true;
+  return b.alt_key != 0 && key == b.alt_key;
+}
+
+// The codes a binding takes (a range spelled out, the alternative added).
+std::vector<int> codes(const KeyBinding& b) {
+  std::vector<int> out;
+  for (int k = b.key; k <= (b.key_last ? b.key_last : b.key); ++k) out.push_back(k);
+  if (b.alt_key) out.push_back(b.alt_key);
+  return out;
+}
+
+}  // namespace
+
+std::span<const KeyBinding> shell_keys() { return kShellKeys; }
+
+bool key_matches(const KeyBinding& b, int key, bool ctrl) { return b.ctrl == ctrl && covers(b, key); }
+
+const KeyBinding* find_shell_key(int key, bool ctrl) {
+  for (const KeyBinding& b : kShellKeys)
+    if (key_matches(b, key, ctrl)) return &b;
+  return nullptr;
+}
+
+std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<const KeyBinding> b) {
+  std::vector<std::string> out;
+  auto check = [&](const KeyBinding& x, const KeyBinding& y) {
+    for (int k : codes(x))
+      if (key_matches(y, k, x.ctrl)) {
+        out.push_back(std::string(x.shown) + ": " + std::string(x.what) + " / " + std::string(y.shown) +
+                      ": " + std::string(y.what));
+        return;
+      }
+  };
+  if (b.empty()) {
+    for (size_t i = 0; i < a.size(); ++i)
+      for (size_t j = i + 1; j < a.size(); ++j) check(a[i], a[j]);
+  } else {
+    for (const KeyBinding& x : a)
+      for (const KeyBinding& y : b) check(x, y);
+  }
+  return out;
+}
+
+std::string keys_text(std::span<const KeyBinding> keys) {
+  std::string out;
+  std::string_view group;
+  size_t width = 0;
+  for (const KeyBinding& k : keys) width = std::max(width, k.shown.size());
+  for (const KeyBinding& k : keys) {
+    if (k.group != group) {
+      group = k.group;
+      out += std::string(group) + ":\n";
+    }
+    std::string line = "  " + std::string(k.shown);
+    line.resize(2 + width + 2, ' ');
+    out += line + std::string(k.what) + "\n";
+  }
+  return out;
+}
+
+}  // namespace gpulab

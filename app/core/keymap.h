@@ -1,0 +1,62 @@
+#pragma once
+// One key map for the whole app: the shell's keys (presenter actions on function keys and Ctrl
+// combinations, playback on plain keys) and each demo's own (Demo::keys), shown by F1 / ? and in
+// --help, and checked for clashes by a test. The shell dispatches its keys from this table, so the
+// help can never list a key that does something else.
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab {
+
+// What a shell key does (a demo's keys have Demo; the demo acts on them itself).
+enum class KeyAction {
+  Demo,  // the demo's own key
+  Help,
+  Hud,
+  Ladder,
+  Theme,
+  Projector,
+  Fullscreen,
+  Screenshot,
+  ScaleUp,
+  ScaleDown,
+  ScaleReset,
+  Pause,
+  Step,
+  Reset,
+  NextVariant,
+  HideUi,
+  Faster,
+  Slower,
+  ChooseDemo,
+  Close,
+};
+
+struct KeyBinding {
+  int key = 0;             // GLFW key code
+  int key_last = 0;        // a range of codes key..key_last (1-9), 0: one key
+  int alt_key = 0;         // the same action on another code (the keypad's +), 0: none
+  bool ctrl = false;       // needs Ctrl held (and without Ctrl it is another key)
+  std::string_view shown;  // as the help writes it: "F5", "Ctrl+=", "V / Shift+V"
+  std::string_view what;   // "the speed-up ladder of every variant"
+  std::string_view group;  // "Presenter", "Playback", "View", or the demo's title
+  KeyAction action = KeyAction::Demo;
+  bool repeats = false;       // held down it acts again (auto-repeat); else once a press
+  bool while_ladder = false;  // acts while the ladder owns the screen
+};
+
+// The shell's keys, in the order the help lists them.
+std::span<const KeyBinding> shell_keys();
+// True when `b` is what a press of `key` with `ctrl` held means.
+bool key_matches(const KeyBinding& b, int key, bool ctrl);
+// The shell's binding of a press, or null (the press is then the demo's).
+const KeyBinding* find_shell_key(int key, bool ctrl);
+// Every press that two bindings of `a` and `b` (or two of `a` when `b` is empty) would both take,
+// written "F5: ladder / theme". Empty when the map is clean.
+std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<const KeyBinding> b = {});
+// The keys as lines for --help and the help overlay: "  F5           the speed-up ladder ...".
+std::string keys_text(std::span<const KeyBinding> keys);
+
+}  // namespace gpulab

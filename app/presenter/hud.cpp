@@ -1,0 +1,248 @@
+#include "presenter/hud.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ui/timings_panel.h"
+
+namespace gpulab::presenter {
+namespace {
+
+std::string printf_string(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// "step (per generation)" -> "per generation"; a label without parentheses -> "per step".
+std::string per_what(const std::string& label) {
+  const size_t open = label.find('('), close = label.rfind(')');
+  if (open != std::string::npos && close != std::string::npos && close > open + 1)
+    return label.substr(open + 1, close - open - 1);
+  return "per step";
+}
+
+}  // namespace
+
+std::string hud_time(double ms) {
+  if (!std::isfinite(ms) || ms <= 0) return "–";
+  if (ms < 1.0) return printf_string("%.3g µs", ms * 1000.0);
+  if (ms >= 1000.0) return printf_string("%.3g s", ms / 1000.0);
+  return printf_string("%.3g ms", ms);
+}
+
+std::string hud_speedup(double x) {
+  if (!std::isfinite(x) || x <= 0) return "–";
+  const char* fmt = x >= 99.95 ? "%.0f×" : x >= 9.995 ? "%.1f×" : "%.2f×";
+  return printf_string(fmt, x);
+}
+
+HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx) {
+  HudInput in;
+  in.demo_title = std::string(demo.title());
+  const std::vector<Stage> stages = demo.stages();
+  bool on_baseline = true;
+  std::string baseline;
+  for (size_t s = 0; s < stages.size(); ++s) {
+    const Stage& st = stages[s];
+    if (!st.active || st.variants.empty()) continue;
+    const VariantChoice& v = st.variants[static_cast<size_t>(st.variant)];
+    std::string label = std::string(v.id);
+    if (!v.blocks.empty()) {
+      label += ' ';
+      label += block_label(v, st.block);
+    }
+    if (!in.variant.empty()) in.variant += " + ";
+    in.variant += label;
+    // The stage's baseline: its first CPU variant, as the ladder takes it.
+    const auto cpu = std::find_if(st.variants.begin(), st.variants.end(),
+                                  [](const VariantChoice& c) { return !c.needs_cuda; });
+    if (cpu == st.variants.end()) {
+      on_baseline = false;
+      continue;
+    }
+    if (s == 0) baseline = std::string(cpu->id);
+    on_baseline = on_baseline && cpu->id == v.id;
+  }
+  in.baseline_variant = baseline;
+  in.on_baseline = on_baseline && !baseline.empty();
+  in.peak_known = ctx.peak_bandwidth_gbps > 0 || ctx.peak_fp32_gflops > 0;
+  const std::vector<Throughput> rows = demo.throughput();
+  if (rows.empty()) return in;
+  const Throughput& t = rows.front();
+  in.per = per_what(t.label);
+  in.baseline_key = std::string(demo.name()) + "|" + t.label + "|" + printf_string("%.0f", t.items_per_step) +
+                    (t.whole_pipeline ? "|pipeline" : "");
+  ui::ThroughputRow row;
+  row.series = timings.find(t.section);
+  row.steps_per_sample = t.steps;
+  row.bytes_per_step = t.bytes_per_step;
+  row.items_per_step = t.items_per_step;
+  row.item_unit = t.item_unit;
+  row.flops_per_step = t.flops_per_step;
+  if (!row.series) return in;
+  const ui::ThroughputFigures f = ui::throughput_figures(row, ctx.peak_bandwidth_gbps, ctx.peak_fp32_gflops);
+  if (!f.valid) return in;
+  in.ms_per_step = f.seconds_per_step * 1000.0;
+  if (t.flops_per_step > 0 && f.percent_of_fp32_peak > 0) {
+    in.pct_peak = f.percent_of_fp32_peak;
+    in.peak_label = "of FP32 peak";
+  } else if (f.percent_of_peak > 0) {
+    in.pct_peak = f.percent_of_peak;
+    in.peak_label = "of DRAM bandwidth";
+  }
+  return in;
+}
+
+void Hud::update(double now_seconds, const HudInput& in) {
+  if (in.on_baseline && in.ms_per_step && !in.baseline_key.empty())
+    baselines_[in.baseline_key] = *in.ms_per_step;
+  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds) return;
+  reading_ = read(in);
+  refreshed_at_ = now_seconds;
+}
+
+void Hud::note_baseline(const std::string& key, double ms) {
+  if (!key.empty() && std::isfinite(ms) && ms > 0) baselines_[key] = ms;
+}
+
+std::optional<double> Hud::baseline(const std::string& key) const {
+  const auto it = baselines_.find(key);
+  if (it == baselines_.end()) return std::nullopt;
+  return it->second;
+}
+
+HudReading Hud::read(const HudInput& in) const {
+  HudReading r;
+  r.title = in.demo_title + " — " + in.variant;
+  HudFigure time;
+  if (in.ms_per_step) {
+    time.value = hud_time(*in.ms_per_step);
+    time.caption = in.per;
+  } else {
+    time.value = "–";
+    time.caption = in.per + ": not measured (paused?)";
+  }
+  r.figures.push_back(time);
+  HudFigure speedup;
+  const std::optional<double> base = baseline(in.baseline_key);
+  if (in.baseline_variant.empty()) {
+    speedup.value = "–";
+    speedup.caption = "no CPU baseline in this demo";
+  } else if (in.on_baseline) {
+    speedup.value = "1×";
+    speedup.caption = "the CPU baseline (" + in.baseline_variant + ")";
+  } else if (base && in.ms_per_step) {
+    speedup.value = hud_speedup(*base / *in.ms_per_step);
+    speedup.caption = "vs " + in.baseline_variant + " (CPU)";
+  } else {
+    speedup.value = "not measured yet";
+    speedup.caption = "vs " + in.baseline_variant + " (CPU): F5 measures it";
+  }
+  r.figures.push_back(speedup);
+  HudFigure peak;
+  if (in.pct_peak > 0) {
+    peak.value = printf_string(in.pct_peak < 9.95 ? "%.1f%%" : "%.0f%%", in.pct_peak);
+    peak.caption = in.peak_label;
+  } else {
+    peak.value = "–";
+    peak.caption = in.peak_known ? "of peak: not measured" : "of peak: unknown on the CPU backend";
+  }
+  r.figures.push_back(peak);
+  return r;
+}
+
+HudPlaced hud_layout(const HudSizes& sz, HudBox view, float pad) {
+  HudPlaced p;
+  const float avail_w =
+      std::max(0.0f, view.x1 - view.x0 - 4 * pad);  // the box is inset by pad, its text by pad again
+  const float middle = (view.y0 + view.y1) * 0.5f;
+  const float row_h = sz.value_h + sz.caption_h;
+  const float gap = std::max(pad * 2, sz.value_h * 0.6f);
+  // Rows of figures, filled left to right; a figure wider than the view gets a row of its own.
+  std::vector<std::vector<size_t>> rows;
+  std::vector<float> widths;
+  float x = 0;
+  for (size_t i = 0; i < sz.value_w.size(); ++i) {
+    const float w = std::max(sz.value_w[i], i < sz.caption_w.size() ? sz.caption_w[i] : 0.0f);
+    if (rows.empty() || (x > 0 && x + gap + w > avail_w)) {
+      rows.emplace_back();
+      widths.push_back(0);
+      x = 0;
+    }
+    x += (x > 0 ? gap : 0) + w;
+    rows.back().push_back(i);
+    widths.back() = x;
+  }
+  // From the bottom up: drop the last rows while the box would reach above the middle of the view.
+  auto height = [&](size_t n) { return pad + sz.title_h + pad * 0.5f + static_cast<float>(n) * row_h + pad; };
+  size_t n = rows.size();
+  while (n > 0 && view.y1 - pad - height(n) < middle) --n;
+  rows.resize(n);
+  float box_w = sz.title_w;
+  for (size_t i = 0; i < n; ++i) box_w = std::max(box_w, widths[i]);
+  box_w = std::min(box_w, avail_w) + 2 * pad;
+  p.box.x0 = view.x0 + pad;
+  p.box.x1 = p.box.x0 + box_w;
+  p.box.y1 = view.y1 - pad;
+  p.box.y0 = p.box.y1 - height(n);
+  p.title_x = p.box.x0 + pad;
+  p.title_y = p.box.y0 + pad;
+  float y = p.title_y + sz.title_h + pad * 0.5f;
+  for (const auto& row : rows) {
+    float cx = p.box.x0 + pad;
+    for (size_t i : row) {
+      HudPlaced::Item it;
+      it.x = cx;
+      it.value_y = y;
+      it.caption_y = y + sz.value_h;
+      p.items.push_back(it);
+      cx += std::max(sz.value_w[i], i < sz.caption_w.size() ? sz.caption_w[i] : 0.0f) + gap;
+    }
+    y += row_h;
+  }
+  return p;
+}
+
+HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme) {
+  if (!big) big = ImGui::GetFont();
+  if (!small) small = ImGui::GetFont();
+  // Captions and the title at 40% of the digits' size (readable from the back too), never smaller
+  // than the panel's text.
+  const float small_px = std::max(small->FontSize, big->FontSize * 0.4f);
+  ImFont* const cap = big;
+  HudSizes sz;
+  auto measure = [](ImFont* f, float px, const std::string& s) {
+    return f->CalcTextSizeA(px, 1e9f, 0.0f, s.c_str());
+  };
+  const ImVec2 t = measure(cap, small_px, r.title);
+  sz.title_w = t.x;
+  sz.title_h = t.y;
+  sz.value_h = big->FontSize;
+  sz.caption_h = small_px;
+  for (const HudFigure& f : r.figures) {
+    sz.value_w.push_back(measure(big, big->FontSize, f.value).x);
+    sz.caption_w.push_back(measure(cap, small_px, f.caption).x);
+  }
+  const float pad = std::max(6.0f, small_px * 0.5f);
+  const HudPlaced p = hud_layout(sz, view, pad);
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImU32 back = light_theme ? IM_COL32(255, 255, 255, 225) : IM_COL32(0, 0, 0, 200);
+  const ImU32 ink = light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+  const ImU32 dim = light_theme ? IM_COL32(40, 40, 40, 255) : IM_COL32(200, 200, 200, 255);
+  dl->AddRectFilled(ImVec2(p.box.x0, p.box.y0), ImVec2(p.box.x1, p.box.y1), back, pad * 0.5f);
+  const ImVec4 clip(p.box.x0, p.box.y0, p.box.x1, p.box.y1);
+  dl->AddText(cap, small_px, ImVec2(p.title_x, p.title_y), dim, r.title.c_str(), nullptr, 0.0f, &clip);
+  for (size_t i = 0; i < p.items.size(); ++i) {
+    dl->AddText(big, big->FontSize, ImVec2(p.items[i].x, p.items[i].value_y), ink, r.figures[i].value.c_str(),
+                nullptr, 0.0f, &clip);
+    dl->AddText(cap, small_px, ImVec2(p.items[i].x, p.items[i].caption_y), dim, r.figures[i].caption.c_str(),
+                nullptr, 0.0f, &clip);
+  }
+  return p;
+}
+
+}  // namespace gpulab::presenter

@@ -1,0 +1,96 @@
+#pragma once
+// The heads-up display (F2; on in projector mode): the demo and variant, the time per step, the
+// speed-up over the stage's CPU baseline (measured live since the app started, or by the ladder) and
+// the % of the peak the demo is bound by, in digits at least 48 px high at 1080p, laid out along the
+// bottom of the view so that it never covers the picture's centre, and refreshed at most twice a
+// second so that the numbers can be read.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "core/timings.h"
+
+struct ImFont;
+
+namespace gpulab::presenter {
+
+// What the HUD reads from the demo each frame (hud_input builds it).
+struct HudInput {
+  std::string demo_title;        // "Game of Life"
+  std::string variant;           // "gpu-shared 32x32" (every active stage's, joined with " + ")
+  std::string baseline_variant;  // the first stage's CPU baseline ("cpu-naive"), "" when it has none
+  bool on_baseline = false;      // the baseline variant is the one running
+  std::string baseline_key;      // the case a baseline time is valid for: demo, read-out, size
+  std::optional<double> ms_per_step;
+  std::string per;          // "per generation"
+  double pct_peak = 0;      // 0: unknown (CPU backend) or not measured
+  std::string peak_label;   // "of DRAM bandwidth", "of FP32 peak"
+  bool peak_known = false;  // the device's peak is known (a CUDA device)
+};
+
+// From the demo's stages and first throughput read-out, the timings and the device's peaks.
+HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx);
+
+// One big number and its caption under it.
+struct HudFigure {
+  std::string value;    // "0.213 ms", "412×", "78%"
+  std::string caption;  // "per generation", "vs cpu-naive", "of DRAM bandwidth"
+};
+struct HudReading {
+  std::string title;  // "Game of Life — gpu-shared 32x32"
+  std::vector<HudFigure> figures;
+};
+
+// "0.213 ms", "12.3 µs", "1.25 s"; "412×", "12.5×", "1.04×".
+std::string hud_time(double ms);
+std::string hud_speedup(double x);
+
+class Hud {
+ public:
+  static constexpr double kRefreshSeconds = 0.5;
+
+  // Every frame: keeps the baseline's time while it runs; the reading is refreshed when
+  // kRefreshSeconds have passed since the last refresh (or there is none yet).
+  void update(double now_seconds, const HudInput& in);
+  // A baseline measured elsewhere (the ladder's CPU rung on the same input).
+  void note_baseline(const std::string& key, double ms);
+  std::optional<double> baseline(const std::string& key) const;
+  const HudReading& reading() const { return reading_; }
+  // The reading from `in` and the baselines known now (what update shows).
+  HudReading read(const HudInput& in) const;
+
+ private:
+  std::map<std::string, double> baselines_;  // baseline_key -> ms per step
+  HudReading reading_;
+  double refreshed_at_ = -1;
+};
+
+// Where the HUD goes in the view (window points): a box at the bottom left of the part of the
+// display the panel leaves free, its figures side by side, wrapped to more rows when they do not
+// fit, and figures left out rather than reaching above the view's middle.
+struct HudBox {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+struct HudPlaced {
+  HudBox box;  // the backing box
+  float title_x = 0, title_y = 0;
+  struct Item {
+    float x = 0, value_y = 0, caption_y = 0;
+  };
+  std::vector<Item> items;  // one per figure shown (the first items.size() figures)
+};
+struct HudSizes {  // measured text sizes
+  float title_w = 0, title_h = 0;
+  std::vector<float> value_w, caption_w;
+  float value_h = 0, caption_h = 0;
+};
+HudPlaced hud_layout(const HudSizes& sizes, HudBox view, float pad);
+
+// Draws the reading into the foreground draw list with `big` for the values and `small` for the
+// rest, in the view box; returns where it went (for the layout report).
+HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme);
+
+}  // namespace gpulab::presenter

@@ -1,0 +1,196 @@
+// cpu label: the heads-up display's numbers (time per step, speed-up over the stage's CPU baseline,
+// % of peak) from a demo's stages, read-out and timings; its refresh at most twice a second; its
+// layout (inside the view, never over the view's middle, wrapped when narrow).
+#include "presenter/hud.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/timings.h"
+
+namespace gpulab::presenter {
+namespace {
+
+const int kBlocks[] = {64, 128, 256};
+
+void sample(Timings& t, double ms) {  // one frame's time of the "step" section
+  t.cpu("step", ms);
+  t.collect();
+}
+
+// A demo with one stage (a CPU baseline, a second CPU variant and a GPU one) and one read-out.
+class FakeDemo : public Demo {
+ public:
+  int variant = 0;
+  bool pipeline = false;
+  double items = 1000;
+  std::string_view name() const override { return "fake"; }
+  std::string_view title() const override { return "Fake demo"; }
+  std::vector<Stage> stages() const override {
+    Stage s;
+    s.id = "step";
+    s.title = "step";
+    VariantChoice cpu, lut, gpu;
+    cpu.id = "cpu-naive";
+    lut.id = "cpu-lut";
+    gpu.id = "gpu-shared";
+    gpu.needs_cuda = true;
+    gpu.blocks = kBlocks;
+    gpu.default_block = 128;
+    s.variants = {cpu, lut, gpu};
+    s.variant = variant;
+    s.block = variant == 2 ? 256 : 0;
+    return {s};
+  }
+  bool set_variant(size_t, std::string_view, std::string*) override { return true; }
+  bool set_block(size_t, int, std::string*) override { return true; }
+  std::string configure(const Options&) override { return {}; }
+  void attach(Context&) override {}
+  void compute(Frame&) override {}
+  void render(Frame&) override {}
+  void ui(Frame&) override {}
+  void detach() override {}
+  bool open_file(const std::filesystem::path&, std::string*) override { return false; }
+  std::vector<Throughput> throughput() const override {
+    Throughput t;
+    t.label = "step (per generation)";
+    t.section = "step";
+    t.steps = 2;  // each sample covers two steps
+    t.items_per_step = items;
+    t.item_unit = "cells";
+    t.bytes_per_step = 2e9;  // 2 GB a step
+    t.whole_pipeline = pipeline;
+    return {t};
+  }
+  std::string caption() const override { return "fake"; }
+};
+
+TEST(Hud, Formats) {
+  EXPECT_EQ(hud_time(0.213), "213 µs");
+  EXPECT_EQ(hud_time(4.71), "4.71 ms");
+  EXPECT_EQ(hud_time(1250), "1.25 s");
+  EXPECT_EQ(hud_time(0), "–");
+  EXPECT_EQ(hud_speedup(412.3), "412×");
+  EXPECT_EQ(hud_speedup(12.54), "12.5×");
+  EXPECT_EQ(hud_speedup(1.04), "1.04×");
+}
+
+TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
+  FakeDemo d;
+  d.variant = 2;
+  Timings t;
+  for (int i = 0; i < 5; ++i) sample(t, 20.0);  // 20 ms a sample of two steps: 10 ms a step
+  Context ctx;
+  ctx.peak_bandwidth_gbps = 1000;
+  const HudInput in = hud_input(d, t, ctx);
+  EXPECT_EQ(in.demo_title, "Fake demo");
+  EXPECT_EQ(in.variant, "gpu-shared 256");
+  EXPECT_EQ(in.baseline_variant, "cpu-naive");
+  EXPECT_FALSE(in.on_baseline);
+  ASSERT_TRUE(in.ms_per_step.has_value());
+  EXPECT_DOUBLE_EQ(*in.ms_per_step, 10.0);
+  EXPECT_EQ(in.per, "per generation");
+  // 2 GB in 10 ms = 200 GB/s of 1000.
+  EXPECT_NEAR(in.pct_peak, 20.0, 1e-9);
+  EXPECT_EQ(in.peak_label, "of DRAM bandwidth");
+  d.variant = 1;
+  EXPECT_FALSE(hud_input(d, t, ctx).on_baseline) << "cpu-lut is a CPU variant but not the baseline";
+  d.variant = 0;
+  EXPECT_TRUE(hud_input(d, t, ctx).on_baseline);
+}
+
+TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
+  FakeDemo d;
+  Timings t;
+  Context ctx;
+  Hud hud;
+  // The GPU variant first: no baseline yet, and the key that measures it is named.
+  d.variant = 2;
+  sample(t, 0.2);
+  hud.update(0.0, hud_input(d, t, ctx));
+  ASSERT_EQ(hud.reading().figures.size(), 3u);
+  EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
+  EXPECT_NE(hud.reading().figures[1].caption.find("F5"), std::string::npos);
+  EXPECT_NE(hud.reading().figures[2].caption.find("unknown on the CPU backend"), std::string::npos);
+  // The baseline runs: 50 ms a step.
+  t.clear();
+  d.variant = 0;
+  sample(t, 100.0);
+  hud.update(1.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[1].value, "1×");
+  // Back on the GPU: 0.1 ms a step, 500× the baseline.
+  t.clear();
+  d.variant = 2;
+  sample(t, 0.2);
+  hud.update(2.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[0].value, "100 µs");
+  EXPECT_EQ(hud.reading().figures[1].value, "500×");
+  EXPECT_EQ(hud.reading().figures[1].caption, "vs cpu-naive (CPU)");
+  // Another size is another case: its baseline is not measured.
+  d.items = 4000;
+  hud.update(3.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
+  // The ladder's CPU rung gives it.
+  hud.note_baseline(hud_input(d, t, ctx).baseline_key, 20.0);
+  hud.update(4.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[1].value, "200×");
+}
+
+TEST(Hud, RefreshesAtMostTwiceASecond) {
+  FakeDemo d;
+  d.variant = 2;
+  Timings t;
+  Context ctx;
+  Hud hud;
+  sample(t, 2.0);
+  hud.update(10.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[0].value, "1 ms");
+  t.clear();
+  sample(t, 4.0);
+  hud.update(10.2, hud_input(d, t, ctx));
+  hud.update(10.45, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[0].value, "1 ms") << "refreshed sooner than half a second";
+  hud.update(10.5, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[0].value, "2 ms");
+}
+
+TEST(Hud, LayoutStaysInTheViewAndOffItsMiddle) {
+  for (float width : {1920.0f, 1400.0f, 700.0f, 300.0f}) {
+    for (float height : {1080.0f, 600.0f, 200.0f}) {
+      HudSizes sz;
+      sz.title_w = 400;
+      sz.title_h = 20;
+      sz.value_h = 77;
+      sz.caption_h = 31;
+      sz.value_w = {260, 560, 130};
+      sz.caption_w = {200, 420, 380};
+      const HudBox view{300, 0, 300 + width, height};
+      const HudPlaced p = hud_layout(sz, view, 10);
+      const std::string at = std::to_string(width) + "x" + std::to_string(height);
+      EXPECT_GE(p.box.x0, view.x0) << at;
+      EXPECT_LE(p.box.x1, view.x1) << at;
+      EXPECT_LE(p.box.y1, view.y1) << at;
+      EXPECT_GE(p.box.y0, (view.y0 + view.y1) / 2) << at << ": over the view's middle";
+      for (size_t i = 0; i < p.items.size(); ++i) {
+        EXPECT_GE(p.items[i].value_y, p.box.y0) << at;
+        EXPECT_LE(p.items[i].caption_y + sz.caption_h, p.box.y1 + 0.01f) << at;
+        // Side by side in a row: no overlap with the next figure.
+        if (i + 1 < p.items.size() && p.items[i + 1].value_y == p.items[i].value_y) {
+          EXPECT_GE(p.items[i + 1].x, p.items[i].x + std::max(sz.value_w[i], sz.caption_w[i])) << at;
+        }
+      }
+      if (width >= 1400 && height >= 600) {
+        EXPECT_EQ(p.items.size(), 3u) << at << ": one row fits";
+      }
+      if (width == 700 && height == 1080) {
+        EXPECT_EQ(p.items.size(), 3u) << at;
+        EXPECT_GT(p.items[2].value_y, p.items[0].value_y) << at << ": wrapped to a second row";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpulab::presenter

@@ -1,0 +1,136 @@
+// gl label, end to end through the binary (headless EGL; Mesa where there is no GPU): the heads-up
+// display of every demo is drawn where the layout report says, off the view's middle, with digits
+// of at least 48 px at 1080p and a measured time; projector mode shows it by default; the key list
+// (F1 / ?) of every demo lists the shell's keys and the demo's own, inside the screen at 3x.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+#include "core/demo.h"
+#include "gl/image_io.h"
+#include "support/run_binary.h"
+
+namespace fs = std::filesystem;
+using gpulab::testing::ProcessResult;
+
+namespace {
+
+fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-overlays"); }
+
+// gpulab with XDG_CONFIG_HOME in a scratch folder (never the user's settings).
+ProcessResult run(const std::string& args, const fs::path& dir) {
+  fs::create_directories(dir / "config");
+  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  return gpulab::testing::run_gpulab(args, "gpulab-overlays");
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  EXPECT_TRUE(in) << "no layout report " << p;
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::vector<std::string> demo_names() {
+  std::vector<std::string> names;
+  for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
+  return names;
+}
+
+class EveryDemoOverlay : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryDemoOverlay, HudIsReadableAndLeavesTheMiddleFree) {
+  const std::string demo = GetParam();
+  const fs::path dir = temp_dir() / ("hud-" + demo);
+  const fs::path png = dir / "shot.png", report = dir / "layout.json";
+  // Enough frames for a measured step and a refresh of the read-out (twice a second at most).
+  const ProcessResult r =
+      run("--headless --demo " + demo + " --hud --frames 24 --size 1920x1080 --ui-scale 1 " +
+              "--screenshot " + png.string() + " --layout-report " + report.string(),
+          dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  ASSERT_FALSE(j.is_discarded());
+  const nlohmann::json& h = j["hud"];
+  ASSERT_TRUE(h.value("shown", false)) << h;
+  EXPECT_GE(j.value("hud_digit_px", 0.0f), 48.0f);
+  const float x0 = h["box"][0], y0 = h["box"][1], x1 = h["box"][2], y1 = h["box"][3];
+  const float view_x0 = h["view"][0], view_x1 = h["view"][1], view_y1 = h["view"][2];
+  EXPECT_GE(x0, view_x0) << "the HUD is under the panel";
+  EXPECT_LE(x1, view_x1);
+  EXPECT_LE(y1, view_y1);
+  EXPECT_GE(y0, view_y1 / 2) << "the HUD covers the middle of the view";
+  EXPECT_LT(x0, (view_x0 + view_x1) / 2);
+  // What it says: the demo and variant, a time per step, a speed-up figure and a % of peak.
+  EXPECT_NE(h.value("title", "").find(" — "), std::string::npos) << h;
+  ASSERT_EQ(h["values"].size(), 3u) << h;
+  const std::string time = h["values"][0];
+  EXPECT_TRUE(std::regex_match(time, std::regex("[0-9.]+ (µs|ms|s)"))) << "not a measured time: " << time;
+  EXPECT_FALSE(h["captions"][1].get<std::string>().empty());
+  // Drawn where it says: the dark theme's white digits in the box's value row.
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 1920) << err;
+  size_t white = 0;
+  for (int y = static_cast<int>(y0); y < static_cast<int>(y1); ++y)
+    for (int x = static_cast<int>(x0); x < static_cast<int>(x1); ++x) {
+      const size_t i = (static_cast<size_t>(y) * img.width + x) * 4;
+      white += img.rgba[i] > 240 && img.rgba[i + 1] > 240 && img.rgba[i + 2] > 240;
+    }
+  EXPECT_GT(white, 2000u) << "no large white digits inside the HUD's box";
+}
+
+TEST_P(EveryDemoOverlay, KeyListShowsTheShellsAndTheDemosKeysInsideTheScreen) {
+  const std::string demo = GetParam();
+  std::vector<std::string> own;
+  for (const auto& d : gpulab::make_demos())
+    if (d->name() == demo)
+      for (const gpulab::KeyBinding& k : d->keys()) own.emplace_back(k.shown);
+  for (const float scale : {2.0f, 3.0f}) {
+    const std::string at = demo + " at " + std::to_string(scale);
+    const fs::path dir = temp_dir() / ("keys-" + demo + std::to_string(static_cast<int>(scale)));
+    const fs::path report = dir / "layout.json";
+    const ProcessResult r =
+        run("--headless --cpu --demo " + demo + " --show-keys --frames 3 --size 1920x1080 " + "--ui-scale " +
+                std::to_string(scale) + " --layout-report " + report.string(),
+            dir);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = read_json(report);
+    ASSERT_FALSE(j.is_discarded());
+    const nlohmann::json& h = j["help"];
+    ASSERT_TRUE(h.value("shown", false)) << at;
+    EXPECT_GE(h["box"][0].get<float>(), 0.0f) << at;
+    EXPECT_GE(h["box"][1].get<float>(), 0.0f) << at;
+    EXPECT_LE(h["box"][2].get<float>(), 1920.0f) << at;
+    EXPECT_LE(h["box"][3].get<float>(), 1080.0f) << at;
+    if (scale == 2.0f) {
+      EXPECT_FALSE(h.value("scrolls", true)) << at << ": the list does not fit";
+    }
+    const std::string listed = h["keys"].dump();
+    for (const char* k : {"F1 / ?", "F2", "F5", "F6", "F7", "F11", "F12", "Ctrl+=", "Space", "1-9", "H"})
+      EXPECT_NE(listed.find(std::string("\"") + k + "\""), std::string::npos)
+          << at << ": " << k << " not listed";
+    for (const std::string& k : own)
+      EXPECT_NE(listed.find(k), std::string::npos) << at << ": the demo's " << k;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoOverlay, ::testing::ValuesIn(demo_names()),
+                         [](const auto& info) { return info.param; });
+
+TEST(ProjectorMode, ShowsTheHud) {
+  const fs::path dir = temp_dir() / "projector";
+  const fs::path report = dir / "layout.json";
+  const ProcessResult r =
+      run("--headless --cpu --projector --frames 3 --size 1920x1080 --layout-report " + report.string(), dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  EXPECT_TRUE(j["hud"].value("shown", false));
+  EXPECT_FALSE(j["help"].value("shown", true));
+}
+
+}  // namespace
