@@ -32,8 +32,10 @@ void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
 
 void LadderView::escape() {
   if (!run_) return;
-  if (!run_->done()) run_->cancel();
-  else run_.reset();
+  if (!run_->done())
+    run_->cancel();
+  else
+    run_.reset();
 }
 
 ChartData LadderView::chart() const {
@@ -43,7 +45,7 @@ ChartData LadderView::chart() const {
 
 std::string LadderView::save_png(const std::filesystem::path& path, int width, int height) const {
   if (!run_) return "no ladder to save";
-  return save_chart_png(chart(), width, height, path);
+  return save_chart_png(chart(), width, height, path, theme_);
 }
 
 std::string LadderView::save_csv(const std::filesystem::path& path) const {
@@ -51,8 +53,10 @@ std::string LadderView::save_csv(const std::filesystem::path& path) const {
   return files::write_regular_file(path, ladder_csv(run_->rungs()));
 }
 
-void LadderView::draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify) {
+void LadderView::draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
+                      const ChartFonts& fonts, const ChartTheme& theme) {
   if (!run_) return;
+  theme_ = theme;
   const bool measuring = !run_->done();
   if (measuring) {
     worst_frame_ms_ = std::max(worst_frame_ms_, frame_ms);
@@ -60,17 +64,18 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
   } else if (!reported_) {
     reported_ = true;
     char buf[200];
-    std::snprintf(buf, sizeof buf, "ladder %s: %d frames while measuring, the slowest %.1f ms%s", demo_name_.c_str(),
-                  frames_, worst_frame_ms_, run_->cancelled() ? " (cancelled)" : "");
+    std::snprintf(buf, sizeof buf, "ladder %s: %d frames while measuring, the slowest %.1f ms%s",
+                  demo_name_.c_str(), frames_, worst_frame_ms_, run_->cancelled() ? " (cancelled)" : "");
     if (notify) notify(buf);
     if (std::string e = run_->error(); !e.empty() && notify) notify("ladder: " + e);
   }
   // The chart fills the framebuffer under a strip for the progress line and the buttons.
   const float strip = 44.0f * ui_scale;
   const ChartData data = chart();
-  const ChartLayout layout = layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure({}));
+  const ChartLayout layout =
+      layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  draw_chart(dl, layout, ChartTheme::dark(), {}, ImVec2(0, strip));
+  draw_chart(dl, layout, theme, fonts, ImVec2(0, strip));
 
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(width, strip));
@@ -82,13 +87,14 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
     char overlay[160];
     std::snprintf(overlay, sizeof overlay, "measuring %s (%.0f%%)", cur.c_str(), 100.0 * run_->progress());
     ImGui::SetNextItemWidth(std::min(width * 0.5f, 700.0f * ui_scale));
-    ImGui::ProgressBar(static_cast<float>(run_->progress()), ImVec2(std::min(width * 0.5f, 700.0f * ui_scale), 0),
-                       overlay);
+    ImGui::ProgressBar(static_cast<float>(run_->progress()),
+                       ImVec2(std::min(width * 0.5f, 700.0f * ui_scale), 0), overlay);
     ImGui::SameLine();
     if (ImGui::Button("cancel (Esc)")) run_->cancel();
     ImGui::SameLine();
     ImGui::TextDisabled("the demo is paused; it resumes where it was");
   } else {
+    ImGui::AlignTextToFramePadding();
     ImGui::Text("%s ladder%s", demo_title_.c_str(), run_->cancelled() ? " (cancelled)" : "");
     ImGui::SameLine();
     auto save = [&](const char* ext, const std::function<std::string(const std::filesystem::path&)>& write) {

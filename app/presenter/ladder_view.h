@@ -13,6 +13,7 @@
 #include "core/demo.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_chart.h"
+#include "presenter/ladder_draw.h"
 
 namespace gpulab::presenter {
 
@@ -32,8 +33,11 @@ class LadderView {
   void close() { run_.reset(); }
 
   // Draws the chart over the framebuffer (width × height pixels) with the progress line and the
-  // buttons; `frame_ms` is the last frame's time (the worst is kept and reported).
-  void draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify);
+  // buttons; `frame_ms` is the last frame's time (the worst is kept and reported). `fonts` gives the
+  // app's fonts for the chart's text sizes (crisp TrueType, not a scaled bitmap); the saved PNG
+  // follows `theme` too.
+  void draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
+            const ChartFonts& fonts = {}, const ChartTheme& theme = ChartTheme::dark());
 
   // Saves the chart as a PNG of width × height (16:9) or the rungs as CSV; "" or the error.
   std::string save_png(const std::filesystem::path& path, int width, int height) const;
@@ -51,6 +55,7 @@ class LadderView {
   int frames_ = 0;
   bool reported_ = false;
   std::filesystem::path save_dir_ = "screenshots";
+  ChartTheme theme_ = ChartTheme::dark();  // the look on screen, which the saved PNG keeps
 };
 
 }  // namespace gpulab::presenter

@@ -501,8 +501,16 @@ void App::frame() {
   layout_.hud.shown = layout_.help.shown = false;
   if (ladder_shown) {
     guarded("ladder", [&] {
+      // The chart's text in the app's TrueType faces: the HUD's large font (scaled down, which
+      // stays crisp) for sizes above the panel's, the panel's own at or below it.
+      const ui::Fonts& fonts = appearance_.fonts();
+      const presenter::ChartFonts chart_fonts = [&fonts](presenter::TextFace face, float px) -> ImFont* {
+        if (fonts.hud && px > fonts.ui_px * 1.1f) return fonts.hud;
+        return face == presenter::TextFace::Mono ? fonts.mono : fonts.ui;
+      };
       ladder_->draw(static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
-                    [this](std::string line) { notify(std::move(line)); });
+                    [this](std::string line) { notify(std::move(line)); }, chart_fonts,
+                    theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
     });
   } else {
     if (show_ui) draw_ui(f);

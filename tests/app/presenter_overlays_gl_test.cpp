@@ -133,4 +133,22 @@ TEST(ProjectorMode, ShowsTheHud) {
   EXPECT_FALSE(j["help"].value("shown", true));
 }
 
+TEST(ProjectorMode, TheWindowsLadderFollowsTheLightTheme) {
+  const fs::path dir = temp_dir() / "projector-ladder";
+  const fs::path png = dir / "shot.png";
+  const ProcessResult r =
+      run("--headless --cpu --demo nbody --projector --start-ladder --frames 2 --size 1920x1080 "
+          "--screenshot " +
+              png.string(),
+          dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 1920) << err;
+  // The chart's background near the bottom right corner (below the axis labels, right of the bars).
+  const size_t i = (static_cast<size_t>(1070) * 1920 + 1910) * 4;
+  EXPECT_GT(img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2], 3 * 220)
+      << "the ladder is not drawn in the light theme";
+}
+
 }  // namespace
