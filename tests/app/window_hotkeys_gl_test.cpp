@@ -28,8 +28,9 @@ std::vector<fs::path> pngs(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".png") out.push_back(e.path());
   // Oldest first ("name-2.png" sorts before "name.png", so not by name).
-  std::sort(out.begin(), out.end(),
-            [](const fs::path& a, const fs::path& b) { return fs::last_write_time(a) < fs::last_write_time(b); });
+  std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+    return fs::last_write_time(a) < fs::last_write_time(b);
+  });
   return out;
 }
 
@@ -44,37 +45,49 @@ bool wait_for_pngs(const fs::path& dir, size_t n) {
 
 void key(const char* name) {
   // A short tap: press and release may fall between two frames; the app must still see it.
-  const std::string cmd = std::string("xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
-                                      ">/dev/null 2>&1; xdotool key ") + name;
+  const std::string cmd = std::string(
+                              "xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
+                              ">/dev/null 2>&1; xdotool key ") +
+                          name;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
 size_t colours(const fs::path& png) { return gpulab::testing::distinct_colours(png); }
 
+// The windowed app on Life's CPU backend, started in a scratch folder (its screenshots/ go there)
+// and stopped, the folder removed, when the test ends.
+struct RunningApp {
+  fs::path dir;
+  explicit RunningApp(const std::string& prefix)
+      : dir(fs::temp_directory_path() / (prefix + std::to_string(::getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string cmd = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
+                            " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
+                            (dir / "pid").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  ~RunningApp() {
+    std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  RunningApp(const RunningApp&) = delete;
+  RunningApp& operator=(const RunningApp&) = delete;
+};
+
 TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
   ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
-  const fs::path dir = fs::temp_directory_path() / ("gpulab-window-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string app = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
-                          " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
-                          (dir / "pid").string();
-  ASSERT_EQ(std::system(app.c_str()), 0);
-  struct Stop {
-    fs::path dir;
-    ~Stop() {
-      std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } stop{dir};
+  const RunningApp app("gpulab-window-");
+  const fs::path dir = app.dir;
 
   key("F12");
   ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1)) << "F12 saved nothing";
   key("h");
   key("F12");
-  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2)) << "the second F12 saved nothing (or overwrote the first)";
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2))
+      << "the second F12 saved nothing (or overwrote the first)";
   const auto files = pngs(dir / "screenshots");
   ASSERT_EQ(files.size(), 2u);
   // With the UI the image has the panel's many colours; without it only the cells' few.
@@ -85,21 +98,8 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
 TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
   ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
-  const fs::path dir = fs::temp_directory_path() / ("gpulab-window-hud-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string app = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
-                          " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
-                          (dir / "pid").string();
-  ASSERT_EQ(std::system(app.c_str()), 0);
-  struct Stop {
-    fs::path dir;
-    ~Stop() {
-      std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } stop{dir};
+  const RunningApp app("gpulab-window-hud-");
+  const fs::path dir = app.dir;
 
   key("h");  // the panel hidden: what is left is the cells, then what F2 and F1 add
   key("F12");
