@@ -1,5 +1,6 @@
 // cpu label: the bench's stepper on made-up specs (the order of its jobs, baseline rows, errors, the
-// skip rule, the finish hook), and the one measurement the ladder shares (verify first, cancel).
+// skip rule, the finish hook) and on the demos' own specs (histogram's pipelines, N-body's CPU rule),
+// and the one measurement the ladder shares (verify first, cancel).
 #include "core/bench_stepper.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "demos/histeq/histeq_demo.h"
+#include "demos/nbody/nbody_demo.h"
 
 namespace gpulab {
 namespace {
@@ -230,6 +233,59 @@ TEST(BenchStepper, OneMeasurementVerifiesFirstAndStopsOnCancel) {
       row, [] { return Probe{}; }, how, peaks);  // no run, no reason
   EXPECT_EQ(m.outcome, BenchOutcome::Unavailable);
   EXPECT_EQ(row.error, "cannot be run here");
+}
+
+// The histogram bench asked for one pipeline: that pipeline and the pipeline baselines, no stage rows,
+// in every case (3 inputs at one size).
+TEST(BenchStepper, HistogramPipelinesAskedAloneBringTheirBaselinesAndNoStageRows) {
+  Options o = options();
+  o.cpu = true;
+  o.variants = {"pipeline-best"};
+  o.bench_sizes = {{64, 32}};
+  HisteqDemo demo;
+  BenchSpec s;
+  ASSERT_TRUE(demo.bench(o, &s));
+  const BenchStepper stepper(s, o);
+  ASSERT_EQ(stepper.jobs().size(), 3u * 5u);
+  std::vector<std::string> first;
+  for (size_t i = 0; i < 5; ++i)
+    first.push_back(stepper.jobs()[i].stage_id + " " + stepper.jobs()[i].variant);
+  EXPECT_EQ(first, (std::vector<std::string>{"equalize pipeline-cpu", "equalize pipeline-naive",
+                                             "equalize pipeline-best", "stretch stretch-cpu",
+                                             "stretch stretch-naive"}));
+  EXPECT_EQ(s.cases[2].input, "narrow 100..123");
+  EXPECT_EQ(s.cases[2].size, "64x32");
+}
+
+// N-body's rule: the CPU is left out where the rate it reached at a smaller size says a step would
+// take more than a few seconds, and the note says so; other variants never are.
+TEST(BenchStepper, NbodySkipsTheCpuWhereItsLastRateSaysItIsTooSlow) {
+  Options o = options();
+  o.cpu = true;
+  NbodyDemo demo;
+  BenchSpec s;
+  ASSERT_TRUE(demo.bench(o, &s));
+  ASSERT_TRUE(s.skip);
+  BenchSuite so_far;
+  BenchRow cpu;
+  cpu.variant = "cpu";
+  cpu.items_per_s = 1e9;
+  const BenchCase small{"N=16384", 16384, 1, ""}, large{"N=1048576", 1048576, 1, ""};
+  BenchJob job;
+  job.variant = "cpu";
+  std::string note;
+  EXPECT_FALSE(s.skip(large, job, so_far, &note));  // no rate yet: it runs
+  so_far.rows.push_back(cpu);
+  EXPECT_FALSE(s.skip(small, job, so_far, &note));  // 0.27 s a step
+  EXPECT_TRUE(s.skip(large, job, so_far, &note));   // 1100 s a step
+  EXPECT_EQ(
+      note,
+      "cpu skipped at N = 1048576: about 1100 s a step at the 1.00e+09 interactions/s it reached below");
+  job.variant = "gpu-naive-aos";
+  EXPECT_FALSE(s.skip(large, job, so_far, &note));
+  so_far.rows.back().error = "failed";  // an error row gives no rate
+  job.variant = "cpu";
+  EXPECT_FALSE(s.skip(large, job, so_far, &note));
 }
 
 }  // namespace
