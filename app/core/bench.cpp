@@ -279,20 +279,6 @@ BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gp
   return bench_measure(run, p);
 }
 
-void bench_measure_row(BenchRow& row, const std::string& unavailable, bool gpu, double items_per_step,
-                       double bytes_per_step, const std::function<void(int steps)>& step, Stream stream,
-                       const Options& o, const BenchSuite& suite) {
-  if (!unavailable.empty()) {
-    row.error = unavailable;
-    return;
-  }
-  try {
-    bench_fill(row, bench_time_steps(step, gpu, stream, o), items_per_step, bytes_per_step, 0, suite, gpu);
-  } catch (const std::exception& ex) {
-    row.error = ex.what();
-  }
-}
-
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
                 double flops_per_step, const BenchSuite& suite, bool gpu) {
   row.steps = t.steps;

@@ -1,7 +1,8 @@
 #pragma once
 // Benchmark mode: warm, synchronised timings (median of repeats) of every variant a demo lists,
 // printed as a table with speedups against baselines measured in the same run (per case: stage,
-// size and input), speed targets checked, and JSON. A demo only lists its rows: core measures them.
+// size and input), speed targets checked, and JSON. A demo only lists its cases and variants (Demo::bench):
+// the stepper (core/bench_stepper.h) measures them.
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -171,13 +172,6 @@ std::vector<int> bench_blocks(const V& v, const Options& o) {
   return {v.default_block};
 }
 
-// Times `step` into `row` (bench_time_steps, then bench_fill with the per-step counts), or sets
-// row.error: to `unavailable` when it is not empty (no engine, a failed upload), else to what the
-// timing threw.
-void bench_measure_row(BenchRow& row, const std::string& unavailable, bool gpu, double items_per_step,
-                       double bytes_per_step, const std::function<void(int steps)>& step, Stream stream,
-                       const Options& o, const BenchSuite& suite);
-
 // Fills ms, items/s, GB/s, GFLOP/s and the % of peak of `row` from a timing and per-step counts.
 void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, double bytes_per_step,
                 double flops_per_step, const BenchSuite& suite, bool gpu);
@@ -210,7 +204,6 @@ std::string bench_json(const BenchSuite& suite);
 // Fills every row's speedups: its baseline's ms / its ms, per baseline group, within the same case.
 void compute_speedups(BenchSuite& suite);
 
-// Runs the benchmark of the demo named by --demo, prints the table, writes --json.
 // The seed of a bench's random contents: --seed, else 42 (every run the same contents).
 inline uint64_t bench_seed(const Options& o) { return o.seed.value_or(42); }
 

@@ -26,6 +26,7 @@ namespace platform {
 class Platform;
 }
 class Timings;
+struct BenchSpec;
 struct BenchSuite;
 
 // What the UI shows for one variant of a stage.
@@ -142,8 +143,11 @@ class Demo {
   virtual bool batch_requested() const { return false; }
   virtual std::string run_batch(const Options& options) { return {}; }
 
-  // Benchmark rows for `gpulab bench --demo NAME` (no GL needed); false when the demo has none.
-  virtual bool bench(const Options& options, BenchSuite* out) { return false; }
+  // The benchmark of `gpulab bench --demo NAME` (no GL needed, never attached): its cases, the
+  // variants --variant picks from, baselines, targets, notes and a probe factory that makes each job's
+  // Probe on a case's input with the same code as probe() (core/bench_stepper.h measures it); false
+  // when the demo has none.
+  virtual bool bench(const Options& options, BenchSpec* out) { return false; }
 
   // A probe of variant `id` of `stage` at `block` (0: the variant's default) on a copy of the current
   // input, the other stages at their current choice (Probe says why not where it cannot run). Called

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common/hd.h"
 
@@ -32,5 +33,12 @@ struct Probe {
   std::string note;  // shown with the result, e.g. why it was not verified
   std::shared_ptr<void> state;  // the engines and copies run and verify use
 };
+
+// A probe that cannot run, saying why.
+inline Probe probe_unavailable(std::string why) {
+  Probe p;
+  p.unavailable = std::move(why);
+  return p;
+}
 
 }  // namespace gpulab

@@ -1,20 +1,17 @@
 #include "presenter/ladder.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <stdexcept>
 
 #include "common/file_io.h"
+#include "core/bench_stepper.h"
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
 namespace {
-
-struct Cancelled : std::runtime_error {
-  Cancelled() : std::runtime_error("cancelled") {}
-};
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -318,64 +315,47 @@ void LadderRun::measure(size_t index) {
   BenchSuite peaks;
   peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
   peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-  Options o;
-  o.bench_repeats = options_.repeats;
-  bool verified = false;
+  BenchMeasure how;
+  how.repeats = options_.repeats;
+  how.cancelled = [this] { return cancel_.load(); };
+  how.verify = true;  // until one block is verified: it stands for the others
   bool any = false;
   for (int block : blocks) {
     if (cancel_.load()) return;
-    Probe p;
-    try {
-      p = demo_.probe(r.stage, r.variant, block);
-    } catch (const std::exception& e) {
-      p = Probe{};
-      p.unavailable = e.what();
-    }
-    if (!p.unavailable.empty() || !p.run) {
+    const bool verifying = how.verify;
+    BenchRow row;
+    const BenchMeasured m = bench_measure_probe(
+        row, [&] { return demo_.probe(r.stage, r.variant, block); }, how, peaks);
+    if (m.outcome == BenchOutcome::Cancelled) return;
+    if (m.outcome == BenchOutcome::Unavailable) {
       if (!any) {
         r.state = RungState::Unavailable;
-        r.reason = p.unavailable.empty() ? "cannot be run here" : p.unavailable;
+        r.reason = row.error;
       }
       break;  // the same reason holds for every block
     }
-    try {
-      if (!verified && p.verify) {
-        if (std::string diff = p.verify(); !diff.empty()) {
-          r.state = RungState::Failed;
-          r.reason = diff;
-          break;
-        }
-      }
-      verified = true;
-      r.note = p.note;
-      auto step = [&](int steps) {
-        if (cancel_.load()) throw Cancelled();
-        p.run(steps);
-      };
-      const BenchTiming t = bench_time_steps(step, p.gpu, p.stream, o);
-      BenchRow row;
-      row.device = p.device;
-      row.size = p.size;
-      row.width = p.width;
-      row.height = p.height;
-      row.item_unit = p.item_unit;
-      bench_fill(row, t, p.items_per_step, p.bytes_per_step, p.flops_per_step, peaks, p.gpu);
-      if (!any || row.ms_median < r.row.ms_median) {
-        r.row = row;
-        r.block = block;
-        r.block_label = v ? block_label(*v, block) : std::to_string(block);
-      }
-      any = true;
-      r.state = RungState::Measured;
-      r.reason.clear();
-    } catch (const Cancelled&) {
-      return;
-    } catch (const std::exception& e) {
+    if (m.outcome == BenchOutcome::Mismatch) {
+      r.state = RungState::Failed;
+      r.reason = row.error;
+      break;
+    }
+    if (m.verified) how.verify = false;
+    if (m.verified || !verifying) r.note = m.note;
+    if (m.outcome == BenchOutcome::Error) {
       if (!any) {
         r.state = RungState::Failed;
-        r.reason = e.what();
+        r.reason = row.error;
       }
+      continue;
     }
+    if (!any || row.ms_median < r.row.ms_median) {
+      r.row = row;
+      r.block = block;
+      r.block_label = v ? block_label(*v, block) : std::to_string(block);
+    }
+    any = true;
+    r.state = RungState::Measured;
+    r.reason.clear();
   }
   std::lock_guard<std::mutex> lock(mutex_);
   rungs_[index] = std::move(r);

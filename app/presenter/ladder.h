@@ -1,8 +1,9 @@
 #pragma once
 // The speed-up ladder ("compare all"): every variant of every active stage of a demo, measured on a
-// copy of the demo's current input (Demo::probe), warm and synchronised (the bench's bench_measure,
-// median of repeats), each verified against the CPU reference first (a variant that disagrees is
-// marked Failed, never charted as a result), at its fastest allowed block size or at the chosen one.
+// copy of the demo's current input (Demo::probe), warm and synchronised by the bench's own
+// measurement (bench_measure_probe: median of repeats), each verified against the CPU reference
+// first (a variant that disagrees is marked Failed, never charted as a result), at its fastest
+// allowed block size or at the chosen one.
 // One code path for the window and `gpulab ladder`: a LadderRun runs on a worker thread (the window
 // polls it between frames, so no frame waits for a measurement) or on the caller's (the CLI).
 #include <atomic>

@@ -4,16 +4,19 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "common/file_io.h"
 #include "common/text.h"
 #include "core/bench.h"
+#include "core/bench_stepper.h"
 #include "core/demo.h"
 
 namespace gpulab {
 
 int run_bench(const Options& options) {
   BenchSuite suite;
+  BenchSpec spec;
   std::string names;
   bool found = false;
   for (const auto& demo : make_demos()) {
@@ -21,10 +24,11 @@ int run_bench(const Options& options) {
     if (demo->name() != options.demo) continue;
     found = true;
     try {
-      if (!demo->bench(options, &suite)) {
+      if (!demo->bench(options, &spec)) {
         std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n", text::quote(options.demo).c_str());
         return 2;
       }
+      suite = bench_run(std::move(spec), options);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gpulab bench: %s\n", e.what());
       return 1;
@@ -34,7 +38,6 @@ int run_bench(const Options& options) {
     std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(), names.c_str());
     return 2;
   }
-  compute_speedups(suite);
   std::fputs(format_bench(suite).c_str(), stdout);
   if (!options.bench_json.empty()) {
     if (std::string why = files::write_regular_file(options.bench_json, bench_json(suite)); !why.empty()) {

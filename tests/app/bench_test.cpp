@@ -1,8 +1,10 @@
+#include "core/bench.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "core/bench.h"
+#include "core/bench_stepper.h"
 #include "demos/life/life_demo.h"
 #include "demos/rotate/rotate_demo.h"
 
@@ -401,7 +403,10 @@ TEST(Bench, CpuRunMeasuresTheAskedVariantAndTheBaselines) {
   o.bench_sizes = {{97, 0}};
   o.bench_steps = 3;
   o.bench_repeats = 3;
-  BenchSuite s = bench_life(o);
+  LifeDemo demo;
+  BenchSpec spec;
+  ASSERT_TRUE(demo.bench(o, &spec));
+  BenchSuite s = bench_run(std::move(spec), o);
   ASSERT_GE(s.rows.size(), 3u);  // cpu-naive and gpu-global (baselines), cpu-lut
   bool lut = false;
   for (const BenchRow& r : s.rows) {

@@ -1,17 +1,18 @@
-// Histogram-equalization benchmark rows: every stage variant (and block size with --all-blocks) on
-// each size and input (uniform random, constant, a narrow band 100..123), and the whole pipelines
-// (CPU, naive GPU, best GPU) for equalize and stretch. Speedup columns: over the stage's CPU variant,
-// its naive GPU variant, and CUB's histogram (histogram rows). The measuring loop is core's.
+// Histogram equalization's benchmark: every stage variant (and block size with --all-blocks) on each
+// size and input (uniform random, constant, a narrow band 100..123), through make_histeq_probe, and
+// the whole pipelines (CPU, naive GPU, best GPU) for equalize and stretch, the bench's own rows.
+// Speedup columns: over the stage's CPU variant, its naive GPU variant, and CUB's histogram
+// (histogram rows). Core's stepper measures them.
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/random.h"
-#include "core/bench.h"
+#include "core/bench_stepper.h"
+#include "demos/common/bench_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
@@ -72,10 +73,32 @@ std::string pipeline_text(const Pipeline& p) {
   return s;
 }
 
+// A whole pipeline's probe on `e`, which holds the case's plane: one step runs its variants in order.
+Probe pipeline_probe(std::shared_ptr<histeq::Engine> e, Stream stream, const Pipeline& pipeline,
+                     const BenchCase& c) {
+  std::vector<const histeq::Variant*> steps;
+  for (const char* id : pipeline.steps) steps.push_back(histeq::find_variant(id));
+  const double n = static_cast<double>(c.width) * static_cast<double>(c.height);
+  Probe p;
+  p.gpu = !pipeline.cpu;
+  p.stream = p.gpu ? stream : nullptr;
+  p.device = std::string(e->device_name());
+  p.items_per_step = n;
+  p.bytes_per_step = 3.0 * n;
+  histeq::Engine* engine = e.get();
+  p.run = [engine, steps](int k) {
+    for (int i = 0; i < k; ++i)
+      for (const histeq::Variant* v : steps) engine->run(*v, v->default_block, 0);
+  };
+  p.state = std::move(e);
+  return p;
+}
+
 }  // namespace
 
-BenchSuite bench_histeq(const Options& o) {
-  BenchSuite suite;
+bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
+  BenchSpec& spec = *out;
+  BenchSuite& suite = spec.suite;
   suite.demo = "histeq";
   const std::vector<BenchBaseline> stage_baselines = {
       {"cpu", {"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}},
@@ -108,14 +131,7 @@ BenchSuite bench_histeq(const Options& o) {
   whole.max_ms = 0.015;
   whole.device_hint = "H100";
   suite.targets = {every, at4k, whole};
-
-  std::unique_ptr<histeq::Engine> cpu = histeq::make_cpu_engine();
-  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
-  const Stream stream = bench_stream.get();
-  std::unique_ptr<histeq::Engine> gpu;
-#if defined(GPULAB_HAVE_CUDA)
-  if (bench_stream.cuda()) gpu = histeq::CudaEngine::create(stream);
-#endif
+  spec.item_unit = "pixels";
 
   // --variant picks stage variants and pipeline ids; the stage table's plan adds its baselines.
   std::vector<std::string> stage_ids, pipeline_ids;
@@ -124,98 +140,76 @@ BenchSuite bench_histeq(const Options& o) {
     for (const Pipeline& p : pipelines()) is_pipeline |= id == p.id;
     (is_pipeline ? pipeline_ids : stage_ids).push_back(id);
   }
-  const bool only_pipelines = stage_ids.empty() && !pipeline_ids.empty();
-  std::vector<std::pair<const histeq::Variant*, bool>> plan;
-  if (!only_pipelines) plan = bench_plan(histeq::variants(), stage_ids, stage_baselines);
-  std::vector<const Pipeline*> chosen_pipelines;
+  if (!stage_ids.empty() || pipeline_ids.empty()) {  // else only pipelines were asked for: no stage rows
+    spec.variants = bench_variants(histeq::variants(), [](const histeq::Variant& v, BenchVariant& b) {
+      b.stage = static_cast<size_t>(v.stage);
+      b.stage_id = std::string(histeq::stage_infos()[b.stage].key);
+    });
+  }
+  spec.ids = stage_ids;
+  spec.plan_baselines = stage_baselines;
   for (const Pipeline& p : pipelines()) {
     const bool asked = std::find(pipeline_ids.begin(), pipeline_ids.end(), p.id) != pipeline_ids.end();
     // A pipeline baseline (pipeline-cpu, stretch-naive, ...) comes along with a pipeline asked for.
     bool baseline = false;
     for (const BenchBaseline& group : suite.baselines)
       baseline = baseline || std::find(group.variants.begin(), group.variants.end(), p.id) != group.variants.end();
-    if (o.variants.empty() || asked || (!pipeline_ids.empty() && baseline)) chosen_pipelines.push_back(&p);
+    if (!o.variants.empty() && !asked && (pipeline_ids.empty() || !baseline)) continue;
+    BenchJob job;
+    job.stage_id = p.stage;
+    job.variant = p.id;
+    job.block_label = "-";
+    spec.extra.push_back(job);
+    suite.notes.push_back(std::string(p.id) + " = " + pipeline_text(p));
   }
-  for (const Pipeline* p : chosen_pipelines)
-    suite.notes.push_back(std::string(p->id) + " = " + pipeline_text(*p));
   suite.notes.push_back("histogram rows with a memset-needing variant include clearing the 256 counters");
 
-  std::vector<BenchSize> sizes = o.bench_sizes;
-  if (sizes.empty()) sizes = {{3840, 2160}, {16384, 16384}};
-  for (BenchSize size : sizes) {
+  std::vector<int> kinds;  // of each case's input
+  for (BenchSize size :
+       o.bench_sizes.empty() ? std::vector<BenchSize>{{3840, 2160}, {16384, 16384}} : o.bench_sizes) {
     size = image_bench_size(size);
-    const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
-    const size_t n = size_t(w) * size_t(h);
-    const std::string size_label = std::to_string(w) + "x" + std::to_string(h);
     for (const BenchInput& input : kInputs) {
-      histeq::Planes planes;
-      planes.width = w;
-      planes.height = h;
-      planes.layout = histeq::Layout::Grey;
-      planes.planes.push_back(make_plane(input.kind, n, bench_seed(o) + n));
-      std::string gpu_error;
-      cpu->upload(planes);
-      if (gpu) {
-        try {
-          gpu->upload(planes);
-        } catch (const std::exception& e) {
-          gpu_error = e.what();
-        }
-      }
-      planes = histeq::Planes{};  // the engines hold their copies
-      // Scan and apply read a histogram and a LUT: compute them once on each engine.
-      prepare_stage_inputs(*cpu, StageId::Apply, 1);
-      if (gpu && gpu_error.empty()) prepare_stage_inputs(*gpu, StageId::Apply, 1);
-
-      auto measure = [&](BenchRow row, bool is_cpu, double items, double bytes, const std::function<void(int)>& step) {
-        row.demo = "histeq";
-        row.size = size_label;
-        row.width = w;
-        row.height = h;
-        row.input = input.label;
-        row.item_unit = "pixels";
-        histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
-        row.device = e ? std::string(e->device_name()) : "";
-        bench_measure_row(row, !e ? "no CUDA device" : is_cpu ? "" : gpu_error, !is_cpu, items, bytes, step, stream, o,
-                          suite);
-        std::fprintf(stderr, "bench: %-9s %-24s %-5s %s %s %s\n", row.stage.c_str(), row.variant.c_str(),
-                     row.block.c_str(), size_label.c_str(), input.label,
-                     row.error.empty() ? (std::to_string(row.ms_median * 1e3) + " us/step").c_str() : row.error.c_str());
-        suite.rows.push_back(row);
-      };
-
-      for (const auto& [variant, baseline_only] : plan) {
-        const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
-        const std::vector<int> blocks = bench_blocks(*v, o);
-        const bool is_cpu = v->backend == histeq::Backend::Cpu;
-        for (int block : blocks) {
-          BenchRow row;
-          row.stage = std::string(histeq::stage_infos()[static_cast<int>(v->stage)].key);
-          row.variant = std::string(v->id);
-          row.block = v->blocks.empty() ? "-" : std::to_string(block);
-          row.baseline_only = baseline_only;
-          histeq::Engine* e = is_cpu ? cpu.get() : gpu.get();
-          measure(row, is_cpu, double(n), histeq::stage_bytes(v->stage, double(n)), [&, v, block](int steps) {
-            for (int i = 0; i < steps; ++i) e->run(*v, block, 0);
-          });
-        }
-      }
-      for (const Pipeline* p : chosen_pipelines) {
-        BenchRow row;
-        row.stage = p->stage;
-        row.variant = p->id;
-        row.block = "-";
-        std::vector<const histeq::Variant*> steps;
-        for (const char* id : p->steps) steps.push_back(histeq::find_variant(id));
-        histeq::Engine* e = p->cpu ? cpu.get() : gpu.get();
-        measure(row, p->cpu, double(n), 3.0 * double(n), [&, steps](int k) {
-          for (int i = 0; i < k; ++i)
-            for (const histeq::Variant* v : steps) e->run(*v, v->default_block, 0);
-        });
-      }
+      spec.cases.push_back({std::to_string(size.width) + "x" + std::to_string(size.height), size.width,
+                            size.height, input.label});
+      kinds.push_back(input.kind);
     }
   }
-  return suite;
+
+  auto engines = std::make_shared<BenchEngines<histeq::Engine>>(suite, o, histeq::make_cpu_engine());
+#if defined(GPULAB_HAVE_CUDA)
+  if (engines->cuda()) engines->set_gpu(histeq::CudaEngine::create(engines->stream()));
+#endif
+  // The plane of the case measured last, made once and uploaded once to each engine for its jobs.
+  struct Current {
+    size_t case_index = static_cast<size_t>(-1);
+    std::shared_ptr<const histeq::Planes> planes;
+  };
+  auto current = std::make_shared<Current>();
+  const uint64_t seed = bench_seed(o);
+  spec.probe = [engines, current, kinds, seed](const BenchCase& c, const BenchJob& job) {
+    if (current->case_index != job.case_index) {
+      auto planes = std::make_shared<histeq::Planes>();
+      planes->width = static_cast<int>(c.width);
+      planes->height = static_cast<int>(c.height);
+      planes->layout = histeq::Layout::Grey;
+      const size_t n = planes->pixel_count();
+      planes->planes.push_back(make_plane(kinds[job.case_index], n, seed + n));
+      current->planes = std::move(planes);
+      current->case_index = job.case_index;
+    }
+    const Pipeline* pipeline = nullptr;
+    for (const Pipeline& p : pipelines())
+      if (job.variant == p.id) pipeline = &p;
+    const histeq::Variant* v = pipeline ? nullptr : histeq::find_variant(job.variant);
+    std::string why;
+    std::shared_ptr<histeq::Engine> e = engines->get(
+        pipeline ? !pipeline->cpu : v->backend == histeq::Backend::Cuda, job.case_index,
+        [&](histeq::Engine& engine) { engine.upload(*current->planes); }, &why);
+    if (!e) return probe_unavailable(why);
+    if (pipeline) return pipeline_probe(std::move(e), engines->stream(), *pipeline, c);
+    return make_histeq_probe(std::move(e), engines->stream(), current->planes, *v, job.block);
+  };
+  return true;
 }
 
 }  // namespace gpulab

@@ -657,11 +657,6 @@ std::string HisteqDemo::run_batch(const Options&) {
   });
 }
 
-bool HisteqDemo::bench(const Options& options, BenchSuite* out) {
-  *out = bench_histeq(options);
-  return true;
-}
-
 std::vector<KernelInfo> HisteqDemo::kernels() const {
   std::vector<KernelInfo> out;
 #if defined(GPULAB_HAVE_CUDA)

@@ -23,11 +23,16 @@ namespace gpulab {
 
 class HisteqDisplay;  // the before / after textures and the split (histeq_display.cpp)
 
-// Histogram equalization's benchmark rows (histeq_bench.cpp), reached through HisteqDemo::bench.
-BenchSuite bench_histeq(const Options& options);
 // Gives `stage` its input on `e` with the engine's plain variants, for every processed plane: a
 // histogram for scan, a histogram and LUT for apply (histeq_probe.cpp; the bench and the ladder).
 void prepare_stage_inputs(histeq::Engine& e, histeq::StageId stage, int planes);
+// The probe of stage variant v at `block` on `engine` (a GPU one runs on `stream`), which holds
+// `planes` (histeq_probe.cpp): HisteqDemo::probe uploads a copy of the current planes to a fresh
+// engine, the bench (histeq_bench.cpp) its case's plane once for all the case's jobs. The stage's
+// inputs are made first (prepare_stage_inputs); one step runs v over every processed plane; verify
+// compares the stage's own result with the CPU engine's for the same stage, byte for byte.
+Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
+                        std::shared_ptr<const histeq::Planes> planes, const histeq::Variant& v, int block);
 
 class HisteqDemo final : public Demo {
  public:
@@ -51,7 +56,7 @@ class HisteqDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !save_image_.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSuite* out) override;
+  bool bench(const Options& options, BenchSpec* out) override;         // histeq_bench.cpp
   Probe probe(size_t stage, std::string_view id, int block) override;  // histeq_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;

@@ -1,8 +1,8 @@
-// The ladder's probe of one histogram-equalization stage variant: a fresh engine of the variant's
-// backend holding a copy of the current planes, the stage's inputs (a histogram for scan, a LUT for
-// apply) made first by the engine's plain variants; one step runs the stage over every processed
-// plane. verify compares the stage's own result (histogram, LUT, min/max or output plane) with the
-// CPU engine's for the same stage, byte for byte.
+// The probe of one histogram-equalization stage variant, for the ladder (on a copy of the current
+// planes) and the bench (on its cases): the stage's inputs (a histogram for scan, a LUT for apply)
+// made first by the engine's plain variants; one step runs the stage over every processed plane.
+// verify compares the stage's own result (histogram, LUT, min/max or output plane) with the CPU
+// engine's for the same stage, byte for byte.
 #include <cstdio>
 #include <memory>
 
@@ -74,62 +74,64 @@ void prepare_stage_inputs(histeq::Engine& e, StageId stage, int planes) {
   }
 }
 
-Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
+Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
+                        std::shared_ptr<const histeq::Planes> planes, const histeq::Variant& v, int block) {
+  const int n = planes->processed();
+  prepare_stage_inputs(*engine, v.stage, n);
+  const double pixels = static_cast<double>(planes->pixel_count()) * n;
   Probe p;
-  const histeq::Variant* v = histeq::find_variant(id);
-  if (stage >= histeq::kStageCount || !v || v->stage != info(stage).id) {
-    p.unavailable = "no variant " + text::quote(id) + " in stage " + std::to_string(stage);
-    return p;
-  }
-  if (!variant_available(*v, &p.unavailable)) return p;
-  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
-  const bool gpu = v->backend == Backend::Cuda;
-  struct State {
-    std::unique_ptr<histeq::Engine> engine;
-  };
-  auto st = std::make_shared<State>();
-#if defined(GPULAB_HAVE_CUDA)
-  if (gpu) st->engine = histeq::CudaEngine::create(ctx_->stream);
-#endif
-  if (!st->engine) st->engine = histeq::make_cpu_engine();
-  st->engine->upload(planes_);
-  const int planes = planes_.processed();
-  prepare_stage_inputs(*st->engine, v->stage, planes);
-  const double pixels = static_cast<double>(planes_.pixel_count()) * planes;
-  p.gpu = gpu;
-  p.stream = gpu ? ctx_->stream : nullptr;
-  p.device = std::string(st->engine->device_name());
+  p.gpu = v.backend == Backend::Cuda;
+  p.stream = p.gpu ? stream : nullptr;
+  p.device = std::string(engine->device_name());
   p.items_per_step = pixels;
   p.item_unit = "pixels";
-  p.bytes_per_step = histeq::stage_bytes(v->stage, pixels);
-  p.width = planes_.width;
-  p.height = planes_.height;
+  p.bytes_per_step = histeq::stage_bytes(v.stage, pixels);
+  p.width = planes->width;
+  p.height = planes->height;
   p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
-  histeq::Engine* e = st->engine.get();
-  p.run = [e, v, block, planes](int steps) {
+  histeq::Engine* e = engine.get();
+  const histeq::Variant* pv = &v;
+  p.run = [e, pv, block, n](int steps) {
     for (int i = 0; i < steps; ++i)
-      for (int pl = 0; pl < planes; ++pl) e->run(*v, block, pl);
+      for (int pl = 0; pl < n; ++pl) e->run(*pv, block, pl);
   };
-  if (v->backend == Backend::Cuda) {
-    const histeq::Planes copy = planes_;
-    p.verify = [st, v, block, planes, copy]() -> std::string {
+  if (p.gpu) {
+    p.verify = [engine, pv, block, planes, n]() -> std::string {
       auto reference = histeq::make_cpu_engine();
-      reference->upload(copy);
-      prepare_stage_inputs(*reference, v->stage, planes);
-      const histeq::Variant& ref = *histeq::variants_of(v->stage).front();  // the stage's CPU variant
+      reference->upload(*planes);
+      prepare_stage_inputs(*reference, pv->stage, n);
+      const histeq::Variant& ref = *histeq::variants_of(pv->stage).front();  // the stage's CPU variant
       // A histogram variant that writes the LUT is compared with the CPU's histogram and scan.
-      const histeq::Variant* ref_scan = v->writes_lut ? histeq::find_variant("scan-cpu") : nullptr;
-      for (int pl = 0; pl < planes; ++pl) {
+      const histeq::Variant* ref_scan = pv->writes_lut ? histeq::find_variant("scan-cpu") : nullptr;
+      for (int pl = 0; pl < n; ++pl) {
         reference->run(ref, 0, pl);
         if (ref_scan) reference->run(*ref_scan, 0, pl);
-        st->engine->run(*v, block, pl);
-        if (std::string d = compare(*st->engine, *reference, *v, pl); !d.empty()) return d;
+        engine->run(*pv, block, pl);
+        if (std::string d = compare(*engine, *reference, *pv, pl); !d.empty()) return d;
       }
       return {};
     };
   }
-  p.state = st;
+  p.state = engine;
   return p;
+}
+
+// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current planes.
+Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
+  const histeq::Variant* v = histeq::find_variant(id);
+  if (stage >= histeq::kStageCount || !v || v->stage != info(stage).id)
+    return probe_unavailable("no variant " + text::quote(id) + " in stage " + std::to_string(stage));
+  std::string why;
+  if (!variant_available(*v, &why)) return probe_unavailable(why);
+  if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
+  std::shared_ptr<histeq::Engine> engine;
+#if defined(GPULAB_HAVE_CUDA)
+  if (v->backend == Backend::Cuda) engine = histeq::CudaEngine::create(ctx_->stream);
+#endif
+  if (!engine) engine = histeq::make_cpu_engine();
+  engine->upload(planes_);
+  return make_histeq_probe(std::move(engine), ctx_->stream, std::make_shared<const histeq::Planes>(planes_),
+                           *v, block);
 }
 
 }  // namespace gpulab

@@ -1,11 +1,10 @@
-// Game of Life benchmark rows: every variant (and block shape with --all-blocks) at each size; the
-// measuring loop is core's. cpu-naive and gpu-global are always measured too, as the baselines of
-// the speedup columns.
-#include <algorithm>
+// Game of Life's benchmark: every variant (and block shape with --all-blocks) at each size, on a
+// random grid (density 0.25, --seed), measured by core's stepper through make_life_probe.
+// cpu-naive and gpu-global are always measured too, as the baselines of the speedup columns.
 #include <stdexcept>
 
-#include "core/bench.h"
-#include "core/demo.h"
+#include "core/bench_stepper.h"
+#include "demos/common/bench_engines.h"
 #include "demos/life/life_demo.h"
 #include "life/life.h"
 
@@ -15,69 +14,44 @@
 
 namespace gpulab {
 
-BenchSuite bench_life(const Options& o) {
-  BenchSuite suite;
-  suite.demo = "life";
-  suite.baselines = {"cpu-naive", "gpu-global"};
-  suite.targets = {
+bool LifeDemo::bench(const Options& o, BenchSpec* out) {
+  BenchSpec& spec = *out;
+  spec.suite.demo = "life";
+  spec.suite.baselines = {"cpu-naive", "gpu-global"};
+  spec.suite.targets = {
       {"gpu-bitpacked >= 9e12 cell updates/s at 32768x32768 (H100)", {"gpu-bitpacked"}, 32768, 32768, 9e12, "H100"},
       {"best byte-per-cell variant >= 1.2e12 cell updates/s at 16384x16384 (H100)",
        {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"}, 16384, 16384, 1.2e12, "H100"},
   };
-
-  std::unique_ptr<life::Engine> cpu = life::make_cpu_engine();
-  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
-  const Stream stream = bench_stream.get();
-  std::unique_ptr<life::Engine> gpu;
-#if defined(GPULAB_HAVE_CUDA)
-  if (bench_stream.cuda()) gpu = life::CudaEngine::create(stream);
-#endif
-
-  const auto plan = bench_plan(life::variants(), o.variants, suite.baselines);
-
-  std::vector<BenchSize> sizes = o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes;
-  for (BenchSize size : sizes) {
-    const int w = static_cast<int>(size.width), h = static_cast<int>(size.height ? size.height : size.width);
-    const std::string bad = life::check_size(size.width, size.height ? size.height : size.width);
-    if (!bad.empty()) throw std::invalid_argument(bad);
-    for (const auto& [variant, baseline_only] : plan) {
-      const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
-      const std::vector<int> blocks = bench_blocks(*v, o);
-      for (int block : blocks) {
-        BenchRow row;
-        row.demo = "life";
-        row.stage = "step";
-        row.variant = std::string(v->id);
-        row.block = block_label(v->blocks, v->square_blocks, block);
-        row.width = w;
-        row.height = h;
-        row.size = std::to_string(w) + "x" + std::to_string(h);
-        row.item_unit = "cell updates";
-        row.baseline_only = baseline_only;
-        const bool is_cpu = v->backend == life::Backend::Cpu;
-        life::Engine* e = is_cpu ? cpu.get() : gpu.get();
-        row.device = e ? std::string(e->device_name()) : "";
-        if (!e) {
-          row.error = "no CUDA device";
-          suite.rows.push_back(row);
-          continue;
-        }
-        try {
-          if (e->width() != w || e->height() != h) e->resize(w, h);
-          e->set_rule(life::Rule::conway());
-          e->randomize(0.25, bench_seed(o));
-          const BenchTiming t = bench_time_steps([&](int steps) { e->step(*v, block, steps); }, !is_cpu, stream, o);
-          bench_fill(row, t, static_cast<double>(w) * h, life::bytes_per_generation(*v, w, h), 0, suite, !is_cpu);
-        } catch (const std::exception& ex) {
-          row.error = ex.what();
-        }
-        std::fprintf(stderr, "bench: %-17s %-7s %s %s\n", row.variant.c_str(), row.block.c_str(), row.size.c_str(),
-                     row.error.empty() ? (std::to_string(row.ms_median) + " ms/step").c_str() : row.error.c_str());
-        suite.rows.push_back(row);
-      }
-    }
+  spec.item_unit = "cell updates";
+  spec.variants = bench_variants(life::variants(), [](const life::Variant& v, BenchVariant& b) {
+    b.stage_id = "step";
+    b.square_blocks = v.square_blocks;
+  });
+  for (BenchSize size : o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes) {
+    const long long w = size.width, h = size.height ? size.height : size.width;
+    if (const std::string bad = life::check_size(w, h); !bad.empty()) throw std::invalid_argument(bad);
+    spec.cases.push_back({std::to_string(w) + "x" + std::to_string(h), w, h, ""});
   }
-  return suite;
+
+  auto engines = std::make_shared<BenchEngines<life::Engine>>(spec.suite, o, life::make_cpu_engine());
+#if defined(GPULAB_HAVE_CUDA)
+  if (engines->cuda()) engines->set_gpu(life::CudaEngine::create(engines->stream()));
+#endif
+  const uint64_t seed = bench_seed(o);
+  spec.probe = [engines, seed](const BenchCase& c, const BenchJob& job) {
+    const life::Variant& v = *life::find_variant(job.variant);
+    std::string why;
+    std::shared_ptr<life::Engine> e = engines->get(v.backend == life::Backend::Cuda, &why);
+    if (!e) return probe_unavailable(why);
+    auto input = std::make_shared<LifeInput>();
+    input->width = static_cast<int>(c.width);
+    input->height = static_cast<int>(c.height);
+    input->seed = seed;
+    constexpr int kGhostBlock = 256;  // the engine's default
+    return make_life_probe(std::move(e), engines->stream(), std::move(input), v, job.block, kGhostBlock);
+  };
+  return true;
 }
 
 }  // namespace gpulab

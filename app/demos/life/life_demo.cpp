@@ -17,7 +17,6 @@
 
 #include "common/error.h"
 #include "core/batch.h"
-#include "core/bench.h"
 #include "common/text.h"
 #include "core/files.h"
 #include "base/stats.h"
@@ -557,68 +556,81 @@ void LifeDemo::verify(int generations) {
   population_age_ = 1 << 30;
 }
 
-// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current grid
-// and rule, stepped with the current ghost block; verify compares a few generations from the same
-// copy with the CPU reference (cpu-lut, or cpu-naive for cpu-lut itself), as the verify button does.
-Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
+namespace {
+// Puts `in` into `e`: its size and rule, then its cells (or random ones).
+void load(life::Engine& e, const LifeInput& in) {
+  if (e.width() != in.width || e.height() != in.height) e.resize(in.width, in.height);
+  e.set_rule(in.rule);
+  if (in.cells)
+    e.upload(*in.cells);
+  else
+    e.randomize(in.density, in.seed);
+}
+}  // namespace
+
+Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
+                      std::shared_ptr<const LifeInput> input, const life::Variant& v, int block, int ghost) {
+  load(*engine, *input);
   Probe p;
-  if (stage == 1) {
-    p.unavailable = "timed inside each generation of the byte-per-cell GPU variants (the step stage)";
-    return p;
-  }
-  const life::Variant* v = stage == 0 ? life::find_variant(id) : nullptr;
-  if (!v) {
-    p.unavailable = "no variant " + text::quote(id) + " in the step stage";
-    return p;
-  }
-  if (!variant_available(*v, &p.unavailable)) return p;
-  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
-  struct State {
-    life::Grid start;
-    std::unique_ptr<life::Engine> engine;
-  };
-  auto st = std::make_shared<State>();
-  st->start = active_->download();
-  const bool gpu = v->backend == life::Backend::Cuda;
-#if defined(GPULAB_HAVE_CUDA)
-  if (gpu) st->engine = life::CudaEngine::create(ctx_->stream);
-#endif
-  if (!st->engine) st->engine = life::make_cpu_engine();
-  st->engine->resize(st->start.width, st->start.height);
-  st->engine->set_rule(rule_);
-  st->engine->upload(st->start);
-  const int ghost = ghost_block_;
-  const life::Rule rule = rule_;
-  p.gpu = gpu;
-  p.stream = gpu ? ctx_->stream : nullptr;
-  p.device = std::string(st->engine->device_name());
-  p.items_per_step = static_cast<double>(st->start.width) * st->start.height;
+  p.gpu = v.backend == life::Backend::Cuda;
+  p.stream = p.gpu ? stream : nullptr;
+  p.device = std::string(engine->device_name());
+  p.items_per_step = static_cast<double>(input->width) * input->height;
   p.item_unit = "cell updates";
-  p.bytes_per_step = life::bytes_per_generation(*v, st->start.width, st->start.height);
-  p.width = st->start.width;
-  p.height = st->start.height;
+  p.bytes_per_step = life::bytes_per_generation(v, input->width, input->height);
+  p.width = input->width;
+  p.height = input->height;
   p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
-  life::Engine* e = st->engine.get();
-  p.run = [e, v, block, ghost](int steps) { e->step(*v, block, steps, ghost); };
-  p.verify = [st, v, block, ghost, rule]() -> std::string {
+  life::Engine* e = engine.get();
+  const life::Variant* pv = &v;
+  p.run = [e, pv, block, ghost](int steps) { e->step(*pv, block, steps, ghost); };
+  p.verify = [engine, input, pv, block, ghost]() -> std::string {
+    life::Engine* e = engine.get();
     constexpr int kGenerations = 8;
-    const life::Variant& ref = *life::find_variant(v->id == "cpu-lut" ? "cpu-naive" : "cpu-lut");
+    const life::Variant& ref = *life::find_variant(pv->id == "cpu-lut" ? "cpu-naive" : "cpu-lut");
+    load(*e, *input);
+    life::Grid random;  // random cells as this engine made them
+    if (!input->cells) random = e->download();
+    const life::Grid& start = input->cells ? *input->cells : random;
     auto reference = life::make_cpu_engine();
-    reference->resize(st->start.width, st->start.height);
-    reference->set_rule(rule);
-    reference->upload(st->start);
+    reference->resize(start.width, start.height);
+    reference->set_rule(input->rule);
+    reference->upload(start);
     reference->step(ref, 0, kGenerations);
-    st->engine->upload(st->start);
-    st->engine->step(*v, block, kGenerations, ghost);
-    const life::Grid got = st->engine->download(), want = reference->download();
-    st->engine->upload(st->start);
+    e->step(*pv, block, kGenerations, ghost);
+    const life::Grid got = e->download(), want = reference->download();
+    load(*e, *input);
     if (auto d = life::first_difference(got, want))
       return "differs from " + std::string(ref.id) + " after " + std::to_string(kGenerations) + " generations at cell (" +
              std::to_string(d->x) + ", " + std::to_string(d->y) + ")";
     return {};
   };
-  p.state = st;
+  p.state = engine;
   return p;
+}
+
+// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current grid
+// and rule, stepped with the current ghost block.
+Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
+  if (stage == 1)
+    return probe_unavailable(
+        "timed inside each generation of the byte-per-cell GPU variants (the step stage)");
+  const life::Variant* v = stage == 0 ? life::find_variant(id) : nullptr;
+  if (!v) return probe_unavailable("no variant " + text::quote(id) + " in the step stage");
+  std::string why;
+  if (!variant_available(*v, &why)) return probe_unavailable(why);
+  if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
+  auto input = std::make_shared<LifeInput>();
+  input->cells = active_->download();
+  input->width = input->cells->width;
+  input->height = input->cells->height;
+  input->rule = rule_;
+  std::shared_ptr<life::Engine> engine;
+#if defined(GPULAB_HAVE_CUDA)
+  if (v->backend == life::Backend::Cuda) engine = life::CudaEngine::create(ctx_->stream);
+#endif
+  if (!engine) engine = life::make_cpu_engine();
+  return make_life_probe(std::move(engine), ctx_->stream, std::move(input), *v, block, ghost_block_);
 }
 
 void LifeDemo::save_rle(const std::filesystem::path& path) {
@@ -638,11 +650,6 @@ std::string LifeDemo::run_batch(const Options& o) {
     return e.what();
   }
   return {};
-}
-
-bool LifeDemo::bench(const Options& options, BenchSuite* out) {
-  *out = bench_life(options);
-  return true;
 }
 
 std::vector<KernelInfo> LifeDemo::kernels() const {

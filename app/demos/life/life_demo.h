@@ -16,8 +16,21 @@ namespace gpulab {
 
 class LifeDisplay;  // the displayed texture and how pixels reach it (life_display.cpp)
 
-// Life's benchmark rows (life_bench.cpp), reached through LifeDemo::bench.
-BenchSuite bench_life(const Options& options);
+// What a Life probe starts from: a width x height torus under `rule`, with the given cells, else
+// random ones (at `density`, from `seed`: the bench's input).
+struct LifeInput {
+  int width = 0, height = 0;
+  life::Rule rule = life::Rule::conway();
+  std::optional<life::Grid> cells;
+  double density = 0.25;
+  uint64_t seed = 42;
+};
+// The probe of variant v at `block` (ghost copies at `ghost`) on `engine` (a GPU one runs on
+// `stream`), which it loads with `input`: LifeDemo::probe makes it on a copy of the current grid,
+// the bench (life_bench.cpp) on a random one. verify compares a few generations from the input with
+// the CPU reference (cpu-lut, or cpu-naive for cpu-lut itself), as the verify button does.
+Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
+                      std::shared_ptr<const LifeInput> input, const life::Variant& v, int block, int ghost);
 
 class LifeDemo final : public Demo {
  public:
@@ -41,7 +54,7 @@ class LifeDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !cli_.save_pattern.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSuite* out) override;
+  bool bench(const Options& options, BenchSpec* out) override;  // life_bench.cpp
   Probe probe(size_t stage, std::string_view id, int block) override;
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;

@@ -18,7 +18,6 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "core/batch.h"
-#include "core/bench.h"
 #include "core/files.h"
 #include "base/stats.h"
 #include "core/timings.h"
@@ -386,65 +385,40 @@ void NbodyDemo::verify(int steps) {
   notify(verify_result_);
 }
 
-// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current system
-// and parameters; verify runs two steps from that copy beside the CPU reference (as the verify
-// button does, up to kMaxVerifyBodies) and allows 1e-4 of the 90%-mass radius, ten times the float
-// rounding the GPU tests bound (nbody_cuda_gpu_test.cpp), far below a missing tile's error.
-Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
+// verify allows 1e-4 of the 90%-mass radius: ten times the float rounding the GPU tests bound
+// (nbody_cuda_gpu_test.cpp), far below a missing tile's error.
+Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
+                       std::shared_ptr<const nbody::System> start, const nbody::Params& params,
+                       const nbody::Variant& v, int block) {
+  engine->set_params(params);
+  engine->upload(*start);
+  const double n = static_cast<double>(start->size());
   Probe p;
-  const nbody::Variant* v = stage == 0 ? nbody::find_variant(id) : nullptr;
-  if (!v) {
-    p.unavailable = "no variant " + text::quote(id) + " in the step stage";
-    return p;
-  }
-  if (!variant_available(*v, &p.unavailable)) return p;
-  if (p.unavailable = check_probe_block(*v, &block); !p.unavailable.empty()) return p;
-  const bool gpu = v->backend == nbody::Backend::Cuda;
-  const double n = static_cast<double>(active_->size());
-  if (!gpu && n > kMaxCpuProbeBodies) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "too slow for the CPU at %zu bodies (%.2g interactions a step; the ladder runs it up to %.0f)",
-                  active_->size(), nbody::interactions_per_step(n), kMaxCpuProbeBodies);
-    p.unavailable = buf;
-    return p;
-  }
-  struct State {
-    nbody::System start;
-    std::unique_ptr<nbody::Engine> engine;
-  };
-  auto st = std::make_shared<State>();
-  st->start = active_->download();
-#if defined(GPULAB_HAVE_CUDA)
-  if (gpu) st->engine = nbody::CudaEngine::create(ctx_->stream);
-#endif
-  if (!st->engine) st->engine = nbody::make_cpu_engine();
-  st->engine->set_params(params_);
-  st->engine->upload(st->start);
-  const nbody::Params params = params_;
-  p.gpu = gpu;
-  p.stream = gpu ? ctx_->stream : nullptr;
-  p.device = std::string(st->engine->device_name());
+  p.gpu = v.backend == nbody::Backend::Cuda;
+  p.stream = p.gpu ? stream : nullptr;
+  p.device = std::string(engine->device_name());
   p.items_per_step = nbody::interactions_per_step(n);
   p.item_unit = "interactions";
   p.flops_per_step = nbody::kFlopsPerInteraction * p.items_per_step;
   p.width = static_cast<long long>(n);
   p.height = 1;
   p.size = "N=" + std::to_string(p.width);
-  nbody::Engine* e = st->engine.get();
-  p.run = [e, v, block](int steps) { e->step(*v, block, steps); };
-  if (static_cast<long long>(n) > kMaxVerifyBodies) {
+  nbody::Engine* e = engine.get();
+  const nbody::Variant* pv = &v;
+  p.run = [e, pv, block](int steps) { e->step(*pv, block, steps); };
+  if (p.width > kMaxVerifyBodies) {
     p.note = "not verified: the O(N^2) CPU reference is too slow above " + std::to_string(kMaxVerifyBodies) + " bodies";
-  } else if (v->id != "cpu") {
-    p.verify = [st, v, block, params]() -> std::string {
+  } else if (v.id != "cpu") {
+    p.verify = [engine, start, pv, block, params]() -> std::string {
       constexpr int kSteps = 2;
       auto reference = nbody::make_cpu_engine();
       reference->set_params(params);
-      reference->upload(st->start);
+      reference->upload(*start);
       reference->step(*nbody::find_variant("cpu"), 0, kSteps);
-      st->engine->upload(st->start);
-      st->engine->step(*v, block, kSteps);
-      const nbody::System got = st->engine->download(), want = reference->download();
-      st->engine->upload(st->start);
+      engine->upload(*start);
+      engine->step(*pv, block, kSteps);
+      const nbody::System got = engine->download(), want = reference->download();
+      engine->upload(*start);
       const nbody::Diagnostics d = reference->diagnostics();
       const double radius = d.radius > 0 ? d.radius : 1.0;
       const double diff = nbody::max_position_difference(got, want);
@@ -457,8 +431,35 @@ Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
       return {};
     };
   }
-  p.state = st;
+  p.state = engine;
   return p;
+}
+
+// The ladder's probe: a fresh engine of the variant's backend holding a copy of the current system
+// and parameters; the CPU only up to kMaxCpuProbeBodies.
+Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
+  const nbody::Variant* v = stage == 0 ? nbody::find_variant(id) : nullptr;
+  if (!v) return probe_unavailable("no variant " + text::quote(id) + " in the step stage");
+  std::string why;
+  if (!variant_available(*v, &why)) return probe_unavailable(why);
+  if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
+  const bool gpu = v->backend == nbody::Backend::Cuda;
+  const double n = static_cast<double>(active_->size());
+  if (!gpu && n > kMaxCpuProbeBodies) {
+    char buf[160];
+    std::snprintf(
+        buf, sizeof buf,
+        "too slow for the CPU at %zu bodies (%.2g interactions a step; the ladder runs it up to %.0f)",
+        active_->size(), nbody::interactions_per_step(n), kMaxCpuProbeBodies);
+    return probe_unavailable(buf);
+  }
+  std::shared_ptr<nbody::Engine> engine;
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu) engine = nbody::CudaEngine::create(ctx_->stream);
+#endif
+  if (!engine) engine = nbody::make_cpu_engine();
+  return make_nbody_probe(std::move(engine), ctx_->stream,
+                          std::make_shared<const nbody::System>(active_->download()), params_, *v, block);
 }
 
 void NbodyDemo::save_csv(const std::filesystem::path& path) {
@@ -477,11 +478,6 @@ std::string NbodyDemo::run_batch(const Options& o) {
     return e.what();
   }
   return {};
-}
-
-bool NbodyDemo::bench(const Options& options, BenchSuite* out) {
-  *out = bench_nbody(options);
-  return true;
 }
 
 std::vector<KernelInfo> NbodyDemo::kernels() const {

@@ -18,8 +18,13 @@ namespace gpulab {
 
 class NbodyDisplay;  // the vertex buffer and the point-sprite drawing (nbody_display.cpp)
 
-// N-body's benchmark rows (nbody_bench.cpp), reached through NbodyDemo::bench.
-BenchSuite bench_nbody(const Options& options);
+// The probe of variant v at `block` on `engine` (a GPU one runs on `stream`), which it loads with
+// `start` and `params`: NbodyDemo::probe makes it on a copy of the current system, the bench
+// (nbody_bench.cpp) on a Plummer sphere. verify runs two steps from `start` beside the CPU reference
+// (up to the verify button's body count; above it the note says so).
+Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
+                       std::shared_ptr<const nbody::System> start, const nbody::Params& params,
+                       const nbody::Variant& v, int block);
 
 class NbodyDemo final : public Demo {
  public:
@@ -43,7 +48,7 @@ class NbodyDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !cli_.save_bodies.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSuite* out) override;
+  bool bench(const Options& options, BenchSpec* out) override;  // nbody_bench.cpp
   Probe probe(size_t stage, std::string_view id, int block) override;
   std::vector<KernelInfo> kernels() const override;
   std::vector<KeyBinding> keys() const override;

@@ -1,14 +1,16 @@
-// Texture-rotation benchmark rows: every variant on an output of 8192x8192 (or --size), grey 8-bit
-// and RGBA8, point and linear filtering, rotated by 30° with border addressing and normalized
-// coordinates; pixels/s, GB/s (the output written once and the source read once: a lower bound) and
-// the speedups over `cpu` and `global` measured in the same run. The measuring loop is core's.
+// Texture rotation's benchmark: every variant on an output of 8192x8192 (or --size), grey 8-bit and
+// RGBA8, point and linear filtering, rotated by 30° with border addressing and normalized
+// coordinates, through make_rotate_probe; pixels/s, GB/s (the output written once and the source read
+// once: a lower bound) and the speedups over `cpu` and `global` measured in the same run. Its own
+// row: the fetch-only ceiling of each case (GPU). Core's stepper measures them.
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/bench.h"
+#include "core/bench_stepper.h"
+#include "demos/common/bench_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/rotate/rotate_demo.h"
 #include "image/image.h"
@@ -53,12 +55,12 @@ std::vector<std::string> ceiling_report(const BenchSuite& suite) {
   return out;
 }
 
-BenchSuite bench_rotate(const Options& o) {
+bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   if (std::string bad = reject_seed(o, "the rotate bench (its picture is the fixed filter-test scene)"); !bad.empty())
     throw std::runtime_error(bad);
-  BenchSuite suite;
-  suite.demo = "rotate";
-  suite.baselines = {"cpu", "global"};
+  BenchSpec& spec = *out;
+  spec.suite.demo = "rotate";
+  spec.suite.baselines = {"cpu", "global"};
   std::vector<std::string> gpu_ids;
   for (const rotate::Variant& v : rotate::variants())
     if (v.backend == rotate::Backend::Cuda && v.kind != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
@@ -72,99 +74,103 @@ BenchSuite bench_rotate(const Options& o) {
   rgba.input = "RGBA8 linear";
   rgba.min_items_per_s = 0.33e12;
   rgba.device_hint = "H100";
-  suite.targets = {rgba};
-  [[maybe_unused]] const rotate::Variant& ceiling_kernel = *rotate::find_variant(kCeilingKernel);
+  spec.suite.targets = {rgba};
+  spec.item_unit = "pixels";
+  spec.variants = bench_variants(rotate::variants(), [](const rotate::Variant&, BenchVariant& b) {
+    b.stage_id = "rotate";
+    b.square_blocks = true;
+  });
 
-  std::unique_ptr<rotate::Engine> cpu = rotate::make_cpu_engine();
-  const BenchStream bench_stream(suite, o, std::string(cpu->device_name()));
-  const Stream stream = bench_stream.get();
-  std::unique_ptr<rotate::Engine> gpu;
-#if defined(GPULAB_HAVE_CUDA)
-  if (bench_stream.cuda()) gpu = rotate::CudaEngine::create(stream);
-#endif
-  const auto plan = bench_plan(rotate::variants(), o.variants, suite.baselines);
-
-  std::vector<BenchSize> sizes = o.bench_sizes;
-  if (sizes.empty()) sizes = {{8192, 8192}};
-  for (BenchSize size : sizes) {
+  // The cases: each size, grey and RGBA8 (one image each), point and linear filtering.
+  struct Case {
+    size_t image;  // the index of its image: one a size and channel count
+    int channels;
+    rotate::Filter filter;
+  };
+  std::vector<Case> cases;
+  size_t images = 0;
+  for (BenchSize size : o.bench_sizes.empty() ? std::vector<BenchSize>{{8192, 8192}} : o.bench_sizes) {
     size = image_bench_size(size);
-    const int w = static_cast<int>(size.width), h = static_cast<int>(size.height);
     for (int channels : {1, 4}) {
-      const image::Image src = bench_image(w, h, channels);
-      cpu->upload(src);
-      std::string gpu_error;
-      if (gpu) {
-        try {
-          gpu->upload(src);
-        } catch (const std::exception& e) {
-          gpu_error = e.what();
-        }
-      }
       for (rotate::Filter filter : rotate::kFilters) {
-        rotate::Settings s;
-        s.params = {30.0f, 1.0f, filter, rotate::Address::Border};
-        const std::string input = std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter));
-        for (const auto& [variant, baseline_only] : plan) {
-          const auto* v = variant;  // a plain variable: lambdas below capture it (clang 14 cannot capture a binding)
-          const std::vector<int> blocks = bench_blocks(*v, o);
-          const bool is_cpu = v->backend == rotate::Backend::Cpu;
-          for (int block : blocks) {
-            BenchRow row;
-            row.demo = "rotate";
-            row.stage = "rotate";
-            row.variant = std::string(v->id);
-            row.block = v->blocks.empty() ? "-" : std::to_string(block) + "x" + std::to_string(block);
-            row.size = std::to_string(w) + "x" + std::to_string(h);
-            row.width = w;
-            row.height = h;
-            row.input = input;
-            row.item_unit = "pixels";
-            row.baseline_only = baseline_only;
-            rotate::Engine* e = is_cpu ? cpu.get() : gpu.get();
-            row.device = e ? std::string(e->device_name()) : "";
-            const double pixels = double(w) * double(h);
-            bench_measure_row(
-                row, !e ? "no CUDA device" : is_cpu ? "" : gpu_error, !is_cpu, pixels, 2.0 * pixels * channels,
-                [&](int steps) { for (int i = 0; i < steps; ++i) e->run(*v, block, s); }, stream, o, suite);
-            std::fprintf(stderr, "bench: %-10s %-6s %s %s %s\n", row.variant.c_str(), row.block.c_str(), row.size.c_str(),
-                         input.c_str(),
-                         row.error.empty() ? (std::to_string(row.ms_median) + " ms/step").c_str() : row.error.c_str());
-            suite.rows.push_back(row);
-          }
-        }
-#if defined(GPULAB_HAVE_CUDA)
-        // The fetch-only ceiling of this case: the four-pixel kernel with its stores taken out.
-        if (gpu && gpu_error.empty()) {
-          BenchRow row;
-          row.demo = row.stage = "rotate";
-          row.variant = std::string(kCeilingRow);
-          row.block = std::to_string(ceiling_kernel.default_block) + "x" + std::to_string(ceiling_kernel.default_block);
-          row.size = std::to_string(w) + "x" + std::to_string(h);
-          row.width = w;
-          row.height = h;
-          row.input = input;
-          row.item_unit = "pixels";
-          row.device = std::string(gpu->device_name());
-          const double pixels = double(w) * double(h);
-          auto* cuda = static_cast<rotate::CudaEngine*>(gpu.get());
-          bench_measure_row(
-              row, "", true, pixels, double(pixels) * channels,
-              [&](int steps) { for (int i = 0; i < steps; ++i) cuda->run_fetch_only(ceiling_kernel, ceiling_kernel.default_block, s); },
-              stream, o, suite);
-          std::fprintf(stderr, "bench: %-10s %-6s %s %s %s\n", row.variant.c_str(), row.block.c_str(), row.size.c_str(),
-                       input.c_str(),
-                       row.error.empty() ? (std::to_string(row.ms_median) + " ms/step").c_str() : row.error.c_str());
-          suite.rows.push_back(row);
-        }
-#endif
+        spec.cases.push_back(
+            {std::to_string(size.width) + "x" + std::to_string(size.height), size.width, size.height,
+             std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter))});
+        cases.push_back({images, channels, filter});
       }
+      ++images;
     }
   }
-  for (const std::string& line : ceiling_report(suite)) suite.notes.push_back(line);
-  suite.notes.push_back("30° rotation at scale 1, border addressing, normalized coordinates, normalized-float reads");
-  suite.notes.push_back(std::string(kCeilingRow) + ": " + kCeilingKernel +
-                        "'s fetches with no stores (what the texture unit sustains alone), the ceiling of every variant");
-  return suite;
+
+  // The engines, and the image of the cases measured last (made once, uploaded once to each engine).
+  struct State {
+    std::shared_ptr<BenchEngines<rotate::Engine>> engines;
+    std::vector<Case> cases;
+    size_t image = static_cast<size_t>(-1);
+    std::shared_ptr<const image::Image> source;
+
+    std::shared_ptr<rotate::Engine> engine(bool gpu, const BenchCase& c, size_t index, std::string* why) {
+      const Case& k = cases[index];
+      if (image != k.image) {
+        source = std::make_shared<const image::Image>(bench_image(int(c.width), int(c.height), k.channels));
+        image = k.image;
+      }
+      return engines->get(
+          gpu, k.image, [&](rotate::Engine& e) { e.upload(*source); }, why);
+    }
+  };
+  auto st = std::make_shared<State>();
+  st->engines = std::make_shared<BenchEngines<rotate::Engine>>(spec.suite, o, rotate::make_cpu_engine());
+  st->cases = std::move(cases);
+#if defined(GPULAB_HAVE_CUDA)
+  if (st->engines->cuda()) st->engines->set_gpu(rotate::CudaEngine::create(st->engines->stream()));
+  // The fetch-only ceiling of each case: the four-pixel kernel with its stores taken out.
+  const rotate::Variant& ceiling = *rotate::find_variant(kCeilingKernel);
+  if (st->engines->gpu()) {
+    BenchJob job;
+    job.stage_id = "rotate";
+    job.variant = kCeilingRow;
+    job.block = ceiling.default_block;
+    job.block_label = block_label(ceiling.blocks, true, ceiling.default_block);
+    spec.extra.push_back(job);
+  }
+#endif
+  spec.probe = [st](const BenchCase& c, const BenchJob& job) {
+    const bool ceiling_row = job.variant == kCeilingRow;
+    const rotate::Variant& v = *rotate::find_variant(ceiling_row ? kCeilingKernel : job.variant);
+    std::string why;
+    std::shared_ptr<rotate::Engine> e =
+        st->engine(v.backend == rotate::Backend::Cuda, c, job.case_index, &why);
+    if (!e) return probe_unavailable(why);
+    rotate::Settings s;
+    s.params = {30.0f, 1.0f, st->cases[job.case_index].filter, rotate::Address::Border};
+    Probe p = make_rotate_probe(e, st->engines->stream(), st->source, s, c.input, v, job.block);
+#if defined(GPULAB_HAVE_CUDA)
+    if (ceiling_row) {  // the same kernel's fetches without its stores: the source read once
+      auto* cuda = static_cast<rotate::CudaEngine*>(e.get());
+      p.bytes_per_step = p.items_per_step * st->cases[job.case_index].channels;
+      p.run = [cuda, pv = &v, block = job.block, s](int steps) {
+        for (int i = 0; i < steps; ++i) cuda->run_fetch_only(*pv, block, s);
+      };
+      p.verify = nullptr;
+    }
+#endif
+    return p;
+  };
+  // No ceiling row where the case's image did not reach the GPU (its rows say why).
+  spec.skip = [st](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string*) {
+    std::string why;
+    return job.variant == kCeilingRow && !st->engine(true, c, job.case_index, &why);
+  };
+  spec.finish = [](BenchSuite& suite) {
+    for (const std::string& line : ceiling_report(suite)) suite.notes.push_back(line);
+    suite.notes.push_back(
+        "30° rotation at scale 1, border addressing, normalized coordinates, normalized-float reads");
+    suite.notes.push_back(
+        std::string(kCeilingRow) + ": " + kCeilingKernel +
+        "'s fetches with no stores (what the texture unit sustains alone), the ceiling of every variant");
+  };
+  return true;
 }
 
 }  // namespace gpulab

@@ -808,11 +808,6 @@ std::string RotateDemo::run_batch(const Options&) {
       });
 }
 
-bool RotateDemo::bench(const Options& options, BenchSuite* out) {
-  *out = bench_rotate(options);
-  return true;
-}
-
 std::vector<KernelInfo> RotateDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && on_gpu())

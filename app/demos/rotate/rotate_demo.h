@@ -23,8 +23,14 @@
 
 namespace gpulab {
 
-// Texture rotation's benchmark rows (rotate_bench.cpp), reached through RotateDemo::bench.
-BenchSuite bench_rotate(const Options& options);
+// The probe of rotation variant v at `block` with `settings` on `engine` (a GPU one runs on
+// `stream`), which holds `source` (rotate_probe.cpp): RotateDemo::probe uploads a copy of the current
+// image to a fresh engine, the bench (rotate_bench.cpp) its case's image once for all the case's
+// jobs. One step is one rotation of the whole image; verify checks one output as the verify button
+// does (verify_rotation; `settings_label` names the settings in its message).
+Probe make_rotate_probe(std::shared_ptr<rotate::Engine> engine, Stream stream,
+                        std::shared_ptr<const image::Image> source, const rotate::Settings& settings,
+                        const std::string& settings_label, const rotate::Variant& v, int block);
 // "grey linear 8192x8192: best tex-array-x4 6.1e+11 px/s = 76% of the fetch-only ceiling (...)", one
 // line for each case of `suite` with a fetch-ceiling row.
 std::vector<std::string> ceiling_report(const BenchSuite& suite);
@@ -79,7 +85,7 @@ class RotateDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !save_image_.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSuite* out) override;
+  bool bench(const Options& options, BenchSpec* out) override;         // rotate_bench.cpp
   Probe probe(size_t stage, std::string_view id, int block) override;  // rotate_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
