@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "core/demo.h"
-#include "demos/common/image_view.h"
 #include "demos/common/image_source.h"
+#include "demos/common/image_view.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
 
@@ -29,6 +29,9 @@ BenchSuite bench_histeq(const Options& options);
 // histogram for scan, a histogram and LUT for apply (histeq_probe.cpp; the bench and the ladder).
 void prepare_stage_inputs(histeq::Engine& e, histeq::StageId stage, int planes);
 
+// Defined across the folder by responsibility: histeq_demo.cpp (lifecycle, variants, read-outs),
+// histeq_pipeline.cpp (image, planes, the pipeline, verify), histeq_input.cpp (keys, mouse),
+// histeq_panel.cpp (panel, plots, labels, caption), histeq_probe.cpp.
 class HisteqDemo final : public Demo {
  public:
   HisteqDemo();
@@ -135,9 +138,9 @@ class HisteqDemo final : public Demo {
   image::Image image_;
   ImageOrigin origin_;  // where the image shown came from
   histeq::Planes planes_;
-  uint64_t planes_serial_ = 0;                      // bumps with every new set of planes
-  std::array<uint64_t, 2> engine_serial_{};         // the planes each engine (CPU, GPU) holds
-  ImagePicker picker_;                              // the panel's image picker (assets/images/*)
+  uint64_t planes_serial_ = 0;               // bumps with every new set of planes
+  std::array<uint64_t, 2> engine_serial_{};  // the planes each engine (CPU, GPU) holds
+  ImagePicker picker_;                       // the panel's image picker (assets/images/*)
 
   // Pipeline state.
   bool dirty_ = true;            // settings or image changed: run once even when paused
