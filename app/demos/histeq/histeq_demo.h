@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "core/demo.h"
-#include "demos/common/image_view.h"
 #include "demos/common/image_source.h"
+#include "demos/common/image_view.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
 
@@ -34,6 +34,9 @@ void prepare_stage_inputs(histeq::Engine& e, histeq::StageId stage, int planes);
 Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
                         std::shared_ptr<const histeq::Planes> planes, const histeq::Variant& v, int block);
 
+// Defined across the folder by responsibility: histeq_demo.cpp (lifecycle, variants, read-outs),
+// histeq_pipeline.cpp (image, planes, the pipeline, verify), histeq_input.cpp (keys, mouse),
+// histeq_panel.cpp (panel, plots, labels, caption), histeq_probe.cpp.
 class HisteqDemo final : public Demo {
  public:
   HisteqDemo();
@@ -140,9 +143,9 @@ class HisteqDemo final : public Demo {
   image::Image image_;
   ImageOrigin origin_;  // where the image shown came from
   histeq::Planes planes_;
-  uint64_t planes_serial_ = 0;                      // bumps with every new set of planes
-  std::array<uint64_t, 2> engine_serial_{};         // the planes each engine (CPU, GPU) holds
-  ImagePicker picker_;                              // the panel's image picker (assets/images/*)
+  uint64_t planes_serial_ = 0;               // bumps with every new set of planes
+  std::array<uint64_t, 2> engine_serial_{};  // the planes each engine (CPU, GPU) holds
+  ImagePicker picker_;                       // the panel's image picker (assets/images/*)
 
   // Pipeline state.
   bool dirty_ = true;            // settings or image changed: run once even when paused

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/demo.h"
-#include "demos/common/image_view.h"
 #include "demos/common/image_source.h"
+#include "demos/common/image_view.h"
 #include "demos/rotate/rotate_display.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
@@ -63,6 +63,9 @@ struct RotateInspection {
   uint8_t unit_value[4] = {};
 };
 
+// Defined across the folder by responsibility: rotate_demo.cpp (lifecycle, image, the rotation, read-outs),
+// rotate_settings.cpp (command line, setters), rotate_input.cpp (keys, mouse), rotate_inspector.cpp
+// (the pixel inspector), rotate_panel.cpp (panel, overlay, caption), rotate_probe.cpp.
 class RotateDemo final : public Demo {
  public:
   RotateDemo();
@@ -123,7 +126,7 @@ class RotateDemo final : public Demo {
   std::optional<std::pair<int, int>> hovered_pixel() const;
 
  private:
-  SetImage set_image_fn();  // set_image, for open_image_file / open_generated_image
+  SetImage set_image_fn();                       // set_image, for open_image_file / open_generated_image
   void inspect_unit(RotateInspection& r) const;  // the unit fields of r, for a GPU variant
   bool on_gpu() const { return variant_->backend == rotate::Backend::Cuda; }
   bool variant_available(const rotate::Variant& v, std::string* why) const;
