@@ -100,7 +100,10 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
 void Hud::update(double now_seconds, const HudInput& in) {
   if (in.on_baseline && in.ms_per_step && !in.baseline_key.empty())
     baselines_[in.baseline_key] = *in.ms_per_step;
-  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds) return;
+  // Twice a second at most, but a first measurement is shown at once rather than a blank held.
+  const bool first_time = !shows_time_ && in.ms_per_step.has_value();
+  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time) return;
+  shows_time_ = in.ms_per_step.has_value();
   reading_ = read(in);
   refreshed_at_ = now_seconds;
 }

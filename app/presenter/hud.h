@@ -53,7 +53,8 @@ class Hud {
   static constexpr double kRefreshSeconds = 0.5;
 
   // Every frame: keeps the baseline's time while it runs; the reading is refreshed when
-  // kRefreshSeconds have passed since the last refresh (or there is none yet).
+  // kRefreshSeconds have passed since the last refresh, or at once when it shows no time yet and
+  // one is measured now.
   void update(double now_seconds, const HudInput& in);
   // A baseline measured elsewhere (the ladder's CPU rung on the same input).
   void note_baseline(const std::string& key, double ms);
@@ -66,6 +67,7 @@ class Hud {
   std::map<std::string, double> baselines_;  // baseline_key -> ms per step
   HudReading reading_;
   double refreshed_at_ = -1;
+  bool shows_time_ = false;  // the reading holds a measured time
 };
 
 // Where the HUD goes in the view (window points): a box at the bottom left of the part of the

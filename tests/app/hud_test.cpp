@@ -144,6 +144,9 @@ TEST(Hud, RefreshesAtMostTwiceASecond) {
   Timings t;
   Context ctx;
   Hud hud;
+  hud.update(9.9, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[0].value, "–") << "nothing measured yet";
+  // The first measurement shows at once, not half a second later.
   sample(t, 2.0);
   hud.update(10.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms");

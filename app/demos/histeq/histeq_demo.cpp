@@ -403,6 +403,7 @@ std::vector<Throughput> HisteqDemo::throughput() const {
   all.items_per_step = n * planes;
   all.item_unit = "pixels";
   all.bytes_per_step = 3.0 * n * planes;  // read for the histogram (or min/max), read and write to apply
+  all.whole_pipeline = true;
   rows.push_back(all);
   for (size_t s = 0; s < choice_.size(); ++s) {
     if (!stage_active(s)) continue;

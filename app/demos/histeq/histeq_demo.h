@@ -63,6 +63,7 @@ class HisteqDemo final : public Demo {
   Probe probe(size_t stage, std::string_view id, int block) override;  // histeq_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
+  std::vector<KeyBinding> keys() const override;
   std::string caption() const override;
 
   // For tests: the engine in use, the image shown, the settings, and the display path switch.

@@ -19,6 +19,16 @@ using histeq::Mode;
 
 void HisteqDemo::layout(const Frame& frame) { view_.layout(frame, image_.width, image_.height); }
 
+std::vector<KeyBinding> HisteqDemo::keys() const {
+  const std::string_view g = title();
+  return {
+      {GLFW_KEY_E, 0, 0, false, "E", "equalize or stretch the contrast", g},
+      {GLFW_KEY_C, 0, 0, false, "C", "luminance or each channel (colour images)", g},
+      {GLFW_KEY_LEFT, 0, GLFW_KEY_RIGHT, false, "Left / Right", "move the before/after split", g},
+      {GLFW_KEY_F, 0, 0, false, "F", "fit the image to the view", g},
+  };
+}
+
 void HisteqDemo::handle_input(const Frame& frame) {
   for (int key : frame.input.keys) {
     switch (key) {

@@ -92,6 +92,7 @@ class RotateDemo final : public Demo {
   Probe probe(size_t stage, std::string_view id, int block) override;  // rotate_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
+  std::vector<KeyBinding> keys() const override;
   std::string caption() const override;
 
   // For tests: the engine in use, the variant, the image, the settings, the output path.

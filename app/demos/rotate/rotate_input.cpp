@@ -27,6 +27,22 @@ double RotateDemo::screen_angle(double mx, double my) const {
   return std::atan2(-(my - cy), mx - cx) * (180.0 / 3.14159265358979323846);
 }
 
+std::vector<KeyBinding> RotateDemo::keys() const {
+  const std::string_view g = title();
+  return {
+      {GLFW_KEY_Q, 0, 0, false, "Q / Shift+Q", "a quarter turn counter-clockwise / clockwise", g},
+      {GLFW_KEY_LEFT_BRACKET, 0, 0, false, "[", "a quarter turn counter-clockwise", g},
+      {GLFW_KEY_RIGHT_BRACKET, 0, 0, false, "]", "a quarter turn clockwise", g},
+      {GLFW_KEY_LEFT, 0, GLFW_KEY_RIGHT, false, "Left / Right", "turn by 1° (Shift: 15°)", g},
+      {GLFW_KEY_L, 0, 0, false, "L", "point or linear filtering", g},
+      {GLFW_KEY_A, 0, 0, false, "A / Shift+A", "next / previous addressing mode", g},
+      {GLFW_KEY_P, 0, 0, false, "P", "output path: surface or pixel buffer", g},
+      {GLFW_KEY_S, 0, 0, false, "S", "compare side by side with the CPU", g},
+      {GLFW_KEY_M, 0, 0, false, "M", "magnifier", g},
+      {GLFW_KEY_F, 0, 0, false, "F", "fit the image to the view", g},
+  };
+}
+
 void RotateDemo::handle_input(const Frame& frame) {
   const Input& in = frame.input;
   for (int key : in.keys) {
