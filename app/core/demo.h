@@ -112,6 +112,13 @@ struct Throughput {
   bool whole_pipeline = false;  // times every stage together (else the first stage's step)
 };
 
+// One step of a whole pipeline (Demo::pipeline_probe): a stage's variant at a block.
+struct PipelineStep {
+  size_t stage = 0;
+  std::string variant;
+  int block = 0;
+};
+
 class Demo {
  public:
   virtual ~Demo() = default;
@@ -155,6 +162,17 @@ class Demo {
   virtual Probe probe(size_t stage, std::string_view id, int block) {
     Probe p;
     p.unavailable = "the " + std::string(name()) + " demo cannot be measured variant by variant";
+    return p;
+  }
+
+  // Demos whose stages make one result together (histogram equalization) offer the whole pipeline as
+  // one step: `steps` (a variant and block for each stage that runs, in stage order, all of one
+  // backend) on a copy of the current input, as Demo::probe does for one stage. The ladder's last
+  // panel times the CPU pipeline and the pipeline at its best with it. Probe::note says what ran.
+  virtual bool offers_pipeline() const { return false; }
+  virtual Probe pipeline_probe(const std::vector<PipelineStep>& steps) {
+    Probe p;
+    p.unavailable = "the " + std::string(name()) + " demo has no pipeline of stages";
     return p;
   }
 

@@ -29,10 +29,14 @@ std::string number(double v, const char* fmt = "%.6g") {
 
 const char* state_name(RungState s) {
   switch (s) {
-    case RungState::Pending: return "pending";
-    case RungState::Measured: return "measured";
-    case RungState::Failed: return "failed";
-    case RungState::Unavailable: return "unavailable";
+    case RungState::Pending:
+      return "pending";
+    case RungState::Measured:
+      return "measured";
+    case RungState::Failed:
+      return "failed";
+    case RungState::Unavailable:
+      return "unavailable";
   }
   return "";
 }
@@ -61,7 +65,8 @@ void compute_ladder(std::vector<Rung>& rungs) {
     const std::string base_id = ladder_baseline(rungs, stage);
     double base_ms = 0;
     for (const Rung& r : rungs)
-      if (r.stage == stage && r.variant == base_id && r.state == RungState::Measured) base_ms = r.row.ms_median;
+      if (r.stage == stage && r.variant == base_id && r.state == RungState::Measured)
+        base_ms = r.row.ms_median;
     double previous_ms = 0;
     for (Rung& r : rungs) {
       if (r.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
@@ -117,7 +122,8 @@ std::string ladder_device(const std::vector<Rung>& rungs) {
   return device;
 }
 
-ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device) {
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
+                       const std::string& device) {
   ChartData c;
   c.title = std::string(demo_title);
   c.device = device;
@@ -140,7 +146,7 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
       cr.name = r.variant;
       cr.lesson = r.lesson;
       cr.block = r.block_label;
-      cr.state = r.state == RungState::Measured  ? ChartRungState::Measured
+      cr.state = r.state == RungState::Measured ? ChartRungState::Measured
                  : r.state == RungState::Failed ? ChartRungState::Failed
                                                 : ChartRungState::Unavailable;
       cr.reason = r.reason;
@@ -213,7 +219,8 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
       r.block_label = block_label(v, r.block);
       if (!st.active) {
         r.state = RungState::Unavailable;
-        r.reason = st.inactive_reason.empty() ? "the stage does not run in this configuration" : st.inactive_reason;
+        r.reason =
+            st.inactive_reason.empty() ? "the stage does not run in this configuration" : st.inactive_reason;
       } else if (!v.available) {
         r.state = RungState::Unavailable;
         r.reason = v.unavailable_reason.empty() ? "not available here" : v.unavailable_reason;
@@ -221,10 +228,32 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
       rungs_.push_back(std::move(r));
     }
   }
+  // A demo whose stages make one result together gets a last panel: its CPU pipeline and its
+  // pipeline at its best (the fastest measured variants chained), timed as one step.
+  const size_t running = static_cast<size_t>(
+      std::count_if(stages.begin(), stages.end(), [](const Stage& st) { return st.active; }));
+  if (options_.variants.empty() && demo_.offers_pipeline() && running >= 2) {
+    pipeline_stage_ = stages.size();
+    for (const bool gpu : {false, true}) {
+      Rung r;
+      r.stage = pipeline_stage_;
+      r.stage_id = "pipeline";
+      r.stage_title = "whole pipeline";
+      r.variant = gpu ? "pipeline-best" : "pipeline-cpu";
+      r.title = gpu ? "the best GPU pipeline" : "the CPU pipeline";
+      r.lesson = gpu ? "the fastest variant of each stage, chained"
+                     : "each stage's CPU variant, one after the other";
+      r.gpu = gpu;
+      r.block_label = "-";
+      rungs_.push_back(std::move(r));
+    }
+  }
   if (!options_.variants.empty()) {
     for (const std::string& id : options_.variants) {
-      const bool found = std::any_of(rungs_.begin(), rungs_.end(), [&](const Rung& r) { return r.variant == id; });
-      if (!found) throw std::invalid_argument("no variant '" + id + "' in the " + std::string(demo_.name()) + " demo");
+      const bool found =
+          std::any_of(rungs_.begin(), rungs_.end(), [&](const Rung& r) { return r.variant == id; });
+      if (!found)
+        throw std::invalid_argument("no variant '" + id + "' in the " + std::string(demo_.name()) + " demo");
     }
   }
 }
@@ -304,6 +333,12 @@ void LadderRun::measure(size_t index) {
     r = rungs_[index];
   }
   if (r.state != RungState::Pending) return;
+  if (r.stage == pipeline_stage_) {
+    measure_pipeline(r);
+    std::lock_guard<std::mutex> lock(mutex_);
+    rungs_[index] = std::move(r);
+    return;
+  }
   // The rung's variant as the demo lists it: its block sizes and how they are written.
   const std::vector<Stage> stages = demo_.stages();
   const VariantChoice* v = nullptr;
@@ -361,6 +396,78 @@ void LadderRun::measure(size_t index) {
   rungs_[index] = std::move(r);
 }
 
+void LadderRun::measure_pipeline(Rung& r) {
+  std::vector<Rung> rs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rs = rungs_;
+  }
+  const std::vector<Stage> stages = demo_.stages();
+  // Per running stage: its measured rungs of the pipeline's backend, fastest first.
+  std::vector<std::vector<const Rung*>> per_stage;
+  std::vector<size_t> running;
+  for (size_t s = 0; s < stages.size(); ++s) {
+    if (!stages[s].active) continue;
+    std::vector<const Rung*> m;
+    const Rung* any = nullptr;
+    for (const Rung& x : rs) {
+      if (x.stage != s || x.gpu != r.gpu) continue;
+      if (!any) any = &x;
+      if (x.state == RungState::Measured) m.push_back(&x);
+    }
+    if (m.empty()) {
+      r.state = RungState::Unavailable;
+      r.reason = "no " + std::string(r.gpu ? "GPU" : "CPU") + " variant of " + std::string(stages[s].id) +
+                 " was measured" + (any && !any->reason.empty() ? ": " + any->reason : "");
+      return;
+    }
+    // The CPU pipeline is the baselines' (each stage's first CPU variant); the GPU one its fastest.
+    if (r.gpu)
+      std::stable_sort(m.begin(), m.end(),
+                       [](const Rung* a, const Rung* b) { return a->row.ms_median < b->row.ms_median; });
+    per_stage.push_back(std::move(m));
+    running.push_back(s);
+  }
+  auto step = [&](size_t k, const Rung* x) { return PipelineStep{running[k], x->variant, x->block}; };
+  std::vector<std::vector<PipelineStep>> candidates(1);
+  for (size_t k = 0; k < running.size(); ++k) candidates[0].push_back(step(k, per_stage[k].front()));
+  // A first stage's variant may do a later stage's work (a histogram that writes the LUT) and be
+  // slower on its own yet faster chained: every measured one of it is tried with the others' best.
+  if (r.gpu)
+    for (size_t i = 1; i < per_stage[0].size(); ++i) {
+      std::vector<PipelineStep> c = candidates[0];
+      c[0] = step(0, per_stage[0][i]);
+      candidates.push_back(std::move(c));
+    }
+  BenchSuite peaks;
+  peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
+  peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
+  BenchMeasure how;
+  how.repeats = options_.repeats;
+  how.cancelled = [this] { return cancel_.load(); };
+  bool any = false;
+  for (const std::vector<PipelineStep>& c : candidates) {
+    BenchRow row;
+    const BenchMeasured m = bench_measure_probe(
+        row, [&] { return demo_.pipeline_probe(c); }, how, peaks);
+    if (m.outcome == BenchOutcome::Cancelled) return;
+    if (m.outcome != BenchOutcome::Measured) {
+      if (!any) {
+        r.state = m.outcome == BenchOutcome::Unavailable ? RungState::Unavailable : RungState::Failed;
+        r.reason = row.error;
+      }
+      continue;
+    }
+    if (!any || row.ms_median < r.row.ms_median) {
+      r.row = row;
+      r.lesson = m.note;  // what ran: "hist-fused-scan 1024 → apply-shared 256"
+    }
+    any = true;
+    r.state = RungState::Measured;
+    r.reason.clear();
+  }
+}
+
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   LadderOptions lo;
   lo.best_block = o.blocks.empty();
@@ -369,8 +476,8 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
       std::fprintf(stderr, "ladder: %-10s %-22s %-7s %.4g ms/step\n", r.stage_id.c_str(), r.variant.c_str(),
                    r.block_label.c_str(), r.row.ms_median);
     else
-      std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(), state_name(r.state),
-                   r.reason.c_str());
+      std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(),
+                   state_name(r.state), r.reason.c_str());
   };
   std::vector<Rung> rungs;
   try {
@@ -409,7 +516,8 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
       status = 1;
     } else {
       if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
-      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", o.ladder_png.c_str(), o.ladder_png_width, o.ladder_png_height);
+      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", o.ladder_png.c_str(), o.ladder_png_width,
+                   o.ladder_png_height);
     }
   }
   return status;

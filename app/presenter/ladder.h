@@ -3,7 +3,9 @@
 // copy of the demo's current input (Demo::probe), warm and synchronised by the bench's own
 // measurement (bench_measure_probe: median of repeats), each verified against the CPU reference
 // first (a variant that disagrees is marked Failed, never charted as a result), at its fastest
-// allowed block size or at the chosen one.
+// allowed block size or at the chosen one. A demo of several stages that offers its whole pipeline
+// (Demo::pipeline_probe) gets a last panel, "pipeline": the CPU pipeline and the GPU pipeline at its
+// best (the fastest measured variant of each running stage, chained), each timed as one step.
 // One code path for the window and `gpulab ladder`: a LadderRun runs on a worker thread (the window
 // polls it between frames, so no frame waits for a measurement) or on the caller's (the CLI).
 #include <atomic>
@@ -26,13 +28,13 @@ struct Rung {
   size_t stage = 0;
   std::string stage_id, stage_title;
   std::string variant, title, lesson;
-  bool gpu = false;          // a GPU variant (needs CUDA)
+  bool gpu = false;  // a GPU variant (needs CUDA)
   RungState state = RungState::Pending;
-  std::string reason;        // Unavailable / Failed: why
-  int block = 0;             // the block measured (the fastest of those tried, or the chosen one)
-  std::string block_label;   // "32x32", "256", "-"
-  std::string note;          // the probe's note (e.g. "not verified: ...")
-  BenchRow row;              // the measurement, in the bench's terms (ms, items/s, % of peak)
+  std::string reason;              // Unavailable / Failed: why
+  int block = 0;                   // the block measured (the fastest of those tried, or the chosen one)
+  std::string block_label;         // "32x32", "256", "-"
+  std::string note;                // the probe's note (e.g. "not verified: ...")
+  BenchRow row;                    // the measurement, in the bench's terms (ms, items/s, % of peak)
   double speedup_vs_baseline = 0;  // the stage's baseline ms / this ms (0: no baseline measured)
   double speedup_vs_previous = 0;  // the previous measured rung's ms / this ms (0: the first)
   double pct_peak = 0;             // of the peak the demo is bound by (FP32 when it counts FLOPs)
@@ -66,7 +68,8 @@ std::string ladder_device(const std::vector<Rung>& rungs);
 // The chart of a ladder: one panel a stage that has a rung to show (a stage that does not run in
 // this configuration is left out), rungs in the table's order, titled with the demo, the input's
 // size, the device and today's date.
-ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device);
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
+                       const std::string& device);
 // One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
 // speed-ups, reason. Quoted as RFC 4180 where a field needs it.
 std::string ladder_csv(const std::vector<Rung>& rungs);
@@ -98,6 +101,7 @@ class LadderRun {
  private:
   void measure_all();
   void measure(size_t index);
+  void measure_pipeline(Rung& r);  // the last panel's rungs, from the stages' measured ones
 
   Demo& demo_;
   const Context& ctx_;
@@ -105,6 +109,7 @@ class LadderRun {
   mutable std::mutex mutex_;
   std::vector<Rung> rungs_;
   size_t next_ = 0;
+  size_t pipeline_stage_ = static_cast<size_t>(-1);  // the whole pipeline's panel (none: -1)
   std::string current_, error_;
   std::atomic<bool> cancel_{false}, done_{false};
   std::thread worker_;

@@ -41,15 +41,20 @@ void App::draw_hud(const Frame& f) {
 }
 
 void App::feed_hud_from_ladder() {
-  // The ladder ran on the demo's current input, left unchanged: its first stage's CPU rung is the
-  // baseline of the HUD's read-out when that read-out times the first stage (not a whole pipeline).
+  // The ladder ran on the demo's current input, left unchanged: its CPU rung is the baseline of the
+  // HUD's read-out, the first stage's when the read-out times that stage, the CPU pipeline's when it
+  // times the whole pipeline.
   Demo& d = *demos_[demo_];
   const std::vector<Throughput> rows = d.throughput();
-  if (rows.empty() || rows.front().whole_pipeline) return;
+  if (rows.empty()) return;
+  const bool pipeline = rows.front().whole_pipeline;
   const presenter::HudInput in = presenter::hud_input(d, timings_, ctx_);
-  for (const presenter::Rung& r : ladder_->rungs())
-    if (r.stage == 0 && r.variant == in.baseline_variant && r.state == presenter::RungState::Measured)
-      hud_view_.note_baseline(in.baseline_key, r.row.ms_median);
+  for (const presenter::Rung& r : ladder_->rungs()) {
+    if (r.state != presenter::RungState::Measured) continue;
+    const bool base =
+        pipeline ? r.stage_id == "pipeline" && !r.gpu : r.stage == 0 && r.variant == in.baseline_variant;
+    if (base) hud_view_.note_baseline(in.baseline_key, r.row.ms_median);
+  }
 }
 
 void App::draw_help() {

@@ -73,27 +73,6 @@ std::string pipeline_text(const Pipeline& p) {
   return s;
 }
 
-// A whole pipeline's probe on `e`, which holds the case's plane: one step runs its variants in order.
-Probe pipeline_probe(std::shared_ptr<histeq::Engine> e, Stream stream, const Pipeline& pipeline,
-                     const BenchCase& c) {
-  std::vector<const histeq::Variant*> steps;
-  for (const char* id : pipeline.steps) steps.push_back(histeq::find_variant(id));
-  const double n = static_cast<double>(c.width) * static_cast<double>(c.height);
-  Probe p;
-  p.gpu = !pipeline.cpu;
-  p.stream = p.gpu ? stream : nullptr;
-  p.device = std::string(e->device_name());
-  p.items_per_step = n;
-  p.bytes_per_step = 3.0 * n;
-  histeq::Engine* engine = e.get();
-  p.run = [engine, steps](int k) {
-    for (int i = 0; i < k; ++i)
-      for (const histeq::Variant* v : steps) engine->run(*v, v->default_block, 0);
-  };
-  p.state = std::move(e);
-  return p;
-}
-
 }  // namespace
 
 bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
@@ -153,7 +132,8 @@ bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
     // A pipeline baseline (pipeline-cpu, stretch-naive, ...) comes along with a pipeline asked for.
     bool baseline = false;
     for (const BenchBaseline& group : suite.baselines)
-      baseline = baseline || std::find(group.variants.begin(), group.variants.end(), p.id) != group.variants.end();
+      baseline =
+          baseline || std::find(group.variants.begin(), group.variants.end(), p.id) != group.variants.end();
     if (!o.variants.empty() && !asked && (pipeline_ids.empty() || !baseline)) continue;
     BenchJob job;
     job.stage_id = p.stage;
@@ -206,7 +186,14 @@ bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
         pipeline ? !pipeline->cpu : v->backend == histeq::Backend::Cuda, job.case_index,
         [&](histeq::Engine& engine) { engine.upload(*current->planes); }, &why);
     if (!e) return probe_unavailable(why);
-    if (pipeline) return pipeline_probe(std::move(e), engines->stream(), *pipeline, c);
+    if (pipeline) {
+      std::vector<std::pair<const histeq::Variant*, int>> steps;
+      for (const char* id : pipeline->steps) {
+        const histeq::Variant* s = histeq::find_variant(id);
+        steps.emplace_back(s, s->default_block);
+      }
+      return make_histeq_pipeline_probe(std::move(e), engines->stream(), *current->planes, steps);
+    }
     return make_histeq_probe(std::move(e), engines->stream(), current->planes, *v, job.block);
   };
   return true;

@@ -33,6 +33,12 @@ void prepare_stage_inputs(histeq::Engine& e, histeq::StageId stage, int planes);
 // compares the stage's own result with the CPU engine's for the same stage, byte for byte.
 Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
                         std::shared_ptr<const histeq::Planes> planes, const histeq::Variant& v, int block);
+// The probe of a whole pipeline: each plane of `planes` (uploaded to `engine`) through `steps`, a
+// variant and block each, in order; a scan after a histogram variant that writes the LUT is left out.
+// Its note says what runs ("hist-fused-scan 1024 → apply-shared 256"). The bench's pipeline rows and
+// the ladder's last panel (HisteqDemo::pipeline_probe) use it.
+Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream stream, const histeq::Planes& planes,
+                                 const std::vector<std::pair<const histeq::Variant*, int>>& steps);
 
 // Defined across the folder by responsibility: histeq_demo.cpp (lifecycle, variants, read-outs),
 // histeq_pipeline.cpp (image, planes, the pipeline, verify), histeq_input.cpp (keys, mouse),
@@ -64,6 +70,8 @@ class HisteqDemo final : public Demo {
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;
+  bool offers_pipeline() const override { return true; }
+  Probe pipeline_probe(const std::vector<PipelineStep>& steps) override;
   std::string caption() const override;
 
   // For tests: the engine in use, the image shown, the settings, and the display path switch.

@@ -28,8 +28,8 @@ std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Var
   auto differ = [&](const auto& a, const auto& b, const char* what) -> std::string {
     for (size_t i = 0; i < a.size() && i < b.size(); ++i)
       if (a[i] != b[i]) {
-        std::snprintf(buf, sizeof buf, "%s differs from the CPU's in plane %d at %zu: %lld, not %lld", what, p, i,
-                      static_cast<long long>(a[i]), static_cast<long long>(b[i]));
+        std::snprintf(buf, sizeof buf, "%s differs from the CPU's in plane %d at %zu: %lld, not %lld", what,
+                      p, i, static_cast<long long>(a[i]), static_cast<long long>(b[i]));
         return buf;
       }
     return {};
@@ -38,11 +38,12 @@ std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Var
     case StageId::Histogram: {
       const histeq::Histogram a = got.histogram(p), b = want.histogram(p);
       long long lost = 0;
-      for (size_t i = 0; i < a.size(); ++i) lost += static_cast<long long>(b[i]) - static_cast<long long>(a[i]);
+      for (size_t i = 0; i < a.size(); ++i)
+        lost += static_cast<long long>(b[i]) - static_cast<long long>(a[i]);
       if (std::string d = differ(a, b, "the histogram"); !d.empty()) {
         if (!v.exact && lost > 0) {
-          std::snprintf(buf, sizeof buf, "loses counts, as its race does: %lld of %zu pixels not counted", lost,
-                        static_cast<size_t>(got.width()) * static_cast<size_t>(got.height()));
+          std::snprintf(buf, sizeof buf, "loses counts, as its race does: %lld of %zu pixels not counted",
+                        lost, static_cast<size_t>(got.width()) * static_cast<size_t>(got.height()));
           return buf;
         }
         return d;
@@ -50,15 +51,17 @@ std::string compare(histeq::Engine& got, histeq::Engine& want, const histeq::Var
       if (v.writes_lut) return differ(got.lut(p), want.lut(p), "the LUT it writes");
       return {};
     }
-    case StageId::Scan: return differ(got.lut(p), want.lut(p), "the LUT");
+    case StageId::Scan:
+      return differ(got.lut(p), want.lut(p), "the LUT");
     case StageId::Reduce: {
       const histeq::MinMax a = got.minmax(p), b = want.minmax(p);
       if (a == b) return differ(got.lut(p), want.lut(p), "the stretch LUT");
-      std::snprintf(buf, sizeof buf, "min/max %d..%d differs from the CPU's %d..%d in plane %d", a.min, a.max, b.min,
-                    b.max, p);
+      std::snprintf(buf, sizeof buf, "min/max %d..%d differs from the CPU's %d..%d in plane %d", a.min, a.max,
+                    b.min, b.max, p);
       return buf;
     }
-    case StageId::Apply: return differ(got.output(p), want.output(p), "the output");
+    case StageId::Apply:
+      return differ(got.output(p), want.output(p), "the output");
   }
   return {};
 }
@@ -132,6 +135,74 @@ Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
   engine->upload(planes_);
   return make_histeq_probe(std::move(engine), ctx_->stream, std::make_shared<const histeq::Planes>(planes_),
                            *v, block);
+}
+
+Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
+                                 const histeq::Planes& planes,
+                                 const std::vector<std::pair<const histeq::Variant*, int>>& steps) {
+  std::vector<std::pair<const histeq::Variant*, int>> run;
+  std::string ran;
+  bool lut_written = false;
+  for (const auto& [v, block] : steps) {
+    if (v->stage == StageId::Scan && lut_written) continue;
+    lut_written = lut_written || v->writes_lut;
+    run.emplace_back(v, block);
+    if (!ran.empty()) ran += " → ";
+    ran += v->id;
+    if (!v->blocks.empty()) {
+      ran += ' ';
+      ran += std::to_string(block);
+    }
+  }
+  const int n = planes.processed();
+  const double pixels = static_cast<double>(planes.pixel_count()) * n;
+  Probe p;
+  p.gpu = !run.empty() && run.front().first->backend == Backend::Cuda;
+  p.stream = p.gpu ? stream : nullptr;
+  p.device = std::string(engine->device_name());
+  p.items_per_step = pixels;
+  p.item_unit = "pixels";
+  p.bytes_per_step =
+      3.0 * pixels;  // as the pipeline's read-out: read for the histogram, read and write to apply
+  p.width = planes.width;
+  p.height = planes.height;
+  p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
+  histeq::Engine* e = engine.get();
+  p.run = [e, run, n](int k) {
+    for (int i = 0; i < k; ++i)
+      for (int pl = 0; pl < n; ++pl)  // as the demo runs it: each plane through every stage
+        for (const auto& [v, block] : run) e->run(*v, block, pl);
+  };
+  p.note = ran;
+  p.state = std::move(engine);
+  return p;
+}
+
+// The whole pipeline on a copy of the current planes (the ladder's last panel).
+Probe HisteqDemo::pipeline_probe(const std::vector<PipelineStep>& steps) {
+  std::vector<std::pair<const histeq::Variant*, int>> chain;
+  std::string why;
+  for (const PipelineStep& st : steps) {
+    const histeq::Variant* v = histeq::find_variant(st.variant);
+    if (st.stage >= histeq::kStageCount || !v || v->stage != info(st.stage).id)
+      return probe_unavailable("no variant " + text::quote(st.variant) + " in stage " +
+                               std::to_string(st.stage));
+    if (!variant_available(*v, &why)) return probe_unavailable(why);
+    if (!chain.empty() && v->backend != chain.front().first->backend)
+      return probe_unavailable("a pipeline runs on one backend: " + std::string(chain.front().first->id) +
+                               " and " + std::string(v->id) + " do not");
+    int block = st.block;
+    if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
+    chain.emplace_back(v, block);
+  }
+  if (chain.empty()) return probe_unavailable("an empty pipeline");
+  std::shared_ptr<histeq::Engine> engine;
+#if defined(GPULAB_HAVE_CUDA)
+  if (chain.front().first->backend == Backend::Cuda) engine = histeq::CudaEngine::create(ctx_->stream);
+#endif
+  if (!engine) engine = histeq::make_cpu_engine();
+  engine->upload(planes_);
+  return make_histeq_pipeline_probe(std::move(engine), ctx_->stream, planes_, chain);
 }
 
 }  // namespace gpulab
