@@ -326,6 +326,20 @@ void LadderRun::measure_all() {
   done_.store(true);
 }
 
+BenchSuite LadderRun::device_peaks() const {
+  BenchSuite peaks;
+  peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
+  peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
+  return peaks;
+}
+
+BenchMeasure LadderRun::measure_how() {
+  BenchMeasure how;
+  how.repeats = options_.repeats;
+  how.cancelled = [this] { return cancel_.load(); };
+  return how;
+}
+
 void LadderRun::measure(size_t index) {
   Rung r;
   {
@@ -347,12 +361,8 @@ void LadderRun::measure(size_t index) {
   // The blocks to try: every allowed one (best), else the one listed.
   std::vector<int> blocks{r.block};
   if (options_.best_block && v && !v->blocks.empty()) blocks.assign(v->blocks.begin(), v->blocks.end());
-  BenchSuite peaks;
-  peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
-  peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-  BenchMeasure how;
-  how.repeats = options_.repeats;
-  how.cancelled = [this] { return cancel_.load(); };
+  const BenchSuite peaks = device_peaks();
+  BenchMeasure how = measure_how();
   how.verify = true;  // until one block is verified: it stands for the others
   bool any = false;
   for (int block : blocks) {
@@ -439,12 +449,8 @@ void LadderRun::measure_pipeline(Rung& r) {
       c[0] = step(0, per_stage[0][i]);
       candidates.push_back(std::move(c));
     }
-  BenchSuite peaks;
-  peaks.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
-  peaks.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-  BenchMeasure how;
-  how.repeats = options_.repeats;
-  how.cancelled = [this] { return cancel_.load(); };
+  const BenchSuite peaks = device_peaks();
+  const BenchMeasure how = measure_how();  // the stages' variants were verified: not again
   bool any = false;
   for (const std::vector<PipelineStep>& c : candidates) {
     BenchRow row;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/bench.h"
+#include "core/bench_stepper.h"
 #include "core/demo.h"
 #include "presenter/ladder_chart.h"
 
@@ -102,6 +103,8 @@ class LadderRun {
   void measure_all();
   void measure(size_t index);
   void measure_pipeline(Rung& r);  // the last panel's rungs, from the stages' measured ones
+  BenchSuite device_peaks() const;  // the device's peaks, for the rows' % of peak
+  BenchMeasure measure_how();       // the repeats asked for, cancelled by cancel()
 
   Demo& demo_;
   const Context& ctx_;
