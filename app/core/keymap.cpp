@@ -92,19 +92,32 @@ std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<co
   return out;
 }
 
+std::vector<KeyRow> key_rows(std::span<const KeyBinding> keys) {
+  std::vector<KeyRow> rows;
+  for (const KeyBinding& k : keys) {
+    if (!rows.empty() && rows.back().what == k.what && rows.back().group == k.group) {
+      rows.back().keys += " / " + std::string(k.shown);
+      continue;
+    }
+    rows.push_back({std::string(k.shown), k.what, k.group});
+  }
+  return rows;
+}
+
 std::string keys_text(std::span<const KeyBinding> keys) {
+  const std::vector<KeyRow> rows = key_rows(keys);
   std::string out;
   std::string_view group;
   size_t width = 0;
-  for (const KeyBinding& k : keys) width = std::max(width, k.shown.size());
-  for (const KeyBinding& k : keys) {
-    if (k.group != group) {
-      group = k.group;
+  for (const KeyRow& r : rows) width = std::max(width, r.keys.size());
+  for (const KeyRow& r : rows) {
+    if (r.group != group) {
+      group = r.group;
       out += std::string(group) + ":\n";
     }
-    std::string line = "  " + std::string(k.shown);
+    std::string line = "  " + r.keys;
     line.resize(2 + width + 2, ' ');
-    out += line + std::string(k.what) + "\n";
+    out += line + std::string(r.what) + "\n";
   }
   return out;
 }

@@ -56,7 +56,14 @@ const KeyBinding* find_shell_key(int key, bool ctrl);
 // Every press that two bindings of `a` and `b` (or two of `a` when `b` is empty) would both take,
 // written "F5: ladder / theme". Empty when the map is clean.
 std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<const KeyBinding> b = {});
-// The keys as lines for --help and the help overlay: "  F5           the speed-up ladder ...".
+// One line of the key list: the keys of one action ("F1 / ?": consecutive bindings of the same
+// action and group share a line), what it does, its group.
+struct KeyRow {
+  std::string keys;
+  std::string_view what, group;
+};
+std::vector<KeyRow> key_rows(std::span<const KeyBinding> keys);
+// The key list as text for --help, by group: "  F5           the speed-up ladder ...".
 std::string keys_text(std::span<const KeyBinding> keys);
 
 }  // namespace gpulab

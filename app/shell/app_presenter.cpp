@@ -66,18 +66,7 @@ void App::draw_help() {
   }
   // Rows: one per action (F1 and ? share one), in groups, in two halves side by side, so that the
   // list fits the screen at a large UI scale.
-  struct Row {
-    std::string keys;
-    std::string_view what, group;
-  };
-  std::vector<Row> rows;
-  for (const KeyBinding& k : keys) {
-    if (!rows.empty() && rows.back().what == k.what && rows.back().group == k.group) {
-      rows.back().keys += " / " + std::string(k.shown);
-      continue;
-    }
-    rows.push_back({std::string(k.shown), k.what, k.group});
-  }
+  const std::vector<KeyRow> rows = key_rows(keys);
   const ImVec2 room(io.DisplaySize.x * 0.95f, io.DisplaySize.y * 0.95f);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
@@ -98,7 +87,7 @@ void App::draw_help() {
     std::vector<Line> lines;
     std::vector<size_t> group_starts;
     std::string_view group;
-    for (const Row& r : rows) {
+    for (const KeyRow& r : rows) {
       if (r.group != group || lines.empty()) {
         group = r.group;
         group_starts.push_back(lines.size());

@@ -100,5 +100,13 @@ TEST(KeyMap, HelpListsEveryKeyOfTheShellAndTheDemos) {
   EXPECT_EQ(text.find("F5 projector"), std::string::npos) << "the old, wrong line";
 }
 
+TEST(KeyMap, OneRowAnAction) {
+  const std::vector<KeyRow> rows = key_rows(shell_keys());
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.front().keys, "F1 / ?");
+  EXPECT_EQ(rows.front().group, "Presenter");
+  EXPECT_EQ(rows.size() + 1, shell_keys().size()) << "only F1 and ? share a row";
+}
+
 }  // namespace
 }  // namespace gpulab
