@@ -95,7 +95,7 @@ std::vector<Stage> LifeDemo::stages() const {
   g.id = kGhostId;
   g.title = "ghost rows and columns by 1D kernels";
   g.lesson = "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation";
-  g.blocks = life::ghost_block_sizes();
+  g.blocks = life::ghost_variant().blocks;
   g.default_block = 256;
   g.needs_cuda = true;
   ghost.variants = {g};
@@ -152,7 +152,7 @@ bool LifeDemo::step_block_ok(int block, std::string* why) const {
 
 bool LifeDemo::set_block(size_t stage, int block, std::string* why) {
   if (stage == 1) {
-    const auto sizes = life::ghost_block_sizes();
+    const auto sizes = life::ghost_variant().blocks;
     if (std::find(sizes.begin(), sizes.end(), block) == sizes.end()) {
       if (why) {
         std::string list;

@@ -63,7 +63,7 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   spec.suite.baselines = {"cpu", "global"};
   std::vector<std::string> gpu_ids;
   for (const rotate::Variant& v : rotate::variants())
-    if (v.backend == rotate::Backend::Cuda && v.kind != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
+    if (v.backend == rotate::Backend::Cuda && v.kind() != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
   // Grey has no rate target: the best grey kernel is bounded by what the texture unit fetches with
   // no stores at all (0.80e12 px/s on the H100), so the bench reports it as a fraction of that
   // ceiling, measured in the same run (the fetch-ceiling rows), instead.
