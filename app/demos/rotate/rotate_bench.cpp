@@ -76,10 +76,8 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   rgba.device_hint = "H100";
   spec.suite.targets = {rgba};
   spec.item_unit = "pixels";
-  spec.variants = bench_variants(rotate::variants(), [](const rotate::Variant&, BenchVariant& b) {
-    b.stage_id = "rotate";
-    b.square_blocks = true;
-  });
+  spec.variants = bench_variants(rotate::variants(),
+                                 [](const rotate::Variant&, BenchVariant& b) { b.stage_id = "rotate"; });
 
   // The cases: each size, grey and RGBA8 (one image each), point and linear filtering.
   struct Case {
@@ -131,7 +129,7 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
     job.stage_id = "rotate";
     job.variant = kCeilingRow;
     job.block = ceiling.default_block;
-    job.block_label = block_label(ceiling.blocks, true, ceiling.default_block);
+    job.block_label = block_label(ceiling.blocks, ceiling.square_blocks, ceiling.default_block);
     spec.extra.push_back(job);
   }
 #endif
