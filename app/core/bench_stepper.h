@@ -130,6 +130,7 @@ std::vector<BenchVariant> bench_variants(std::span<const V> table, Describe desc
     BenchVariant b;
     b.id = std::string(v.id);
     b.blocks = v.blocks;
+    b.square_blocks = v.square_blocks;
     b.default_block = v.default_block;
     describe(v, b);
     out.push_back(std::move(b));

@@ -12,6 +12,28 @@ std::string block_label(std::span<const int> blocks, bool square, int block) {
   return square ? std::to_string(block) + "x" + std::to_string(block) : std::to_string(block);
 }
 
+VariantChoice variant_choice(const VariantRecord& v, bool needs_cuda) {
+  VariantChoice c;
+  static_cast<VariantRecord&>(c) = v;
+  c.needs_cuda = needs_cuda;
+  return c;
+}
+
+bool check_block(const VariantChoice& v, int block, std::string* why) {
+  if (!v.blocks.empty() && std::find(v.blocks.begin(), v.blocks.end(), block) != v.blocks.end()) return true;
+  if (why) {
+    if (v.blocks.empty()) {
+      *why = std::string(v.id) + " has no block size (" +
+             (v.needs_cuda ? "it fixes its own launch" : "it runs on the CPU") + ")";
+    } else {
+      std::string list;
+      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v, b);
+      *why = std::string(v.id) + " takes blocks of " + list + " threads";
+    }
+  }
+  return false;
+}
+
 std::string apply_variant_options(Demo& demo, const Options& o) {
   const std::vector<Stage> stages = demo.stages();
   auto stage_of = [&](std::string_view id) -> int {

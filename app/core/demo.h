@@ -13,6 +13,7 @@
 
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/variant.h"
 #include "core/cli.h"
 #include "core/keymap.h"
 #include "core/probe.h"
@@ -29,16 +30,21 @@ class Timings;
 struct BenchSpec;
 struct BenchSuite;
 
-// What the UI shows for one variant of a stage.
-struct VariantChoice {
-  std::string_view id, title, lesson;
+// What the UI shows for one variant of a stage: its table row's record (variant_choice makes it) and
+// whether it can run here.
+struct VariantChoice : VariantRecord {
   bool available = true;
   std::string unavailable_reason;
   bool needs_cuda = false;  // a GPU variant (`gpulab --list` marks it where CUDA is unavailable)
-  std::span<const int> blocks;
-  bool square_blocks = false;
-  int default_block = 0;
 };
+
+// The choice of a demo's table row, available until the demo says otherwise.
+VariantChoice variant_choice(const VariantRecord& v, bool needs_cuda);
+
+// Whether `block` is one of v's block sizes; *why says otherwise ("gpu-swar takes blocks of 64, ...
+// threads", "cpu-lut has no block size (it runs on the CPU)"). Every demo's set_block and probe check
+// blocks with it.
+bool check_block(const VariantChoice& v, int block, std::string* why);
 
 // One stage of a demo's pipeline (Life: the step and the ghost copies; histogram equalization:
 // histogram, scan, apply...): its own variants, block size and timing row. Variant ids are unique

@@ -25,6 +25,7 @@
 
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/variant.h"
 #include "image/image.h"
 
 namespace gpulab::histeq {
@@ -149,14 +150,29 @@ inline double stage_bytes(StageId s, double pixels) {
 }
 
 enum class Backend : uint8_t { Cpu, Cuda };
-struct Variant {
-  std::string_view id, title, lesson, snippet;
+// The kernels a CUDA variant of each stage launches (CUB keeps its algorithm choice behind an enum
+// too); a stage's CPU reference has none.
+enum class HistKind : uint8_t {
+  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan,
+  BankPrivate, LanePrivate
+};
+enum class ScanKind : uint8_t { Serial, Block, Cub };
+enum class ReduceKind : uint8_t {
+  Divergent, StridedIndex, Sequential, AddOnLoad, UnrollLastWarp, WarpShuffle
+};
+enum class ApplyKind : uint8_t { Global, Constant, Shared };
+
+// The record (blocks: 1D block sizes, empty where the variant fixes its own launch; kernel: the
+// stage's kind above) and the stage's columns.
+struct Variant : VariantRecord {
   StageId stage;
   Backend backend;
-  std::span<const int> blocks;  // allowed 1D block sizes; empty: the variant fixes its own launch
-  int default_block;
   bool exact = true;        // false for the deliberately racy histogram
   bool writes_lut = false;  // a histogram variant that also writes the LUT: the scan stage has nothing to do
+  template <class Kind>
+  Kind kind() const {
+    return kernel.as<Kind>();
+  }
 };
 std::span<const Variant> variants();  // grouped by stage, in stage order
 std::vector<const Variant*> variants_of(StageId s);

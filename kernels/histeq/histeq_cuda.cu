@@ -71,41 +71,6 @@ struct DeviceImage {
   uint8_t* out_plane(size_t i) const { return out.get() + i * sz.stride; }
 };
 
-HistKind hist_kind(std::string_view id) {
-  if (id == "hist-naive-race") return HistKind::NaiveRace;
-  if (id == "hist-atomic-global") return HistKind::AtomicGlobal;
-  if (id == "hist-atomic-gridstride") return HistKind::AtomicGridStride;
-  if (id == "hist-shared-private") return HistKind::SharedPrivate;
-  if (id == "hist-warp-private") return HistKind::WarpPrivate;
-  if (id == "hist-cub") return HistKind::Cub;
-  if (id == "hist-shared-vec") return HistKind::SharedVec;
-  if (id == "hist-fused-scan") return HistKind::FusedScan;
-  if (id == "hist-bank-private") return HistKind::BankPrivate;
-  if (id == "hist-lane-private") return HistKind::LanePrivate;
-  throw std::invalid_argument("histeq: the CUDA engine does not know histogram variant '" + std::string(id) + "'");
-}
-ScanKind scan_kind(std::string_view id) {
-  if (id == "scan-serial") return ScanKind::Serial;
-  if (id == "scan-block") return ScanKind::Block;
-  if (id == "scan-cub") return ScanKind::Cub;
-  throw std::invalid_argument("histeq: the CUDA engine does not know scan variant '" + std::string(id) + "'");
-}
-ReduceKind reduce_kind(std::string_view id) {
-  if (id == "reduce-divergent") return ReduceKind::Divergent;
-  if (id == "reduce-strided-index") return ReduceKind::StridedIndex;
-  if (id == "reduce-sequential") return ReduceKind::Sequential;
-  if (id == "reduce-add-on-load") return ReduceKind::AddOnLoad;
-  if (id == "reduce-unroll-last-warp") return ReduceKind::UnrollLastWarp;
-  if (id == "reduce-warp-shuffle") return ReduceKind::WarpShuffle;
-  throw std::invalid_argument("histeq: the CUDA engine does not know reduce variant '" + std::string(id) + "'");
-}
-ApplyKind apply_kind(std::string_view id) {
-  if (id == "apply-global") return ApplyKind::Global;
-  if (id == "apply-constant") return ApplyKind::Constant;
-  if (id == "apply-shared") return ApplyKind::Shared;
-  throw std::invalid_argument("histeq: the CUDA engine does not know apply variant '" + std::string(id) + "'");
-}
-
 int source_plane_count(const Planes& p) { return static_cast<int>(p.planes.size()) + (p.alpha.empty() ? 0 : 1); }
 
 class CudaEngineImpl final : public CudaEngine {
@@ -171,21 +136,23 @@ class CudaEngineImpl final : public CudaEngine {
         s.accum = accum_.get();
         s.cub_temp = img_.cub.get();
         s.cub_temp_bytes = img_.sz.cub;
-        launch_histogram(hist_kind(v.id), block, src, n, hist, lut, s, gpu_, stream_);
+        launch_histogram(v.kind<HistKind>(), block, src, n, hist, lut, s, gpu_, stream_);
         break;
       }
-      case StageId::Scan: launch_scan(scan_kind(v.id), hist, lut, stream_); break;
+      case StageId::Scan: launch_scan(v.kind<ScanKind>(), hist, lut, stream_); break;
       case StageId::Reduce: {
         ReduceScratch s;
         s.a = img_.partials.get();
         s.a_count = img_.sz.partial_a;
         s.b = img_.partials.get() + 2 * img_.sz.partial_a;
         s.b_count = img_.sz.partial_b;
-        launch_reduce(reduce_kind(v.id), block, src, n, s, img_.minmax.get() + 2 * plane, lut, gpu_, stream_);
+        launch_reduce(v.kind<ReduceKind>(), block, src, n, s, img_.minmax.get() + 2 * plane, lut, gpu_,
+                      stream_);
         break;
       }
       case StageId::Apply:
-        launch_apply(apply_kind(v.id), block, src, img_.out_plane(static_cast<size_t>(plane)), n, lut, gpu_, stream_);
+        launch_apply(v.kind<ApplyKind>(), block, src, img_.out_plane(static_cast<size_t>(plane)), n, lut,
+                     gpu_, stream_);
         break;
     }
   }
@@ -231,10 +198,10 @@ class CudaEngineImpl final : public CudaEngine {
   std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
     if (v.backend != Backend::Cuda) return {};
     switch (v.stage) {
-      case StageId::Histogram: return histogram_kernels(hist_kind(v.id), block);
-      case StageId::Scan: return scan_kernels(scan_kind(v.id));
-      case StageId::Reduce: return reduce_kernels(reduce_kind(v.id), block);
-      case StageId::Apply: return apply_kernels(apply_kind(v.id), block);
+      case StageId::Histogram: return histogram_kernels(v.kind<HistKind>(), block);
+      case StageId::Scan: return scan_kernels(v.kind<ScanKind>());
+      case StageId::Reduce: return reduce_kernels(v.kind<ReduceKind>(), block);
+      case StageId::Apply: return apply_kernels(v.kind<ApplyKind>(), block);
     }
     return {};
   }

@@ -17,12 +17,7 @@ struct GpuShape {
   int device = 0;
 };
 
-enum class HistKind : uint8_t {
-  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan, BankPrivate, LanePrivate
-};
-enum class ScanKind : uint8_t { Serial, Block, Cub };
-enum class ReduceKind : uint8_t { Divergent, StridedIndex, Sequential, AddOnLoad, UnrollLastWarp, WarpShuffle };
-enum class ApplyKind : uint8_t { Global, Constant, Shared };
+// HistKind, ScanKind, ReduceKind, ApplyKind (histeq.h): the variant table's selectors.
 
 // Scratch memory a plane's stages keep between launches (sized by the engine at upload).
 struct HistScratch {

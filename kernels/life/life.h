@@ -23,6 +23,7 @@
 #include "common/random.h"
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/variant.h"
 
 namespace gpulab::life {
 
@@ -203,22 +204,22 @@ enum class Layout : uint8_t {
   Packed,  // 64 cells a 64-bit word, bit b of word k = column 64k + b
 };
 
-struct Variant {
-  std::string_view id;       // stable: CLI, tests, bench, screenshots
-  std::string_view title;    // shown in the variant picker
-  std::string_view lesson;   // one line: what this variant teaches
-  std::string_view snippet;  // name of the source snippet the code panel shows
+// What a variant runs: the CPU engine's two generations and the CUDA engine's step kernels.
+enum class Kernel : uint8_t { CpuNaive, CpuLut, Global, LutLocal, LutConstant, Shared, Swar, Bitpacked };
+
+// The record (blocks: edge of a square 2D block, or 1D threads; kernel: a Kernel) and Life's columns.
+struct Variant : VariantRecord {
   Backend backend;
   Layout layout;
-  std::span<const int> blocks;  // allowed block shapes: edge of a square 2D block, or 1D threads
-  bool square_blocks;           // true: blocks[i] × blocks[i] threads; false: blocks[i] threads
-  int default_block;
+  Kernel step_kernel() const { return kernel.as<Kernel>(); }
 };
 
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);
-// Allowed 1D block sizes of the ghost-copy kernels.
-std::span<const int> ghost_block_sizes();
+// The ghost-copy stage's one variant (the lecture's two 1D kernels that copy the torus' edges into the
+// ghost ring before each generation of the byte-per-cell GPU variants): its blocks are the 1D block
+// sizes the ghost kernels take.
+const VariantRecord& ghost_variant();
 
 using gpulab::KernelInfo;
 

@@ -139,9 +139,9 @@ class CpuEngine final : public Engine {
                                   "' runs on the CUDA backend; the CPU engine runs only cpu-* variants");
     if (generations < 0)
       throw std::invalid_argument("step: generations must be >= 0, got " + std::to_string(generations));
-    const bool lut = v.id == "cpu-lut";
-    if (!lut && v.id != "cpu-naive")
+    if (v.kernel != Kernel::CpuNaive && v.kernel != Kernel::CpuLut)
       throw std::invalid_argument("the CPU engine does not know variant '" + std::string(v.id) + "'");
+    const bool lut = v.kernel == Kernel::CpuLut;
     if (!cur_) return;
     for (int g = 0; g < generations; ++g) {
       copy_ghosts();

@@ -34,23 +34,11 @@ using cuda::mib;
 // A page-locked word the population count is read back into without stalling the frame.
 using PinnedWord = cuda::PinnedBuffer<unsigned long long>;
 
-enum class Kind { Global, LutLocal, LutConstant, Shared, Swar, Bitpacked };
-
-Kind kind_of(const Variant& v) {
-  if (v.id == "gpu-global") return Kind::Global;
-  if (v.id == "gpu-lut-local") return Kind::LutLocal;
-  if (v.id == "gpu-lut-constant") return Kind::LutConstant;
-  if (v.id == "gpu-shared") return Kind::Shared;
-  if (v.id == "gpu-swar") return Kind::Swar;
-  if (v.id == "gpu-bitpacked") return Kind::Bitpacked;
-  throw std::invalid_argument("the CUDA engine does not know variant '" + std::string(v.id) + "'");
-}
-
-ByteKernel byte_kernel(Kind k) {
+ByteKernel byte_kernel(Kernel k) {
   switch (k) {
-    case Kind::LutLocal: return ByteKernel::LutLocal;
-    case Kind::LutConstant: return ByteKernel::LutConstant;
-    case Kind::Shared: return ByteKernel::Shared;
+    case Kernel::LutLocal: return ByteKernel::LutLocal;
+    case Kernel::LutConstant: return ByteKernel::LutConstant;
+    case Kernel::Shared: return ByteKernel::Shared;
     default: return ByteKernel::Global;
   }
 }
@@ -211,7 +199,7 @@ class CudaEngineImpl final : public CudaEngine {
     if (v.backend != Backend::Cuda)
       throw std::invalid_argument("variant '" + std::string(v.id) +
                                   "' runs on the CPU backend; the CUDA engine runs only gpu-* variants");
-    const Kind kind = kind_of(v);
+    const Kernel kind = v.step_kernel();
     if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end())
       throw std::invalid_argument("block " + std::to_string(block) + " is not one of " + std::string(v.id) +
                                   "'s block shapes");
@@ -227,7 +215,7 @@ class CudaEngineImpl final : public CudaEngine {
       launch();
       if (timer_) timer_->end(name);
     };
-    if (kind == Kind::Bitpacked) {
+    if (kind == Kernel::Bitpacked) {
       to_packed();
       for (int g = 0; g < generations; ++g) {
         timed("step kernel", [&] {
@@ -243,7 +231,7 @@ class CudaEngineImpl final : public CudaEngine {
       uint8_t* out = cells_[1 - cur_].get();
       timed("ghost copies", [&] { launch_ghosts(in, ghost_block, stream_); });
       timed("step kernel", [&] {
-        if (kind == Kind::Swar)
+        if (kind == Kernel::Swar)
           launch_swar_step(in, out, block, sm_count_, rule_, stream_);
         else
           launch_byte_step(byte_kernel(kind), in, out, block, rule_, stream_);
@@ -316,10 +304,10 @@ class CudaEngineImpl final : public CudaEngine {
 
   std::vector<KernelInfo> kernels(const Variant& v, int block, int ghost_block) const override {
     if (v.backend != Backend::Cuda) return {};
-    const Kind kind = kind_of(v);
-    if (kind == Kind::Bitpacked) return {packed_kernel_info(block, rule_)};
+    const Kernel kind = v.step_kernel();
+    if (kind == Kernel::Bitpacked) return {packed_kernel_info(block, rule_)};
     std::vector<KernelInfo> list;
-    if (kind == Kind::Swar)
+    if (kind == Kernel::Swar)
       list.push_back(swar_kernel_info(block));
     else
       list = byte_kernel_infos(byte_kernel(kind), block);

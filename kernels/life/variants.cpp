@@ -4,38 +4,53 @@
 
 namespace gpulab::life {
 namespace {
-constexpr std::array<int, 0> kNoBlocks{};
 constexpr std::array<int, 3> kSquare{8, 16, 32};
 constexpr std::array<int, 5> kThreads{64, 128, 256, 512, 1024};
 constexpr std::array<int, 4> kGhost{32, 128, 256, 1024};
 
+using K = Kernel;
+
 // One table for the UI, the CLI, the tests and the bench. Ids are stable.
 constexpr std::array<Variant, 8> kVariants{{
-    {"cpu-naive", "CPU, if/else rules",
+    {{"cpu-naive", "CPU, if/else rules",
      "The lecture's baseline: ghost cells copied, then a branch per rule case for every cell.",
-     "life_cpu_naive", Backend::Cpu, Layout::Bytes, kNoBlocks, false, 0},
-    {"cpu-lut", "CPU, lookup table",
+     "life_cpu_naive", {}, false, 0, K::CpuNaive},
+     Backend::Cpu, Layout::Bytes},
+    {{"cpu-lut", "CPU, lookup table",
      "states[2][9] replaces the branches: one load instead of four comparisons per cell.",
-     "life_cpu_lut", Backend::Cpu, Layout::Bytes, kNoBlocks, false, 0},
-    {"gpu-global", "GPU, global memory",
+     "life_cpu_lut", {}, false, 0, K::CpuLut},
+     Backend::Cpu, Layout::Bytes},
+    {{"gpu-global", "GPU, global memory",
      "One thread per cell, every neighbour read from global memory; ghost rows and columns by 1D kernels.",
-     "life_gpu_global", Backend::Cuda, Layout::Bytes, kSquare, true, 16},
-    {"gpu-lut-local", "GPU, table in local memory",
+     "life_gpu_global", kSquare, true, 16, K::Global},
+     Backend::Cuda, Layout::Bytes},
+    {{"gpu-lut-local", "GPU, table in local memory",
      "The states[2][9] table built per thread: an indexed array spills to slow local memory.",
-     "life_gpu_lut_local", Backend::Cuda, Layout::Bytes, kSquare, true, 16},
-    {"gpu-lut-constant", "GPU, table in constant memory",
+     "life_gpu_lut_local", kSquare, true, 16, K::LutLocal},
+     Backend::Cuda, Layout::Bytes},
+    {{"gpu-lut-constant", "GPU, table in constant memory",
      "__constant__ table: cached and broadcast when a warp's threads read the same entry.",
-     "life_gpu_lut_constant", Backend::Cuda, Layout::Bytes, kSquare, true, 16},
-    {"gpu-shared", "GPU, shared-memory tile",
+     "life_gpu_lut_constant", kSquare, true, 16, K::LutConstant},
+     Backend::Cuda, Layout::Bytes},
+    {{"gpu-shared", "GPU, shared-memory tile",
      "A tile plus its one-cell halo staged in shared memory: nine neighbour reads hit on-chip memory.",
-     "life_gpu_shared", Backend::Cuda, Layout::Bytes, kSquare, true, 32},
-    {"gpu-swar", "GPU, 16 cells a thread (SWAR)",
+     "life_gpu_shared", kSquare, true, 32, K::Shared},
+     Backend::Cuda, Layout::Bytes},
+    {{"gpu-swar", "GPU, 16 cells a thread (SWAR)",
      "16-byte loads and byte-wise sums in registers: fewer instructions per cell, near the bandwidth bound.",
-     "life_gpu_swar", Backend::Cuda, Layout::Bytes, kThreads, false, 256},
-    {"gpu-bitpacked", "GPU, bit-packed (64 cells a word)",
+     "life_gpu_swar", kThreads, false, 256, K::Swar},
+     Backend::Cuda, Layout::Bytes},
+    {{"gpu-bitpacked", "GPU, bit-packed (64 cells a word)",
      "One bit a cell: 8x fewer bytes, and bit-sliced adders count 64 neighbourhoods at once.",
-     "life_gpu_bitpacked", Backend::Cuda, Layout::Packed, kThreads, false, 256},
+     "life_gpu_bitpacked", kThreads, false, 256, K::Bitpacked},
+     Backend::Cuda, Layout::Packed},
 }};
+
+// The ghost-copy stage's one variant (no snippet of its own).
+constexpr VariantRecord kGhostVariant{
+    "gpu-ghost-1d", "ghost rows and columns by 1D kernels",
+    "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation", "",
+    kGhost, false, 256};
 }  // namespace
 
 std::span<const Variant> variants() { return kVariants; }
@@ -46,7 +61,7 @@ const Variant* find_variant(std::string_view id) {
   return nullptr;
 }
 
-std::span<const int> ghost_block_sizes() { return kGhost; }
+const VariantRecord& ghost_variant() { return kGhostVariant; }
 
 double bytes_per_generation(const Variant& v, int width, int height) {
   const double cells = static_cast<double>(width) * height;

@@ -29,6 +29,7 @@
 
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/variant.h"
 
 namespace gpulab::nbody {
 
@@ -106,11 +107,14 @@ std::vector<uint8_t> write_tipsy(const System& s, double time);  // all bodies a
 // ---------------------------------------------------------------------------------------------
 // Variants are data: one table, shared by the UI, the CLI, the tests and the bench.
 enum class Backend : uint8_t { Cpu, Cuda };
-struct Variant {
-  std::string_view id, title, lesson, snippet;
+// The force kernel a CUDA variant launches (the CPU reference has none).
+enum class ForceKernel : uint8_t {
+  NaiveAos, GlobalSoa, SharedTile, TileFloat4, TileSplit, TileRegister, WarpPairs
+};
+// The record (blocks: 1D block sizes, empty for the CPU; kernel: a ForceKernel) and the backend.
+struct Variant : VariantRecord {
   Backend backend;
-  std::span<const int> blocks;  // allowed 1D block sizes (threads); empty for CPU variants
-  int default_block;
+  ForceKernel force_kernel() const { return kernel.as<ForceKernel>(); }
 };
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);

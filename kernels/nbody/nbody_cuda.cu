@@ -56,17 +56,6 @@ using cuda::DeviceBuffer;
 using cuda::mib;
 using cuda::PinnedBuffer;
 
-ForceKernel kind_of(const Variant& v) {
-  if (v.id == "gpu-naive-aos") return ForceKernel::NaiveAos;
-  if (v.id == "gpu-global-soa") return ForceKernel::GlobalSoa;
-  if (v.id == "gpu-shared-tile") return ForceKernel::SharedTile;
-  if (v.id == "gpu-tile-float4") return ForceKernel::TileFloat4;
-  if (v.id == "gpu-tile-split") return ForceKernel::TileSplit;
-  if (v.id == "gpu-tile-register") return ForceKernel::TileRegister;
-  if (v.id == "gpu-warp-pairs") return ForceKernel::WarpPairs;
-  throw std::invalid_argument("nbody: the CUDA engine does not know variant '" + std::string(v.id) + "'");
-}
-
 // Slices of the j-range gpu-tile-register may split a force evaluation into: enough to give 132 SMs
 // work at small N, with the partial sums (slices × N float4) kept at 32 MiB or less.
 int max_slices(size_t n) {
@@ -254,7 +243,7 @@ class CudaEngineImpl final : public CudaEngine {
     if (v.backend != Backend::Cuda)
       throw std::invalid_argument("nbody: variant '" + std::string(v.id) +
                                   "' runs on the CPU backend; the CUDA engine runs only gpu-* variants");
-    const ForceKernel kernel = kind_of(v);
+    const ForceKernel kernel = v.force_kernel();
     if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end())
       throw std::invalid_argument("nbody: block " + std::to_string(block) + " is not one of " +
                                   std::string(v.id) + "'s block sizes");
@@ -334,7 +323,7 @@ class CudaEngineImpl final : public CudaEngine {
 
   std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
     if (v.backend != Backend::Cuda) return {};
-    std::vector<KernelInfo> list = force_kernel_infos(kind_of(v), block, force_params().guard);
+    std::vector<KernelInfo> list = force_kernel_infos(v.force_kernel(), block, force_params().guard);
     for (const KernelInfo& k : integrate_kernel_infos()) list.push_back(k);
     return list;
   }

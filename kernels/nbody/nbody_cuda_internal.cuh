@@ -80,7 +80,7 @@ __device__ __forceinline__ void interact_fast(float xi, float yi, float zi, floa
 }
 
 // --- nbody_forces_basic.cu / nbody_forces_tiled.cu ---------------------------------------------
-enum class ForceKernel { NaiveAos, GlobalSoa, SharedTile, TileFloat4, TileSplit, TileRegister, WarpPairs };
+// ForceKernel (nbody.h): the variant table's selector.
 
 // Where a force evaluation puts its result: `slices` partial sums, slice s of body i at
 // out[s * n + i] (each already times G). With slices == 1, out is the state's acc.

@@ -39,6 +39,7 @@
 
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/variant.h"
 #include "image/image.h"
 
 namespace gpulab::rotate {
@@ -421,15 +422,14 @@ image::Image rotate_unit_cpu(const image::Image& src, const Settings& s, bool le
 
 enum class Backend : uint8_t { Cpu, Cuda };
 enum class Kind : uint8_t { Cpu, TexArray, TexPitch, Global, Lecture };
-struct Variant {
-  std::string_view id, title, lesson, snippet;
-  Kind kind;
+// The record (blocks: square output tiles a block covers, 16 -> 16x16 pixels, empty for the CPU;
+// kernel: a Kind) and rotation's columns.
+struct Variant : VariantRecord {
   Backend backend;
-  std::span<const int> blocks;  // square output tiles a block covers (16 -> 16x16 pixels); empty for the CPU
-  int default_block;
   int per_thread = 1;  // output pixels a thread writes, side by side in a row (a tile of b x b pixels
                        // is then b/per_thread x b threads)
   bool l2_prefetch = false;  // each block prefetches into L2 the source rows of a block launched later
+  Kind kind() const { return kernel.as<Kind>(); }
 };
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);

@@ -370,7 +370,7 @@ class CudaEngineImpl final : public CudaEngine {
       return {{"rotate_tex_x4", four ? reinterpret_cast<const void*>(rotate_tex_x4<true, true, SurfaceRgba>)
                                      : reinterpret_cast<const void*>(rotate_tex_x4<false, true, SurfaceRgba>),
                threads}};
-    switch (v.kind) {
+    switch (v.kind()) {
       case Kind::TexArray:
       case Kind::TexPitch:
       case Kind::Lecture:
@@ -446,14 +446,14 @@ class CudaEngineImpl final : public CudaEngine {
     L.address = e.params.address;
     L.normalized = e.normalized;
     L.normalized_read = e.read_mode == ReadMode::NormalizedFloat;
-    L.lecture = v.kind == Kind::Lecture;
+    L.lecture = v.kind() == Kind::Lecture;
     auto pow2_inverse = [](int n) { return (n & (n - 1)) == 0 ? 1.0f / float(n) : 0.0f; };
     L.inv_w = pow2_inverse(L.w);
     L.inv_h = pow2_inverse(L.h);
     const dim3 threads(static_cast<unsigned>(block / v.per_thread), static_cast<unsigned>(block));
     const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)), static_cast<unsigned>(cuda::ceil_div(L.h, block)));
     if (v.per_thread == 4) {
-      const cudaTextureObject_t tex = texture(v.kind, e);
+      const cudaTextureObject_t tex = texture(v.kind(), e);
       const bool plain = !L.lecture && L.normalized && L.inv_w != 0 && L.inv_h != 0 && L.normalized_read;
       auto x4 = [&](auto kernel) {
         L2Prefetch prefetch;
@@ -470,13 +470,13 @@ class CudaEngineImpl final : public CudaEngine {
         x4(rotate_tex_x4<false, true, Out>);
       else
         x4(rotate_tex_x4<false, false, Out>);
-    } else if (v.kind == Kind::Global) {
+    } else if (v.kind() == Kind::Global) {
       if (img_.rgba)
         rotate_global<true><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);
       else
         rotate_global<false><<<grid, threads, 0, stream_>>>(img_.src(), img_.src_pitch(), L, out);
     } else {
-      const cudaTextureObject_t tex = texture(v.kind, e);
+      const cudaTextureObject_t tex = texture(v.kind(), e);
       if (img_.rgba)
         rotate_tex<true><<<grid, threads, 0, stream_>>>(tex, L, out);
       else

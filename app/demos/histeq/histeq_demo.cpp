@@ -117,13 +117,7 @@ std::vector<Stage> HisteqDemo::stages() const {
     const auto vs = histeq::variants_of(si.id);
     for (size_t i = 0; i < vs.size(); ++i) {
       const histeq::Variant& v = *vs[i];
-      VariantChoice c;
-      c.id = v.id;
-      c.title = v.title;
-      c.lesson = v.lesson;
-      c.blocks = v.blocks;
-      c.default_block = v.default_block;
-      c.needs_cuda = v.backend == histeq::Backend::Cuda;
+      VariantChoice c = variant_choice(v, v.backend == histeq::Backend::Cuda);
 #if defined(GPULAB_HAVE_CUDA)
       c.available = !ctx_ || variant_available(v, &c.unavailable_reason);  // known once attached
 #else
@@ -208,17 +202,7 @@ bool HisteqDemo::set_block(size_t stage, int block, std::string* why) {
   }
   StageChoice& c = choice_[stage];
   const histeq::Variant& v = *c.current;
-  if (v.blocks.empty() || std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
-    if (why) {
-      std::string list;
-      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + std::to_string(b);
-      *why = v.blocks.empty()
-                 ? std::string(v.id) + " has no block size (" +
-                       (v.backend == Backend::Cpu ? "it runs on the CPU" : "it fixes its own launch") + ")"
-                 : std::string(v.id) + " takes blocks of " + list + " threads";
-    }
-    return false;
-  }
+  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), block, why)) return false;
   c.block = block;
   if (v.backend == Backend::Cuda) c.gpu_block = block;
   dirty_ = true;

@@ -24,10 +24,8 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
        {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"}, 16384, 16384, 1.2e12, "H100"},
   };
   spec.item_unit = "cell updates";
-  spec.variants = bench_variants(life::variants(), [](const life::Variant& v, BenchVariant& b) {
-    b.stage_id = "step";
-    b.square_blocks = v.square_blocks;
-  });
+  spec.variants =
+      bench_variants(life::variants(), [](const life::Variant&, BenchVariant& b) { b.stage_id = "step"; });
   for (BenchSize size : o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes) {
     const long long w = size.width, h = size.height ? size.height : size.width;
     if (const std::string bad = life::check_size(w, h); !bad.empty()) throw std::invalid_argument(bad);

@@ -59,26 +59,13 @@ bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const
 std::vector<VariantChoice> LifeDemo::step_variants() const {
   std::vector<VariantChoice> out;
   for (const life::Variant& v : life::variants()) {
-    VariantChoice c;
-    c.id = v.id;
-    c.title = v.title;
-    c.lesson = v.lesson;
-    c.blocks = v.blocks;
-    c.square_blocks = v.square_blocks;
-    c.default_block = v.default_block;
-    c.needs_cuda = v.backend == life::Backend::Cuda;
+    VariantChoice c = variant_choice(v, v.backend == life::Backend::Cuda);
     // Before attach we do not know yet; the check happens at attach.
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
     out.push_back(c);
   }
   return out;
 }
-
-namespace {
-// The ghost-copy stage: the lecture's two 1D kernels that copy the torus' edges into the ghost ring
-// before each generation of the byte-per-cell GPU variants.
-constexpr std::string_view kGhostId = "gpu-ghost-1d";
-}  // namespace
 
 std::vector<Stage> LifeDemo::stages() const {
   Stage step;
@@ -91,14 +78,7 @@ std::vector<Stage> LifeDemo::stages() const {
   Stage ghost;
   ghost.id = "ghost";
   ghost.title = "ghost copies";
-  VariantChoice g;
-  g.id = kGhostId;
-  g.title = "ghost rows and columns by 1D kernels";
-  g.lesson = "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation";
-  g.blocks = life::ghost_block_sizes();
-  g.default_block = 256;
-  g.needs_cuda = true;
-  ghost.variants = {g};
+  ghost.variants = {variant_choice(life::ghost_variant(), true)};
   ghost.block = ghost_block_;
   const bool runs = variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
   ghost.active = runs;
@@ -108,8 +88,8 @@ std::vector<Stage> LifeDemo::stages() const {
 
 bool LifeDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
   if (stage == 1) {
-    if (id == kGhostId) return true;
-    if (why) *why = "the ghost stage has one variant, " + std::string(kGhostId);
+    if (id == life::ghost_variant().id) return true;
+    if (why) *why = "the ghost stage has one variant, " + std::string(life::ghost_variant().id);
     return false;
   }
   if (stage != 0) {
@@ -133,34 +113,9 @@ bool LifeDemo::set_variant(size_t stage, std::string_view id, std::string* why) 
   return true;
 }
 
-bool LifeDemo::step_block_ok(int block, std::string* why) const {
-  const life::Variant& v = current();
-  if (v.blocks.empty()) {
-    if (why) *why = std::string(v.id) + " has no block size (it runs on the CPU)";
-    return false;
-  }
-  if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
-    if (why) {
-      std::string list;
-      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v.blocks, v.square_blocks, b);
-      *why = std::string(v.id) + " takes block shapes " + list;
-    }
-    return false;
-  }
-  return true;
-}
-
 bool LifeDemo::set_block(size_t stage, int block, std::string* why) {
   if (stage == 1) {
-    const auto sizes = life::ghost_block_sizes();
-    if (std::find(sizes.begin(), sizes.end(), block) == sizes.end()) {
-      if (why) {
-        std::string list;
-        for (int b : sizes) list += (list.empty() ? "" : ", ") + std::to_string(b);
-        *why = "the ghost-copy kernels take " + list + " threads";
-      }
-      return false;
-    }
+    if (!check_block(variant_choice(life::ghost_variant(), true), block, why)) return false;
     ghost_block_ = block;
     return true;
   }
@@ -172,7 +127,8 @@ bool LifeDemo::set_block(size_t stage, int block, std::string* why) {
     if (why) *why = "--block needs --variant (the default variant is chosen at start)";
     return false;
   }
-  if (!step_block_ok(block, why)) return false;
+  const life::Variant& v = current();
+  if (!check_block(variant_choice(v, v.backend == life::Backend::Cuda), block, why)) return false;
   block_ = block;
   return true;
 }

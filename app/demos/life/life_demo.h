@@ -67,7 +67,6 @@ class LifeDemo final : public Demo {
  private:
   const life::Variant& current() const;
   std::vector<VariantChoice> step_variants() const;
-  bool step_block_ok(int block, std::string* why) const;
   life::Engine* engine_for(const life::Variant& v) const;
   bool variant_available(const life::Variant& v, std::string* why) const;
   void switch_engine(life::Engine* to);

@@ -70,13 +70,7 @@ std::vector<Stage> NbodyDemo::stages() const {
   s.id = "step";
   s.title = "force and integration";
   for (const nbody::Variant& v : nbody::variants()) {
-    VariantChoice c;
-    c.id = v.id;
-    c.title = v.title;
-    c.lesson = v.lesson;
-    c.blocks = v.blocks;
-    c.default_block = v.default_block;
-    c.needs_cuda = v.backend == nbody::Backend::Cuda;
+    VariantChoice c = variant_choice(v, v.backend == nbody::Backend::Cuda);
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
     s.variants.push_back(c);
   }
@@ -103,16 +97,12 @@ bool NbodyDemo::set_variant(size_t stage, std::string_view id, std::string* why)
 }
 
 bool NbodyDemo::set_block(size_t stage, int block, std::string* why) {
-  const nbody::Variant& v = current();
-  if (stage != 0 || v.blocks.empty() || std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end()) {
-    if (why) {
-      std::string list;
-      for (int b : v.blocks) list += (list.empty() ? "" : ", ") + std::to_string(b);
-      *why = v.blocks.empty() ? std::string(v.id) + " runs on the CPU: it has no block size"
-                              : std::string(v.id) + " takes blocks of " + list + " threads";
-    }
+  if (stage != 0) {
+    if (why) *why = "N-body has one stage (step)";
     return false;
   }
+  const nbody::Variant& v = current();
+  if (!check_block(variant_choice(v, v.backend == nbody::Backend::Cuda), block, why)) return false;
   block_ = block;
   return true;
 }

@@ -63,7 +63,7 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   spec.suite.baselines = {"cpu", "global"};
   std::vector<std::string> gpu_ids;
   for (const rotate::Variant& v : rotate::variants())
-    if (v.backend == rotate::Backend::Cuda && v.kind != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
+    if (v.backend == rotate::Backend::Cuda && v.kind() != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
   // Grey has no rate target: the best grey kernel is bounded by what the texture unit fetches with
   // no stores at all (0.80e12 px/s on the H100), so the bench reports it as a fraction of that
   // ceiling, measured in the same run (the fetch-ceiling rows), instead.
@@ -76,10 +76,8 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   rgba.device_hint = "H100";
   spec.suite.targets = {rgba};
   spec.item_unit = "pixels";
-  spec.variants = bench_variants(rotate::variants(), [](const rotate::Variant&, BenchVariant& b) {
-    b.stage_id = "rotate";
-    b.square_blocks = true;
-  });
+  spec.variants = bench_variants(rotate::variants(),
+                                 [](const rotate::Variant&, BenchVariant& b) { b.stage_id = "rotate"; });
 
   // The cases: each size, grey and RGBA8 (one image each), point and linear filtering.
   struct Case {
@@ -131,7 +129,7 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
     job.stage_id = "rotate";
     job.variant = kCeilingRow;
     job.block = ceiling.default_block;
-    job.block_label = block_label(ceiling.blocks, true, ceiling.default_block);
+    job.block_label = block_label(ceiling.blocks, ceiling.square_blocks, ceiling.default_block);
     spec.extra.push_back(job);
   }
 #endif

@@ -109,14 +109,7 @@ std::vector<Stage> RotateDemo::stages() const {
   const auto vs = rotate::variants();
   for (size_t i = 0; i < vs.size(); ++i) {
     const rotate::Variant& v = vs[i];
-    VariantChoice c;
-    c.id = v.id;
-    c.title = v.title;
-    c.lesson = v.lesson;
-    c.blocks = v.blocks;
-    c.square_blocks = true;
-    c.default_block = v.default_block;
-    c.needs_cuda = v.backend == Backend::Cuda;
+    VariantChoice c = variant_choice(v, v.backend == Backend::Cuda);
 #if defined(GPULAB_HAVE_CUDA)
     c.available = !ctx_ || variant_available(v, &c.unavailable_reason);  // known once attached
 #else
@@ -171,15 +164,7 @@ bool RotateDemo::set_block(size_t stage, int b, std::string* why) {
     return false;
   }
   const rotate::Variant& v = *variant_;
-  if (v.blocks.empty() || std::find(v.blocks.begin(), v.blocks.end(), b) == v.blocks.end()) {
-    if (why) {
-      std::string list;
-      for (int e : v.blocks) list += (list.empty() ? "" : ", ") + block_label(v.blocks, true, e);
-      *why = v.blocks.empty() ? std::string(v.id) + " has no block size (it runs on the CPU)"
-                              : std::string(v.id) + " takes blocks of " + list + " threads";
-    }
-    return false;
-  }
+  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), b, why)) return false;
   choose(v, b);
   settings_changed();
   return true;

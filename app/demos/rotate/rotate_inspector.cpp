@@ -54,7 +54,7 @@ std::optional<RotateInspection> RotateDemo::inspect(int x, int y) const {
   r.width = w;
   r.height = h;
   r.channels = c;
-  r.lecture = variant_->kind == rotate::Kind::Lecture;
+  r.lecture = variant_->kind() == rotate::Kind::Lecture;
   r.params = rotate::effective(*variant_, settings_).params;
   const rotate::Coefficients k = rotate::coefficients(r.params);
   r.source = r.lecture ? rotate::lecture_source_coord(x, y, w, h, k) : rotate::source_coord(x, y, w, h, k);

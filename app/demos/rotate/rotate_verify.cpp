@@ -15,7 +15,7 @@ RotateVerdict verify_rotation(const image::Image& got, const image::Image& sourc
                               const rotate::Settings& settings, const std::string& settings_text) {
   RotateVerdict verdict;
   const rotate::Settings e = rotate::effective(variant, settings);
-  const bool lecture = variant.kind == rotate::Kind::Lecture;
+  const bool lecture = variant.kind() == rotate::Kind::Lecture;
   const image::Image want =
       lecture ? rotate::rotate_lecture_cpu(source, e.params) : rotate::rotate_cpu(source, e.params);
   const char* reference = lecture ? "rotate_lecture_cpu" : "rotate_cpu";

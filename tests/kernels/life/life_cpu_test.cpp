@@ -271,7 +271,7 @@ TEST(LifeCpu, StepRejectsGpuAndUnknownVariants) {
     if (v.backend == Backend::Cpu) continue;
     EXPECT_THROW(e->step(v, v.default_block, 1), std::invalid_argument) << v.id;
   }
-  const Variant made_up{"cpu-imaginary", "", "", "", Backend::Cpu, Layout::Bytes, {}, false, 0};
+  const Variant made_up{{"cpu-imaginary", "", "", ""}, Backend::Cpu, Layout::Bytes};  // no kernel
   EXPECT_THROW(e->step(made_up, 0, 1), std::invalid_argument);
   EXPECT_THROW(e->step(variant("cpu-lut"), 0, -1), std::invalid_argument);
   EXPECT_TRUE(same_grid(start, e->download()));  // nothing ran

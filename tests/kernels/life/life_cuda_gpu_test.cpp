@@ -175,7 +175,7 @@ TEST(LifeCuda, EveryGhostBlockSizeMatchesCpu) {
   const Grid start = random_grid(333, 129, 0.35, 11);
   const Grid expected = cpu_run(start, Rule::conway(), 20);
   gpu->resize(333, 129);
-  for (int ghost : ghost_block_sizes()) {
+  for (int ghost : ghost_variant().blocks) {
     for (std::string_view id : {"gpu-global", "gpu-swar"}) {
       gpu->upload(start);
       gpu->step(variant(id), variant(id).default_block, 20, ghost);

@@ -60,7 +60,7 @@ Compare against_definition(const image::Image& got, const image::Image& want, co
   const int w = want.width, h = want.height;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const Coord sc = v.kind == Kind::Lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k);
+      const Coord sc = v.kind() == Kind::Lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k);
       if (e.params.filter == Filter::Point) {
         const PointTap u = unit_point_tap(texture_coord(sc, w, h, e.normalized), w, h, e.normalized, e.params.address),
                        d = point_tap(sc, w, h, e.params.address);
@@ -125,7 +125,7 @@ TEST_F(RotateCuda, EveryVariantMatchesTheReferenceForEveryModeAndSize) {
                   engine_->run(v, v.default_block, s);
                   const image::Image got = engine_->output();
                   const Settings e = effective(v, s);
-                  const bool lecture = v.kind == Kind::Lecture;
+                  const bool lecture = v.kind() == Kind::Lecture;
                   ASSERT_EQ(got.channels, channels);
                   const std::string what = std::string(v.id) + " " + std::string(name(f)) + " " +
                                            std::string(name(a)) + (normalized ? " normalized " : " texel ") +
@@ -164,7 +164,7 @@ TEST_F(RotateCuda, ExtremeScalesAndFineAnglesFollowTheUnitModel) {
                   s.params = {angle, scale, f, a};
                   s.normalized = normalized;
                   engine_->run(v, v.default_block, s);
-                  const image::Image unit = rotate_unit_cpu(src, effective(v, s), v.kind == Kind::Lecture);
+                  const image::Image unit = rotate_unit_cpu(src, effective(v, s), v.kind() == Kind::Lecture);
                   EXPECT_EQ(count_differing(engine_->output(), unit), 0u)
                       << v.id << " " << name(f) << " " << name(a) << (normalized ? " normalized " : " texel ")
                       << angle << "deg x" << scale << " " << w << "x" << h << "x" << channels;
