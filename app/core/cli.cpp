@@ -163,6 +163,9 @@ struct Parser {
     app.add_flag("--show-keys", o.show_keys)->group("");  // tests: the key list (F1) from the first frame
     app.add_flag("--reset-settings", o.reset_settings, "forget the saved settings (UI scale, theme, last demo...)");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
+    app.add_option("--lesson", o.lesson, "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
+    app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
+        ->check(CLI::Range(1, 100000));
     app.add_option("--layout-report", o.layout_report)->type_name(kOutputPath)->group("");  // tests: the panel's layout
 
     // Shared by the image demos (each would otherwise add its own and clash): the demos that take
@@ -315,6 +318,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.layout_report.empty() && !o.headless) return fail("--layout-report goes with --headless", 2);
+  if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
+  if (!o.lesson.empty() && o.mode != Options::Mode::Run) return fail("--lesson goes with a run, not with bench or ladder", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.
   for (const auto& [demo, group] : p.demo_groups) {
     if (demo->name() == o.demo) {

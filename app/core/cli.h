@@ -60,6 +60,8 @@ struct Options {
   bool show_keys = false;         // the key list (F1) open from the first frame (tests; not in --help)
   bool demo_options_given = false;  // an option of --demo's own group was given
   std::string layout_report;      // headless: the panel's layout as JSON (tests; not in --help)
+  std::string lesson;             // --lesson PATH: a lesson script (assets/lessons/*.toml)
+  int lesson_step = 0;            // --lesson-step K: start at step K (1-based; 0: the first)
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

@@ -45,6 +45,19 @@ constexpr KeyBinding kShellKeys[] = {
     {GLFW_KEY_1, GLFW_KEY_9, 0, false, "1-9", "choose a demo (in gpulab --list order)", "Playback",
      KeyAction::ChooseDemo},
     {GLFW_KEY_H, 0, 0, false, "H", "hide or show the panel", "View", KeyAction::HideUi},
+    // A clicker sends PageDown / PageUp (some Right / Left, or B); while a lesson runs they are its.
+    {GLFW_KEY_PAGE_DOWN, 0, 0, false, "PageDown", "lesson: next step", "Lesson", KeyAction::LessonNext, false,
+     true, true},
+    {GLFW_KEY_RIGHT, 0, 0, false, "Right", "lesson: next step", "Lesson", KeyAction::LessonNext, false, true,
+     true},
+    {GLFW_KEY_B, 0, 0, false, "B", "lesson: next step", "Lesson", KeyAction::LessonNext, false, true, true},
+    {GLFW_KEY_PAGE_UP, 0, 0, false, "PageUp", "lesson: previous step", "Lesson", KeyAction::LessonPrevious,
+     false, true, true},
+    {GLFW_KEY_LEFT, 0, 0, false, "Left", "lesson: previous step", "Lesson", KeyAction::LessonPrevious, false,
+     true, true},
+    {GLFW_KEY_HOME, 0, 0, false, "Home", "lesson: first step", "Lesson", KeyAction::LessonFirst, false, true,
+     true},
+    {GLFW_KEY_END, 0, 0, false, "End", "lesson: last step", "Lesson", KeyAction::LessonLast, false, true, true},
 };
 
 bool covers(const KeyBinding& b, int key) {
@@ -66,15 +79,17 @@ std::span<const KeyBinding> shell_keys() { return kShellKeys; }
 
 bool key_matches(const KeyBinding& b, int key, bool ctrl) { return b.ctrl == ctrl && covers(b, key); }
 
-const KeyBinding* find_shell_key(int key, bool ctrl) {
+const KeyBinding* find_shell_key(int key, bool ctrl, bool lesson_running) {
   for (const KeyBinding& b : kShellKeys)
-    if (key_matches(b, key, ctrl)) return &b;
+    if ((lesson_running || !b.lesson) && key_matches(b, key, ctrl)) return &b;
   return nullptr;
 }
 
 std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<const KeyBinding> b) {
   std::vector<std::string> out;
   auto check = [&](const KeyBinding& x, const KeyBinding& y) {
+    // A lesson takes its keys from the demo while it runs: by design, not a clash.
+    if (x.lesson != y.lesson && (x.action == KeyAction::Demo || y.action == KeyAction::Demo)) return;
     for (int k : codes(x))
       if (key_matches(y, k, x.ctrl)) {
         out.push_back(std::string(x.shown) + ": " + std::string(x.what) + " / " + std::string(y.shown) +

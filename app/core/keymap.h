@@ -32,6 +32,10 @@ enum class KeyAction {
   Slower,
   ChooseDemo,
   Close,
+  LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
+  LessonPrevious,
+  LessonFirst,
+  LessonLast,
 };
 
 struct KeyBinding {
@@ -45,14 +49,18 @@ struct KeyBinding {
   KeyAction action = KeyAction::Demo;
   bool repeats = false;       // held down it acts again (auto-repeat); else once a press
   bool while_ladder = false;  // acts while the ladder owns the screen
+  // Acts only while a lesson runs, and then takes the key from the demo (rotate's Left / Right);
+  // otherwise the key is the demo's. It never clashes with a demo's key, only with the shell's.
+  bool lesson = false;
 };
 
 // The shell's keys, in the order the help lists them.
 std::span<const KeyBinding> shell_keys();
 // True when `b` is what a press of `key` with `ctrl` held means.
 bool key_matches(const KeyBinding& b, int key, bool ctrl);
-// The shell's binding of a press, or null (the press is then the demo's).
-const KeyBinding* find_shell_key(int key, bool ctrl);
+// The shell's binding of a press, or null (the press is then the demo's). The lesson's bindings
+// count only while `lesson_running`.
+const KeyBinding* find_shell_key(int key, bool ctrl, bool lesson_running = false);
 // Every press that two bindings of `a` and `b` (or two of `a` when `b` is empty) would both take,
 // written "F5: ladder / theme". Empty when the map is clean.
 std::vector<std::string> key_clashes(std::span<const KeyBinding> a, std::span<const KeyBinding> b = {});

@@ -18,6 +18,7 @@
 #include "core/keymap.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
+#include "presenter/lesson_player.h"
 #include "shell/bench_driver.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -235,12 +236,24 @@ bool App::init(std::string* error) {
     *error = attach_error_;
     return false;
   }
+  if (!options_.lesson.empty()) {
+    // A lesson that cannot be read ends a headless run; a window keeps what it has and says why.
+    std::string why;
+    if (!open_lesson(options_.lesson, options_.lesson_step > 0 ? options_.lesson_step - 1 : 0, &why)) {
+      if (options_.headless) {
+        *error = why;
+        return false;
+      }
+      notify(why);
+    }
+  }
   last_time_ = now_seconds();
   return true;
 }
 
 void App::shutdown() {
   ladder_.reset();  // cancels and joins a run before the demo it measures goes
+  lesson_.reset();
   if (attached_) {
     try {
       demos_[demo_]->detach();
@@ -335,7 +348,7 @@ void App::hotkeys() {
   // 1-9... would reach into the demo its worker thread is measuring), and none reaches the demo.
   const bool ladder_shown = ladder_ && ladder_->visible();
   for (const KeyPress& k : keys) {
-    const KeyBinding* b = find_shell_key(k.key, (k.mods & GLFW_MOD_CONTROL) != 0);
+    const KeyBinding* b = find_shell_key(k.key, (k.mods & GLFW_MOD_CONTROL) != 0, lesson_ != nullptr);
     if (!b) {
       if (!ladder_shown && !k.repeat) demo_keys_.push_back(k.key);  // the demo's (e.g. F: fit the view)
       continue;
@@ -383,6 +396,10 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
     case KeyAction::NextVariant: cycle_variant(shift ? -1 : 1); break;
     case KeyAction::ChooseDemo: select_demo(static_cast<size_t>(k.key - b.key)); break;  // says when there is none
     case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
+    case KeyAction::LessonNext: go_to_step(lesson_->target(presenter::LessonMove::Next)); break;
+    case KeyAction::LessonPrevious: go_to_step(lesson_->target(presenter::LessonMove::Previous)); break;
+    case KeyAction::LessonFirst: go_to_step(lesson_->target(presenter::LessonMove::First)); break;
+    case KeyAction::LessonLast: go_to_step(lesson_->target(presenter::LessonMove::Last)); break;
     case KeyAction::Demo: break;
   }
 }
@@ -499,6 +516,7 @@ void App::frame() {
     guarded("hud", [&] { feed_hud_from_ladder(); });
   }
   layout_.hud.shown = layout_.help.shown = false;
+  record_lesson_layout();
   if (ladder_shown) {
     guarded("ladder", [&] {
       // The chart's text in the app's TrueType faces: the HUD's large font (scaled down, which
@@ -515,6 +533,8 @@ void App::frame() {
   } else {
     if (show_ui) draw_ui(f);
     if (attached_) draw_caption();
+    lesson_band_ = 0;
+    if (lesson_) draw_lesson_overlay(f);
     if (attached_ && hud_) draw_hud(f);
     if (help_) draw_help();
   }

@@ -18,6 +18,7 @@
 namespace gpulab {
 namespace presenter {
 class LadderView;
+class LessonPlayer;
 }
 namespace cuda {
 struct DeviceInfo;
@@ -74,6 +75,15 @@ class App {
       std::vector<std::string> keys;  // the keys listed, as written ("F5", "F1 / ?")
       bool scroll_y = false;          // it did not fit: scrolls
     } help;
+    // The lesson as shown on that frame: its step, the demo and variants running, the overlay.
+    struct LessonShown {
+      bool running = false;
+      int step = 0, steps = 0;  // 1-based
+      std::string title, progress, caption, problem, demo;
+      std::vector<std::string> variants;  // the running variant of each active stage
+      float caption_y0 = 0, caption_y1 = 0;
+      bool notes_shown = false;  // the step's notes are in the panel
+    } lesson;
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -103,7 +113,13 @@ class App {
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
   void start_ladder();
-  const cuda::DeviceInfo* cuda_device_info() const;  // null without a CUDA device (Gpu is app.cpp's)  // F5 / "compare all": the speed-up ladder of the current demo
+  const cuda::DeviceInfo* cuda_device_info() const;  // null without a CUDA device (Gpu is app.cpp's)
+  // Lessons (app_lesson.cpp): open one, go to a step, what is drawn for it.
+  bool open_lesson(const std::filesystem::path& path, int first_step, std::string* error);
+  void go_to_step(int k);
+  void draw_lesson_overlay(const Frame& f);
+  void draw_lesson_section();
+  void record_lesson_layout();
 
   // Presentation and settings (app_settings.cpp).
   void load_settings_for_run();
@@ -118,6 +134,10 @@ class App {
 
   Options options_;
   std::unique_ptr<presenter::LadderView> ladder_;  // shown over the view while it exists
+  std::unique_ptr<presenter::LessonPlayer> lesson_;  // the lesson running, if any
+  float lesson_band_ = 0;                           // the caption band's height (points): the HUD goes above it
+  char lesson_path_input_[1024] = {};               // the panel's "open a lesson" field
+  bool lesson_tab_select_ = false;                  // bring the Lesson tab to the front (a lesson opened)
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;

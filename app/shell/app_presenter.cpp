@@ -18,7 +18,7 @@ void App::draw_hud(const Frame& f) {
   view.x0 = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
   view.x1 = io.DisplaySize.x;
   view.y0 = 0;
-  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f);
+  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - lesson_band_;
   const ui::Fonts& fonts = appearance_.fonts();
   const presenter::HudReading& r = hud_view_.reading();
   const presenter::HudPlaced p = presenter::draw_hud(r, view, fonts.hud, fonts.ui, theme_ == Theme::Light);

@@ -39,8 +39,8 @@ bool section(std::vector<App::PanelLayout::Item>& out, const std::string& title,
   return open;
 }
 
-bool tab(std::vector<App::PanelLayout::Item>& out, const char* title) {
-  const bool open = ImGui::BeginTabItem(title);
+bool tab(std::vector<App::PanelLayout::Item>& out, const char* title, ImGuiTabItemFlags flags = 0) {
+  const bool open = ImGui::BeginTabItem(title, nullptr, flags);
   out.push_back({title, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().y});
   return open;
 }
@@ -233,6 +233,14 @@ void App::draw_ui(Frame& f) {
     }
     if (tab(secs, "View")) {
       draw_view_controls();
+      ImGui::EndTabItem();
+    }
+    // A lesson just opened brings its tab (the step list and the presenter's notes) to the front.
+    if (tab(secs, "Lesson", lesson_tab_select_ ? ImGuiTabItemFlags_SetSelected : 0)) {
+      push_wrap_at_visible_edge();
+      draw_lesson_section();
+      ImGui::PopTextWrapPos();
+      lesson_tab_select_ = false;
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -1,0 +1,376 @@
+// Lesson scripts (lesson.h): TOML read with toml++, each step checked by starting it the way the
+// command line would, on a fresh set of demos.
+#include "presenter/lesson.h"
+
+#include <CLI/CLI.hpp>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "common/file_io.h"
+#include "common/text.h"
+#include "core/cli.h"
+#include "core/demo.h"
+
+namespace gpulab::presenter {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kMaxLessonBytes = 1 << 20;
+constexpr size_t kMaxSteps = 500;
+
+const char* type_of(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    default: return "a date or time";
+  }
+}
+
+// The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
+// --image and --seed. Names without dashes, for the "known:" list of messages.
+struct DemoParams {
+  std::set<std::string> names;
+  std::set<std::string> flags;  // options that take no value
+};
+DemoParams demo_params(Demo& demo) {
+  CLI::App scratch;
+  demo.add_options(scratch);
+  DemoParams p;
+  for (CLI::App* g : scratch.get_subcommands([](CLI::App*) { return true; }))
+    for (const CLI::Option* o : g->get_options()) {
+      if (o->get_type_name().rfind(kOutputPath, 0) == 0) continue;  // a lesson writes nothing
+      std::string n = o->get_name();
+      while (!n.empty() && n.front() == '-') n.erase(n.begin());
+      if (n.empty() || n == "help") continue;
+      p.names.insert(n);
+      if (o->get_items_expected_max() == 0) p.flags.insert(n);
+    }
+  p.names.insert("image");
+  p.names.insert("seed");
+  return p;
+}
+
+// The step a line of the file belongs to: the number of [[step]] headers at or above it (0: none).
+int step_at_line(std::string_view src, int line) {
+  int step = 0, n = 0;
+  for (std::string_view l : text::split_lines(src)) {
+    if (++n > line) break;
+    const std::string_view t = text::trim(l);
+    if (t.rfind("[[step]]", 0) == 0) ++step;
+  }
+  return step;
+}
+
+std::string join(const std::set<std::string>& s) {
+  std::string out;
+  for (const std::string& x : s) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+// A failed check: where and what.
+struct Problem {
+  int line = 0;
+  std::string what;
+};
+
+class Parser {
+ public:
+  Parser(const fs::path& file, const DemoFactory& make) : file_(file), make_(make) {
+    for (const auto& d : make_()) demo_names_.emplace_back(d->name());
+  }
+
+  std::string at(int line, int step, const std::string& what) const {
+    std::string out = text::escape(file_.string()) + ":" + std::to_string(line) + ": ";
+    if (step > 0) out += "step " + std::to_string(step) + ": ";
+    return out + what;
+  }
+
+  LessonLoad parse(std::string_view src) {
+    LessonLoad r;
+    toml::table root;
+    try {
+      root = toml::parse(src, file_.string());
+    } catch (const toml::parse_error& e) {
+      const int line = static_cast<int>(e.source().begin.line);
+      r.error = at(line, step_at_line(src, line), "not valid TOML (" + text::escape(e.description()) + ")");
+      return r;
+    }
+    Lesson lesson;
+    lesson.file = file_;
+    const toml::array* steps = nullptr;
+    for (auto&& [key, node] : root) {
+      const std::string k(key.str());
+      const int line = static_cast<int>(node.source().begin.line);
+      if (k == "title") {
+        if (!node.is_string()) return fail(r, line, 0, "title must be a string, not " + std::string(type_of(node)));
+        lesson.title = *node.value<std::string>();
+      } else if (k == "step") {
+        steps = node.as_array();
+        if (!steps || !steps->is_array_of_tables())
+          return fail(r, line, 0, "step must be an array of tables ([[step]]), not " + std::string(type_of(node)));
+      } else {
+        return fail(r, line, 0, "unknown key " + text::quote(k) + " (known: title, step)");
+      }
+    }
+    if (lesson.title.empty()) return fail(r, 1, 0, "the lesson has no title (title = \"...\")");
+    if (!steps || steps->empty()) return fail(r, 1, 0, "the lesson has no steps ([[step]] tables)");
+    if (steps->size() > kMaxSteps)
+      return fail(r, 1, 0, "the lesson has " + std::to_string(steps->size()) + " steps, more than " + std::to_string(kMaxSteps));
+    const LessonStep* prev = nullptr;
+    for (size_t i = 0; i < steps->size(); ++i) {
+      LessonStep s;
+      if (Problem p = read_step(*(*steps)[i].as_table(), prev, &s); !p.what.empty())
+        return fail(r, p.line, static_cast<int>(i + 1), p.what);
+      lesson.steps.push_back(std::move(s));
+      prev = &lesson.steps.back();
+    }
+    r.lesson = std::move(lesson);
+    return r;
+  }
+
+ private:
+  LessonLoad& fail(LessonLoad& r, int line, int step, const std::string& what) {
+    r.error = at(line, step, what);
+    return r;
+  }
+
+  // A step's value as a string (strings as they are, integers and numbers as written, booleans as
+  // true/false); false when it is a table, an array or a date.
+  static bool scalar(const toml::node& n, std::string* out) {
+    if (auto s = n.value_exact<std::string>()) *out = *s;
+    else if (auto i = n.value_exact<int64_t>()) *out = std::to_string(*i);
+    else if (auto d = n.value_exact<double>()) {
+      if (!std::isfinite(*d)) return false;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", *d);
+      *out = buf;
+    } else if (auto b = n.value_exact<bool>()) *out = *b ? "true" : "false";
+    else return false;
+    return true;
+  }
+
+  Problem read_step(const toml::table& t, const LessonStep* prev, LessonStep* s) {
+    s->line = static_cast<int>(t.source().begin.line);
+    struct ParamAt {
+      std::string name, value;
+      int line;
+    };
+    std::vector<ParamAt> param_lines;  // for messages naming a parameter or its value
+    const toml::node* params = nullptr;
+    int variant_line = s->line, block_line = s->line;
+    bool variant_given = false;
+    for (auto&& [key, node] : t) {
+      const std::string k(key.str());
+      const int line = static_cast<int>(node.source().begin.line);
+      auto need_string = [&](std::string* out) -> Problem {
+        if (!node.is_string()) return {line, k + " must be a string, not " + std::string(type_of(node))};
+        *out = *node.value<std::string>();
+        return {};
+      };
+      Problem p;
+      if (k == "title") p = need_string(&s->title);
+      else if (k == "caption") p = need_string(&s->caption);
+      else if (k == "notes") p = need_string(&s->notes);
+      else if (k == "demo") p = need_string(&s->demo);
+      else if (k == "ladder" || k == "code") {
+        if (!node.is_boolean()) p = {line, k + " must be true or false, not " + std::string(type_of(node))};
+        else (k == "ladder" ? s->ladder : s->code) = *node.value<bool>();
+      } else if (k == "variant") {
+        variant_given = true;
+        variant_line = line;
+        if (node.is_string()) {
+          s->variants = {*node.value<std::string>()};
+        } else if (const toml::array* a = node.as_array(); a && (a->size() == 1 || a->size() == 2)) {
+          for (const toml::node& v : *a) {
+            if (!v.is_string()) return {line, "variant must list variant ids (strings), not " + std::string(type_of(v))};
+            s->variants.push_back(*v.value<std::string>());
+          }
+          if (s->variants.size() == 2 && s->variants[0] == s->variants[1])
+            return {line, "an A/B step needs two different variants, got " + text::quote(s->variants[0]) + " twice"};
+        } else {
+          p = {line, "variant must be a variant id, or a list of two for A/B, not " + std::string(type_of(node)) +
+                         (a ? " of " + std::to_string(a->size()) : "")};
+        }
+      } else if (k == "block") {
+        block_line = line;
+        auto one = [&](const toml::node& b) -> Problem {
+          std::string v;
+          if (!(b.is_integer() || b.is_string()) || !scalar(b, &v))
+            return {line, "block must be N or \"STAGE=N\" (or a list of them), not " + std::string(type_of(b))};
+          s->blocks.push_back(v);
+          return {};
+        };
+        if (const toml::array* a = node.as_array()) {
+          for (const toml::node& b : *a)
+            if (Problem q = one(b); !q.what.empty()) return q;
+        } else {
+          p = one(node);
+        }
+      } else if (k == "params") {
+        if (!node.is_table()) p = {line, "params must be a table ({ key = value, ... }), not " + std::string(type_of(node))};
+        params = &node;
+      } else {
+        p = {line, "unknown key " + text::quote(k) +
+                       " (known: title, demo, variant, block, params, ladder, code, caption, notes)"};
+      }
+      if (!p.what.empty()) return p;
+    }
+    const bool same_demo = prev && (s->demo.empty() || s->demo == prev->demo);
+    if (s->demo.empty()) {
+      if (!prev) return {s->line, "the first step must name its demo (demo = \"...\")"};
+      s->demo = prev->demo;
+    }
+    if (std::find(demo_names_.begin(), demo_names_.end(), s->demo) == demo_names_.end()) {
+      std::string names;
+      for (const std::string& n : demo_names_) names += (names.empty() ? "" : ", ") + n;
+      return {s->line, "no demo " + text::quote(s->demo) + " (demos: " + names + ")"};
+    }
+    if (same_demo) {
+      s->params = prev->params;
+      if (!variant_given) s->variants = prev->variants;
+    }
+    if (params) {
+      std::vector<std::unique_ptr<Demo>> demos = make_();
+      Demo* demo = nullptr;
+      for (auto& d : demos)
+        if (d->name() == s->demo) demo = d.get();
+      const DemoParams known = demo_params(*demo);
+      for (auto&& [key, node] : *params->as_table()) {
+        const std::string k(key.str());
+        const int line = static_cast<int>(node.source().begin.line);
+        if (!known.names.count(k))
+          return {line, "unknown parameter " + text::quote(k) + " of the " + s->demo + " demo (known: " + join(known.names) + ")"};
+        std::string v;
+        if (!scalar(node, &v)) return {line, "params." + k + " must be a string, number or boolean, not " + std::string(type_of(node))};
+        const bool flag = known.flags.count(k) > 0;
+        if (flag != node.is_boolean())
+          return {line, "params." + k + (flag ? " is a switch: true or false" : " takes a value, not true or false")};
+        if (!flag && text::trim(v).empty()) return {line, "params." + k + " is empty"};
+        if (node.is_string()) {
+          std::error_code ec;
+          const fs::path rel = file_.parent_path() / v;
+          if (fs::path(v).is_relative() && fs::is_regular_file(rel, ec)) v = rel.lexically_normal().string();
+        }
+        auto it = std::find_if(s->params.begin(), s->params.end(), [&](const auto& kv) { return kv.first == k; });
+        if (flag && v == "false") {
+          if (it != s->params.end()) s->params.erase(it);
+        } else if (it != s->params.end()) {
+          it->second = flag ? "" : v;
+        } else {
+          s->params.emplace_back(k, flag ? "" : v);
+        }
+        param_lines.push_back({k, v, line});
+      }
+    }
+    if (s->title.empty())
+      s->title = s->variants.empty() ? s->demo : s->variants.size() == 2 ? s->variants[0] + " vs " + s->variants[1] : s->variants[0];
+    // Started as the command line would start it: every value checked by the demo's own code.
+    StepDemo made = make_step_demo(*s, make_, false);
+    if (made.error.empty()) return {};
+    // The line of what the message names: a parameter (or its value), the variant, the block.
+    int line = s->line;
+    for (const ParamAt& p : param_lines)
+      if (made.error.find("--" + p.name) != std::string::npos ||
+          (p.value.size() > 2 && made.error.find(p.value) != std::string::npos))
+        line = p.line;
+    if (made.error.find("block") != std::string::npos) line = block_line;
+    if (made.error.find("variant") != std::string::npos) line = variant_line;
+    return {line, made.error};
+  }
+
+  fs::path file_;
+  const DemoFactory& make_;
+  std::vector<std::string> demo_names_;
+};
+
+}  // namespace
+
+std::vector<std::string> LessonStep::args() const {
+  std::vector<std::string> a = {"gpulab", "--demo", demo};
+  for (const std::string& v : variants) {
+    // The second variant of an A/B step is the other half's: the demo itself runs the first.
+    a.insert(a.end(), {"--variant", v});
+    break;
+  }
+  for (const std::string& b : blocks) a.insert(a.end(), {"--block", b});
+  for (const auto& [k, v] : params) {
+    a.push_back("--" + k);
+    if (!v.empty()) a.push_back(v);
+  }
+  return a;
+}
+
+std::string LessonStep::input_key() const {
+  std::string key = demo;
+  for (const auto& [k, v] : params) key += "\n--" + k + "\n" + v;
+  return key;
+}
+
+StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu) {
+  StepDemo out;
+  std::vector<std::unique_ptr<Demo>> demos = make_demos();
+  std::vector<Demo*> views;
+  for (const auto& d : demos) views.push_back(d.get());
+  std::vector<std::string> args = step.args();
+  if (cpu) args.push_back("--cpu");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  ParseResult parsed = parse_command_line(static_cast<int>(argv.size()), argv.data(), views);
+  if (!parsed.options) {
+    out.error = parsed.error;
+    return out;
+  }
+  const Options& o = *parsed.options;
+  for (auto& d : demos)
+    if (d->name() == step.demo) out.demo = std::move(d);
+  if (!out.demo) {
+    out.error = "no demo " + text::quote(step.demo);
+    return out;
+  }
+  Demo& d = *out.demo;
+  // Both variants of an A/B step must be the demo's; the second is checked on its own.
+  if (step.variants.size() == 2) {
+    Options other = o;
+    other.variants = {step.variants[1]};
+    other.blocks.clear();
+    for (auto& fresh : make_demos())
+      if (fresh->name() == step.demo) out.error = apply_variant_options(*fresh, other);
+  }
+  if (out.error.empty()) out.error = apply_variant_options(d, o);
+  if (out.error.empty()) out.error = d.configure(o);
+  if (out.error.empty() && d.batch_requested()) out.error = "a lesson step writes no files";
+  if (!out.error.empty()) out.demo.reset();
+  return out;
+}
+
+LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoFactory& make_demos) {
+  Parser p(file, make_demos);
+  return p.parse(text);
+}
+
+LessonLoad load_lesson(const fs::path& file, const DemoFactory& make_demos) {
+  files::ReadResult rr = files::read_regular_file(file, kMaxLessonBytes);
+  if (!rr.error.empty()) return {std::nullopt, text::escape(file.string()) + ": cannot read the lesson (" + rr.error + ")"};
+  const std::string_view src(reinterpret_cast<const char*>(rr.bytes.data()), rr.bytes.size());
+  return parse_lesson(src, file, make_demos);
+}
+
+std::vector<fs::path> shipped_lessons(const fs::path& assets) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(assets / "lessons", ec))
+    if (e.path().extension() == ".toml") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace gpulab::presenter

@@ -1,0 +1,89 @@
+#pragma once
+// Lesson scripts: a lecture as a TOML file of ordered steps that the lesson player (lesson_player.h)
+// walks through on a clicker. A step names a demo, its variant (two for A/B), block size and the
+// demo's own parameters, spelled as the demo's command-line options without the dashes, so that a
+// step is exactly what `gpulab --demo D --variant V --block B --KEY VALUE...` would start and is
+// checked by the same code (the demo's option group, configure(), apply_variant_options()).
+//
+//   title = "Game of Life: from the CPU to bit packing"
+//   [[step]]
+//   title = "The CPU reference"           # the short name "next: ..." shows (default: the variant)
+//   demo = "life"                          # the first step must name one; later ones inherit it
+//   variant = "cpu-naive"                  # or ["cpu-naive", "cpu-lut"] for A/B; inherited when left out
+//   block = 16                             # or "STAGE=N", or a list of those; default: the variant's
+//   params = { grid = "256x256", pattern = "../patterns/gosper-glider-gun.rle" }
+//   ladder = false                         # show the speed-up ladder (F5) at this step
+//   code = true                            # show the code panel (F4) at this step
+//   caption = "One or two sentences, shown large under the HUD."
+//   notes = "For the presenter: shown in the window's panel only, never in projector mode."
+//
+// Parameters carry over from step to step while the demo stays the same (a step changes only what it
+// names); a step naming another demo starts from that demo's defaults. A string parameter naming a
+// file that exists relative to the lesson's folder is given as that path. A true boolean is a flag
+// (--per-channel), false leaves it out. Output options (--save-...) are refused: a lesson writes
+// nothing.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab {
+class Demo;
+}
+
+namespace gpulab::presenter {
+
+struct LessonStep {
+  int line = 0;       // where the step's [[step]] table starts (1-based)
+  std::string title;  // short name for "next: ..."
+  std::string demo;
+  std::vector<std::string> variants;  // 0 (the demo's default), 1, or 2 (A/B: first and second)
+  std::vector<std::string> blocks;    // as --block takes them: "N" or "STAGE=N"
+  std::vector<std::pair<std::string, std::string>> params;  // option name (no dashes), value ("" for a flag)
+  std::optional<bool> ladder, code;   // left out: as it was
+  std::string caption, notes;
+
+  // The command line this step is (argv[0] included): --demo, --variant, --block and the params.
+  std::vector<std::string> args() const;
+  // The demo and its input without the variant and block: two steps with the same key show the same
+  // simulation, so going from one to the other only switches the variant (the state carries on).
+  std::string input_key() const;
+};
+
+struct Lesson {
+  std::filesystem::path file;
+  std::string title;
+  std::vector<LessonStep> steps;
+};
+
+struct LessonLoad {
+  std::optional<Lesson> lesson;
+  std::string error;  // "FILE:LINE: step K: what is wrong" when lesson is empty
+};
+
+// Makes a fresh set of every demo (the shell's make_demos): a step is checked and started on fresh
+// instances, so that its parameters start from the demo's defaults.
+using DemoFactory = std::function<std::vector<std::unique_ptr<Demo>>()>;
+
+// Parses and checks a lesson: TOML, keys, types, every step configured on a fresh demo as the
+// command line would be (unknown variant ids, values out of range, missing files are refused here,
+// not when the step is reached). `file` names the source in messages and anchors relative paths.
+LessonLoad parse_lesson(std::string_view text, const std::filesystem::path& file, const DemoFactory& make_demos);
+// Reads `file` (a regular file of at most 1 MiB) and parses it.
+LessonLoad load_lesson(const std::filesystem::path& file, const DemoFactory& make_demos);
+
+// A fresh demo configured for `step` (its variant and block applied, not attached), or the reason
+// it cannot be. `cpu`: the app runs on the CPU backend (--cpu).
+struct StepDemo {
+  std::unique_ptr<Demo> demo;
+  std::string error;
+};
+StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu);
+
+// The lessons shipped in `assets`/lessons, sorted by file name.
+std::vector<std::filesystem::path> shipped_lessons(const std::filesystem::path& assets);
+
+}  // namespace gpulab::presenter

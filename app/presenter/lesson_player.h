@@ -1,0 +1,58 @@
+#pragma once
+// The lesson player: where a lecture stands (which step of which lesson), what the clicker's keys
+// do, and what is drawn over the view while a lesson runs: a small "step 3 of 9 — next: ..." line in
+// the top right corner, the step's caption large at the bottom of the view (the HUD sits above it),
+// and a line saying so when the step's variant cannot run here. Starting a step (swapping in the
+// demo it configures, choosing its variant) is the App's, through the Demo interface.
+#include <string>
+
+#include "presenter/lesson.h"
+
+struct ImFont;
+
+namespace gpulab::presenter {
+
+enum class LessonMove { Next, Previous, First, Last };
+
+class LessonPlayer {
+ public:
+  explicit LessonPlayer(Lesson lesson) : lesson_(std::move(lesson)) {}
+
+  const Lesson& lesson() const { return lesson_; }
+  int size() const { return static_cast<int>(lesson_.steps.size()); }
+  int current() const { return current_; }  // 0-based; -1 before the first step is shown
+  const LessonStep* step() const { return current_ >= 0 ? &lesson_.steps[current_] : nullptr; }
+  // The step a move lands on (clamped to the lesson: Next on the last step stays there).
+  int target(LessonMove m) const;
+  // Marks step k as shown; `problem` says what could not be done ("gpu-shared cannot run here
+  // (no CUDA device): cpu-lut is shown"), "" when the step is shown as written.
+  void shown(int k, std::string problem);
+  const std::string& problem() const { return problem_; }
+  // The input the demo now shows (LessonStep::input_key of the step that started it).
+  const std::string& input_key() const { return input_key_; }
+  void set_input_key(std::string key) { input_key_ = std::move(key); }
+
+  // "step 3 of 9 — next: constant memory"; "step 9 of 9 — the end".
+  std::string progress() const;
+
+ private:
+  Lesson lesson_;
+  int current_ = -1;
+  std::string problem_;
+  std::string input_key_;
+};
+
+// Where the overlay went (window points), for the layout report.
+struct LessonOverlay {
+  float caption_y0 = 0, caption_y1 = 0;  // the caption band (0, 0 when the step has none)
+  float progress_x0 = 0, progress_y0 = 0, progress_x1 = 0, progress_y1 = 0;
+};
+// The caption band's height for `caption` wrapped into `width` points with `big` at `px`.
+float caption_height(const std::string& caption, float width, ImFont* big, float px, float pad);
+// Draws the overlay into the foreground draw list: the progress line (and the problem under it)
+// with `small` at the top right of the view box [x0, x1] x [0, y1], the caption with `big` at `px`
+// along its bottom.
+LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big, float px,
+                                  ImFont* small, bool light_theme);
+
+}  // namespace gpulab::presenter

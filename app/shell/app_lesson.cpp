@@ -1,0 +1,180 @@
+// The App's lesson player (presenter/lesson_player.h): opening a lesson, starting its steps through
+// the Demo interface (a step on new input swaps in a fresh demo configured as its command line
+// would configure it; a step on the same input only switches the variant, so the simulation goes
+// on), the overlay and the panel's Lesson tab.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "common/text.h"
+#include "platform/platform.h"
+#include "presenter/ladder_view.h"
+#include "presenter/lesson_player.h"
+#include "shell/app.h"
+#include "ui/theme.h"
+
+namespace gpulab {
+
+bool App::open_lesson(const std::filesystem::path& path, int first_step, std::string* error) {
+  presenter::LessonLoad r = presenter::load_lesson(path, make_demos);
+  if (!r.lesson) {
+    *error = "lesson refused: " + r.error;
+    return false;
+  }
+  const int n = static_cast<int>(r.lesson->steps.size());
+  if (first_step < 0 || first_step >= n) {
+    *error = "lesson " + text::quote(path.string()) + " has " + std::to_string(n) + " steps, no step " +
+             std::to_string(first_step + 1);
+    return false;
+  }
+  lesson_ = std::make_unique<presenter::LessonPlayer>(std::move(*r.lesson));
+  lesson_tab_select_ = true;
+  notify("lesson: " + lesson_->lesson().title + " (" + std::to_string(n) + " steps; PageDown / PageUp)");
+  go_to_step(first_step);
+  return true;
+}
+
+void App::go_to_step(int k) {
+  if (!lesson_) return;
+  const presenter::LessonStep& s = lesson_->lesson().steps[static_cast<size_t>(k)];
+  std::string problem;
+  // The ladder is shown only at the steps that ask for it (it measures copies of the demo it started on).
+  ladder_.reset();
+  size_t index = demos_.size();
+  for (size_t i = 0; i < demos_.size(); ++i)
+    if (demos_[i]->name() == s.demo) index = i;
+  if (index == demos_.size()) {
+    lesson_->shown(k, "no demo " + text::quote(s.demo));
+    return;
+  }
+  if (attached_ && index == demo_ && lesson_->input_key() == s.input_key()) {
+    // The same input: only the variant and block change, the simulation carries on.
+    Options o;
+    if (!s.variants.empty()) o.variants = {s.variants.front()};
+    o.blocks = s.blocks;
+    guarded("lesson", [&] { problem = apply_variant_options(*demos_[demo_], o); });
+    timings_.clear();
+  } else {
+    presenter::StepDemo made = presenter::make_step_demo(s, make_demos, options_.cpu);
+    if (!made.demo) {
+      problem = made.error;
+    } else {
+      if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
+      attached_ = false;
+      demos_[index] = std::move(made.demo);
+      demo_ = index;
+      timings_.forget();
+      platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
+      lesson_->set_input_key(attach_current() ? s.input_key() : std::string());
+      playing_ = true;
+    }
+  }
+  // A variant this machine cannot run (a GPU variant on the CPU backend) is said on screen; the
+  // demo shows what it runs instead, and the lesson goes on.
+  if (attached_ && !s.variants.empty()) {
+    const std::string& want = s.variants.front();
+    for (const Stage& st : demos_[demo_]->stages()) {
+      auto it = std::find_if(st.variants.begin(), st.variants.end(), [&](const VariantChoice& v) { return v.id == want; });
+      if (it == st.variants.end()) continue;
+      const std::string_view running = st.variants[static_cast<size_t>(st.variant)].id;
+      if (running != want) {
+        const std::string why = !it->unavailable_reason.empty() ? it->unavailable_reason
+                                : !problem.empty()              ? problem
+                                                                : ctx_.interop_unavailable_reason();
+        problem = want + " cannot run here (" + why + "): " + std::string(running) + " is shown";
+      }
+    }
+  }
+  if (s.variants.size() == 2) {
+    const std::string ab = "A/B of " + s.variants[0] + " and " + s.variants[1] +
+                           " is not available in this build: " + s.variants[0] + " is shown";
+    problem = problem.empty() ? ab : problem + "; " + ab;
+  }
+  if (s.ladder.value_or(false)) start_ladder();
+  lesson_->shown(k, problem);
+  if (!problem.empty()) notify("lesson step " + std::to_string(k + 1) + ": " + problem);
+}
+
+void App::draw_lesson_overlay(const Frame& f) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float x0 = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
+  const float y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f);
+  const ui::Fonts& fonts = appearance_.fonts();
+  ImFont* big = fonts.hud ? fonts.hud : ImGui::GetFont();
+  // The caption at 60% of the HUD's digits: large enough for the back row, two lines on most slides.
+  const float px = std::max(ImGui::GetFontSize() * 1.4f, big->FontSize * 0.6f);
+  const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, x0, io.DisplaySize.x, y1, big, px,
+                                                                    fonts.ui, theme_ == Theme::Light);
+  lesson_band_ = o.caption_y1 - o.caption_y0;
+  layout_.lesson.caption_y0 = o.caption_y0;
+  layout_.lesson.caption_y1 = o.caption_y1;
+}
+
+void App::record_lesson_layout() {
+  PanelLayout::LessonShown& l = layout_.lesson;
+  l = {};
+  if (!lesson_) return;
+  l.running = true;
+  l.step = lesson_->current() + 1;
+  l.steps = lesson_->size();
+  l.title = lesson_->lesson().title;
+  l.progress = lesson_->progress();
+  l.problem = lesson_->problem();
+  if (const presenter::LessonStep* s = lesson_->step()) l.caption = s->caption;
+  l.demo = std::string(demos_[demo_]->name());
+  if (attached_)
+    for (const Stage& st : demos_[demo_]->stages())
+      if (st.active) l.variants.emplace_back(st.variants[static_cast<size_t>(st.variant)].id);
+}
+
+void App::draw_lesson_section() {
+  if (!lesson_) {
+    ImGui::TextWrapped("A lesson steps through a lecture on a clicker (PageDown / PageUp). Open one:");
+    for (const auto& p : presenter::shipped_lessons(ctx_.assets)) {
+      if (ImGui::Button(p.stem().string().c_str())) {
+        std::string why;
+        if (!open_lesson(p, 0, &why)) notify(why);
+      }
+    }
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("open").x - ImGui::GetStyle().FramePadding.x * 4);
+    const bool enter = ImGui::InputTextWithHint("##lessonpath", "path/to/lesson.toml", lesson_path_input_,
+                                                sizeof lesson_path_input_, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("open") || enter) && lesson_path_input_[0] != '\0') {
+      std::string why;
+      if (!open_lesson(lesson_path_input_, 0, &why)) notify(why);  // the app keeps what it had
+    }
+    return;
+  }
+  ImGui::TextWrapped("%s", lesson_->lesson().title.c_str());
+  ImGui::TextDisabled("%s", lesson_->progress().c_str());
+  if (ImGui::Button("previous (PageUp)")) go_to_step(lesson_->target(presenter::LessonMove::Previous));
+  ImGui::SameLine();
+  if (ImGui::Button("next (PageDown)")) go_to_step(lesson_->target(presenter::LessonMove::Next));
+  ImGui::SameLine();
+  if (ImGui::Button("close lesson")) {
+    lesson_.reset();
+    return;
+  }
+  if (!lesson_->problem().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
+    ImGui::TextWrapped("%s", lesson_->problem().c_str());
+    ImGui::PopStyleColor();
+  }
+  // The presenter's notes: here only (the compact panel of projector mode never draws this tab).
+  const presenter::LessonStep* s = lesson_->step();
+  if (s && !s->notes.empty() && !projector_) {
+    ImGui::Separator();
+    ImGui::TextDisabled("notes");
+    ImGui::TextWrapped("%s", s->notes.c_str());
+    layout_.lesson.notes_shown = true;
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("steps");
+  for (int i = 0; i < lesson_->size(); ++i) {
+    const std::string label = std::to_string(i + 1) + ". " + lesson_->lesson().steps[static_cast<size_t>(i)].title;
+    if (ImGui::Selectable(label.c_str(), i == lesson_->current())) go_to_step(i);
+  }
+}
+
+}  // namespace gpulab

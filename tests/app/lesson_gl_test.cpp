@@ -1,0 +1,137 @@
+// gl label, end to end through the binary (headless EGL; Mesa here): every step of every shipped
+// lesson, rendered with --lesson-step, lands on its demo and variant (or says on screen why the
+// variant cannot run here, and shows what runs instead), draws its caption under the view and the
+// "step K of N" line, and writes a PNG whose view is not blank. Projector mode hides the notes; a
+// malformed lesson ends a headless run with the file, line and step named.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/demo.h"
+#include "gl/image_io.h"
+#include "presenter/lesson.h"
+#include "support/image_checks.h"
+#include "support/run_binary.h"
+
+namespace fs = std::filesystem;
+using gpulab::testing::ProcessResult;
+
+namespace {
+
+fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-lesson"); }
+
+ProcessResult run(const std::string& args, const fs::path& dir) {
+  fs::create_directories(dir / "config");
+  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  return gpulab::testing::run_gpulab(args, "gpulab-lesson");
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  EXPECT_TRUE(in) << "no layout report " << p;
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::vector<std::string> lesson_names() {
+  std::vector<std::string> out;
+  for (const fs::path& p : gpulab::presenter::shipped_lessons(GPULAB_TEST_ASSETS)) out.push_back(p.stem().string());
+  return out;
+}
+
+class EveryLesson : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
+  const fs::path file = fs::path(GPULAB_TEST_ASSETS) / "lessons" / (GetParam() + ".toml");
+  const gpulab::presenter::LessonLoad load = gpulab::presenter::load_lesson(file, gpulab::make_demos);
+  ASSERT_TRUE(load.lesson) << load.error;
+  const auto& steps = load.lesson->steps;
+  const fs::path dir = temp_dir() / GetParam();
+  for (size_t k = 0; k < steps.size(); ++k) {
+    SCOPED_TRACE("step " + std::to_string(k + 1));
+    const gpulab::presenter::LessonStep& s = steps[k];
+    const fs::path png = dir / ("step" + std::to_string(k + 1) + ".png");
+    const fs::path report = dir / ("step" + std::to_string(k + 1) + ".json");
+    const ProcessResult r = run("--headless --lesson " + file.string() + " --lesson-step " + std::to_string(k + 1) +
+                                    " --frames 2 --size 1280x720 --ui-scale 1 --screenshot " + png.string() +
+                                    " --layout-report " + report.string(),
+                                dir);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = read_json(report);
+    ASSERT_FALSE(j.is_discarded());
+    const nlohmann::json& l = j["lesson"];
+    ASSERT_TRUE(l.value("running", false)) << l;
+    EXPECT_EQ(l.value("step", 0), static_cast<int>(k + 1));
+    EXPECT_EQ(l.value("steps", 0), static_cast<int>(steps.size()));
+    EXPECT_EQ(l.value("demo", std::string()), s.demo);
+    EXPECT_EQ(l.value("caption", std::string()), s.caption);
+    const std::string progress = l.value("progress", std::string());
+    EXPECT_EQ(progress.rfind("step " + std::to_string(k + 1) + " of " + std::to_string(steps.size()), 0), 0u) << progress;
+    // The intended variant runs, or the step says on screen that it cannot run here.
+    const std::vector<std::string> running = l.value("variants", std::vector<std::string>{});
+    const std::string problem = l.value("problem", std::string());
+    const std::string& want = s.variants.front();
+    if (std::find(running.begin(), running.end(), want) == running.end()) {
+      EXPECT_NE(problem.find(want + " cannot run here"), std::string::npos) << "running " << l["variants"] << ": " << problem;
+    } else {
+      EXPECT_EQ(problem, "") << "the step's variant runs, so nothing is said";
+    }
+    // The caption band sits at the bottom of the view, above nothing; the PNG's view is not blank.
+    const auto band = l["caption_band"];
+    EXPECT_GT(band[1].get<float>() - band[0].get<float>(), 30.0f) << band;
+    EXPECT_NEAR(band[1].get<float>(), 720.0f, 0.5f);
+    std::string err;
+    const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+    ASSERT_TRUE(err.empty()) << err;
+    ASSERT_EQ(img.width, 1280);
+    const auto win = j["window"];
+    const int view_x0 = static_cast<int>(win[0].get<float>() + win[2].get<float>()) + 2;
+    ASSERT_LT(view_x0 + 100, img.width);
+    const auto view = gpulab::testing::colours_in_box(img, view_x0, 100, img.width, static_cast<int>(band[0].get<float>()) - 1);
+    EXPECT_GE(view.size(), 2u) << "the view is blank";
+    const auto caption = gpulab::testing::colours_in_box(img, view_x0, static_cast<int>(band[0].get<float>()) + 1,
+                                                          img.width, 719);
+    EXPECT_GE(caption.size(), 3u) << "no caption text drawn";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, EveryLesson, ::testing::ValuesIn(lesson_names()),
+                         [](const auto& info) { return info.param.substr(info.param.find('-') + 1); });
+
+TEST(LessonGl, ProjectorModeShowsTheCaptionButNeverTheNotes) {
+  const fs::path dir = temp_dir() / "projector";
+  const fs::path file = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
+  const fs::path report = dir / "layout.json", window_report = dir / "window.json";
+  ProcessResult r = run("--headless --projector --lesson " + file.string() +
+                            " --lesson-step 2 --frames 2 --size 1280x720 --layout-report " + report.string(),
+                        dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json p = read_json(report)["lesson"];
+  EXPECT_FALSE(p.value("notes_shown", true));
+  EXPECT_FALSE(p.value("caption", std::string()).empty());
+  r = run("--headless --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720 --layout-report " +
+              window_report.string(),
+          dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(read_json(window_report)["lesson"].value("notes_shown", false)) << "the window's panel shows them";
+}
+
+TEST(LessonGl, AMalformedLessonEndsAHeadlessRunNamingLineAndStep) {
+  const fs::path dir = temp_dir() / "malformed";
+  fs::create_directories(dir);
+  const fs::path file = dir / "bad.toml";
+  std::ofstream(file) << "title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\nvariant = \"gpu-magic\"\n";
+  ProcessResult r = run("--headless --lesson " + file.string() + " --frames 1", dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("bad.toml:5: step 2: unknown variant 'gpu-magic'"), std::string::npos) << r.output;
+  r = run("--headless --lesson " + (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "04-nbody.toml").string() +
+              " --lesson-step 99 --frames 1",
+          dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("no step 99"), std::string::npos) << r.output;
+}
+
+}  // namespace

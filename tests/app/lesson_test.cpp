@@ -1,0 +1,231 @@
+// cpu label: lesson scripts. Every shipped lesson loads and follows its lecture; each malformed lesson
+// is refused naming the file, the line and the step; parameters carry over while the demo stays the
+// same; the player's moves and its "step K of N — next" line.
+#include <gtest/gtest.h>
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "core/demo.h"
+#include "core/keymap.h"
+#include "presenter/lesson.h"
+#include "presenter/lesson_player.h"
+
+namespace fs = std::filesystem;
+using namespace gpulab;
+using namespace gpulab::presenter;
+
+namespace {
+
+const fs::path kLessons = fs::path(GPULAB_TEST_ASSETS) / "lessons";
+
+LessonLoad parse(const std::string& text) { return parse_lesson(text, kLessons / "test.toml", make_demos); }
+
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// What every refusal must start with: the file, the line and (where there is one) the step.
+void expect_refused_at(const std::string& text, int line, int step, const std::string& says) {
+  const LessonLoad r = parse(text);
+  ASSERT_FALSE(r.lesson) << text;
+  std::string where = (kLessons / "test.toml").string() + ":" + std::to_string(line) + ": ";
+  if (step > 0) where += "step " + std::to_string(step) + ": ";
+  EXPECT_EQ(r.error.rfind(where, 0), 0u) << "want " << where << "\ngot " << r.error;
+  std::string quoted = says;  // messages quote input in single quotes (text::quote)
+  std::replace(quoted.begin(), quoted.end(), '"', '\'');
+  EXPECT_NE(r.error.find(quoted), std::string::npos) << "want " << quoted << "\ngot " << r.error;
+}
+
+}  // namespace
+
+TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
+  const std::vector<fs::path> files = shipped_lessons(GPULAB_TEST_ASSETS);
+  ASSERT_EQ(files.size(), 5u) << "one lesson per lecture: Life, histogram, reductions, N-body, textures";
+  // The lecture's demo and the variants its order passes through (course materials' order).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> want = {
+      {"life", {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-constant", "gpu-shared", "gpu-bitpacked"}},
+      {"histeq", {"hist-naive-race", "hist-atomic-global", "hist-shared-private", "hist-atomic-gridstride", "hist-cub"}},
+      {"histeq", {"reduce-divergent", "reduce-strided-index", "reduce-sequential", "reduce-add-on-load",
+                  "reduce-unroll-last-warp"}},
+      {"nbody", {"cpu", "gpu-naive-aos", "gpu-global-soa", "gpu-shared-tile", "gpu-tile-float4"}},
+      {"rotate", {"cpu", "tex-array", "lecture"}},
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    SCOPED_TRACE(files[i].string());
+    const LessonLoad r = load_lesson(files[i], make_demos);
+    ASSERT_TRUE(r.lesson) << r.error;
+    const Lesson& l = *r.lesson;
+    EXPECT_FALSE(l.title.empty());
+    ASSERT_GE(l.steps.size(), 5u);
+    std::vector<std::string> order;
+    for (const LessonStep& s : l.steps) {
+      EXPECT_EQ(s.demo, want[i].first);
+      EXPECT_FALSE(s.caption.empty()) << "step at line " << s.line;
+      EXPECT_FALSE(s.title.empty());
+      ASSERT_EQ(s.variants.size(), 1u) << "step at line " << s.line;
+      if (order.empty() || order.back() != s.variants[0]) order.push_back(s.variants[0]);
+    }
+    // The lecture's variants appear in the lecture's order.
+    size_t at = 0;
+    for (const std::string& v : order)
+      if (at < want[i].second.size() && v == want[i].second[at]) ++at;
+    EXPECT_EQ(at, want[i].second.size()) << "the variants are not in the lecture's order";
+  }
+}
+
+TEST(Lesson, ParametersCarryOverWhileTheDemoStaysTheSame) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "life"
+variant = "cpu-lut"
+params = { grid = "64x48", density = 0.5 }
+[[step]]
+params = { density = 0.25 }
+[[step]]
+demo = "nbody"
+params = { bodies = 300 }
+[[step]]
+demo = "histeq"
+variant = "hist-cpu"
+params = { per-channel = true }
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  const auto& s = r.lesson->steps;
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut", "--density", "0.5",
+                                                    "--grid", "64x48"}));
+  EXPECT_EQ(s[1].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut", "--density", "0.25",
+                                                    "--grid", "64x48"}));
+  EXPECT_NE(s[0].input_key(), s[1].input_key());
+  EXPECT_EQ(s[1].title, "cpu-lut") << "a step without a title is named by its variant";
+  EXPECT_EQ(s[2].args(), (std::vector<std::string>{"gpulab", "--demo", "nbody", "--bodies", "300"}))
+      << "another demo starts from its defaults";
+  EXPECT_TRUE(has(s[3].args(), "--per-channel"));
+  // A step configures a fresh demo exactly as its command line would.
+  StepDemo d = make_step_demo(s[0], make_demos, true);
+  ASSERT_TRUE(d.demo) << d.error;
+  EXPECT_EQ(d.demo->name(), "life");
+  EXPECT_EQ(d.demo->stages()[0].variants[static_cast<size_t>(d.demo->stages()[0].variant)].id, "cpu-lut");
+}
+
+TEST(Lesson, AStepOnTheSameInputKeepsItsKey) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "life"
+variant = "cpu-naive"
+[[step]]
+variant = "cpu-lut"
+block = []
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  EXPECT_EQ(r.lesson->steps[0].input_key(), r.lesson->steps[1].input_key());
+}
+
+TEST(Lesson, RelativeFilesAreTakenFromTheLessonsFolder) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "life"
+params = { pattern = "../patterns/glider.rle", grid = "64x64" }
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  const auto args = r.lesson->steps[0].args();
+  EXPECT_TRUE(has(args, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string())) << args[4];
+}
+
+TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
+  // Not TOML at all (line 5 is in the second step).
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\ncaption = \n", 5, 2, "not valid TOML");
+  // An unknown key at the top and in a step.
+  expect_refused_at("title = \"t\"\nauthor = \"me\"\n[[step]]\ndemo = \"life\"\n", 2, 0, "unknown key \"author\"");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n\n[[step]]\ncolour = \"red\"\n", 6, 2,
+                    "unknown key \"colour\"");
+  // An unknown variant id, alone and as the second of an A/B pair.
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\nvariant = \"gpu-magic\"\n", 5, 2,
+                    "unknown variant \"gpu-magic\"");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"nbody\"\nvariant = [\"cpu\", \"gpu-nope\"]\n", 4, 1,
+                    "unknown variant \"gpu-nope\"");
+  // Values out of range: the demo's own checks, on the parameter's line.
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { grid = \"64x64\" }\n[[step]]\n[step.params]\n"
+                    "density = 1.5\n",
+                    7, 2, "--density");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"nbody\"\nparams = { bodies = 0 }\n", 4, 1, "--bodies");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"rotate\"\nparams = { filter = \"cubic\" }\n", 4, 1, "cubic");
+  // A block the variant does not take.
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = \"gpu-shared\"\nblock = 7\n", 5, 1,
+                    "gpu-shared takes blocks of");
+  // A parameter the demo does not have, an output, a wrong type.
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { bodies = 5 }\n", 4, 1,
+                    "unknown parameter \"bodies\" of the life demo");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { save-pattern = \"x.rle\" }\n", 4, 1,
+                    "unknown parameter \"save-pattern\"");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\ncode = \"yes\"\n", 4, 1, "code must be true or false");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"histeq\"\nparams = { per-channel = \"yes\" }\n", 4, 1,
+                    "is a switch");
+  // A missing file, no demo, an unknown demo, the same variant twice for A/B.
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { pattern = \"no-such.rle\" }\n", 4, 1,
+                    "no-such.rle");
+  expect_refused_at("title = \"t\"\n[[step]]\ncaption = \"c\"\n", 2, 1, "the first step must name its demo");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"pong\"\n", 2, 1, "no demo \"pong\"");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = [\"cpu-lut\", \"cpu-lut\"]\n", 4, 1, "twice");
+  // No title, no steps.
+  expect_refused_at("[[step]]\ndemo = \"life\"\n", 1, 0, "no title");
+  expect_refused_at("title = \"t\"\n", 1, 0, "no steps");
+}
+
+TEST(Lesson, AnUnreadableFileIsNamed) {
+  const LessonLoad r = load_lesson(kLessons / "no-such-lesson.toml", make_demos);
+  ASSERT_FALSE(r.lesson);
+  EXPECT_NE(r.error.find("no-such-lesson.toml"), std::string::npos) << r.error;
+  const LessonLoad dir = load_lesson(kLessons, make_demos);
+  ASSERT_FALSE(dir.lesson);
+  EXPECT_NE(dir.error.find("folder"), std::string::npos) << dir.error;
+}
+
+TEST(LessonPlayer, MovesStayInsideTheLessonAndSayWhatComesNext) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "life"
+variant = "cpu-naive"
+[[step]]
+title = "the table"
+variant = "cpu-lut"
+[[step]]
+variant = "gpu-global"
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  LessonPlayer p(*r.lesson);
+  EXPECT_EQ(p.current(), -1);
+  EXPECT_EQ(p.target(LessonMove::Next), 0);
+  p.shown(0, "");
+  EXPECT_EQ(p.progress(), "step 1 of 3 — next: the table");
+  EXPECT_EQ(p.target(LessonMove::Previous), 0) << "nothing before the first step";
+  EXPECT_EQ(p.target(LessonMove::Last), 2);
+  p.shown(2, "gpu-global cannot run here");
+  EXPECT_EQ(p.progress(), "step 3 of 3 — the end");
+  EXPECT_EQ(p.problem(), "gpu-global cannot run here");
+  EXPECT_EQ(p.target(LessonMove::Next), 2) << "nothing after the last step";
+  EXPECT_EQ(p.target(LessonMove::Previous), 1);
+  EXPECT_EQ(p.target(LessonMove::First), 0);
+}
+
+TEST(LessonKeys, TheClickersKeysAreTheLessonsOnlyWhileOneRuns) {
+  for (int key : {GLFW_KEY_PAGE_DOWN, GLFW_KEY_RIGHT, GLFW_KEY_B}) {
+    EXPECT_EQ(find_shell_key(key, false), nullptr) << key << " is the demo's without a lesson";
+    ASSERT_NE(find_shell_key(key, false, true), nullptr) << key;
+    EXPECT_EQ(find_shell_key(key, false, true)->action, KeyAction::LessonNext);
+  }
+  for (int key : {GLFW_KEY_PAGE_UP, GLFW_KEY_LEFT}) {
+    ASSERT_NE(find_shell_key(key, false, true), nullptr) << key;
+    EXPECT_EQ(find_shell_key(key, false, true)->action, KeyAction::LessonPrevious);
+  }
+  EXPECT_EQ(find_shell_key(GLFW_KEY_HOME, false, true)->action, KeyAction::LessonFirst);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_END, false, true)->action, KeyAction::LessonLast);
+  // Rotate's Left / Right are not a clash (the lesson takes them only while it runs), but a shell key
+  // on a lesson key is.
+  const KeyBinding rotate_left{GLFW_KEY_LEFT, 0, 0, false, "Left", "turn", "Texture rotation"};
+  EXPECT_TRUE(key_clashes(std::vector<KeyBinding>{rotate_left}, shell_keys()).empty());
+  const KeyBinding shell_b{GLFW_KEY_B, 0, 0, false, "B", "something", "Presenter", KeyAction::Hud};
+  EXPECT_EQ(key_clashes(std::vector<KeyBinding>{shell_b}, shell_keys()).size(), 1u);
+}
