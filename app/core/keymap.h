@@ -32,6 +32,7 @@ enum class KeyAction {
   Slower,
   ChooseDemo,
   Close,
+  CodePanel,
   LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
   LessonPrevious,
   LessonFirst,

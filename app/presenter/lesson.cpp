@@ -234,6 +234,7 @@ class Parser {
       for (const std::string& n : demo_names_) names += (names.empty() ? "" : ", ") + n;
       return {s->line, "no demo " + text::quote(s->demo) + " (demos: " + names + ")"};
     }
+    if (prev && !s->code) s->code = prev->code;  // the code panel stays as the step before left it
     if (same_demo) {
       s->params = prev->params;
       if (!variant_given) s->variants = prev->variants;

@@ -12,8 +12,8 @@
 //   variant = "cpu-naive"                  # or ["cpu-naive", "cpu-lut"] for A/B; inherited when left out
 //   block = 16                             # or "STAGE=N", or a list of those; default: the variant's
 //   params = { grid = "256x256", pattern = "../patterns/gosper-glider-gun.rle" }
-//   ladder = false                         # show the speed-up ladder (F5) at this step
-//   code = true                            # show the code panel (F4) at this step
+//   ladder = false                         # the speed-up ladder (F5) at this step only
+//   code = true                            # the code panel (F4) from this step on (until code = false)
 //   caption = "One or two sentences, shown large under the HUD."
 //   notes = "For the presenter: shown in the window's panel only, never in projector mode."
 //
@@ -43,7 +43,8 @@ struct LessonStep {
   std::vector<std::string> variants;  // 0 (the demo's default), 1, or 2 (A/B: first and second)
   std::vector<std::string> blocks;    // as --block takes them: "N" or "STAGE=N"
   std::vector<std::pair<std::string, std::string>> params;  // option name (no dashes), value ("" for a flag)
-  std::optional<bool> ladder, code;   // left out: as it was
+  std::optional<bool> ladder;  // true: start the ladder at this step (closed at steps without it)
+  std::optional<bool> code;    // the code panel; left out: as the step before (none: as the user left it)
   std::string caption, notes;
 
   // The command line this step is (argv[0] included): --demo, --variant, --block and the params.

@@ -396,6 +396,7 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
     case KeyAction::NextVariant: cycle_variant(shift ? -1 : 1); break;
     case KeyAction::ChooseDemo: select_demo(static_cast<size_t>(k.key - b.key)); break;  // says when there is none
     case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
+    case KeyAction::CodePanel: code_panel_ = !code_panel_; break;
     case KeyAction::LessonNext: go_to_step(lesson_->target(presenter::LessonMove::Next)); break;
     case KeyAction::LessonPrevious: go_to_step(lesson_->target(presenter::LessonMove::Previous)); break;
     case KeyAction::LessonFirst: go_to_step(lesson_->target(presenter::LessonMove::First)); break;
@@ -533,8 +534,10 @@ void App::frame() {
   } else {
     if (show_ui) draw_ui(f);
     if (attached_) draw_caption();
-    lesson_band_ = 0;
+    lesson_band_ = lesson_top_ = 0;
     if (lesson_) draw_lesson_overlay(f);
+    layout_.code = {};
+    if (attached_ && code_panel_) guarded("code panel", [&] { draw_code(f); });
     if (attached_ && hud_) draw_hud(f);
     if (help_) draw_help();
   }

@@ -12,6 +12,7 @@
 #include "core/demo.h"
 #include "core/settings.h"
 #include "core/timings.h"
+#include "presenter/code_panel.h"
 #include "presenter/hud.h"
 #include "ui/appearance.h"
 
@@ -84,6 +85,7 @@ class App {
       float caption_y0 = 0, caption_y1 = 0;
       bool notes_shown = false;  // the step's notes are in the panel
     } lesson;
+    presenter::CodePanelShown code;  // the code panel (F4)
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -120,6 +122,7 @@ class App {
   void draw_lesson_overlay(const Frame& f);
   void draw_lesson_section();
   void record_lesson_layout();
+  void draw_code(const Frame& f);  // the code panel (F4)
 
   // Presentation and settings (app_settings.cpp).
   void load_settings_for_run();
@@ -137,7 +140,10 @@ class App {
   std::unique_ptr<presenter::LessonPlayer> lesson_;  // the lesson running, if any
   float lesson_band_ = 0;                           // the caption band's height (points): the HUD goes above it
   char lesson_path_input_[1024] = {};               // the panel's "open a lesson" field
-  bool lesson_tab_select_ = false;                  // bring the Lesson tab to the front (a lesson opened)
+  bool lesson_tab_select_ = false;
+  float lesson_top_ = 0;                            // below the lesson's progress line (points)
+  bool code_panel_ = false;                         // F4
+  size_t code_stage_ = 0;                           // the stage whose code it shows                  // bring the Lesson tab to the front (a lesson opened)
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;

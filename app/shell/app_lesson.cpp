@@ -90,6 +90,13 @@ void App::go_to_step(int k) {
                            " is not available in this build: " + s.variants[0] + " is shown";
     problem = problem.empty() ? ab : problem + "; " + ab;
   }
+  if (s.code) code_panel_ = *s.code;
+  if (attached_ && !s.variants.empty()) {  // the code panel shows the stage the step is about
+    const std::vector<Stage> stages = demos_[demo_]->stages();
+    for (size_t i = 0; i < stages.size(); ++i)
+      for (const VariantChoice& v : stages[i].variants)
+        if (v.id == s.variants.front()) code_stage_ = i;
+  }
   if (s.ladder.value_or(false)) start_ladder();
   lesson_->shown(k, problem);
   if (!problem.empty()) notify("lesson step " + std::to_string(k + 1) + ": " + problem);
@@ -106,8 +113,21 @@ void App::draw_lesson_overlay(const Frame& f) {
   const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, x0, io.DisplaySize.x, y1, big, px,
                                                                     fonts.ui, theme_ == Theme::Light);
   lesson_band_ = o.caption_y1 - o.caption_y0;
+  lesson_top_ = o.progress_y1;
   layout_.lesson.caption_y0 = o.caption_y0;
   layout_.lesson.caption_y1 = o.caption_y1;
+}
+
+void App::draw_code(const Frame& f) {
+  const ImGuiIO& io = ImGui::GetIO();
+  // The right part of the view: the picture stays visible beside it, the caption below it.
+  const float panel = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
+  const float x0 = std::max(panel + 8.0f, io.DisplaySize.x * 0.55f);
+  const float y0 = std::max(8.0f, lesson_top_ + 4.0f);
+  const float y1 = io.DisplaySize.y - lesson_band_ - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - 4.0f;
+  if (!presenter::draw_code_panel(demos_[demo_]->stages(), &code_stage_, appearance_.fonts().mono, theme_ == Theme::Light,
+                                  x0, y0, io.DisplaySize.x - 8.0f, y1, &layout_.code))
+    code_panel_ = false;
 }
 
 void App::record_lesson_layout() {

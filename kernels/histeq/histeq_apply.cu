@@ -51,15 +51,20 @@ __device__ __forceinline__ void apply_all(const Lut& lut, const uint8_t* __restr
   }
 }
 
+// snippet apply_global
 __global__ void apply_global(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, size_t n,
                              const uint8_t* __restrict__ lut) {
   apply_all(GlobalLut{lut}, in, out, n);
 }
+// end snippet
 
+// snippet apply_constant
 __global__ void apply_constant(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, size_t n) {
   apply_all(ConstantLut{}, in, out, n);
 }
+// end snippet
 
+// snippet apply_shared
 __global__ void apply_shared(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, size_t n,
                              const uint8_t* __restrict__ lut) {
   __shared__ uint32_t words[kBins / 4];
@@ -67,6 +72,7 @@ __global__ void apply_shared(const uint8_t* __restrict__ in, uint8_t* __restrict
   __syncthreads();
   apply_all(SharedLut{reinterpret_cast<const uint8_t*>(words)}, in, out, n);
 }
+// end snippet
 
 __device__ __forceinline__ uchar4 compose_at(const ComposeSource& src, size_t i) {
   uint8_t px[4];

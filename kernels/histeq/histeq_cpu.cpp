@@ -115,6 +115,7 @@ image::Image merge(const Planes& p, std::span<const std::vector<uint8_t>> out) {
 // ---------------------------------------------------------------------------------------------
 // The single-plane reference.
 
+// snippet histogram_cpu
 Histogram histogram_cpu(std::span<const uint8_t> plane) {
   // Four sub-histograms, one per byte position: a run of equal pixels (common in real images) then
   // increments four different counters instead of making each increment wait for the previous
@@ -140,7 +141,9 @@ Histogram histogram_cpu(std::span<const uint8_t> plane) {
   for (int b = 0; b < kBins; ++b) h[b] = sub[0][b] + sub[1][b] + sub[2][b] + sub[3][b];
   return h;
 }
+// end snippet
 
+// snippet equalize_lut
 Lut equalize_lut(const Histogram& h) {
   Lut lut;
   uint32_t n = 0;
@@ -161,7 +164,9 @@ Lut equalize_lut(const Histogram& h) {
   }
   return lut;
 }
+// end snippet
 
+// snippet minmax_cpu
 MinMax minmax_cpu(std::span<const uint8_t> plane) {
   if (plane.empty()) throw std::invalid_argument("histeq: min and max of an empty plane");
   uint8_t mn = 255, mx = 0;
@@ -171,6 +176,7 @@ MinMax minmax_cpu(std::span<const uint8_t> plane) {
   }
   return {mn, mx};
 }
+// end snippet
 
 Lut stretch_lut(MinMax m) {
   Lut lut;
@@ -178,12 +184,14 @@ Lut stretch_lut(MinMax m) {
   return lut;
 }
 
+// snippet apply_lut_cpu
 void apply_lut_cpu(std::span<const uint8_t> in, std::span<uint8_t> out, const Lut& lut) {
   if (in.size() != out.size()) throw std::invalid_argument("histeq: apply_lut_cpu needs planes of one size");
   const uint8_t* src = in.data();
   uint8_t* dst = out.data();
   for (size_t i = 0, n = in.size(); i < n; ++i) dst[i] = lut[src[i]];
 }
+// end snippet
 
 image::Image process_cpu(const image::Image& img, Mode mode, Colour colour) {
   check_image(img);

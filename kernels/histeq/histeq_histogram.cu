@@ -37,21 +37,28 @@ namespace {
 
 using gpulab::cuda::ceil_div;
 
+// snippet hist_naive_race
 __global__ void hist_naive_race(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) hist[img[i]]++;  // read, add, write: two threads on one bin lose an increment
 }
+// end snippet
 
+// snippet hist_atomic_global
 __global__ void hist_atomic_global(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(&hist[img[i]], 1u);
 }
+// end snippet
 
+// snippet hist_atomic_gridstride
 __global__ void hist_atomic_gridstride(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) atomicAdd(&hist[img[i]], 1u);
 }
+// end snippet
 
+// snippet hist_shared_private
 __global__ void hist_shared_private(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   __shared__ uint32_t local[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) local[b] = 0;
@@ -62,10 +69,12 @@ __global__ void hist_shared_private(const uint8_t* __restrict__ img, size_t n, u
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (local[b]) atomicAdd(&hist[b], local[b]);
 }
+// end snippet
 
 // Dynamic shared memory: one 256-bin histogram per warp.
 size_t warp_private_smem(int block) { return size_t(ceil_div(block, 32)) * kBins * sizeof(uint32_t); }
 
+// snippet hist_warp_private
 __global__ void hist_warp_private(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   extern __shared__ uint32_t warp_hist[];  // [warp][bin]
   const int warps = (blockDim.x + 31) / 32;
@@ -81,6 +90,7 @@ __global__ void hist_warp_private(const uint8_t* __restrict__ img, size_t n, uin
     if (sum) atomicAdd(&hist[b], sum);
   }
 }
+// end snippet
 
 // After every block has added its counts to accum: the last block to finish copies them to hist and
 // clears accum (and the ticket) for the next launch. Returns in `mine` bin threadIdx.x's count in the
@@ -158,6 +168,7 @@ __device__ __forceinline__ void fold(uint32_t* cols, int lane, uint32_t (&acc)[8
   }
 }
 
+// snippet hist_lane_private
 __global__ void __launch_bounds__(kLaneMaxBlock) hist_lane_private(const uint8_t* __restrict__ img, size_t n,
                                                                   uint32_t* accum, uint32_t* hist) {
   extern __shared__ uint32_t smem[];
@@ -202,6 +213,7 @@ __global__ void __launch_bounds__(kLaneMaxBlock) hist_lane_private(const uint8_t
   uint32_t count;
   hand_out_if_last(accum, hist, count);
 }
+// end snippet
 
 // More than 48 KiB of dynamic shared memory needs the kernel's consent, once.
 void allow_lane_private_smem() {
@@ -226,6 +238,7 @@ __device__ __forceinline__ void count_vec(uint32_t* h, const uint4& a) {
     for (int s = 0; s < 32; s += 8) atomicAdd(&h[(w[k] >> s) & 0xFFu], 1u);
 }
 
+// snippet hist_shared_vec
 __global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* __restrict__ img, size_t n,
                                                                 uint32_t* accum, uint32_t* hist) {
   __shared__ uint32_t h[kBins];
@@ -248,6 +261,7 @@ __global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* _
   uint32_t mine;
   hand_out_if_last(accum, hist, mine);
 }
+// end snippet
 
 // hist-bank-private: 32 copies of the histogram a block, counter (bin, copy) at word bin * 32 + copy,
 // so copy l lies wholly in shared-memory bank l. Lane l of every warp adds to copy l: the 32 atomics of
@@ -266,6 +280,7 @@ __device__ __forceinline__ void count_banked(uint32_t* h, const uint4& a, uint32
     for (int s = 0; s < 32; s += 8) atomicAdd(&h[(((w[k] >> s) & 0xFFu) << 5) | lane], 1u);
 }
 
+// snippet hist_bank_private
 template <bool kFuseScan>
 __global__ void __launch_bounds__(kVecMaxBlock) hist_bank_private(const uint8_t* __restrict__ img, size_t n,
                                                                   uint32_t* accum, uint32_t* hist, uint8_t* lut) {
@@ -295,6 +310,7 @@ __global__ void __launch_bounds__(kVecMaxBlock) hist_bank_private(const uint8_t*
   uint32_t mine;  // blockDim >= 256: one bin a thread
   if (hand_out_if_last(accum, hist, mine) && kFuseScan) block_equalize_lut_shuffle(mine, lut);
 }
+// end snippet
 
 // Grid of a grid-stride kernel: what stays resident, not more blocks than the work needs.
 unsigned resident_grid(const void* func, int block, size_t smem, const GpuShape& gpu, size_t items) {
@@ -373,12 +389,14 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
                           smem, stream>>>(d_plane, n, d_hist);
       break;
     }
+    // snippet hist_cub
     case HistKind::Cub: {
       size_t bytes = s.cub_temp_bytes;
       CUDA_CHECK(cub::DeviceHistogram::HistogramEven(s.cub_temp, bytes, d_plane, d_hist, kBins + 1, 0, kBins,
                                                      static_cast<long long>(n), stream));
       break;
     }
+    // end snippet
     case HistKind::SharedVec: {
       if (block < kBins || block > kVecMaxBlock)
         throw std::invalid_argument("hist-shared-vec: from 256 to 1024 threads a block");

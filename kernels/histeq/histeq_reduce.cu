@@ -105,6 +105,7 @@ __device__ __forceinline__ void halve_sequentially(uint32_t* smin, uint32_t* sma
   }
 }
 
+// snippet reduce_divergent
 __global__ void reduce_divergent(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
@@ -118,7 +119,9 @@ __global__ void reduce_divergent(Source in, Sink out) {
   }
   write_out(out, smin[0], smax[0]);
 }
+// end snippet
 
+// snippet reduce_strided_index
 __global__ void reduce_strided_index(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
@@ -133,7 +136,9 @@ __global__ void reduce_strided_index(Source in, Sink out) {
   }
   write_out(out, smin[0], smax[0]);
 }
+// end snippet
 
+// snippet reduce_sequential
 __global__ void reduce_sequential(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
@@ -141,7 +146,9 @@ __global__ void reduce_sequential(Source in, Sink out) {
   halve_sequentially(smin, smax, 0);
   write_out(out, smin[0], smax[0]);
 }
+// end snippet
 
+// snippet reduce_add_on_load
 __global__ void reduce_add_on_load(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
@@ -149,7 +156,9 @@ __global__ void reduce_add_on_load(Source in, Sink out) {
   halve_sequentially(smin, smax, 0);
   write_out(out, smin[0], smax[0]);
 }
+// end snippet
 
+// snippet reduce_unroll_last_warp
 __global__ void reduce_unroll_last_warp(Source in, Sink out) {
   extern __shared__ uint32_t smem[];
   uint32_t *smin = smem, *smax = smem + blockDim.x;
@@ -174,6 +183,7 @@ __global__ void reduce_unroll_last_warp(Source in, Sink out) {
   }
   write_out(out, mn, mx);  // thread 0's pair is the block's
 }
+// end snippet
 
 __device__ __forceinline__ uint32_t byte_min4(uint32_t w) {
   w = __vminu4(w, w >> 16);
@@ -186,6 +196,7 @@ __device__ __forceinline__ uint32_t byte_max4(uint32_t w) {
   return w & 0xFFu;
 }
 
+// snippet reduce_warp_shuffle
 __global__ void reduce_warp_shuffle(Source in, Sink out) {
   __shared__ uint32_t warp_min[32], warp_max[32];
   uint32_t mn = kEmptyMin, mx = kEmptyMax;
@@ -237,6 +248,7 @@ __global__ void reduce_warp_shuffle(Source in, Sink out) {
   }
   write_out(out, mn, mx);
 }
+// end snippet
 
 using Kernel = void (*)(Source, Sink);
 

@@ -12,6 +12,7 @@
 namespace gpulab::histeq::cuda_detail {
 namespace {
 
+// snippet scan_serial
 __global__ void scan_serial(const uint32_t* __restrict__ hist, uint8_t* lut) {
   uint32_t n = 0;
   int i0 = -1;
@@ -30,11 +31,15 @@ __global__ void scan_serial(const uint32_t* __restrict__ hist, uint8_t* lut) {
     lut[i] = lut_entry(i, cdf, i0, h_i0, n);
   }
 }
+// end snippet
 
+// snippet scan_block
 __global__ void __launch_bounds__(kBins) scan_block(const uint32_t* __restrict__ hist, uint8_t* lut) {
   block_equalize_lut(hist[threadIdx.x], lut);
 }
+// end snippet
 
+// snippet scan_cub
 __global__ void __launch_bounds__(kBins) scan_cub(const uint32_t* __restrict__ hist, uint8_t* lut) {
   using BlockScan = cub::BlockScan<uint32_t, kBins>;
   __shared__ typename BlockScan::TempStorage temp;
@@ -57,6 +62,7 @@ __global__ void __launch_bounds__(kBins) scan_cub(const uint32_t* __restrict__ h
   const uint32_t h_i0 = cdf_all[i0] - (i0 ? cdf_all[i0 - 1] : 0u);
   lut[tid] = lut_entry(tid, cdf, i0, h_i0, cdf_all[kBins - 1]);
 }
+// end snippet
 
 }  // namespace
 

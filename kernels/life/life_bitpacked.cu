@@ -180,6 +180,7 @@ __device__ __forceinline__ void walk_strip(const uint64_t* __restrict__ in, uint
   }
 }
 
+// snippet life_gpu_bitpacked
 template <int kRule>
 __global__ void __launch_bounds__(1024) step_bitpacked(const uint64_t* __restrict__ in, uint64_t* __restrict__ out,
                                                        int nw, int height, int strips, int rows_per_strip,
@@ -199,6 +200,7 @@ __global__ void __launch_bounds__(1024) step_bitpacked(const uint64_t* __restric
   else
     walk_strip<false, kRule>(in, out, nw, height, k, y_begin, y_end, valid_bits, rule);
 }
+// end snippet
 
 using StepKernel = void (*)(const uint64_t*, uint64_t*, int, int, int, int, int, PackedRule);
 StepKernel step_kernel_for(int compiled_rule) {

@@ -23,6 +23,7 @@ namespace {
 
 using gpulab::cuda::ceil_div;
 
+// snippet life_ghost
 // Lecture: "Right ghost column <== column 1, left ghost column <== column N", for rows 1..H.
 __global__ void copy_ghost_cols(uint8_t* grid, int width, int height, size_t pitch) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
@@ -42,6 +43,7 @@ __global__ void copy_ghost_rows(uint8_t* grid, int width, int height, size_t pit
     grid[i] = grid[static_cast<size_t>(height) * pitch + i];
   }
 }
+// end snippet
 
 // Neighbour sum around padded position (row, col), all from global memory.
 __device__ __forceinline__ uint32_t neighbours_global(const uint8_t* __restrict__ g, size_t pitch, size_t row,
@@ -56,6 +58,7 @@ __device__ __forceinline__ uint32_t neighbours_global(const uint8_t* __restrict_
 #define GPULAB_FOR_EACH_ROW(row_var, height) \
   for (int row_var = blockIdx.y * blockDim.y + threadIdx.y; row_var < (height); row_var += gridDim.y * blockDim.y)
 
+// snippet life_gpu_global
 __global__ void step_global(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width,
                             int height, size_t pitch, uint32_t birth, uint32_t survive) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -66,7 +69,9 @@ __global__ void step_global(const uint8_t* __restrict__ grid, uint8_t* __restric
     newgrid[row * pitch + col] = next_state(birth, survive, grid[row * pitch + col], n);
   }
 }
+// end snippet
 
+// snippet life_gpu_lut_local
 __global__ void step_lut_local(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width,
                                int height, size_t pitch, uint32_t birth, uint32_t survive) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -87,9 +92,11 @@ __global__ void step_lut_local(const uint8_t* __restrict__ grid, uint8_t* __rest
     newgrid[row * pitch + col] = static_cast<uint8_t>(states[grid[row * pitch + col]][n]);
   }
 }
+// end snippet
 
 __constant__ int c_states[2][9];
 
+// snippet life_gpu_lut_constant
 __global__ void step_lut_constant(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width,
                                   int height, size_t pitch) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -100,8 +107,10 @@ __global__ void step_lut_constant(const uint8_t* __restrict__ grid, uint8_t* __r
     newgrid[row * pitch + col] = static_cast<uint8_t>(c_states[grid[row * pitch + col]][n]);
   }
 }
+// end snippet
 
 // Dynamic shared memory: a (edge + 2)² byte tile, edge = blockDim.x = blockDim.y.
+// snippet life_gpu_shared
 __global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width, int height,
                             size_t pitch, uint32_t birth, uint32_t survive) {
   extern __shared__ uint8_t tile[];
@@ -131,6 +140,7 @@ __global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restric
     __syncthreads();  // the tile is reloaded for the next band of rows
   }
 }
+// end snippet
 
 size_t shared_tile_bytes(int block_threads) {
   int edge = 1;

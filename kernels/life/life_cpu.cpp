@@ -218,6 +218,7 @@ class CpuEngine final : public Engine {
     }
   }
 
+  // snippet life_cpu_naive
   void generation_naive() {
     const uint8_t* grid = cur_.get();
     uint8_t* newgrid = next_.get();
@@ -241,7 +242,9 @@ class CpuEngine final : public Engine {
       }
     }
   }
+  // end snippet
 
+  // snippet life_cpu_lut
   void generation_lut() {
     const uint8_t* grid = cur_.get();
     uint8_t* newgrid = next_.get();
@@ -262,6 +265,7 @@ class CpuEngine final : public Engine {
       }
     }
   }
+  // end snippet
 
   std::string device_name_;
   int width_ = 0;

@@ -79,6 +79,7 @@ __device__ __forceinline__ Row load_row(const uint8_t* __restrict__ row, int chu
   return r;
 }
 
+// snippet life_gpu_swar
 __global__ void __launch_bounds__(1024) step_swar(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid,
                                                   int height, size_t pitch, int chunks, int strips,
                                                   int rows_per_strip, SwarRule rule) {
@@ -121,6 +122,7 @@ __global__ void __launch_bounds__(1024) step_swar(const uint8_t* __restrict__ gr
     down = next;
   }
 }
+// end snippet
 
 // Measured on an H100 at 16384² (run-time override through strip_tuning): 2 rows a thread 1.36e12
 // cells/s, 4 rows 1.34e12, 8 rows 1.21e12, 16 or 32 rows 1.18e12. Short strips mean more threads and so

@@ -46,10 +46,10 @@ constexpr std::array<Variant, 8> kVariants{{
      Backend::Cuda, Layout::Packed},
 }};
 
-// The ghost-copy stage's one variant (no snippet of its own).
+// The ghost-copy stage's one variant.
 constexpr VariantRecord kGhostVariant{
     "gpu-ghost-1d", "ghost rows and columns by 1D kernels",
-    "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation", "",
+    "two 1D kernels copy the torus' edge rows and columns into the ghost ring before each generation", "life_ghost",
     kGhost, false, 256};
 }  // namespace
 

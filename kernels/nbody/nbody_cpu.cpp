@@ -113,6 +113,7 @@ struct BlockPositions {
 };
 
 // a_i = G Σ_j m_j (r_j − r_i) / (|r_j − r_i|² + ε²)^{3/2} for the bodies of one block.
+// snippet nbody_cpu
 GPULAB_PAIR_LOOP void accelerate_block(const System& s, size_t block, double G, double eps2, float* ax,
                                        float* ay, float* az) {
   const BlockPositions b(s, block);
@@ -135,6 +136,7 @@ GPULAB_PAIR_LOOP void accelerate_block(const System& s, size_t block, double G, 
     az[b.first + l] = static_cast<float>(G * sz[l]);
   }
 }
+// end snippet
 
 // φ_i = Σ_{j>i} m_j / sqrt(r_ij² + ε²) for the bodies of one block, into phi.
 GPULAB_PAIR_LOOP void pair_potential_block(const System& s, size_t block, double eps2, double* phi) {

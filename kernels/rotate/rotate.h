@@ -181,6 +181,7 @@ GPULAB_HD Coord source_coord(int x, int y, int w, int h, Coefficients k) {
 // 0 and column 0 take in texels from outside). At 180° point filtering gives texel (W − x, H − y):
 // the picture turned, then shifted by a whole pixel, one row and column from outside the image.
 // For W != H it also rotates in normalized coordinates, which shears the picture (a second lesson).
+// snippet rotate_lecture
 GPULAB_HD Coord lecture_source_coord(int x, int y, int w, int h, Coefficients k) {
   const float cx = mul_rn(0.5f, float(w)), cy = mul_rn(0.5f, float(h));
   const float ux = sub_rn(float(x), cx), vy = sub_rn(float(y), cy);
@@ -189,6 +190,7 @@ GPULAB_HD Coord lecture_source_coord(int x, int y, int w, int h, Coefficients k)
   return {add_rn(cx, sub_rn(mul_rn(ux, k.cos_s), mul_rn(mul_rn(vy, w_over_h), k.sin_s))),
           add_rn(cy, add_rn(mul_rn(vy, k.cos_s), mul_rn(mul_rn(ux, h_over_w), k.sin_s)))};
 }
+// end snippet
 
 // Mirror with period 2n, the edge texel repeated: …, 1, 0 | 0, 1, …, n−1 | n−1, n−2, …
 // This is OpenGL's MIRRORED_REPEAT at texel level, and what CUDA's cudaAddressModeMirror does on the

@@ -82,6 +82,7 @@ struct Texels {
 };
 
 // The float definition at the coordinates coord(x, y, w, h, k) gives.
+// snippet rotate_cpu
 template <class SourceCoord>
 image::Image rotate_with(const image::Image& src, const Params& p, SourceCoord coord) {
   const Coefficients k = coefficients(p);
@@ -100,6 +101,7 @@ image::Image rotate_with(const image::Image& src, const Params& p, SourceCoord c
     }
   });
 }
+// end snippet
 
 }  // namespace
 

@@ -149,12 +149,14 @@ __device__ __forceinline__ uchar4 tex_pixel(cudaTextureObject_t tex, const Launc
   }
 }
 
+// snippet rotate_tex rotate_lecture
 template <bool kRgba, class Out>
 __global__ void rotate_tex(cudaTextureObject_t tex, Launch L, Out out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= L.w || y >= L.h) return;
   out.put(x, y, tex_pixel<kRgba>(tex, L, x, y));
 }
+// end snippet
 
 // Where the blocks of tex-pitch-prefetch prefetch from: the source in pitched memory, and how many
 // blocks later (in launch order, x fastest) the block runs whose rows a block prefetches; 0: none.
@@ -199,6 +201,7 @@ __device__ void prefetch_tile_rows(const Launch& L, const L2Prefetch& p, int til
 // runs spread over 16 pixels. Threads (blockDim.x, blockDim.y) with blockDim.x 4, 8 or 16: a warp is
 // blockDim.x threads by 32 / blockDim.x rows, both even (shifts, not divisions: blockDim.x is a
 // power of two).
+// snippet rotate_tex_x4
 template <bool kRgba, bool kPlain, class Out>
 __global__ void rotate_tex_x4(cudaTextureObject_t tex, Launch L, Out out, L2Prefetch prefetch) {
   if (prefetch.ahead > 0) prefetch_tile_rows(L, prefetch, 4 * int(blockDim.x), int(blockDim.y));
@@ -213,6 +216,7 @@ __global__ void rotate_tex_x4(cudaTextureObject_t tex, Launch L, Out out, L2Pref
   for (int k = 0; k < 4; ++k) v[k] = tex_pixel<kRgba, kPlain>(tex, L, x + k, y);  // past w: fetched, not written
   out.put4(x, y, v, L.w);
 }
+// end snippet
 
 // A texel of the source in pitched memory, 0 for a border texel (index −1).
 template <bool kRgba>
@@ -226,6 +230,7 @@ __device__ __forceinline__ uchar4 texel(const uint8_t* src, size_t pitch, int i,
 // What the texture unit does, by hand (rotate.h's unit model, measured on the H100): the same
 // coordinate the texture variants hand to tex2D, the unit's fixed-point position, 8-bit weights and
 // integer blend, so that this variant equals tex-pitch byte for byte.
+// snippet rotate_global
 template <bool kRgba, class Out>
 __global__ void rotate_global(const uint8_t* __restrict__ src, size_t pitch, Launch L, Out out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -252,6 +257,7 @@ __global__ void rotate_global(const uint8_t* __restrict__ src, size_t pitch, Lau
   }
   out.put(x, y, px);
 }
+// end snippet
 
 cudaTextureFilterMode filter_mode(Filter f) { return f == Filter::Point ? cudaFilterModePoint : cudaFilterModeLinear; }
 cudaTextureAddressMode address_mode(Address a) {

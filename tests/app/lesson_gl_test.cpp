@@ -79,6 +79,13 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     } else {
       EXPECT_EQ(problem, "") << "the step's variant runs, so nothing is said";
     }
+    // The code panel is open from the step that asks for it, showing the running variant's source.
+    const nlohmann::json& code = j["code"];
+    EXPECT_EQ(code.value("shown", false), s.code.value_or(false)) << code;
+    if (s.code.value_or(false)) {
+      EXPECT_GT(code.value("lines", 0), 2) << code;
+      EXPECT_NE(std::find(running.begin(), running.end(), code.value("variant", std::string())), running.end()) << code;
+    }
     // The caption band sits at the bottom of the view, above nothing; the PNG's view is not blank.
     const auto band = l["caption_band"];
     EXPECT_GT(band[1].get<float>() - band[0].get<float>(), 30.0f) << band;
@@ -100,6 +107,37 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
 
 INSTANTIATE_TEST_SUITE_P(Lessons, EveryLesson, ::testing::ValuesIn(lesson_names()),
                          [](const auto& info) { return info.param.substr(info.param.find('-') + 1); });
+
+TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
+  const fs::path dir = temp_dir() / "code";
+  const fs::path report = dir / "layout.json", png = dir / "shot.png";
+  const ProcessResult r = run("--headless --lesson " + (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml").string() +
+                                  " --lesson-step 2 --frames 2 --size 1600x900 --ui-scale 1 --layout-report " +
+                                  report.string() + " --screenshot " + png.string(),
+                              dir);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json c = read_json(report)["code"];
+  ASSERT_TRUE(c.value("shown", false)) << c;
+  EXPECT_EQ(c.value("variant", std::string()), "cpu-lut");
+  EXPECT_EQ(c.value("previous", std::string()), "cpu-naive");
+  EXPECT_EQ(c.value("snippet", std::string()), "life_cpu_lut");
+  EXPECT_GT(c.value("changed", 0), 0);
+  EXPECT_LT(c.value("changed", 0), c.value("lines", 0)) << "the loop over the cells did not change";
+  // The panel sits right of the settings panel, inside the display, above the caption.
+  const auto box = c["box"];
+  EXPECT_GE(box[0].get<float>(), read_json(report)["window"][2].get<float>());
+  EXPECT_LE(box[2].get<float>(), 1600.0f);
+  EXPECT_LE(box[3].get<float>(), read_json(report)["lesson"]["caption_band"][0].get<float>());
+  // Marked lines are drawn in the panel: its box holds the highlight's colour band and text.
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  const auto colours = gpulab::testing::colours_in_box(img, static_cast<int>(box[0].get<float>()) + 4,
+                                                        static_cast<int>(box[1].get<float>()) + 4,
+                                                        static_cast<int>(box[2].get<float>()) - 4,
+                                                        static_cast<int>(box[3].get<float>()) - 4);
+  EXPECT_GE(colours.size(), 8u) << "highlighted source is drawn";
+}
 
 TEST(LessonGl, ProjectorModeShowsTheCaptionButNeverTheNotes) {
   const fs::path dir = temp_dir() / "projector";

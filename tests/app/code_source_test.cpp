@@ -1,0 +1,141 @@
+// cpu label: the code panel's sources. Every variant of every demo (CPU variants and every stage
+// included) has its kernel's source embedded from the marked regions at build time; every GPU variant
+// names the __global__ kernels it defines, with their SASS and resource usage where the build had
+// cuobjdump; the line diff of two known kernels marks exactly the lines that changed; highlighting.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/demo.h"
+#include "presenter/code_panel.h"
+#include "presenter/code_source.h"
+
+using namespace gpulab;
+using namespace gpulab::presenter;
+
+TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
+  size_t variants = 0;
+  for (const auto& d : make_demos()) {
+    for (const Stage& st : d->stages()) {
+      for (size_t i = 0; i < st.variants.size(); ++i) {
+        const VariantChoice& v = st.variants[i];
+        SCOPED_TRACE(std::string(d->name()) + " " + std::string(v.id));
+        ++variants;
+        ASSERT_FALSE(v.snippet.empty());
+        const std::string text = snippet_text(v.snippet);
+        EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << "no marked region named " << v.snippet;
+        Stage one = st;
+        one.variant = static_cast<int>(i);
+        const CodeView view = code_view(one);
+        EXPECT_EQ(view.variant, v.id);
+        EXPECT_GE(view.lines.size(), 3u);
+        EXPECT_TRUE(view.lines.front().header);
+        EXPECT_NE(view.lines.front().text.find("kernels/"), std::string::npos) << view.lines.front().text;
+        if (i > 0) {
+          EXPECT_EQ(view.previous, st.variants[i - 1].id);
+        }
+        // A GPU variant's region defines the kernel it launches (CUB's histogram is a library call).
+        if (v.needs_cuda && v.id != "hist-cub") {
+          EXPECT_FALSE(view.kernels.empty()) << "no __global__ kernel in " << v.snippet;
+        }
+        if (!v.needs_cuda) {
+          EXPECT_TRUE(view.kernels.empty()) << "a CPU variant launches no kernel";
+        }
+#if GPULAB_BUILD_HAS_SASS
+        for (const KernelBuild* k : view.kernels) {
+          EXPECT_GE(k->regs, 1) << k->name;
+          EXPECT_NE(std::string(k->sass).find("EXIT"), std::string::npos) << k->name;
+        }
+#endif
+      }
+    }
+  }
+  EXPECT_GE(variants, 45u);
+#if GPULAB_BUILD_HAS_SASS
+  EXPECT_STREQ(sass_unavailable(), "");
+#else
+  EXPECT_NE(std::string(sass_unavailable()), "") << "a build without cuobjdump says why there is no SASS";
+#endif
+}
+
+TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
+  // hist-atomic-gridstride follows hist-atomic-global in the histogram stage's table: the signature,
+  // the stride and the loop changed, the closing brace did not.
+  std::unique_ptr<Demo> histeq;
+  for (auto& d : make_demos())
+    if (d->name() == "histeq") histeq = std::move(d);
+  ASSERT_TRUE(histeq);
+  std::string why;
+  ASSERT_TRUE(histeq->set_variant(0, "hist-atomic-gridstride", &why)) << why;
+  const Stage st = histeq->stages()[0];
+  const CodeView v = code_view(st);
+  ASSERT_EQ(v.previous, "hist-atomic-global");
+  EXPECT_FALSE(v.same_as_previous);
+  std::vector<std::string> changed, same;
+  for (const CodeLine& l : v.lines)
+    if (!l.header) (l.changed ? changed : same).push_back(l.text);
+  ASSERT_EQ(changed.size(), 3u);
+  EXPECT_NE(changed[0].find("__global__ void hist_atomic_gridstride("), std::string::npos);
+  EXPECT_NE(changed[1].find("const size_t stride = size_t(gridDim.x) * blockDim.x;"), std::string::npos);
+  EXPECT_NE(changed[2].find("i += stride"), std::string::npos);
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0], "}");
+}
+
+TEST(CodeSource, LineDiffIsALongestCommonSubsequence) {
+  const std::vector<std::string> a = {"a", "  b", "c", "d"};
+  const std::vector<std::string> b = {"a", "b", "x", "d", "e"};
+  EXPECT_EQ(changed_lines(a, b), (std::vector<bool>{false, false, true, false, true})) << "indentation is ignored";
+  EXPECT_EQ(changed_lines({}, {"a"}), (std::vector<bool>{true}));
+  EXPECT_TRUE(changed_lines({"a"}, {}).empty());
+}
+
+TEST(CodeSource, RungsSharingOneKernelSaySo) {
+  // hist-fused-scan runs hist-bank-private's kernel (its template's other instantiation): the panel
+  // says the code is the same and marks no line.
+  std::unique_ptr<Demo> histeq;
+  for (auto& d : make_demos())
+    if (d->name() == "histeq") histeq = std::move(d);
+  ASSERT_TRUE(histeq);
+  std::string why;
+  ASSERT_TRUE(histeq->set_variant(0, "hist-fused-scan", &why)) << why;
+  const CodeView v = code_view(histeq->stages()[0]);
+  ASSERT_EQ(v.previous, "hist-bank-private");
+  EXPECT_TRUE(v.same_as_previous);
+  ASSERT_FALSE(v.lines.empty());
+  for (const CodeLine& l : v.lines) EXPECT_FALSE(l.changed) << l.text;
+}
+
+TEST(CodeSource, HighlightingFindsKeywordsCudaCommentsAndStrings) {
+  bool in_comment = false;
+  const std::string line = "__global__ void f(int n) { \"s\"; 42; // done";
+  const auto spans = highlight(line, &in_comment);
+  auto kind_of = [&](std::string_view word) {
+    const size_t at = line.find(word);
+    for (const TokenSpan& s : spans)
+      if (s.begin <= at && at < s.end) return s.kind;
+    return Token::Text;
+  };
+  EXPECT_EQ(kind_of("__global__"), Token::Cuda);
+  EXPECT_EQ(kind_of("void"), Token::Keyword);
+  EXPECT_EQ(kind_of("int"), Token::Keyword);
+  EXPECT_EQ(kind_of("\"s\""), Token::String);
+  EXPECT_EQ(kind_of("42"), Token::Number);
+  EXPECT_EQ(kind_of("// done"), Token::Comment);
+  EXPECT_EQ(kind_of("f("), Token::Text);
+  // A block comment carries over to the next line.
+  highlight("x = 1; /* open", &in_comment);
+  EXPECT_TRUE(in_comment);
+  const auto next = highlight("still */ y", &in_comment);
+  EXPECT_FALSE(in_comment);
+  ASSERT_FALSE(next.empty());
+  EXPECT_EQ(next.front().kind, Token::Comment);
+  // Every byte is covered once, in order.
+  size_t at = 0;
+  for (const TokenSpan& s : spans) {
+    EXPECT_EQ(s.begin, at);
+    at = s.end;
+  }
+  EXPECT_EQ(at, line.size());
+}
