@@ -166,6 +166,9 @@ struct Parser {
     app.add_option("--lesson", o.lesson, "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
         ->check(CLI::Range(1, 100000));
+    app.add_option("--record", o.record,
+                   "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG sequence (in a window: F9)")
+        ->type_name(kOutputPath);
     app.add_option("--layout-report", o.layout_report)->type_name(kOutputPath)->group("");  // tests: the panel's layout
 
     // Shared by the image demos (each would otherwise add its own and clash): the demos that take
@@ -318,6 +321,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.layout_report.empty() && !o.headless) return fail("--layout-report goes with --headless", 2);
+  if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
   if (!o.lesson.empty() && o.mode != Options::Mode::Run) return fail("--lesson goes with a run, not with bench or ladder", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.

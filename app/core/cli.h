@@ -62,6 +62,7 @@ struct Options {
   std::string layout_report;      // headless: the panel's layout as JSON (tests; not in --help)
   std::string lesson;             // --lesson PATH: a lesson script (assets/lessons/*.toml)
   int lesson_step = 0;            // --lesson-step K: start at step K (1-based; 0: the first)
+  std::string record;             // headless: --record OUT.mp4 records the --frames as a clip
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

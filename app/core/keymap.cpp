@@ -27,6 +27,8 @@ constexpr KeyBinding kShellKeys[] = {
      false, true},
     {GLFW_KEY_F7, 0, 0, false, "F7", "projector mode (fullscreen, light, large, HUD)", "Presenter",
      KeyAction::Projector, false, true},
+    {GLFW_KEY_F9, 0, 0, false, "F9", "record a clip into recordings/ (again: stop); a red dot while it records",
+     "Presenter", KeyAction::Record, false, true},
     {GLFW_KEY_F11, 0, 0, false, "F11", "fullscreen", "Presenter", KeyAction::Fullscreen, false, true},
     {GLFW_KEY_F12, 0, 0, false, "F12", "screenshot into screenshots/", "Presenter", KeyAction::Screenshot,
      false, true},

@@ -33,6 +33,7 @@ enum class KeyAction {
   ChooseDemo,
   Close,
   CodePanel,
+  Record,
   LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
   LessonPrevious,
   LessonFirst,

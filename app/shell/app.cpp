@@ -19,6 +19,7 @@
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
 #include "presenter/lesson_player.h"
+#include "presenter/recorder.h"
 #include "shell/bench_driver.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -254,6 +255,13 @@ bool App::init(std::string* error) {
 void App::shutdown() {
   ladder_.reset();  // cancels and joins a run before the demo it measures goes
   lesson_.reset();
+  if (recorder_ && recorder_->recording()) {
+    try {
+      notify(recorder_->stop());
+    } catch (...) {
+    }
+  }
+  recorder_.reset();  // its pixel buffers go while the GL context is there
   if (attached_) {
     try {
       demos_[demo_]->detach();
@@ -397,6 +405,7 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
     case KeyAction::ChooseDemo: select_demo(static_cast<size_t>(k.key - b.key)); break;  // says when there is none
     case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
     case KeyAction::CodePanel: code_panel_ = !code_panel_; break;
+    case KeyAction::Record: toggle_recording(); break;
     case KeyAction::LessonNext: go_to_step(lesson_->target(presenter::LessonMove::Next)); break;
     case KeyAction::LessonPrevious: go_to_step(lesson_->target(presenter::LessonMove::Previous)); break;
     case KeyAction::LessonFirst: go_to_step(lesson_->target(presenter::LessonMove::First)); break;
@@ -552,6 +561,7 @@ void App::frame() {
       notify(std::string("screenshot failed: ") + e.what());
     }
   }
+  record_frame();
   pf.swap_buffers();
   ++frame_index_;
   if (!pf.fullscreen() && io.DisplaySize.x >= kMinWindowEdge && io.DisplaySize.y >= kMinWindowEdge) {
@@ -599,12 +609,26 @@ int App::run() {
       std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n", ladder_->frames(),
                    ladder_->worst_frame_ms());
     const int frames = std::max(1, options_.frames);
+    if (!options_.record.empty()) {
+      recorder_ = std::make_unique<presenter::Recorder>();
+      const std::string err = recorder_->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), 60, true);
+      if (!err.empty()) {
+        std::fprintf(stderr, "gpulab: --record: %s\n", err.c_str());
+        return 1;
+      }
+      notify(recorder_->message());
+    }
     for (int i = 0; i < frames; ++i) {
       if (i == frames - 1 && !options_.screenshot.empty()) {
         // The last frame: render it with or without the UI as asked, then write the PNG.
         ui_visible_ = options_.screenshot_ui;
       }
       frame();
+    }
+    if (recorder_ && recorder_->recording()) {
+      const std::string line = recorder_->stop();
+      notify(line);
+      if (line.rfind("recording failed", 0) == 0) return 1;
     }
     if (!options_.screenshot.empty()) {
       glFinish();

@@ -20,6 +20,7 @@ namespace gpulab {
 namespace presenter {
 class LadderView;
 class LessonPlayer;
+class Recorder;
 }
 namespace cuda {
 struct DeviceInfo;
@@ -86,6 +87,7 @@ class App {
       bool notes_shown = false;  // the step's notes are in the panel
     } lesson;
     presenter::CodePanelShown code;  // the code panel (F4)
+    bool recording = false;          // a clip is being recorded (the red dot is drawn in a window)
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -123,6 +125,8 @@ class App {
   void draw_lesson_section();
   void record_lesson_layout();
   void draw_code(const Frame& f);  // the code panel (F4)
+  void toggle_recording();         // F9
+  void record_frame();             // after a frame is drawn: its read-back, and the red dot
 
   // Presentation and settings (app_settings.cpp).
   void load_settings_for_run();
@@ -143,6 +147,7 @@ class App {
   bool lesson_tab_select_ = false;
   float lesson_top_ = 0;                            // below the lesson's progress line (points)
   bool code_panel_ = false;                         // F4
+  std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record
   size_t code_stage_ = 0;                           // the stage whose code it shows                  // bring the Lesson tab to the front (a lesson opened)
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;

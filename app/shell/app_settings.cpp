@@ -220,6 +220,7 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
   j["code"] = {{"shown", c.shown},         {"box", {c.x0, c.y0, c.x1, c.y1}}, {"variant", c.variant},
                {"previous", c.previous},   {"snippet", c.snippet},            {"lines", c.lines},
                {"changed", c.changed},     {"sass", c.sass}};
+  j["recording"] = l.recording;
   j["help"] = {{"shown", l.help.shown}, {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}}, {"keys", l.help.keys}, {"scrolls", l.help.scroll_y}};
   const std::string err = files::write_regular_file(path, j.dump(2) + "\n");
   if (!err.empty()) std::fprintf(stderr, "gpulab: --layout-report: %s\n", err.c_str());

@@ -1,0 +1,231 @@
+// The recorder (recorder.h): a pixel-pack ring on the GL side, ffmpeg or PNG files on a thread.
+#include "presenter/recorder.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/text.h"
+#include "gl/image_io.h"
+
+namespace gpulab::presenter {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+class FfmpegSink : public FrameSink {
+ public:
+  FfmpegSink(FILE* pipe, size_t bytes) : pipe_(pipe), bytes_(bytes) {}
+  ~FfmpegSink() override {
+    if (pipe_) pclose(pipe_);
+  }
+  std::string write(const uint8_t* rgba) override {
+    if (std::fwrite(rgba, 1, bytes_, pipe_) != bytes_) return "ffmpeg stopped taking frames (see its message above)";
+    return {};
+  }
+  std::string finish() override {
+    const int rc = pclose(pipe_);
+    pipe_ = nullptr;
+    return rc == 0 ? std::string() : "ffmpeg failed (exit status " + std::to_string(rc) + "; see its message above)";
+  }
+
+ private:
+  FILE* pipe_;
+  size_t bytes_;
+};
+
+class PngSink : public FrameSink {
+ public:
+  PngSink(fs::path out, int w, int h) : out_(std::move(out)), w_(w), h_(h), row_(static_cast<size_t>(w) * 4) {}
+  std::string write(const uint8_t* rgba) override {
+    // Rows bottom-up from GL: flipped into a PNG's top-down order.
+    std::vector<uint8_t> top(row_ * static_cast<size_t>(h_));
+    for (int y = 0; y < h_; ++y) std::memcpy(&top[row_ * static_cast<size_t>(y)], rgba + row_ * static_cast<size_t>(h_ - 1 - y), row_);
+    return gl::write_png(png_frame_path(out_, ++k_), w_, h_, top.data());
+  }
+  std::string finish() override { return {}; }
+
+ private:
+  fs::path out_;
+  int w_, h_;
+  size_t row_;
+  int k_ = 0;
+};
+
+}  // namespace
+
+std::string find_ffmpeg() {
+  if (const char* env = std::getenv("GPULAB_FFMPEG")) {
+    const std::string e = env;
+    if (e.empty() || e == "none") return {};
+    std::error_code ec;
+    return fs::is_regular_file(e, ec) ? e : std::string();
+  }
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    const fs::path candidate = fs::path(p.substr(start, end - start)) / "ffmpeg";
+    std::error_code ec;
+    if (end > start && fs::is_regular_file(candidate, ec)) return candidate.string();
+    start = end + 1;
+  }
+  return {};
+}
+
+std::string ffmpeg_command(const std::string& ffmpeg, const fs::path& out, int w, int h, int fps) {
+  const bool webm = out.extension() == ".webm";
+  // GL's rows come bottom-up: vflip. H.264 and VP9 in 4:2:0 need even sizes: pad by a pixel.
+  std::string cmd = shell_quote(ffmpeg) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
+                    std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
+                    " -i - -vf " + shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
+  cmd += webm ? "-c:v libvpx-vp9 -b:v 0 -crf 32 -row-mt 1 " : "-c:v libx264 -preset veryfast -crf 18 -movflags +faststart ";
+  return cmd + shell_quote(out.string());
+}
+
+fs::path png_frame_path(const fs::path& out, int k) {
+  char num[16];
+  std::snprintf(num, sizeof num, "-%05d.png", k);
+  return out.parent_path() / (out.stem().string() + num);
+}
+
+Recorder::~Recorder() {
+  if (recording_) stop();
+}
+
+std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool lossless) {
+  if (recording_) return "already recording to " + text::quote(out_.string());
+  if (w <= 0 || h <= 0) return "nothing to record (an empty framebuffer)";
+  const size_t bytes = static_cast<size_t>(w) * static_cast<size_t>(h) * 4;
+  const std::string ffmpeg = find_ffmpeg();
+  if (!ffmpeg.empty()) {
+    std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must fail the write, not end the app
+    FILE* pipe = popen(ffmpeg_command(ffmpeg, out, w, h, fps).c_str(), "w");
+    if (!pipe) return "cannot start " + text::quote(ffmpeg);
+    sink_ = std::make_unique<FfmpegSink>(pipe, bytes);
+    video_ = true;
+    message_ = "recording " + out.string() + " (ffmpeg)";
+  } else {
+    std::error_code ec;
+    if (!out.parent_path().empty() && !fs::is_directory(out.parent_path(), ec))
+      return "cannot record into " + text::quote(out.parent_path().string()) + ": no such folder";
+    sink_ = std::make_unique<PngSink>(out, w, h);
+    video_ = false;
+    message_ = "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
+               ", ... instead. For video install ffmpeg (apt install ffmpeg) or set GPULAB_FFMPEG, or join the "
+               "frames later: ffmpeg -framerate " + std::to_string(fps) + " -i " +
+               (out.parent_path() / (out.stem().string() + "-%05d.png")).string() + " -pix_fmt yuv420p " +
+               out.string();
+  }
+  for (auto& b : ring_) b = gl::Buffer(bytes, nullptr, GL_MAP_READ_BIT);
+  for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
+  out_ = out;
+  w_ = w, h_ = h;
+  captured_ = dropped_ = encoded_ = 0;
+  next_ = 0;
+  lossless_ = lossless;
+  done_ = false;
+  encode_error_.clear();
+  queue_.clear();
+  recording_ = true;
+  encoder_ = std::thread([this] { encode_loop(); });
+  return {};
+}
+
+void Recorder::capture(GLuint fbo) {
+  if (!recording_) return;
+  // The oldest slot's read finished frames ago: map it and hand its bytes on, then reuse it.
+  if (pending_[next_]) hand_on(next_);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, ring_[next_].id());
+  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  pending_[next_] = true;
+  ++captured_;
+  next_ = (next_ + 1) % kRing;
+}
+
+void Recorder::hand_on(size_t slot) {
+  pending_[slot] = false;
+  if (fences_[slot]) {
+    glClientWaitSync(fences_[slot], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);  // done long ago, normally
+    glDeleteSync(fences_[slot]);
+    fences_[slot] = nullptr;
+  }
+  std::vector<uint8_t> frame(ring_[slot].size());
+  if (const void* p = glMapNamedBufferRange(ring_[slot].id(), 0, static_cast<GLsizeiptr>(frame.size()), GL_MAP_READ_BIT)) {
+    std::memcpy(frame.data(), p, frame.size());
+    glUnmapNamedBuffer(ring_[slot].id());
+  } else {
+    ++dropped_;
+    return;
+  }
+  std::unique_lock lock(mutex_);
+  if (lossless_) {
+    cv_.wait(lock, [&] { return queue_.size() < kQueue || !encode_error_.empty(); });
+  } else if (queue_.size() >= kQueue) {
+    ++dropped_;  // the encoder is behind: the window goes on, this frame is not in the clip
+    return;
+  }
+  queue_.push_back(std::move(frame));
+  cv_.notify_all();
+}
+
+void Recorder::encode_loop() {
+  for (;;) {
+    std::vector<uint8_t> frame;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return !queue_.empty() || done_; });
+      if (queue_.empty()) return;
+      frame = std::move(queue_.front());
+      queue_.pop_front();
+      cv_.notify_all();
+    }
+    std::string err = encode_error_.empty() ? sink_->write(frame.data()) : std::string();
+    std::lock_guard lock(mutex_);
+    if (!err.empty() && encode_error_.empty()) encode_error_ = err;
+    if (err.empty()) ++encoded_;
+    cv_.notify_all();
+  }
+}
+
+std::string Recorder::stop() {
+  if (!recording_) return {};
+  // The ring's frames in order, then the encoder drains the queue and ends.
+  for (size_t i = 0; i < kRing; ++i) {
+    const size_t slot = (next_ + i) % kRing;
+    if (pending_[slot]) hand_on(slot);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    done_ = true;
+    cv_.notify_all();
+  }
+  encoder_.join();
+  std::string err = encode_error_;
+  const std::string fin = sink_->finish();
+  if (err.empty()) err = fin;
+  sink_.reset();
+  for (auto& b : ring_) b = gl::Buffer();
+  recording_ = false;
+  if (!err.empty()) return "recording failed: " + err;
+  std::string line = (video_ ? "wrote " + out_.string() : "wrote " + std::to_string(encoded_) + " PNG frames " +
+                                                               png_frame_path(out_, 1).string() + " ...") +
+                     ": " + std::to_string(encoded_) + " frames";
+  if (dropped_ > 0) line += " (" + std::to_string(dropped_) + " dropped: the encoder fell behind)";
+  return line;
+}
+
+}  // namespace gpulab::presenter
