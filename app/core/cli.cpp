@@ -338,6 +338,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     }
   }
   if (o.mode == Options::Mode::Run && o.headless && o.frames == 0) o.frames = 120;
+  for (int i = 0; i < argc; ++i) o.args.emplace_back(argv[i] ? argv[i] : "");
   return ParseResult{o, {}, 0};
 }
 

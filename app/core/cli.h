@@ -63,6 +63,7 @@ struct Options {
   std::string lesson;             // --lesson PATH: a lesson script (assets/lessons/*.toml)
   int lesson_step = 0;            // --lesson-step K: start at step K (1-based; 0: the first)
   std::string record;             // headless: --record OUT.mp4 records the --frames as a clip
+  std::vector<std::string> args;  // the command line as given (argv[0] first): A/B configures its halves from it
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

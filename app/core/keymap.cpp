@@ -27,6 +27,8 @@ constexpr KeyBinding kShellKeys[] = {
      false, true},
     {GLFW_KEY_F7, 0, 0, false, "F7", "projector mode (fullscreen, light, large, HUD)", "Presenter",
      KeyAction::Projector, false, true},
+    {GLFW_KEY_F8, 0, 0, false, "F8", "A/B: the baseline and this variant side by side on the same input (again: end)",
+     "Presenter", KeyAction::AB, false, false},
     {GLFW_KEY_F9, 0, 0, false, "F9", "record a clip into recordings/ (again: stop); a red dot while it records",
      "Presenter", KeyAction::Record, false, true},
     {GLFW_KEY_F11, 0, 0, false, "F11", "fullscreen", "Presenter", KeyAction::Fullscreen, false, true},

@@ -34,6 +34,7 @@ enum class KeyAction {
   Close,
   CodePanel,
   Record,
+  AB,
   LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
   LessonPrevious,
   LessonFirst,

@@ -317,11 +317,36 @@ std::string LessonStep::input_key() const {
 }
 
 StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu) {
+  // Both variants of an A/B step must be the demo's; the second is checked on its own.
+  if (step.variants.size() == 2) {
+    std::vector<std::string> other = without_variant_options(step.args());
+    other.insert(other.end(), {"--variant", step.variants[1]});
+    StepDemo b = make_demo_from_args(other, step.demo, make_demos, cpu);
+    if (!b.demo) return b;
+  }
+  return make_demo_from_args(step.args(), step.demo, make_demos, cpu);
+}
+
+std::vector<std::string> without_variant_options(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--variant" || a == "--block") {
+      ++i;  // and its value
+      continue;
+    }
+    if (a.rfind("--variant=", 0) == 0 || a.rfind("--block=", 0) == 0) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo_name, const DemoFactory& make_demos,
+                             bool cpu) {
   StepDemo out;
   std::vector<std::unique_ptr<Demo>> demos = make_demos();
   std::vector<Demo*> views;
   for (const auto& d : demos) views.push_back(d.get());
-  std::vector<std::string> args = step.args();
   if (cpu) args.push_back("--cpu");
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -332,21 +357,13 @@ StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, b
   }
   const Options& o = *parsed.options;
   for (auto& d : demos)
-    if (d->name() == step.demo) out.demo = std::move(d);
+    if (d->name() == demo_name) out.demo = std::move(d);
   if (!out.demo) {
-    out.error = "no demo " + text::quote(step.demo);
+    out.error = "no demo " + text::quote(demo_name);
     return out;
   }
   Demo& d = *out.demo;
-  // Both variants of an A/B step must be the demo's; the second is checked on its own.
-  if (step.variants.size() == 2) {
-    Options other = o;
-    other.variants = {step.variants[1]};
-    other.blocks.clear();
-    for (auto& fresh : make_demos())
-      if (fresh->name() == step.demo) out.error = apply_variant_options(*fresh, other);
-  }
-  if (out.error.empty()) out.error = apply_variant_options(d, o);
+  out.error = apply_variant_options(d, o);
   if (out.error.empty()) out.error = d.configure(o);
   if (out.error.empty() && d.batch_requested()) out.error = "a lesson step writes no files";
   if (!out.error.empty()) out.demo.reset();

@@ -83,6 +83,12 @@ struct StepDemo {
   std::string error;
 };
 StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu);
+// The same from a command line (argv[0] first) for demo `demo` (A/B's two halves; F8 outside a lesson
+// starts from the app's own command line).
+StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo, const DemoFactory& make_demos,
+                             bool cpu);
+// `args` without --variant and --block (and their values).
+std::vector<std::string> without_variant_options(const std::vector<std::string>& args);
 
 // The lessons shipped in `assets`/lessons, sorted by file name.
 std::vector<std::filesystem::path> shipped_lessons(const std::filesystem::path& assets);

@@ -255,6 +255,7 @@ bool App::init(std::string* error) {
 void App::shutdown() {
   ladder_.reset();  // cancels and joins a run before the demo it measures goes
   lesson_.reset();
+  ab_.reset();  // the B half detaches while the GL context is there
   if (recorder_ && recorder_->recording()) {
     try {
       notify(recorder_->stop());
@@ -305,6 +306,7 @@ void App::select_demo(size_t index) {
     return;
   }
   if (index == demo_ && attached_) return;
+  stop_ab();
   ladder_.reset();  // a ladder belongs to the demo it measured (a run is cancelled and joined first)
   if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
   attached_ = false;
@@ -406,6 +408,7 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
     case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
     case KeyAction::CodePanel: code_panel_ = !code_panel_; break;
     case KeyAction::Record: toggle_recording(); break;
+    case KeyAction::AB: toggle_ab(); break;
     case KeyAction::LessonNext: go_to_step(lesson_->target(presenter::LessonMove::Next)); break;
     case KeyAction::LessonPrevious: go_to_step(lesson_->target(presenter::LessonMove::Previous)); break;
     case KeyAction::LessonFirst: go_to_step(lesson_->target(presenter::LessonMove::First)); break;
@@ -452,6 +455,7 @@ Input App::read_input(const Frame& f) {
 
 void App::start_ladder() {
   if (!attached_) return;
+  stop_ab();  // the ladder measures the app's demo alone
   if (!ladder_) ladder_ = std::make_unique<presenter::LadderView>();
   guarded("ladder", [&] {
     ladder_->start(*demos_[demo_], ctx_);
@@ -507,7 +511,8 @@ void App::frame() {
   // While the ladder is shown the demo is left alone (its copies are measured): no hook is called,
   // and it resumes where it was when the ladder closes.
   const bool ladder_shown = ladder_ && ladder_->visible();
-  if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
+  if (attached_ && !ladder_shown && ab_) compute_ab(f);
+  else if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
 
   glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
   glViewport(0, 0, f.width, f.height);
@@ -515,7 +520,8 @@ void App::frame() {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   {
     CpuSection draw_time(&timings_, "draw (CPU submit)");
-    if (attached_ && !ladder_shown) guarded("render", [&] { d.render(f); });
+    if (attached_ && !ladder_shown && ab_) render_ab(f);
+    else if (attached_ && !ladder_shown) guarded("render", [&] { d.render(f); });
   }
 
   const bool capture = shot_pending_;
@@ -548,6 +554,8 @@ void App::frame() {
     layout_.code = {};
     if (attached_ && code_panel_) guarded("code panel", [&] { draw_code(f); });
     if (attached_ && hud_) draw_hud(f);
+    layout_.ab = {};
+    if (attached_ && ab_) guarded("A/B", [&] { draw_ab_overlay(f); });
     if (help_) draw_help();
   }
   ImGui::Render();

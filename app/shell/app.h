@@ -12,6 +12,7 @@
 #include "core/demo.h"
 #include "core/settings.h"
 #include "core/timings.h"
+#include "presenter/ab.h"
 #include "presenter/code_panel.h"
 #include "presenter/hud.h"
 #include "ui/appearance.h"
@@ -21,6 +22,7 @@ namespace presenter {
 class LadderView;
 class LessonPlayer;
 class Recorder;
+class AbCompare;
 }
 namespace cuda {
 struct DeviceInfo;
@@ -88,6 +90,7 @@ class App {
     } lesson;
     presenter::CodePanelShown code;  // the code panel (F4)
     bool recording = false;          // a clip is being recorded (the red dot is drawn in a window)
+    presenter::AbShown ab;           // A/B (F8)
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -126,6 +129,14 @@ class App {
   void record_lesson_layout();
   void draw_code(const Frame& f);  // the code panel (F4)
   void toggle_recording();         // F9
+  // A/B (app_ab.cpp): two variants side by side on the input `base_args` configure.
+  bool start_ab(const std::vector<std::string>& base_args, const std::string& demo, const std::string& a,
+                const std::string& b, std::string* why);
+  void stop_ab();
+  void toggle_ab();  // F8
+  void compute_ab(Frame& f);
+  void render_ab(Frame& f);
+  void draw_ab_overlay(const Frame& f);
   void record_frame();             // after a frame is drawn: its read-back, and the red dot
 
   // Presentation and settings (app_settings.cpp).
@@ -148,6 +159,7 @@ class App {
   float lesson_top_ = 0;                            // below the lesson's progress line (points)
   bool code_panel_ = false;                         // F4
   std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record
+  std::unique_ptr<presenter::AbCompare> ab_;        // F8 / a lesson step with two variants
   size_t code_stage_ = 0;                           // the stage whose code it shows                  // bring the Lesson tab to the front (a lesson opened)
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;

@@ -38,8 +38,10 @@ void App::go_to_step(int k) {
   if (!lesson_) return;
   const presenter::LessonStep& s = lesson_->lesson().steps[static_cast<size_t>(k)];
   std::string problem;
-  // The ladder is shown only at the steps that ask for it (it measures copies of the demo it started on).
+  // The ladder is shown only at the steps that ask for it (it measures copies of the demo it started on),
+  // A/B only at the steps with two variants.
   ladder_.reset();
+  stop_ab();
   size_t index = demos_.size();
   for (size_t i = 0; i < demos_.size(); ++i)
     if (demos_[i]->name() == s.demo) index = i;
@@ -85,10 +87,9 @@ void App::go_to_step(int k) {
       }
     }
   }
-  if (s.variants.size() == 2) {
-    const std::string ab = "A/B of " + s.variants[0] + " and " + s.variants[1] +
-                           " is not available in this build: " + s.variants[0] + " is shown";
-    problem = problem.empty() ? ab : problem + "; " + ab;
+  if (s.variants.size() == 2 && problem.empty()) {
+    std::string why;
+    if (!start_ab(s.args(), s.demo, s.variants[0], s.variants[1], &why)) problem = "A/B: " + why + "; " + s.variants[0] + " is shown";
   }
   if (s.code) code_panel_ = *s.code;
   if (attached_ && !s.variants.empty()) {  // the code panel shows the stage the step is about

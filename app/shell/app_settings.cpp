@@ -221,6 +221,10 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                {"previous", c.previous},   {"snippet", c.snippet},            {"lines", c.lines},
                {"changed", c.changed},     {"sass", c.sass}};
   j["recording"] = l.recording;
+  j["ab"] = {{"shown", l.ab.shown},     {"a", l.ab.variant_a},       {"b", l.ab.variant_b},
+             {"ratio", l.ab.ratio},     {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
+             {"time_b", l.ab.time_b},   {"split_x", l.ab.split_x},   {"view", {l.ab.x0, l.ab.x1}},
+             {"label_y1", l.ab.label_y1}, {"ratio_y1", l.ab.ratio_y1}};
   j["help"] = {{"shown", l.help.shown}, {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}}, {"keys", l.help.keys}, {"scrolls", l.help.scroll_y}};
   const std::string err = files::write_regular_file(path, j.dump(2) + "\n");
   if (!err.empty()) std::fprintf(stderr, "gpulab: --layout-report: %s\n", err.c_str());

@@ -245,7 +245,12 @@ void App::draw_ui(Frame& f) {
     }
     ImGui::EndTabBar();
   }
-  if (attached_ && section(secs, std::string(d.title()), true)) guarded("ui", [&] { d.ui(f); });
+  if (attached_ && section(secs, std::string(d.title()), true)) {
+    // While A/B runs, a change to one half's own settings would make the halves differ in more than
+    // their variant: the demo's own controls wait until it ends.
+    if (ab_) ImGui::TextWrapped("A/B is running: the demo's own controls are off until it ends (F8).");
+    else guarded("ui", [&] { d.ui(f); });
+  }
   record_layout();
   ImGui::End();
 }

@@ -1,0 +1,67 @@
+#pragma once
+// A/B (F8; a lesson step with two variants): two variants of one demo side by side on identical
+// input. Both halves are fresh instances of the demo configured from the same command line (the
+// lesson step's, or the app's own), so they start from the same grid / bodies / image; every frame
+// both get the same Frame (steps, dt, keys, mouse), so they stay in step (same generation, step,
+// angle) and one camera moves both. Each is drawn into its own half-width framebuffer, labelled
+// with its variant and live time; the ratio of the two times is shown large. The B half has its own
+// Context and Timings, so the two times never mix. Reaches the demo only through the Demo interface.
+#include <memory>
+#include <string>
+
+#include "core/demo.h"
+#include "core/timings.h"
+#include "gl/gl.h"
+
+struct ImFont;
+
+namespace gpulab::presenter {
+
+// How many times faster B runs than A (a_ms / b_ms); 0 when either time is missing or not positive.
+double ab_ratio(double a_ms, double b_ms);
+// "cpu-lut is 3.2× faster than cpu-naive", "... 1.8× slower than ...", "... as fast as ..." (within 2%),
+// or "" when the ratio is unknown.
+std::string ab_ratio_text(const std::string& a, const std::string& b, double ratio);
+
+class AbCompare {
+ public:
+  // `b` is configured (not attached) with variant `variant_b`; A is the app's demo, running variant_a.
+  AbCompare(std::unique_ptr<Demo> b, std::string variant_a, std::string variant_b);
+  ~AbCompare();
+  AbCompare(const AbCompare&) = delete;
+  AbCompare& operator=(const AbCompare&) = delete;
+
+  // Attaches B with a copy of the app's context whose timings are B's own. Throws what attach throws.
+  void attach(const Context& app);
+  Demo& b() { return *b_; }
+  Timings& timings() { return timings_; }
+  const std::string& variant_a() const { return variant_a_; }
+  const std::string& variant_b() const { return variant_b_; }
+
+  // The half framebuffers, re-made when the halves change size.
+  void size_halves(int w, int h);
+  const gl::Framebuffer& half(int i) const { return halves_[i]; }
+
+ private:
+  std::unique_ptr<Demo> b_;
+  bool attached_ = false;
+  Context ctx_;
+  Timings timings_;
+  std::string variant_a_, variant_b_;
+  gl::Framebuffer halves_[2];
+};
+
+// What was drawn, for the layout report (window points).
+struct AbShown {
+  bool shown = false;
+  std::string variant_a, variant_b, ratio_text, time_a, time_b;
+  double ratio = 0;
+  float split_x = 0, x0 = 0, x1 = 0, label_y1 = 0;  // the halves' border, the view, below the labels
+  float ratio_y1 = 0;                                // below the ratio's box
+};
+
+// Labels each half (variant, live time) at its top and the ratio large at the bottom of the view.
+AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0, float x1,
+                        float y1, ImFont* big, ImFont* small, bool light_theme);
+
+}  // namespace gpulab::presenter

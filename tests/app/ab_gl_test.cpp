@@ -1,0 +1,136 @@
+// gl label, end to end through the binary (headless EGL; Mesa here): A/B from a lesson step with two
+// variants. Each demo is asked for its CPU reference against a GPU variant: where the GPU variant
+// cannot run (no CUDA device) the step says so on screen and the lesson goes on; where it runs, the
+// halves are labelled, the ratio is shown, and the halves agree where the variants' outputs agree
+// (Life, histogram: exact) and differ where they differ (the lecture's rotation kernel, half a texel
+// off). Life's two CPU variants run everywhere: their halves are the same picture, pixel for pixel.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "gl/image_io.h"
+#include "support/run_binary.h"
+
+namespace fs = std::filesystem;
+using gpulab::testing::ProcessResult;
+
+namespace {
+
+fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-ab"); }
+
+struct AbRun {
+  ProcessResult r;
+  nlohmann::json j;
+  gpulab::gl::Image img;
+};
+
+AbRun run_ab(const std::string& name, const std::string& step_body, int frames) {
+  const fs::path dir = temp_dir() / name;
+  fs::create_directories(dir / "config");
+  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  const fs::path lesson = dir / "ab.toml", png = dir / "shot.png", report = dir / "layout.json";
+  std::ofstream(lesson) << "title = \"A/B\"\n[[step]]\n" << step_body << "caption = \"A/B\"\n";
+  AbRun out;
+  out.r = gpulab::testing::run_gpulab("--headless --lesson " + lesson.string() + " --frames " + std::to_string(frames) +
+                                          " --size 1280x720 --ui-scale 1 --no-ui --screenshot " + png.string() +
+                                          " --layout-report " + report.string(),
+                                      "gpulab-ab");
+  std::ifstream in(report);
+  out.j = nlohmann::json::parse(in, nullptr, false);
+  std::string err;
+  out.img = gpulab::gl::read_image(png, &err);
+  return out;
+}
+
+// Pixels of the two halves that differ, over the rows below the ratio and above the caption, and the
+// number of distinct colours in half A there.
+struct HalfCompare {
+  size_t differing = 0, compared = 0, colours_a = 0;
+};
+HalfCompare compare_halves(const AbRun& a) {
+  HalfCompare c;
+  const nlohmann::json& ab = a.j["ab"];
+  const int x0 = static_cast<int>(ab["view"][0].get<float>()) + 1;
+  const int split = static_cast<int>(ab["split_x"].get<float>());
+  const int half = split - x0;
+  const int y0 = static_cast<int>(std::max(ab["ratio_y1"].get<float>(), ab["label_y1"].get<float>())) + 4;
+  const int y1 = static_cast<int>(a.j["lesson"]["caption_band"][0].get<float>()) - 2;
+  std::set<uint32_t> colours;
+  for (int y = y0; y < y1; ++y)
+    for (int x = 2; x < half - 2; ++x) {
+      const uint8_t* p = &a.img.rgba[(size_t(y) * a.img.width + x0 + x) * 4];
+      const uint8_t* q = &a.img.rgba[(size_t(y) * a.img.width + split + 1 + x) * 4];
+      c.differing += p[0] != q[0] || p[1] != q[1] || p[2] != q[2];
+      ++c.compared;
+      colours.insert(p[0] | p[1] << 8 | p[2] << 16);
+    }
+  c.colours_a = colours.size();
+  return c;
+}
+
+}  // namespace
+
+TEST(AbGl, LifesTwoCpuVariantsShowTheSameGridSideBySide) {
+  const AbRun a = run_ab("life-cpu", "demo = \"life\"\nvariant = [\"cpu-naive\", \"cpu-lut\"]\nparams = { grid = \"128x128\" }\n", 20);
+  ASSERT_EQ(a.r.status, 0) << a.r.output;
+  ASSERT_FALSE(a.j.is_discarded());
+  const nlohmann::json& ab = a.j["ab"];
+  ASSERT_TRUE(ab.value("shown", false)) << a.j["lesson"];
+  EXPECT_EQ(ab.value("a", std::string()), "cpu-naive");
+  EXPECT_EQ(ab.value("b", std::string()), "cpu-lut");
+  EXPECT_NE(ab.value("time_a", std::string()), "measuring");
+  EXPECT_NE(ab.value("time_b", std::string()), "measuring");
+  EXPECT_GT(ab.value("ratio", 0.0), 0.0);
+  EXPECT_NE(ab.value("ratio_text", std::string()).find("cpu-lut is "), std::string::npos) << ab;
+  EXPECT_EQ(a.j["lesson"].value("problem", std::string("?")), "");
+  const HalfCompare c = compare_halves(a);
+  ASSERT_GT(c.compared, 10000u);
+  EXPECT_GE(c.colours_a, 2u) << "the grid is drawn";
+  EXPECT_EQ(c.differing, 0u) << "same input, same generation, same camera: the same picture";
+}
+
+struct CpuVsGpu {
+  const char* demo;
+  const char* step;  // the lesson step's body
+  enum { Agree, Differ, Either } halves;
+};
+
+class AbEveryDemo : public ::testing::TestWithParam<CpuVsGpu> {};
+
+TEST_P(AbEveryDemo, CpuAgainstGpuRunsOrSaysWhyNot) {
+  const CpuVsGpu& p = GetParam();
+  const AbRun a = run_ab(std::string("gpu-") + p.demo, p.step, 12);
+  ASSERT_EQ(a.r.status, 0) << a.r.output;
+  ASSERT_FALSE(a.j.is_discarded());
+  const nlohmann::json& ab = a.j["ab"];
+  if (!ab.value("shown", false)) {
+    // No CUDA device: the step says why on screen, and the demo runs the first variant.
+    const std::string problem = a.j["lesson"].value("problem", std::string());
+    EXPECT_NE(problem.find("cannot run here"), std::string::npos) << problem;
+    EXPECT_EQ(a.j["lesson"].value("demo", std::string()), p.demo);
+    return;
+  }
+  EXPECT_GT(ab.value("ratio", 0.0), 0.0) << ab;
+  const HalfCompare c = compare_halves(a);
+  ASSERT_GT(c.compared, 10000u);
+  EXPECT_GE(c.colours_a, 2u);
+  if (p.halves == CpuVsGpu::Agree) EXPECT_EQ(c.differing, 0u);
+  if (p.halves == CpuVsGpu::Differ) EXPECT_GT(c.differing, c.compared / 100) << "the variants' outputs differ";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Demos, AbEveryDemo,
+    ::testing::Values(
+        CpuVsGpu{"life", "demo = \"life\"\nvariant = [\"cpu-lut\", \"gpu-shared\"]\nparams = { grid = \"256x256\" }\n",
+                 CpuVsGpu::Agree},
+        CpuVsGpu{"histeq", "demo = \"histeq\"\nvariant = [\"hist-cpu\", \"hist-atomic-global\"]\n", CpuVsGpu::Agree},
+        CpuVsGpu{"nbody", "demo = \"nbody\"\nvariant = [\"cpu\", \"gpu-tile-float4\"]\nparams = { bodies = 1024 }\n",
+                 CpuVsGpu::Either},
+        CpuVsGpu{"rotate", "demo = \"rotate\"\nvariant = [\"tex-array\", \"lecture\"]\nparams = { angle = 30, spin = 0, filter = \"point\" }\n",
+                 CpuVsGpu::Differ}),
+    [](const auto& info) { return std::string(info.param.demo); });
