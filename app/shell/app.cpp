@@ -16,6 +16,7 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "core/keymap.h"
+#include "presenter/counters_command.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
 #include "shell/bench_driver.h"
@@ -553,6 +554,10 @@ int App::run() {
     if (!attached_) return 1;  // attach_current has said why
     return presenter::run_ladder_command(*demos_[demo_], ctx_, options_);
   }
+  if (options_.mode == Options::Mode::Counters) {
+    if (!attached_) return 1;  // attach_current has said why
+    return presenter::run_counters_command(*demos_[demo_], ctx_, options_);
+  }
   if (attached_ && demos_[demo_]->batch_requested()) {
     const std::string err = demos_[demo_]->run_batch(options_);
     if (!err.empty()) {
@@ -638,6 +643,7 @@ int gpulab_main(int argc, const char* const* argv) {
     case Options::Mode::Bench:
       return run_bench(o);
     case Options::Mode::Ladder:
+    case Options::Mode::Counters:
     case Options::Mode::Run:
       break;
   }
