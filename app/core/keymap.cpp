@@ -17,6 +17,8 @@ constexpr KeyBinding kShellKeys[] = {
      true},
     {GLFW_KEY_F2, 0, 0, false, "F2", "heads-up display: time, speed-up, % of peak", "Presenter",
      KeyAction::Hud, false, false},
+    {GLFW_KEY_F3, 0, 0, false, "F3", "measure the GPU's counters for the current variant (Counters tab)",
+     "Presenter", KeyAction::Counters, false, false},
     {GLFW_KEY_F5, 0, 0, false, "F5", "the speed-up ladder of every variant (again: close it)", "Presenter",
      KeyAction::Ladder, false, true},
     {GLFW_KEY_ESCAPE, 0, 0, false, "Esc", "cancel or close the ladder; close this list", "Presenter",

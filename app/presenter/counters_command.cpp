@@ -8,6 +8,7 @@
 
 #include "common/text.h"
 #include "common/file_io.h"
+#include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
 
@@ -16,8 +17,9 @@ using cuda::Metric;
 
 std::string counters_unavailable(const cuda::Counters& counters, const Context& ctx) {
   if (std::string why = cuda::counters_build_reason(); !why.empty()) return why;
-  if (!ctx.cuda) return "no CUDA device (" + (ctx.cuda_reason.empty() ? std::string("none found") : ctx.cuda_reason) +
-                        "): the counters count a GPU's work";
+  if (!ctx.cuda)
+    return "no CUDA device, and the counters count a GPU's work (" +
+           (ctx.cuda_reason.empty() ? std::string("none found") : ctx.cuda_reason) + ")";
   return counters.unavailable();
 }
 
@@ -232,17 +234,26 @@ RooflineData counters_roofline(const std::vector<CounterRow>& rows, std::string_
 }
 
 int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
+  const std::vector<Stage> stages = demo.stages();
+  std::vector<std::string> known;
+  for (const Stage& st : stages)
+    for (const VariantChoice& v : st.variants) known.push_back(std::string(v.id));
+  for (const std::string& id : o.counters_variants)
+    if (std::find(known.begin(), known.end(), id) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      std::fprintf(stderr, "gpulab: counters: no variant %s in the %s demo (variants: %s)\n", text::quote(id).c_str(),
+                   std::string(demo.name()).c_str(), list.c_str());
+      return 1;
+    }
   cuda::Counters counters;
   if (std::string why = counters_unavailable(counters, ctx); !why.empty()) {
     std::printf("counters unavailable: %s\n", why.c_str());
     return 0;
   }
   std::vector<CounterRow> rows;
-  const std::vector<Stage> stages = demo.stages();
-  std::vector<std::string> known;
   for (size_t s = 0; s < stages.size(); ++s) {
     for (const VariantChoice& v : stages[s].variants) {
-      known.push_back(std::string(v.id));
       const bool asked = o.counters_variants.empty() ||
                          std::find(o.counters_variants.begin(), o.counters_variants.end(), v.id) !=
                              o.counters_variants.end();
@@ -262,14 +273,6 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
       }
     }
   }
-  for (const std::string& id : o.counters_variants)
-    if (std::find(known.begin(), known.end(), id) == known.end()) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      std::fprintf(stderr, "gpulab: counters: no variant %s in the %s demo (variants: %s)\n", text::quote(id).c_str(),
-                   std::string(demo.name()).c_str(), list.c_str());
-      return 1;
-    }
   std::string device;
   for (const CounterRow& r : rows)
     if (r.measured() && device.empty()) device = r.result.device;
@@ -287,6 +290,128 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   };
   write(o.counters_csv, counters_csv(rows), "--csv");
   write(o.counters_json, counters_json(rows, demo.name(), device), "--json");
+  return status;
+}
+
+}  // namespace gpulab::presenter
+
+// ---- gpulab ladder --counters ------------------------------------------------------------------
+
+namespace gpulab::presenter {
+
+namespace {
+
+// The records of a CSV text, each record's text without its line end (quoted line ends kept).
+std::vector<std::string> csv_records(const std::string& csv) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (char c : csv) {
+    if (c == '"') quoted = !quoted;
+    if (c == '\n' && !quoted) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::filesystem::path beside(const std::string& path, const std::string& suffix) {
+  std::filesystem::path p(path);
+  return p.parent_path() / (p.stem().string() + suffix);
+}
+
+}  // namespace
+
+std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::vector<CounterRow>& rows) {
+  const std::vector<std::string> records = csv_records(ladder_csv_text);
+  std::string out;
+  for (size_t i = 0; i < records.size(); ++i) {
+    out += records[i];
+    if (i == 0) {
+      out += ",kernel_ms,dram_read_bytes_per_item,dram_write_bytes_per_item,ideal_bytes_per_item,l2_bytes_per_item,"
+             "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,counters_reason\n";
+      continue;
+    }
+    const CounterRow* r = i - 1 < rows.size() ? &rows[i - 1] : nullptr;
+    if (r && r->measured()) {
+      const KernelCounters& k = r->result.total;
+      const CounterFigures f = counter_figures(k, r->ideal);
+      for (const std::string& v :
+           {num(f.ms, "%.6g"), num(f.read_per_item), num(f.write_per_item), num(f.ideal_per_item),
+            num(f.l2_per_item), num(k[Metric::BankConflicts], "%.0f"), num(k[Metric::SharedLoads], "%.0f"),
+            num(k[Metric::WarpsActivePct], "%.4g"), num(k[Metric::DramThroughputPct], "%.4g"),
+            num(k[Metric::Ipc], "%.4g")})
+        out += "," + v;
+      out += ",\n";
+    } else {
+      out += ",,,,,,,,,,," + csv_field(r ? r->unavailable : "") + "\n";  // ten empty columns, the reason
+    }
+  }
+  return out;
+}
+
+int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, const std::vector<Rung>& rungs,
+                            const std::string& device) {
+  cuda::Counters counters;
+  if (std::string why = counters_unavailable(counters, ctx); !why.empty()) {
+    std::printf("counters unavailable: %s\n", why.c_str());
+    return 0;
+  }
+  const size_t stage_count = demo.stages().size();
+  std::vector<CounterRow> rows;
+  for (const Rung& r : rungs) {
+    if (r.stage >= stage_count) {  // the whole pipeline's panel: several variants chained, not one
+      CounterRow row;
+      row.stage_id = r.stage_id;
+      row.variant = r.variant;
+      row.unavailable = "the whole pipeline is measured stage by stage";
+      rows.push_back(std::move(row));
+      continue;
+    }
+    if (r.state != RungState::Measured) {
+      CounterRow row;
+      row.stage_id = r.stage_id;
+      row.variant = r.variant;
+      row.unavailable = r.reason.empty() ? "not measured" : r.reason;
+      rows.push_back(std::move(row));
+      continue;
+    }
+    rows.push_back(measure_counters(counters, demo, ctx, r.stage, r.variant, r.block));
+    if (rows.back().gpu && !rows.back().measured() && !counters.unavailable().empty()) {
+      std::printf("counters unavailable: %s\n", counters.unavailable().c_str());
+      return 0;
+    }
+  }
+  std::printf("\nCounters, one step of each rung (CUPTI range profiler):\n");
+  std::fputs(counters_table(rows).c_str(), stdout);
+  int status = 0;
+  auto report = [&](const std::string& why, const std::string& path, const char* what) {
+    if (!why.empty()) {
+      std::fprintf(stderr, "gpulab: ladder --counters %s: %s\n", what, why.c_str());
+      status = 1;
+    } else {
+      std::fprintf(stderr, "ladder: wrote %s\n", path.c_str());
+    }
+  };
+  if (!o.ladder_csv.empty())
+    report(files::write_regular_file(o.ladder_csv, ladder_counters_csv(ladder_csv(rungs), rows)), o.ladder_csv, "--csv");
+  if (!o.ladder_json.empty()) {
+    const std::string path = beside(o.ladder_json, "-counters.json").string();
+    report(files::write_regular_file(path, counters_json(rows, demo.name(), device)), path, "--json");
+  }
+  if (!o.ladder_png.empty()) {
+    const std::string path = beside(o.ladder_png, "-roofline.png").string();
+    const RooflineData d =
+        counters_roofline(rows, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);
+    const int w = o.ladder_png_width, h = o.ladder_png_height;
+    report(save_layout_png([&](const TextMeasure& m) { return layout_roofline(d, float(w), float(h), m).chart; },
+                           roofline_glyph_text(d), w, h, path),
+           path, "--png");
+  }
   return status;
 }
 

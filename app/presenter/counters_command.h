@@ -9,6 +9,7 @@
 #include "core/demo.h"
 #include "cuda/counters.h"
 #include "presenter/counter_readings.h"
+#include "presenter/ladder.h"
 #include "presenter/roofline.h"
 
 namespace gpulab::presenter {
@@ -50,5 +51,13 @@ RooflineData counters_roofline(const std::vector<CounterRow>& rows, std::string_
 // `gpulab counters`: every variant (or --variant ones) of the attached demo. Exit 0 also with
 // "counters unavailable: why" where they cannot be read.
 int run_counters_command(Demo& demo, const Context& ctx, const Options& options);
+
+// `gpulab ladder --counters`: each measured rung's counters (the whole pipeline's panel has none)
+// printed after the ladder's table, as columns appended to --csv, as --json's "-counters.json" and as
+// a roofline PNG beside --png ("-roofline.png"). Returns 1 when an output could not be written.
+int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& options, const std::vector<Rung>& rungs,
+                            const std::string& device);
+// The ladder's CSV (ladder_csv) with the counters of rows[i] appended to its record i + 1.
+std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::vector<CounterRow>& rows);
 
 }  // namespace gpulab::presenter

@@ -93,12 +93,13 @@ std::string roofline_glyph_text(const RooflineData& d) {
   return s;
 }
 
-RooflineLayout layout_roofline(const RooflineData& d, float width, float height, const TextMeasure& measure) {
+RooflineLayout layout_roofline(const RooflineData& d, float width, float height, const TextMeasure& measure,
+                               float text_scale) {
   RooflineLayout L;
   ChartLayout& c = L.chart;
   c.width = width;
   c.height = height;
-  const float s = height / 1080.0f;
+  const float s = text_scale > 0 ? text_scale : height / 1080.0f;
   const float pad = 24 * s;
   auto text = [&](std::string t, float x, float y, float px, TextFace face, ChartColour col, TextRole role,
                   int rung = -1) {

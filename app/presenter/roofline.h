@@ -51,8 +51,10 @@ struct RooflineLayout {
   float y_of(double gflops) const;
 };
 
-// Lays the chart out in width × height. Without peaks it says so and draws no roofs.
-RooflineLayout layout_roofline(const RooflineData& d, float width, float height, const TextMeasure& measure);
+// Lays the chart out in width × height. Without peaks it says so and draws no roofs. `text_scale`
+// sizes the text (1: a 1080-pixel slide's); 0: height / 1080, as the PNG.
+RooflineLayout layout_roofline(const RooflineData& d, float width, float height, const TextMeasure& measure,
+                               float text_scale = 0);
 
 // Every text of a layout: for the PNG's glyph list.
 std::string roofline_glyph_text(const RooflineData& d);

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "core/keymap.h"
 #include "presenter/counters_command.h"
+#include "presenter/counters_view.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
 #include "shell/bench_driver.h"
@@ -362,6 +363,13 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
       if (ladder_ && ladder_->visible()) ladder_->escape();
       else start_ladder();
       break;
+    case KeyAction::Counters:
+      if (attached_) {
+        if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+        counters_->request_current(*demos_[demo_]);
+        notify("counters: measuring one step of the current variant (Counters tab)");
+      }
+      break;
     case KeyAction::Close:
       if (help_) help_ = false;
       else if (ladder_ && ladder_->visible()) ladder_->escape();
@@ -481,6 +489,8 @@ void App::frame() {
   // While the ladder is shown the demo is left alone (its copies are measured): no hook is called,
   // and it resumes where it was when the ladder closes.
   const bool ladder_shown = ladder_ && ladder_->visible();
+  // One queued counters measurement a frame at most, between the demo's frames (on copies of its input).
+  if (attached_ && !ladder_shown && counters_) guarded("counters", [&] { counters_->poll(d, ctx_); });
   if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
 
   glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());

@@ -18,6 +18,7 @@
 namespace gpulab {
 namespace presenter {
 class LadderView;
+class CountersView;
 }
 namespace cuda {
 struct DeviceInfo;
@@ -118,6 +119,7 @@ class App {
 
   Options options_;
   std::unique_ptr<presenter::LadderView> ladder_;  // shown over the view while it exists
+  std::unique_ptr<presenter::CountersView> counters_;  // F3 / the Counters tab; made on first use
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;
