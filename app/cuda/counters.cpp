@@ -25,6 +25,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_target.h>
 #endif
 
@@ -214,6 +216,7 @@ struct Counters::Impl {
   std::vector<uint8_t> config;
   std::string chip, device_name, lasting;
   int device = -1;
+  int passes = 0;
 
   ~Impl() {
     if (host) {
@@ -299,6 +302,13 @@ struct Counters::Impl {
       p.pConfigImage = config.data();
       check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
     }
+    {
+      auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+      p.configImageSize = config.size();
+      p.pConfigImage = config.data();
+      check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
+      passes = int(p.numOfPasses);
+    }
     device = dev;
   }
 };
@@ -346,6 +356,65 @@ class EnabledProfiler {
   bool started_ = false;
 };
 
+// The names of the kernels launched while it lives, from CUPTI's callbacks on the launch calls
+// (auto ranges are numbered, not named). The driver's launch calls see every kernel, the runtime's
+// those launched through it; whichever list matches the ranges names them. Failing to subscribe
+// (another CUPTI client holds the callbacks) only loses the names.
+class LaunchNames {
+ public:
+  LaunchNames() {
+    if (cuptiSubscribe(&subscriber_, &LaunchNames::callback, this) != CUPTI_SUCCESS) {
+      subscriber_ = nullptr;
+      return;
+    }
+    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API);
+    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API);
+  }
+  ~LaunchNames() { stop(); }
+  LaunchNames(const LaunchNames&) = delete;
+  LaunchNames& operator=(const LaunchNames&) = delete;
+  void stop() {
+    if (subscriber_) cuptiUnsubscribe(subscriber_);
+    subscriber_ = nullptr;
+  }
+  // The names for `ranges` launches, or empty when neither list has that many.
+  std::vector<std::string> names(size_t ranges) const {
+    if (driver_.size() == ranges) return driver_;
+    if (runtime_.size() == ranges) return runtime_;
+    return {};
+  }
+
+ private:
+  static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    const auto* d = static_cast<const CUpti_CallbackData*>(data);
+    if (!d || d->callbackSite != CUPTI_API_ENTER || !d->symbolName) return;
+    auto* me = static_cast<LaunchNames*>(self);
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+      switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+          me->driver_.push_back(d->symbolName);
+          break;
+        default:
+          break;
+      }
+    } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      const std::string_view fn = d->functionName ? d->functionName : "";
+      if (fn.find("Launch") != std::string_view::npos) me->runtime_.push_back(d->symbolName);
+    }
+  }
+
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  std::vector<std::string> driver_, runtime_;
+};
+
 }  // namespace
 
 Counters::Counters() : impl_(std::make_unique<Impl>()) {}
@@ -376,6 +445,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
     const CUcontext ctx = impl_->current_context();
     impl_->prepare(ctx, dev);
     r.chip = impl_->chip;
+    r.passes = impl_->passes;
     check_cuda(cudaDeviceSynchronize(), "the GPU failed before the measurement");
 
     EnabledProfiler profiler(ctx);
@@ -414,9 +484,11 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
       p.targetNestingLevel = 1;
       check(cuptiRangeProfilerSetConfig(&p), "cuptiRangeProfilerSetConfig");
     }
+    LaunchNames launches;
     profiler.start();
     launch();
     check_cuda(cudaDeviceSynchronize(), "the measured step failed");
+    launches.stop();
     if (!profiler.stop())
       throw CuptiFailure{"CUPTI did not submit every pass of the metric set in one step", false};
     size_t dropped = 0;
@@ -434,6 +506,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
       check(cuptiRangeProfilerGetCounterDataInfo(&p), "cuptiRangeProfilerGetCounterDataInfo");
       ranges = p.numTotalRanges;
     }
+    const std::vector<std::string> names_by_launch = launches.names(ranges);
     for (size_t i = 0; i < ranges; ++i) {
       KernelCounters k;
       auto info = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
@@ -442,7 +515,8 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
       info.rangeIndex = i;
       info.rangeDelimiter = "/";
       check(cuptiRangeProfilerCounterDataGetRangeInfo(&info), "cuptiRangeProfilerCounterDataGetRangeInfo");
-      k.kernel = short_kernel_name(info.rangeName ? info.rangeName : "kernel " + std::to_string(i + 1));
+      k.kernel = !names_by_launch.empty() ? short_kernel_name(names_by_launch[i])
+                                          : "kernel " + std::to_string(i + 1);
       auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
       ev.pHostObject = impl_->host;
       ev.pCounterDataImage = data.data();

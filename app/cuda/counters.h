@@ -29,6 +29,8 @@ enum class Metric : size_t {
   SharedLoads,        // smsp__inst_executed_op_shared_ld.sum: warp-level shared load instructions
   L2Bytes,            // lts__t_bytes.sum: bytes through the L2 slices
   Ipc,                // sm__inst_executed.avg.per_cycle_active: warp instructions per cycle per SM
+  SharedWavefronts,   // l1tex__data_pipe_lsu_wavefronts_mem_shared.sum: shared-memory passes (loads, stores,
+                      // atomics); more than one a shared instruction is serialisation, atomics' included
   Count
 };
 inline constexpr size_t kMetricCount = static_cast<size_t>(Metric::Count);
@@ -44,11 +46,12 @@ inline constexpr std::array<const char*, kMetricCount> kMetricNames = {
     "smsp__inst_executed_op_shared_ld.sum",
     "lts__t_bytes.sum",
     "sm__inst_executed.avg.per_cycle_active",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
 };
 
-// One range: one kernel launch (auto range), or the sum of several (KernelCounters::sum).
+// One range: one kernel launch (auto range), or the sum of several (sum_kernels).
 struct KernelCounters {
-  std::string kernel;  // the range's name: the kernel's (mangled names are shortened), or "all kernels"
+  std::string kernel;  // the kernel's name (shortened by short_kernel_name), or "all kernels"
   std::array<double, kMetricCount> values{};
   int launches = 1;
   double operator[](Metric m) const { return values[static_cast<size_t>(m)]; }
@@ -74,6 +77,7 @@ struct CounterResult {
   std::string device;                   // the device's name
   std::string chip;                     // CUPTI's chip name ("GH100")
   double host_ms = 0;                   // host time the measurement took (Start .. decoded)
+  int passes = 0;                       // replay passes the metric set needs on this GPU (1: none)
   bool ok() const { return unavailable.empty(); }
 };
 

@@ -106,7 +106,7 @@ std::vector<Reading> counter_readings(const KernelCounters& k, const StepIdeal& 
   out.push_back({"DRAM written", format_bytes(k[Metric::DramWrite]) + per(f.write_per_item),
                  k[Metric::DramWrite] < 0.05 * k[Metric::DramRead]
                      ? "almost nothing reached DRAM yet: the results still sit in the L2 cache (written back later)"
-                     : "the results written back to memory"});
+                     : "written back to DRAM while it ran: its results, or earlier data leaving the L2 cache"});
 
   const double l2 = f.l2_vs_dram;
   out.push_back({"L2 traffic", format_bytes(k[Metric::L2Bytes]) + per(f.l2_per_item),
@@ -132,6 +132,15 @@ std::vector<Reading> counter_readings(const KernelCounters& k, const StepIdeal& 
   else
     conflict_meaning = "threads of a warp hit the same bank (on shared stores) and wait their turn";
   out.push_back({"bank conflicts", format_sig3(conflicts), conflict_meaning});
+
+  const double waves = k[Metric::SharedWavefronts];
+  if (waves > 0) {
+    const double per = ratio(waves, loads);
+    out.push_back({"shared passes", format_sig3(waves) + " wavefronts",
+                   loads > 0 && per > 4
+                       ? format_sig3(per) + " per shared load: accesses are serialised (conflicts, or atomics on one address)"
+                       : "passes through shared memory for loads, stores and atomics, one each when nothing collides"});
+  }
 
   const double occ = k[Metric::WarpsActivePct];
   std::string occ_value = pct(occ);

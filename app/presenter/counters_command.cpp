@@ -124,8 +124,8 @@ std::string counters_table(const std::vector<CounterRow>& rows) {
     if (!r.measured()) continue;
     out += "\n" + r.variant + " (" + r.result.total.kernel + "):\n";
     for (const Reading& x : counter_readings(r.result.total, r.ideal)) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "  %-22s %-34s ", x.name.c_str(), x.value.c_str());
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "  %-22s %-40s ", x.name.c_str(), x.value.c_str());
       out += buf + x.meaning + "\n";
     }
   }
@@ -134,7 +134,7 @@ std::string counters_table(const std::vector<CounterRow>& rows) {
 
 std::string counters_csv(const std::vector<CounterRow>& rows) {
   std::string out = "stage,variant,block,kernel,launches,kernel_ms,dram_read_bytes,dram_write_bytes,l2_bytes,"
-                    "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,items_per_step,item_unit,"
+                    "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,shared_wavefronts,items_per_step,item_unit,"
                     "ideal_bytes_per_step,read_bytes_per_item,write_bytes_per_item,reason\n";
   auto line = [&](const CounterRow& r, const KernelCounters* k) {
     const CounterFigures f = k ? counter_figures(*k, r.ideal) : CounterFigures{};
@@ -144,11 +144,12 @@ std::string counters_csv(const std::vector<CounterRow>& rows) {
                             num((*k)[Metric::DramWrite], "%.0f"), num((*k)[Metric::L2Bytes], "%.0f"),
                             num((*k)[Metric::BankConflicts], "%.0f"), num((*k)[Metric::SharedLoads], "%.0f"),
                             num((*k)[Metric::WarpsActivePct], "%.4g"), num((*k)[Metric::DramThroughputPct], "%.4g"),
-                            num((*k)[Metric::Ipc], "%.4g"), num(r.ideal.items_per_step, "%.0f"), r.ideal.item_unit,
+                            num((*k)[Metric::Ipc], "%.4g"), num((*k)[Metric::SharedWavefronts], "%.0f"),
+                            num(r.ideal.items_per_step, "%.0f"), r.ideal.item_unit,
                             num(r.ideal.bytes_per_step, "%.0f"), num(f.read_per_item), num(f.write_per_item)})
         fields.push_back(v);
     } else {
-      fields.resize(fields.size() + 15);
+      fields.resize(fields.size() + 16);
     }
     fields.push_back(r.unavailable);
     for (size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + csv_field(fields[i]);
@@ -276,7 +277,11 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   std::string device;
   for (const CounterRow& r : rows)
     if (r.measured() && device.empty()) device = r.result.device;
-  std::printf("%s counters, %s\n", std::string(demo.title()).c_str(), device.empty() ? "no device" : device.c_str());
+  int passes = 0;
+  for (const CounterRow& r : rows)
+    if (r.measured()) passes = r.result.passes;
+  std::printf("%s counters, %s (CUPTI range profiler, one range a kernel, %d pass%s)\n", std::string(demo.title()).c_str(),
+              device.empty() ? "no device" : device.c_str(), passes, passes == 1 ? "" : "es, kernel replay");
   std::fputs(counters_table(rows).c_str(), stdout);
   int status = 0;
   auto write = [&](const std::string& path, const std::string& text, const char* what) {

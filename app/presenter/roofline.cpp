@@ -142,7 +142,9 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     c.boxes.push_back({{x - line / 2, L.plot.y0, x + line / 2, L.plot.y1}, ChartColour::Grid, BoxRole::Grid});
     const std::string t = intensity_decade(e);
     const float w = measure(t, TextFace::Sans, tick_px);
-    text(t, std::clamp(x - w / 2, 0.0f, width - w), L.plot.y1 + 6 * s, tick_px, TextFace::Sans, ChartColour::Dim,
+    // The end ticks align with the plot's edges (the first clear of the y axis' lowest label).
+    const float tx = e == L.axes.x_lo ? x : e == L.axes.x_hi ? x - w : x - w / 2;
+    text(t, std::clamp(tx, 0.0f, width - w), L.plot.y1 + 6 * s, tick_px, TextFace::Sans, ChartColour::Dim,
          TextRole::Tick);
   }
   for (int e = L.axes.y_lo; e <= L.axes.y_hi; ++e) {
@@ -174,10 +176,11 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     text(fp, L.plot.x1 - fw - 8 * s, L.y_of(d.peak_gflops) - tick_px - 8 * s, tick_px, TextFace::Sans,
          ChartColour::Speedup, TextRole::Peak);
     const std::string bw = "DRAM " + format_sig3(d.peak_gbps) + " GB/s";
-    // Under the sloped roof, right of where it starts.
-    const float bx = L.x_of(x_left) + 12 * s;
-    const float by = std::min(L.plot.y1 - tick_px - 6 * s, L.y_of(d.peak_gbps * x_left) + 10 * s);
-    text(bw, std::max(bx, L.plot.x0 + 8 * s), std::max(by - tick_px * 2.5f, L.plot.y0 + 4 * s), tick_px,
+    // Under the sloped roof's middle: the roof rises to the right, so the text stays clear of it.
+    const double xm = std::sqrt(x_left * ridge);
+    const float bx = L.x_of(xm) + 6 * s;
+    const float by = std::min(L.plot.y1 - tick_px - 4 * s, L.y_of(d.peak_gbps * xm) + 10 * s);
+    text(bw, std::clamp(bx, L.plot.x0 + 4 * s, L.plot.x1 - measure(bw, TextFace::Sans, tick_px) - 4 * s), by, tick_px,
          TextFace::Sans, ChartColour::Slowdown, TextRole::Peak);
   }
 
@@ -208,7 +211,13 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
       ly += label_px * 1.1f;
       if (ly + label_px > L.plot.y1) ly = L.plot.y0 + 2 * s + label_px * 1.1f * float(tries);
     }
-    taken.push_back(text(label, lx, ly, label_px, TextFace::SansBold, ChartColour::Text, TextRole::Name, int(i)));
+    const Rect placed = text(label, lx, ly, label_px, TextFace::SansBold, ChartColour::Text, TextRole::Name, int(i));
+    taken.push_back(placed);
+    // A label moved off its dot gets a thin leader line to it.
+    if (std::fabs(placed.y0 + label_px / 2 - y) > label_px * 0.75f) {
+      const float ex = placed.x0 >= x ? placed.x0 - 2 * s : placed.x1 + 2 * s;
+      c.lines.push_back({x, y, ex, placed.y0 + label_px / 2, std::max(1.0f, 1.5f * s), ChartColour::Dim});
+    }
   }
   float ny = L.plot.y1 + tick_px + 14 * s + label_px + 12 * s;
   for (const std::string& u : d.unplaced) {

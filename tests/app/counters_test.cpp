@@ -195,6 +195,8 @@ TEST(Counters, CsvHasALineAKernelAndAppendsToTheLaddersRecords) {
   for (char c : csv) lines += c == '\n';
   EXPECT_EQ(lines, 1u + 3u + 1u);  // header, two kernels and their sum, the CPU row
   EXPECT_NE(csv.find("\"a CPU variant, \"\"host\"\"\""), std::string::npos);
+  EXPECT_NE(csv.find("step,gpu-ghost,16x16,ghost,1,0.001,10,10,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("step,gpu-ghost,16x16,all kernels,2,0.003,110,110,"), std::string::npos) << csv;
   // The ladder's CSV with a reason holding a line break: records, not lines, get the columns.
   const std::string ladder = "stage,variant,reason\nstep,gpu-ghost,\nstep,cpu-lut,\"two\nlines\"\n";
   const std::string joined = ladder_counters_csv(ladder, {measured, cpu});
@@ -252,8 +254,10 @@ TEST(Roofline, PointsSitAtTheirValuesUnderTheRoofsAndNoTextOverlaps) {
     // The memory-bound point is left of the ridge, the compute-bound one right of it.
     EXPECT_LT(L.x_of(0.5), L.x_of(ridge_intensity(d)));
     EXPECT_GT(L.x_of(400), L.x_of(ridge_intensity(d)));
-    // Two roofs meeting at the ridge, the flat one at the FP32 peak.
-    ASSERT_EQ(L.chart.lines.size(), 2u);
+    // Two roofs meeting at the ridge, the flat one at the FP32 peak (then any labels' leader lines).
+    ASSERT_GE(L.chart.lines.size(), 2u);
+    EXPECT_EQ(L.chart.lines[0].colour, ChartColour::Slowdown);
+    EXPECT_EQ(L.chart.lines[1].colour, ChartColour::Speedup);
     EXPECT_NEAR(L.chart.lines[0].x1, L.chart.lines[1].x0, 0.01f);
     EXPECT_NEAR(L.chart.lines[1].y0, L.y_of(60000), 0.01f);
     EXPECT_NEAR(L.chart.lines[1].y1, L.y_of(60000), 0.01f);
@@ -302,7 +306,7 @@ TEST(Roofline, WithoutPeaksItSaysSoAndDrawsNoRoofs) {
   RooflineData d = h100ish();
   d.peak_gbps = 0;
   const RooflineLayout L = layout_roofline(d, 1920, 1080, approximate_text_measure());
-  EXPECT_TRUE(L.chart.lines.empty());
+  for (const ChartLine& l : L.chart.lines) EXPECT_EQ(l.colour, ChartColour::Dim);  // leader lines only, no roofs
   const TextRun* sub = L.chart.text(TextRole::Subtitle);
   ASSERT_TRUE(sub);
   EXPECT_NE(sub->text.find("no peaks known"), std::string::npos);
