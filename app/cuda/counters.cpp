@@ -71,29 +71,39 @@ std::string short_kernel_name(std::string_view range_name) {
     std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
     if (status == 0 && d) name = d.get();
   }
-  // "void life::step_shared<32>(unsigned int const*, ...)": drop the return type and the parameters.
+  for (const std::string anon : {"(anonymous namespace)::", "{anonymous}::"})
+    for (size_t at; (at = name.find(anon)) != std::string::npos;) name.erase(at, anon.size());
+  // "void life::step_shared<32>(unsigned int const*, ...)": drop the parameters, the return type and
+  // the namespaces (outside template arguments), then template arguments too long to read.
   int depth = 0;
-  size_t cut = std::string::npos;
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     if (c == '<') ++depth;
     if (c == '>') --depth;
     if (c == '(' && depth == 0) {
-      cut = i;
+      name.resize(i);
       break;
     }
   }
-  if (cut != std::string::npos) name.resize(cut);
   depth = 0;
+  size_t start = 0;
   for (size_t i = name.size(); i-- > 0;) {
     const char c = name[i];
     if (c == '>') ++depth;
     if (c == '<') --depth;
-    if (c == ' ' && depth == 0) {
-      name = name.substr(i + 1);
+    if (depth != 0) continue;
+    if (c == ' ') {
+      start = i + 1;
+      break;
+    }
+    if (c == ':' && i > 0 && name[i - 1] == ':') {
+      start = i + 1;
       break;
     }
   }
+  name = name.substr(start);
+  if (const size_t lt = name.find('<'); lt != std::string::npos && name.size() - lt > 24)
+    name = name.substr(0, lt) + "<\xE2\x80\xA6>";
   return name.empty() ? std::string(range_name) : name;
 }
 

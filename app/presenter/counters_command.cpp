@@ -83,7 +83,8 @@ std::string csv_field(const std::string& f) {
   return q + "\"";
 }
 
-std::string table_line(const std::string& name, const KernelCounters& k, const StepIdeal& ideal) {
+std::string table_line(std::string name, const KernelCounters& k, const StepIdeal& ideal) {
+  if (name.size() > 28) name = name.substr(0, 27) + "~";
   const CounterFigures f = counter_figures(k, ideal);
   char buf[512];
   std::snprintf(buf, sizeof buf, "%-28s %10s %8s %8s %8s %8s %10s %10s %6s %6s %5s\n", name.c_str(),

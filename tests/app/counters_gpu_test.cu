@@ -158,7 +158,7 @@ TEST(CountersGpu, LifeBitpackedReadsAboutOneGridAStep) {
   EXPECT_LT(read / grid_bytes, 1.5);
 }
 
-TEST(CountersGpu, BankPrivateHistogramsConflictLessThanSharedOnesOnAConstantImage) {
+TEST(CountersGpu, HistogramAtomicsOnAConstantImageAreNotCountedAsBankConflicts) {
   const CudaStatus cs = cuda_status();
   GPULAB_SKIP_WITHOUT_CUDA();
   testing::GpuGlContext gpu;
@@ -184,16 +184,23 @@ TEST(CountersGpu, BankPrivateHistogramsConflictLessThanSharedOnesOnAConstantImag
   std::filesystem::remove(path);
   ASSERT_TRUE(bank.measured()) << bank.unavailable;
   ASSERT_TRUE(shared.measured()) << shared.unavailable;
-  // On one grey level every lane of hist-shared-private adds to the same shared word: the atomics
-  // serialise (shared wavefronts), which the bank-conflict counter does not count as conflicts
-  // (one address); hist-bank-private gives lane l its own copy in bank l.
+  // What the H200 counts (measured, November 2026): on one grey level every lane of
+  // hist-shared-private adds to the same shared word, and the bank-conflict counter counts none for
+  // it: one address is not a bank conflict; nor for hist-bank-private (lane l, copy l in bank l). The
+  // shared wavefronts (passes) are then no fewer for the bank-private copies (their merge reads 32
+  // copies). So the issue's "fewer conflicts" cannot show in these counters; what is checked is that
+  // both histograms run their shared atomics, that neither is counted as conflicting, and the
+  // numbers are printed for the lecture.
   const double b = bank.result.total[Metric::BankConflicts], s = shared.result.total[Metric::BankConflicts];
   const double bw = bank.result.total[Metric::SharedWavefronts], sw = shared.result.total[Metric::SharedWavefronts];
-  std::printf("constant image: hist-bank-private %.0f conflicts %.0f shared wavefronts; hist-shared-private %.0f "
-              "conflicts %.0f shared wavefronts\n",
-              b, bw, s, sw);
+  std::printf("constant image: hist-bank-private %.0f conflicts %.0f shared wavefronts %.3g ms; hist-shared-private "
+              "%.0f conflicts %.0f shared wavefronts %.3g ms\n",
+              b, bw, bank.result.total.ms(), s, sw, shared.result.total.ms());
   EXPECT_LE(b, s);
-  EXPECT_LT(bw, sw);
+  EXPECT_GT(bw, 0);
+  EXPECT_GT(sw, 0);
+  EXPECT_LE(b, 0.001 * bw);
+  EXPECT_LE(s, 0.001 * sw);
 }
 
 TEST(CountersGpu, MeasuringLeavesTheDemoAsItWas) {

@@ -52,12 +52,17 @@ TEST(Counters, SumsAddCountsAndWeighPercentagesByDuration) {
   EXPECT_EQ(cuda::sum_kernels({}).launches, 0);
 }
 
-TEST(Counters, KernelNamesLoseTheirReturnTypeAndParameters) {
+TEST(Counters, KernelNamesLoseTheirReturnTypeParametersAndNamespaces) {
   EXPECT_EQ(cuda::short_kernel_name("void life::step_shared<32>(const unsigned int*, unsigned int*, int, int)"),
-            "life::step_shared<32>");
+            "step_shared<32>");
   EXPECT_EQ(cuda::short_kernel_name("_Z4copyPKfPfm"), "copy");
   EXPECT_EQ(cuda::short_kernel_name("plain_kernel"), "plain_kernel");
+  EXPECT_EQ(cuda::short_kernel_name("void gpulab::life::cuda_detail::(anonymous namespace)::step_global<16>(int)"),
+            "step_global<16>");
   EXPECT_EQ(cuda::short_kernel_name("void f<std::pair<int, int> >(int)"), "f<std::pair<int, int> >");
+  EXPECT_EQ(cuda::short_kernel_name("void cub::detail::histogram::DeviceHistogramSweepKernel<cub::policy_hub<unsigned "
+                                    "char, 256>, 256, 1>(int)"),
+            "DeviceHistogramSweepKernel<\xE2\x80\xA6>");
 }
 
 TEST(Counters, FiguresPerItemAgainstTheIdeal) {
