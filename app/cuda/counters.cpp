@@ -447,6 +447,12 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
     return r;
   }
   const auto t0 = std::chrono::steady_clock::now();
+  auto since = [last = t0]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+    return ms;
+  };
   try {
     int dev = 0;
     check_cuda(cudaGetDevice(&dev), "no CUDA device");
@@ -457,6 +463,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
     r.chip = impl_->chip;
     r.passes = impl_->passes;
     check_cuda(cudaDeviceSynchronize(), "the GPU failed before the measurement");
+    r.prepare_ms = since();
 
     EnabledProfiler profiler(ctx);
     std::vector<const char*> names(kMetricNames.begin(), kMetricNames.end());
@@ -495,12 +502,14 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
       check(cuptiRangeProfilerSetConfig(&p), "cuptiRangeProfilerSetConfig");
     }
     LaunchNames launches;
+    r.enable_ms = since();
     profiler.start();
     launch();
     check_cuda(cudaDeviceSynchronize(), "the measured step failed");
     launches.stop();
     if (!profiler.stop())
       throw CuptiFailure{"CUPTI did not submit every pass of the metric set in one step", false};
+    r.step_ms = since();
     size_t dropped = 0;
     {
       auto p = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
@@ -538,6 +547,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
       check(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
       r.kernels.push_back(std::move(k));
     }
+    r.decode_ms = since();
     if (ranges == 0) r.unavailable = "the step launched no kernel to count";
     else if (dropped > 0)
       r.unavailable = "the step launched more than " + std::to_string(kMaxRanges) +

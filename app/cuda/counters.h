@@ -78,6 +78,9 @@ struct CounterResult {
   std::string chip;                     // CUPTI's chip name ("GH100")
   double host_ms = 0;                   // host time the measurement took (Start .. decoded)
   int passes = 0;                       // replay passes the metric set needs on this GPU (1: none)
+  // Where host_ms went: preparing (first time: the configuration), enabling and configuring the
+  // profiler, the profiled step (Start .. Stop), decoding and evaluating.
+  double prepare_ms = 0, enable_ms = 0, step_ms = 0, decode_ms = 0;
   bool ok() const { return unavailable.empty(); }
 };
 

@@ -123,9 +123,11 @@ std::vector<Reading> counter_readings(const KernelCounters& k, const StepIdeal& 
   const double conflicts = k[Metric::BankConflicts];
   const double cps = f.conflicts_per_shared_load;
   std::string conflict_meaning;
-  if (conflicts <= 0 || (loads > 0 && cps < 0.01))
+  if (conflicts <= 0)
     conflict_meaning = loads > 0 ? "none: each warp's shared accesses fall in 32 different banks (or share a word)"
                                  : "none (no shared memory used)";
+  else if (loads > 0 && cps < 0.01)
+    conflict_meaning = "almost none (" + format_sig3(cps) + " a shared load): the warps' accesses fall in different banks";
   else if (loads > 0)
     conflict_meaning = format_sig3(cps) +
                        " extra passes per shared load: threads of a warp hit the same bank and wait their turn";
@@ -138,8 +140,8 @@ std::vector<Reading> counter_readings(const KernelCounters& k, const StepIdeal& 
     const double per = ratio(waves, loads);
     out.push_back({"shared passes", format_sig3(waves) + " wavefronts",
                    loads > 0 && per > 4
-                       ? format_sig3(per) + " per shared load: accesses are serialised (conflicts, or atomics on one address)"
-                       : "passes through shared memory for loads, stores and atomics, one each when nothing collides"});
+                       ? format_sig3(per) + " per shared load: shared accesses are serialised (conflicts, atomics)"
+                       : "wavefronts of the L1/shared data stage for shared memory; compare variants doing the same work"});
   }
 
   const double occ = k[Metric::WarpsActivePct];

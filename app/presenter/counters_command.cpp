@@ -265,7 +265,10 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
       const CounterRow& r = rows.back();
       std::fprintf(stderr, "counters: %-22s %s\n", r.variant.c_str(),
                    r.measured() ? (format_time_ms(r.result.total.ms()) + ", " + std::to_string(r.result.kernels.size()) +
-                                   " kernel(s), " + num(r.result.host_ms, "%.0f") + " ms to measure")
+                                   " kernel(s), " + num(r.result.host_ms, "%.0f") + " ms to measure (prepare " +
+                                   num(r.result.prepare_ms, "%.0f") + ", enable " + num(r.result.enable_ms, "%.0f") +
+                                   ", step " + num(r.result.step_ms, "%.0f") + ", decode " +
+                                   num(r.result.decode_ms, "%.0f") + ")")
                                       .c_str()
                                 : r.unavailable.c_str());
       // Permissions, a build without CUPTI, another profiler: the same for every variant.
