@@ -43,7 +43,7 @@ void CountersView::request_current(const Demo& demo) {
   for (size_t s = 0; s < stages.size(); ++s) {
     const Stage& st = stages[s];
     if (!st.active || st.variant < 0 || size_t(st.variant) >= st.variants.size()) continue;
-    queue_.push_back({s, std::string(st.variants[size_t(st.variant)].id), st.block});
+    queue_.push_back({std::string(demo.name()), s, std::string(st.variants[size_t(st.variant)].id), st.block});
   }
 }
 
@@ -55,7 +55,7 @@ void CountersView::request_all(const Demo& demo) {
     for (size_t v = 0; v < st.variants.size(); ++v) {
       const VariantChoice& c = st.variants[v];
       if (!c.needs_cuda || !c.available) continue;
-      queue_.push_back({s, std::string(c.id), int(v) == st.variant ? st.block : 0});
+      queue_.push_back({std::string(demo.name()), s, std::string(c.id), int(v) == st.variant ? st.block : 0});
     }
   }
 }
@@ -70,6 +70,7 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
     rows_.clear();
     demo_name_ = std::string(demo.name());
   }
+  while (!queue_.empty() && queue_.front().demo != demo_name_) queue_.pop_front();
   if (queue_.empty()) return false;
   const Job job = queue_.front();
   queue_.pop_front();

@@ -38,6 +38,7 @@ class CountersView {
 
  private:
   struct Job {
+    std::string demo;  // the demo it was queued for (another demo's jobs are dropped)
     size_t stage = 0;
     std::string variant;
     int block = 0;

@@ -364,8 +364,14 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
       else start_ladder();
       break;
     case KeyAction::Counters:
-      if (attached_) {
-        if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+      if (!attached_) break;
+      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+      if (ladder_ && ladder_->owns_demo()) {
+        notify("counters: the ladder is measuring; press F3 again when it is done");
+      } else if (ladder_ && ladder_->visible()) {
+        counters_->request_all(*demos_[demo_]);
+        notify("counters: measuring one step of every GPU rung, one a frame (Counters tab)");
+      } else {
         counters_->request_current(*demos_[demo_]);
         notify("counters: measuring one step of the current variant (Counters tab)");
       }
@@ -490,7 +496,9 @@ void App::frame() {
   // and it resumes where it was when the ladder closes.
   const bool ladder_shown = ladder_ && ladder_->visible();
   // One queued counters measurement a frame at most, between the demo's frames (on copies of its input).
-  if (attached_ && !ladder_shown && counters_) guarded("counters", [&] { counters_->poll(d, ctx_); });
+  // (Also over a finished ladder's chart: the demo is idle then, and the probes work on copies.)
+  if (attached_ && counters_ && !(ladder_ && ladder_->owns_demo()))
+    guarded("counters", [&] { counters_->poll(d, ctx_); });
   if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
 
   glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
