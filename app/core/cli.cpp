@@ -120,6 +120,7 @@ struct Parser {
   CLI::App app{"gpulab — GPU programming lessons, live and measurable", "gpulab"};
   CLI::App* bench = nullptr;
   CLI::App* ladder = nullptr;
+  CLI::App* counters = nullptr;
   std::string ladder_png_size;
   std::vector<std::string> sizes;        // run: --size WxH
   std::vector<std::string> bench_sizes;  // bench: --size N or WxH, repeatable
@@ -194,6 +195,14 @@ struct Parser {
     ladder->add_option("--csv", o.ladder_csv, "write the rungs as CSV")->type_name(kOutputPath);
     ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")->type_name(kOutputPath);
     ladder->add_option("--png-size", ladder_png_size, "the PNG's size: 1920x1080 (default) or 3840x2160");
+    ladder->add_flag("--counters", o.ladder_counters,
+                     "add the GPU's counters (CUPTI) as columns, and a roofline PNG beside --png");
+
+    counters = app.add_subcommand("counters",
+                                  "the GPU's own counters for each variant of a demo (gpulab counters --help)");
+    counters->add_option("--variant", o.counters_variants, "a variant to measure (repeatable; default: all)");
+    counters->add_option("--json", o.counters_json, "also write the counters as JSON")->type_name(kOutputPath);
+    counters->add_option("--csv", o.counters_csv, "also write the counters as CSV")->type_name(kOutputPath);
 
     // Each demo's option groups, remembered so that an option of another demo can be refused.
     for (Demo* d : demos) {
@@ -278,6 +287,14 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     if (o.headless || o.frames || !o.screenshot.empty())
       return fail("--headless, --frames and --screenshot are run options; ladder is always headless", 2);
     if (o.steps >= 0) return fail("--steps goes with a batch output, not with ladder", 2);
+    o.headless = true;
+  }
+  if (p.counters->parsed()) {
+    if (bench || ladder) return fail("counters is a command of its own: give one of bench, ladder and counters", 2);
+    o.mode = Options::Mode::Counters;
+    if (o.headless || o.frames || !o.screenshot.empty())
+      return fail("--headless, --frames and --screenshot are run options; counters is always headless", 2);
+    if (o.steps >= 0) return fail("--steps goes with a batch output, not with counters", 2);
     o.headless = true;
   }
   if (p.list) o.mode = Options::Mode::List;

@@ -30,7 +30,7 @@ struct BenchSize {
 };
 
 struct Options {
-  enum class Mode { Run, Bench, Ladder, Help, List, CheckDisplay } mode = Mode::Run;
+  enum class Mode { Run, Bench, Ladder, Counters, Help, List, CheckDisplay } mode = Mode::Run;
 
   // Run mode
   bool headless = false;
@@ -79,6 +79,10 @@ struct Options {
   // Ladder mode (`gpulab ladder`): headless, every variant of the demo on its input, charted.
   std::string ladder_png, ladder_csv, ladder_json;  // outputs (at least one)
   int ladder_png_width = 1920, ladder_png_height = 1080;
+  bool ladder_counters = false;  // ladder --counters: counter columns and the roofline PNG beside --png
+  // Counters mode (`gpulab counters`): headless, the GPU's counters for the demo's variants.
+  std::string counters_json, counters_csv;
+  std::vector<std::string> counters_variants;  // counters --variant ID (any number; default: all)
 };
 
 struct ParseResult {

@@ -16,6 +16,7 @@ enum class KeyAction {
   Help,
   Hud,
   Ladder,
+  Counters,
   Theme,
   Projector,
   Fullscreen,

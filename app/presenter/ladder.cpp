@@ -8,6 +8,7 @@
 
 #include "common/file_io.h"
 #include "core/bench_stepper.h"
+#include "presenter/counters_command.h"
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
@@ -526,6 +527,7 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
                    o.ladder_png_height);
     }
   }
+  if (o.ladder_counters) status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));
   return status;
 }
 

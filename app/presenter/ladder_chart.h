@@ -84,7 +84,7 @@ enum class TextRole {
   Reason,
   Message
 };
-enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag };
+enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point };  // Point: a dot (drawn round)
 
 struct Rect {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -114,9 +114,16 @@ struct ChartBox {
   int panel = -1, rung = -1;
 };
 
+// A straight line (the roofline chart's roofs), drawn over the boxes and under the texts.
+struct ChartLine {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0, thickness = 2;
+  ChartColour colour = ChartColour::Axis;
+};
+
 struct ChartLayout {
   float width = 0, height = 0;
   std::vector<ChartBox> boxes;  // drawn first, in order
+  std::vector<ChartLine> lines;  // then these
   std::vector<TextRun> texts;   // drawn over the boxes
   // The bar of a rung, or null (failed, unavailable, no time).
   const ChartBox* bar(int panel, int rung) const;

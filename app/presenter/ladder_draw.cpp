@@ -37,8 +37,15 @@ void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& the
       rounding = std::min(b.rect.height() * 0.12f, b.rect.width() * 0.5f);
     else if (b.role == BoxRole::Panel)
       rounding = std::min(layout.height * 0.008f, 12.0f);
+    if (b.role == BoxRole::Point) {
+      dl->AddCircleFilled(at((b.rect.x0 + b.rect.x1) * 0.5f, (b.rect.y0 + b.rect.y1) * 0.5f), b.rect.width() * 0.5f,
+                          colour(theme, b.colour));
+      continue;
+    }
     dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), colour(theme, b.colour), rounding);
   }
+  for (const ChartLine& l : layout.lines)
+    dl->AddLine(at(l.x0, l.y0), at(l.x1, l.y1), colour(theme, l.colour), l.thickness);
   for (const TextRun& t : layout.texts) {
     ImFont* f = font_for(fonts, t.face, t.size);
     dl->AddText(f, t.size, at(t.x, t.y), colour(theme, t.colour), t.text.data(),

@@ -10,6 +10,7 @@
 #include <deque>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -135,8 +136,10 @@ void add_text_glyphs(ImFontGlyphRangesBuilder& b, const std::string& s) {
   b.AddText(s.data(), s.data() + s.size());
 }
 
-std::string render(const ChartData& data, int width, int height, const ChartTheme& theme,
-                   std::vector<uint8_t>* rgba, ChartPngInfo* info) {
+using LayOut = std::function<ChartLayout(const TextMeasure&)>;
+
+std::string render(const LayOut& lay_out, const std::string& glyph_text, int width, int height,
+                   const ChartTheme& theme, std::vector<uint8_t>* rgba, ChartPngInfo* info) {
   GLint max_rb = 0, max_tex = 0, dims[2] = {};
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
@@ -161,21 +164,14 @@ std::string render(const ChartData& data, int width, int height, const ChartThem
     ImFontGlyphRangesBuilder glyphs;
     glyphs.AddRanges(io.Fonts->GetGlyphRangesDefault());
     add_text_glyphs(glyphs, "\xE2\x80\xA6\xC2\xB5\xC3\x97\xC2\xB7");
-    for (const std::string* s : {&data.title, &data.input, &data.device, &data.date})
-      add_text_glyphs(glyphs, *s);
-    for (const ChartPanel& p : data.panels) {
-      add_text_glyphs(glyphs, p.title + p.baseline);
-      for (const ChartRung& r : p.rungs)
-        add_text_glyphs(glyphs, r.name + r.lesson + r.block + r.reason + r.peak_label + r.note);
-    }
+    add_text_glyphs(glyphs, glyph_text);
     ImVector<ImWchar> ranges;
     glyphs.BuildRanges(&ranges);
     std::map<TextFace, ImFont*> reference;
     for (TextFace f : {TextFace::Sans, TextFace::SansBold, TextFace::Mono})
       reference[f] = add_font(*io.Fonts, f, kReferencePx, ranges.Data, &warning);
     if (!io.Fonts->Build()) return "cannot build the font atlas for measuring";
-    layout = layout_chart(data, float(width), float(height),
-                          imgui_text_measure([&](TextFace f, float) { return reference[f]; }));
+    layout = lay_out(imgui_text_measure([&](TextFace f, float) { return reference[f]; }));
     io.Fonts->Clear();
   }
 
@@ -234,6 +230,19 @@ std::string check_chart_png_size(int width, int height) {
 
 std::string save_chart_png(const ChartData& data, int width, int height, const std::filesystem::path& path,
                            const ChartTheme& theme, ChartPngInfo* info) {
+  std::string glyphs = data.title + data.input + data.device + data.date;
+  for (const ChartPanel& p : data.panels) {
+    glyphs += p.title + p.baseline;
+    for (const ChartRung& r : p.rungs) glyphs += r.name + r.lesson + r.block + r.reason + r.peak_label + r.note;
+  }
+  return save_layout_png(
+      [&](const TextMeasure& m) { return layout_chart(data, float(width), float(height), m); }, glyphs, width, height,
+      path, theme, info);
+}
+
+std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out, const std::string& glyphs,
+                            int width, int height, const std::filesystem::path& path, const ChartTheme& theme,
+                            ChartPngInfo* info) {
   if (std::string why = check_chart_png_size(width, height); !why.empty()) return why;
   // Before any drawing: a missing folder or a FIFO is named at once, and nothing is written.
   if (std::string why = files::check_writable(path); !why.empty()) return why;
@@ -241,7 +250,7 @@ std::string save_chart_png(const ChartData& data, int width, int height, const s
     return "cannot draw the chart: no current OpenGL context";
   std::vector<uint8_t> rgba;
   try {
-    if (std::string why = render(data, width, height, theme, &rgba, info); !why.empty())
+    if (std::string why = render(lay_out, glyphs, width, height, theme, &rgba, info); !why.empty())
       return "cannot draw the chart: " + why;
   } catch (const std::exception& e) {
     return std::string("cannot draw the chart: ") + e.what();

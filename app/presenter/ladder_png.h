@@ -3,6 +3,7 @@
 // framebuffer of the current GL context, with an ImGui context of its own (the window's ImGui state
 // is untouched) and DejaVu fonts rasterised at the sizes the layout chose.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "presenter/ladder_chart.h"
@@ -26,5 +27,11 @@ struct ChartPngInfo {
 // font is used and `info->font_warning` says why.
 std::string save_chart_png(const ChartData& data, int width, int height, const std::filesystem::path& path,
                            const ChartTheme& theme = ChartTheme::dark(), ChartPngInfo* info = nullptr);
+
+// Any laid-out chart (the roofline, presenter/roofline.h) the same way: `lay_out` lays it out with a
+// measure of the fonts that will draw it; `glyphs` holds every character it may draw.
+std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out, const std::string& glyphs,
+                            int width, int height, const std::filesystem::path& path,
+                            const ChartTheme& theme = ChartTheme::dark(), ChartPngInfo* info = nullptr);
 
 }  // namespace gpulab::presenter

@@ -16,6 +16,8 @@
 #include "common/text.h"
 #include "common/error.h"
 #include "core/keymap.h"
+#include "presenter/counters_command.h"
+#include "presenter/counters_view.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_view.h"
 #include "presenter/lesson_player.h"
@@ -384,6 +386,19 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
       if (ladder_ && ladder_->visible()) ladder_->escape();
       else start_ladder();
       break;
+    case KeyAction::Counters:
+      if (!attached_) break;
+      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+      if (ladder_ && ladder_->owns_demo()) {
+        notify("counters: the ladder is measuring; press F3 again when it is done");
+      } else if (ladder_ && ladder_->visible()) {
+        counters_->request_all(*demos_[demo_]);
+        notify("counters: measuring one step of every GPU rung, one a frame (Counters tab)");
+      } else {
+        counters_->request_current(*demos_[demo_]);
+        notify("counters: measuring one step of the current variant (Counters tab)");
+      }
+      break;
     case KeyAction::Close:
       if (help_) help_ = false;
       else if (ladder_ && ladder_->visible()) ladder_->escape();
@@ -511,6 +526,10 @@ void App::frame() {
   // While the ladder is shown the demo is left alone (its copies are measured): no hook is called,
   // and it resumes where it was when the ladder closes.
   const bool ladder_shown = ladder_ && ladder_->visible();
+  // One queued counters measurement a frame at most, between the demo's frames (on copies of its input).
+  // (Also over a finished ladder's chart: the demo is idle then, and the probes work on copies.)
+  if (attached_ && counters_ && !(ladder_ && ladder_->owns_demo()))
+    guarded("counters", [&] { counters_->poll(d, ctx_); });
   if (attached_ && !ladder_shown && ab_) compute_ab(f);
   else if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
 
@@ -593,6 +612,10 @@ int App::run() {
   if (options_.mode == Options::Mode::Ladder) {
     if (!attached_) return 1;  // attach_current has said why
     return presenter::run_ladder_command(*demos_[demo_], ctx_, options_);
+  }
+  if (options_.mode == Options::Mode::Counters) {
+    if (!attached_) return 1;  // attach_current has said why
+    return presenter::run_counters_command(*demos_[demo_], ctx_, options_);
   }
   if (attached_ && demos_[demo_]->batch_requested()) {
     const std::string err = demos_[demo_]->run_batch(options_);
@@ -693,6 +716,7 @@ int gpulab_main(int argc, const char* const* argv) {
     case Options::Mode::Bench:
       return run_bench(o);
     case Options::Mode::Ladder:
+    case Options::Mode::Counters:
     case Options::Mode::Run:
       break;
   }

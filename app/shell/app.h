@@ -23,6 +23,7 @@ class LadderView;
 class LessonPlayer;
 class Recorder;
 class AbCompare;
+class CountersView;
 }
 namespace cuda {
 struct DeviceInfo;
@@ -155,12 +156,13 @@ class App {
   std::unique_ptr<presenter::LessonPlayer> lesson_;  // the lesson running, if any
   float lesson_band_ = 0;                           // the caption band's height (points): the HUD goes above it
   char lesson_path_input_[1024] = {};               // the panel's "open a lesson" field
-  bool lesson_tab_select_ = false;
+  bool lesson_tab_select_ = false;                  // bring the Lesson tab to the front (a lesson opened)
   float lesson_top_ = 0;                            // below the lesson's progress line (points)
   bool code_panel_ = false;                         // F4
   std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record
   std::unique_ptr<presenter::AbCompare> ab_;        // F8 / a lesson step with two variants
-  size_t code_stage_ = 0;                           // the stage whose code it shows                  // bring the Lesson tab to the front (a lesson opened)
+  size_t code_stage_ = 0;                           // the stage whose code it shows
+  std::unique_ptr<presenter::CountersView> counters_;  // F3 / the Counters tab; made on first use
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;

@@ -59,7 +59,10 @@ void App::feed_hud_from_ladder() {
 
 void App::draw_help() {
   const ImGuiIO& io = ImGui::GetIO();
-  std::vector<KeyBinding> keys(shell_keys().begin(), shell_keys().end());
+  // The clicker's keys are listed while a lesson runs, the only time they act (--help lists them always).
+  std::vector<KeyBinding> keys;
+  for (const KeyBinding& k : shell_keys())
+    if (!k.lesson || lesson_) keys.push_back(k);
   if (attached_) {
     const std::vector<KeyBinding> own = demos_[demo_]->keys();
     keys.insert(keys.end(), own.begin(), own.end());

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "platform/platform.h"
+#include "presenter/counters_view.h"
 #include "shell/app.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
@@ -225,6 +226,15 @@ void App::draw_ui(Frame& f) {
     }
     if (tab(secs, "Occupancy")) {
       ui::occupancy_section(in);
+      ImGui::EndTabItem();
+    }
+    if (tab(secs, "Counters")) {
+      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+      if (attached_)
+        guarded("counters", [&] {
+          counters_->draw(d, ctx_, s,
+                          theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
+        });
       ImGui::EndTabItem();
     }
     if (tab(secs, "Device")) {
