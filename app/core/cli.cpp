@@ -143,6 +143,11 @@ struct Parser {
                    "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
         ->check(CLI::Range(0LL, kMaxSteps));
     app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
+    // Shared by the demos that generate their contents (each would otherwise add its own and clash).
+    app.add_option("--init", o.init,
+                   "generated contents: nbody plummer (default), sphere, disk, galaxies; matrix (--op multiply) "
+                   "random, identity, pattern (default)")
+        ->type_name("NAME");
     app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");

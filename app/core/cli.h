@@ -44,6 +44,7 @@ struct Options {
   std::vector<std::string> blocks;    // --block N or STAGE=N
   long long steps = -1;               // --steps K: batch runs exactly K steps (-1: not given)
   std::optional<uint64_t> seed;       // --seed S: the demo's random contents
+  std::string init;                   // --init NAME: the demo's generated contents (nbody, matrix); "": default
   bool cpu = false;                   // --cpu: force the CPU backend
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;

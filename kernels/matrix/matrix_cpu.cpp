@@ -162,8 +162,8 @@ Operands generate(Init init, int m, int n, int k, uint64_t seed) {
       for (int i = 0; i < std::min(k, n); ++i) o.b.at(i, i) = 1.0f;
       break;
     case Init::Pattern:
-      // A: the word drawn over M x K, with a faint lattice; B: K columns resampled to N (each column
-      // j of C sums the columns k of A that land on it), so C is the word stretched to M x N.
+      // A: the word drawn over M x K, with a faint lattice; B: K columns resampled to N (column j of
+      // C is column floor(j·K/N) of A), so C is the word stretched to M x N.
       for (int i = 0; i < m; ++i)
         for (int kk = 0; kk < k; ++kk) {
           const int r = int(int64_t(i) * 9 / m), c = int(int64_t(kk) * 19 / k);
@@ -171,7 +171,6 @@ Operands generate(Init init, int m, int n, int k, uint64_t seed) {
                                (int64_t(kk) * 16 / k) != (int64_t(kk + 1) * 16 / k);
           o.a.at(i, kk) = (glyph_bit(r, c) ? 1.0f : 0.0f) + (lattice ? 0.3f : 0.0f);
         }
-      for (int kk = 0; kk < k; ++kk) o.b.at(kk, int(int64_t(kk) * n / k)) = 1.0f;
       for (int j = 0; j < n; ++j) o.b.at(int(int64_t(j) * k / n), j) = 1.0f;
       break;
   }
