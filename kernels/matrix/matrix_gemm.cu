@@ -4,9 +4,9 @@
 //   gemm_aat            the lab's A·Aᵀ: the second tile is read down its columns, PAD 0 or 1
 //   gemm_register_tile  128x128 block tile, BK = 8, 256 threads, an 8x8 tile of C a thread in registers,
 //                       float4 loads (A stored transposed in shared memory)
-//   gemm_warp_tile      the same tile sizes laid out by warps (2x4 warps of 64x32, lanes 8x4 each owning
-//                       2x2 quads of 4x4), two shared buffers: the next tile's global loads are in flight
-//                       while this one computes, one __syncthreads a tile
+//   gemm_warp_tile      the same block tile laid out by warps (2x4 warps of 64x32, lanes 8x4 each owning
+//                       2x2 quads of 4x4), BK = 8, two shared buffers: the next tile's global loads are in
+//                       flight while this one computes, one __syncthreads a tile
 #include "common/cuda_check.h"
 #include "common/launch.cuh"
 #include "matrix/matrix_cuda_internal.cuh"
@@ -133,40 +133,57 @@ __global__ void __launch_bounds__(kThreads) gemm_register_tile(const float* __re
 }
 
 // [snippet gemm_warp_tile]
-__global__ void __launch_bounds__(kThreads) gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b,
-                                                           float* __restrict__ c, int m, int n, int k, bool vec_a,
-                                                           bool vec_b) {
-  __shared__ __align__(16) float as[2][kBK][kBM];
-  __shared__ __align__(16) float bs[2][kBK][kBN];
+constexpr int kWarpBK = 8, kApad = 4;  // A's rows padded so the transposed stores spread over banks
+__global__ void __launch_bounds__(kThreads, 2) gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b,
+                                                              float* __restrict__ c, int m, int n, int k, bool vec_a,
+                                                              bool vec_b) {
+  constexpr int BK = kWarpBK, LA = BK * kBM / 4 / kThreads, LB = BK * kBN / 4 / kThreads;  // float4s a thread
+  __shared__ __align__(16) float as[2][BK][kBM + kApad];
+  __shared__ __align__(16) float bs[2][BK][kBN];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;  // the warp's 64x32 tile of C
   const int lm = (lane / 4) * 4, ln = (lane % 4) * 4;    // the lane's quads at (lm, ln), +32 rows, +16 columns
   const int bm = blockIdx.y * kBM, bn = blockIdx.x * kBN;
-  const int arow = tid / 2, acol = (tid % 2) * 4, brow = tid / 32, bcol = (tid % 32) * 4;
-  const int tiles = (k + kBK - 1) / kBK;
+  const int tiles = (k + BK - 1) / BK;
   float acc[8][8] = {};
-  auto fetch = [&](int t, float4& av, float4& bv) {
-    const int k0 = t * kBK;
-    av = load4(a, bm + arow, k0 + acol, m, k, vec_a);
-    bv = k0 + brow < k ? load4(b, k0 + brow, bn + bcol, k, n, vec_b) : make_float4(0.f, 0.f, 0.f, 0.f);
+  float4 av[LA], bv[LB];
+  auto fetch = [&](int t) {
+    const int k0 = t * BK;
+#pragma unroll
+    for (int i = 0; i < LA; ++i) {
+      const int ch = tid + i * kThreads, r = ch / (BK / 4), col = (ch % (BK / 4)) * 4;
+      av[i] = load4(a, bm + r, k0 + col, m, k, vec_a);
+    }
+#pragma unroll
+    for (int i = 0; i < LB; ++i) {
+      const int ch = tid + i * kThreads, r = ch / 32, col = (ch % 32) * 4;
+      bv[i] = k0 + r < k ? load4(b, k0 + r, bn + col, k, n, vec_b) : make_float4(0.f, 0.f, 0.f, 0.f);
+    }
   };
-  auto put = [&](int buf, float4 av, float4 bv) {
-    as[buf][acol + 0][arow] = av.x;
-    as[buf][acol + 1][arow] = av.y;
-    as[buf][acol + 2][arow] = av.z;
-    as[buf][acol + 3][arow] = av.w;
-    *reinterpret_cast<float4*>(&bs[buf][brow][bcol]) = bv;
+  auto put = [&](int buf) {
+#pragma unroll
+    for (int i = 0; i < LA; ++i) {
+      const int ch = tid + i * kThreads, r = ch / (BK / 4), col = (ch % (BK / 4)) * 4;
+      as[buf][col + 0][r] = av[i].x;
+      as[buf][col + 1][r] = av[i].y;
+      as[buf][col + 2][r] = av[i].z;
+      as[buf][col + 3][r] = av[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < LB; ++i) {
+      const int ch = tid + i * kThreads, r = ch / 32, col = (ch % 32) * 4;
+      *reinterpret_cast<float4*>(&bs[buf][r][col]) = bv[i];
+    }
   };
-  float4 av, bv;
-  fetch(0, av, bv);
-  put(0, av, bv);
+  fetch(0);
+  put(0);
   __syncthreads();
   for (int t = 0; t < tiles; ++t) {
     const int cur = t & 1;
     const bool more = t + 1 < tiles;
-    if (more) fetch(t + 1, av, bv);  // in flight while this tile computes
+    if (more) fetch(t + 1);  // in flight while this tile computes
 #pragma unroll
-    for (int i = 0; i < kBK; ++i) {
+    for (int i = 0; i < BK; ++i) {
       float ra[8], rb[8];
       *reinterpret_cast<float4*>(ra) = *reinterpret_cast<const float4*>(&as[cur][i][wm + lm]);
       *reinterpret_cast<float4*>(ra + 4) = *reinterpret_cast<const float4*>(&as[cur][i][wm + lm + 32]);
@@ -177,7 +194,7 @@ __global__ void __launch_bounds__(kThreads) gemm_warp_tile(const float* __restri
 #pragma unroll
         for (int x = 0; x < 8; ++x) acc[y][x] += ra[y] * rb[x];
     }
-    if (more) put(cur ^ 1, av, bv);  // the other buffer: everyone finished reading it before the last sync
+    if (more) put(cur ^ 1);  // the other buffer: everyone finished reading it before the last sync
     __syncthreads();
   }
 #pragma unroll

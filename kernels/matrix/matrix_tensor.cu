@@ -1,8 +1,9 @@
 // The tensor-core multiply (gemm_tensor): WMMA fragments, fp32 accumulate, a 128x128 block tile of
 // 8 warps (2x4, each 64x32: 4x2 fragments of 16x16), three shared-memory stages filled with cp.async
 // (16 bytes a copy, zero-filled past K and N) so that two tiles are in flight while one computes.
-//   TF32: float32 operands as stored (the tensor core keeps 10 mantissa bits of each), BK = 16;
-//   BF16: operands rounded to bfloat16 once when they are set (launch_pad_bf16), BK = 32.
+//   TF32: float32 operands as stored (the tensor core keeps 10 mantissa bits of each), BK = 32;
+//   BF16: operands rounded to bfloat16 once when they are set (launch_pad_bf16), BK = 64.
+// About 105 KiB of shared memory a block: two blocks an SM.
 // Rows are padded in shared memory (+8 halves / +4 floats) so the fragment loads spread over banks.
 // No TMA and no wgmma (Hopper's asynchronous warpgroup MMA): mma.sync-class instructions only.
 #include <mma.h>
@@ -22,12 +23,12 @@ template <class T>
 struct Shape;
 template <>
 struct Shape<float> {
-  static constexpr int BK = 16, KSTEP = 8, PAD = 4;
+  static constexpr int BK = 32, KSTEP = 8, PAD = 4;
   using Frag = wmma::precision::tf32;
 };
 template <>
 struct Shape<__nv_bfloat16> {
-  static constexpr int BK = 32, KSTEP = 16, PAD = 8;
+  static constexpr int BK = 64, KSTEP = 16, PAD = 8;
   using Frag = __nv_bfloat16;
 };
 
@@ -53,7 +54,7 @@ __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0
 
 // [snippet gemm_tensor]
 template <class T>
-__global__ void __launch_bounds__(kThreads) gemm_tensor(const T* __restrict__ a, int lda, const T* __restrict__ b,
+__global__ void __launch_bounds__(kThreads, 2) gemm_tensor(const T* __restrict__ a, int lda, const T* __restrict__ b,
                                                         int ldb, float* __restrict__ c, int m, int n, int k) {
   using S = Shape<T>;
   constexpr int BK = S::BK, E = 16 / int(sizeof(T));  // elements a 16-byte copy
