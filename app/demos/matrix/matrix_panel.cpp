@@ -148,7 +148,7 @@ void MatrixDemo::ui_inputs(float w) {
     }
     ImGui::TextWrapped("%s", ops_name_.c_str());
     if (variant().aat()) ImGui::TextWrapped("this variant computes A·Aᵀ (%dx%d), as the lab's kernel: B is not read", m_, m_);
-    ui_scale(w);
+    ui_scale(ImGui::GetContentRegionAvail().x);
     if (variant().precision != Precision::Fp32) {
       const bool bf = variant().precision == Precision::Bf16;
       ImGui::TextWrapped(
@@ -183,7 +183,7 @@ void MatrixDemo::ui_scale(float w) {
 }
 
 void MatrixDemo::ui(Frame& frame) {
-  const float w = ImGui::GetContentRegionAvail().x;
+  const float w = 220.0f * frame.ui_scale;  // the pickers' width, as the other image demos
   ui_inputs(w);
   ui::verify_button("compare with the CPU reference (transpose: bit for bit; multiply: within the derived bound)",
                     [&] { return verify(); }, &verify_result_, &verify_ok_);
@@ -204,21 +204,25 @@ void MatrixDemo::ui_overlay(const Frame& frame) {
   dl->AddRect(at(tx, ty), at(std::min(w, tx + tile), std::min(h, ty + tile)), IM_COL32(255, 255, 255, 220), 0, 0,
               2.0f * frame.ui_scale);
   // Reads (of the input) in cyan where they land in the output; writes in orange, slightly inset.
-  auto strip = [&](bool row, int len, ImU32 col, float inset) {
-    for (int i = 0; i < len; ++i) {
-      const int x = tx + (row ? i : 0), y = ty + (row ? 0 : i);
-      if (x >= w || y >= h) break;
-      const ImVec2 a = at(x, y), b = at(x + 1, y + 1);
-      const float d = float(s) * inset;
-      dl->AddRectFilled(ImVec2(a.x + d, a.y + d), ImVec2(b.x - d, b.y - d), col);
-    }
+  // One warp's strip as one band: at least 4 screen pixels across so it shows at any zoom.
+  auto strip = [&](bool row, int len, ImU32 col, float shrink) {
+    const int x1 = std::min(w, tx + (row ? len : 1)), y1 = std::min(h, ty + (row ? 1 : len));
+    ImVec2 a = at(tx, ty), b = at(x1, y1);
+    const float min_px = 6.0f * frame.ui_scale;
+    if (row && b.y - a.y < min_px) b.y = a.y + min_px;
+    if (!row && b.x - a.x < min_px) b.x = a.x + min_px;
+    dl->AddRectFilled(ImVec2(a.x + shrink, a.y + shrink), ImVec2(b.x - shrink, b.y - shrink), col);
   };
-  strip(f.read_row, f.length == 64 ? 32 : f.length, IM_COL32(60, 220, 255, 150), 0.0f);
-  strip(f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 200), 0.25f);
-  ImGui::TextColored(ImVec4(0.24f, 0.86f, 1.0f, 1.0f), "cyan: where warp 0's reads land (one input row: coalesced)");
-  ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.16f, 1.0f), "orange: warp 0's writes: %s",
+  strip(f.read_row, f.length == 64 ? 32 : f.length, IM_COL32(60, 220, 255, 200), 0.0f);
+  strip(f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 230), 1.0f * frame.ui_scale);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.24f, 0.86f, 1.0f, 1.0f));
+  ImGui::TextWrapped("cyan: where warp 0's reads land (one input row: coalesced)");
+  ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.16f, 1.0f));
+  ImGui::TextWrapped("orange: warp 0's writes: %s",
                      f.write_row ? "one output row, 128 contiguous bytes (coalesced)"
                                  : "down one output column, 32 rows apart (32 memory transactions)");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace gpulab
