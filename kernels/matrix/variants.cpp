@@ -51,7 +51,7 @@ constexpr std::array<Variant, 16> kVariants{{
       "loads while this one computes",
       "gemm_warp_tile", {}, true, 0, K::GemmWarpTile}, Backend::Cuda, Op::Multiply},
     {{"gemm-tensor-tf32", "tensor cores, TF32 inputs (WMMA), 3-stage cp.async",
-      "the tensor cores read 10 of float32's 23 mantissa bits: 8x the FP32 rate at ~3 decimal digits",
+      "the tensor cores read 10 of float32's 23 mantissa bits: several times the FP32 rate at ~3 decimal digits",
       "gemm_tensor", {}, true, 0, K::GemmTensorTf32}, Backend::Cuda, Op::Multiply, Precision::Tf32},
     {{"gemm-tensor-bf16", "tensor cores, BF16 inputs (WMMA), 3-stage cp.async",
       "inputs rounded to bfloat16 (8 significant bits), fp32 accumulate: half the bytes, twice TF32's rate",
