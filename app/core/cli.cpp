@@ -223,6 +223,11 @@ std::string reject_seed(const Options& o, std::string_view what) {
   return "--seed: " + std::string(what) + " has nothing random to seed";
 }
 
+std::string reject_init(const Options& o, std::string_view demo) {
+  if (o.init.empty()) return {};
+  return "--init is an option of the nbody and matrix demos; the " + std::string(demo) + " demo takes no --init";
+}
+
 std::string usage(std::span<Demo* const> demos) {
   Options o;
   Parser p(o, demos);

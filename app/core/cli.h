@@ -97,4 +97,8 @@ std::string reject_image_options(const Options& options, std::string_view demo);
 // else the message saying so (a seed that changes nothing must not look as if it had been used).
 std::string reject_seed(const Options& options, std::string_view what);
 
+// For the configure() of a demo that generates nothing from --init (shared by nbody and matrix): "" when it
+// was not given, else the message saying which demos take it.
+std::string reject_init(const Options& options, std::string_view demo);
+
 }  // namespace gpulab

@@ -56,7 +56,8 @@ Mat<T> transpose_cpu(const Mat<T>& in) {
   for (int i0 = 0; i0 < in.rows; i0 += B)
     for (int j0 = 0; j0 < in.cols; j0 += B)
       for (int i = i0; i < i0 + B && i < in.rows; ++i)
-        for (int j = j0; j < j0 + B && j < in.cols; ++j) out.data[size_t(j) * in.rows + i] = in.data[size_t(i) * in.cols + j];
+        for (int j = j0; j < j0 + B && j < in.cols; ++j)
+          out.data[size_t(j) * in.rows + i] = in.data[size_t(i) * in.cols + j];
   return out;
 }
 // C = A·B in float32, blocked (cache tiles of A, B and C) and shared among all cores by rows of C.
@@ -139,9 +140,22 @@ enum class Op : uint8_t { Transpose, Multiply };
 inline std::string_view name(Op o) { return o == Op::Transpose ? "transpose" : "multiply"; }
 enum class Backend : uint8_t { Cpu, Cuda };
 enum class Kind : uint8_t {
-  TransposeCpu, TransposeNaive, TransposeShared, TransposePadded, TransposeSwizzled, TransposeVector,
-  GemmCpu, GemmNaive, GemmSharedTile, GemmAat, GemmAatPadded, GemmRegisterTile, GemmWarpTile,
-  GemmTensorTf32, GemmTensorBf16, GemmCublas,
+  TransposeCpu,
+  TransposeNaive,
+  TransposeShared,
+  TransposePadded,
+  TransposeSwizzled,
+  TransposeVector,
+  GemmCpu,
+  GemmNaive,
+  GemmSharedTile,
+  GemmAat,
+  GemmAatPadded,
+  GemmRegisterTile,
+  GemmWarpTile,
+  GemmTensorTf32,
+  GemmTensorBf16,
+  GemmCublas,
 };
 struct Variant : VariantRecord {
   Backend backend;

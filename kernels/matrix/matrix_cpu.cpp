@@ -34,8 +34,8 @@ void parallel_rows(int n, Body body) {
 
 void check_inner(const Matrix& a, const Matrix& b) {
   if (a.cols != b.rows)
-    throw std::invalid_argument("A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " but B is " +
-                                std::to_string(b.rows) + "x" + std::to_string(b.cols) +
+    throw std::invalid_argument("A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                                " but B is " + std::to_string(b.rows) + "x" + std::to_string(b.cols) +
                                 ": A's columns (K) must equal B's rows");
 }
 
@@ -59,12 +59,14 @@ int cpu_threads() { return int(std::max(std::thread::hardware_concurrency(), 1u)
 
 std::string check_shape(const std::string& what, long long r, long long c) {
   if (r < 1 || c < 1)
-    return what + " must have at least one row and one column, got " + std::to_string(r) + "x" + std::to_string(c);
+    return what + " must have at least one row and one column, got " + std::to_string(r) + "x" +
+           std::to_string(c);
   if (r > kMaxSide || c > kMaxSide)
-    return what + " is " + std::to_string(r) + "x" + std::to_string(c) + ": at most " + std::to_string(kMaxSide) +
-           " a side";
+    return what + " is " + std::to_string(r) + "x" + std::to_string(c) + ": at most " +
+           std::to_string(kMaxSide) + " a side";
   if (uint64_t(r) * uint64_t(c) > kMaxElements)
-    return what + " is " + std::to_string(r) + "x" + std::to_string(c) + ": at most 2^28 elements (1 GiB of float32)";
+    return what + " is " + std::to_string(r) + "x" + std::to_string(c) +
+           ": at most 2^28 elements (1 GiB of float32)";
   return {};
 }
 
@@ -124,7 +126,9 @@ double fp32_bound(int k) {
 }
 
 double tensor_bound(Precision p, int k) {
-  const double in = p == Precision::Bf16 ? std::ldexp(1.0, -8) : p == Precision::Tf32 ? std::ldexp(1.0, -10) : 0.0;
+  const double in = p == Precision::Bf16   ? std::ldexp(1.0, -8)
+                    : p == Precision::Tf32 ? std::ldexp(1.0, -10)
+                                           : 0.0;
   return 2.0 * in + in * in + fp32_bound(k);
 }
 
@@ -196,7 +200,8 @@ class CpuEngine final : public Engine {
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return name_; }
   void set_words(const Words& w) override {
-    if (w.size() == 0 || w.data.size() != w.size()) throw std::invalid_argument("an empty matrix cannot be transposed");
+    if (w.size() == 0 || w.data.size() != w.size())
+      throw std::invalid_argument("an empty matrix cannot be transposed");
     words_ = w;
   }
   void set_operands(const Matrix& a, const Matrix& b) override {

@@ -20,12 +20,12 @@ namespace {
 
 using cuda::DeviceBuffer;
 
-#define CUBLAS_CHECK(expr)                                                                      \
-  do {                                                                                          \
-    const cublasStatus_t st_ = (expr);                                                          \
-    if (st_ != CUBLAS_STATUS_SUCCESS)                                                           \
-      throw GpuError(std::string("cuBLAS: ") + cublasGetStatusString(st_) + " (" #expr ")",    \
-                     st_ == CUBLAS_STATUS_ALLOC_FAILED);                                        \
+#define CUBLAS_CHECK(expr)                                                                  \
+  do {                                                                                      \
+    const cublasStatus_t st_ = (expr);                                                      \
+    if (st_ != CUBLAS_STATUS_SUCCESS)                                                       \
+      throw GpuError(std::string("cuBLAS: ") + cublasGetStatusString(st_) + " (" #expr ")", \
+                     st_ == CUBLAS_STATUS_ALLOC_FAILED);                                    \
   } while (0)
 
 // Floats as unsigned integers that order as the floats do (for atomicMin / atomicMax).
@@ -70,24 +70,30 @@ __global__ void compose_words(const uint32_t* __restrict__ w, int rows, int cols
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cols || y >= rows) return;
   const uint32_t v = w[size_t(y) * cols + x];
-  if (out) out[size_t(y) * cols + x] = v;
-  else surf2Dwrite(v, surf, x * 4, y);
+  if (out)
+    out[size_t(y) * cols + x] = v;
+  else
+    surf2Dwrite(v, surf, x * 4, y);
 }
 
-__global__ void compose_heat(const float* __restrict__ c, int rows, int cols, const unsigned* __restrict__ keys,
-                             SurfaceObject surf, uint32_t* __restrict__ out) {
+__global__ void compose_heat(const float* __restrict__ c, int rows, int cols,
+                             const unsigned* __restrict__ keys, SurfaceObject surf,
+                             uint32_t* __restrict__ out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cols || y >= rows) return;
   float lo, hi;
   range_of(keys, &lo, &hi);
   const uint32_t v = heat_colour(heat_t(c[size_t(y) * cols + x], lo, hi));
-  if (out) out[size_t(y) * cols + x] = v;
-  else surf2Dwrite(v, surf, x * 4, y);
+  if (out)
+    out[size_t(y) * cols + x] = v;
+  else
+    surf2Dwrite(v, surf, x * 4, y);
 }
 
 class CudaEngineImpl final : public CudaEngine {
  public:
-  CudaEngineImpl(Stream stream, const EngineDevice& d) : stream_(reinterpret_cast<cudaStream_t>(stream)), name_(d.name) {
+  CudaEngineImpl(Stream stream, const EngineDevice& d)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), name_(d.name) {
     keys_ = DeviceBuffer<unsigned>(2, "the heat map's range", name_);
   }
   ~CudaEngineImpl() override {
@@ -98,8 +104,10 @@ class CudaEngineImpl final : public CudaEngine {
   Stream stream() const override { return reinterpret_cast<Stream>(stream_); }
 
   void set_words(const Words& w) override {
-    if (w.size() == 0 || w.data.size() != w.size()) throw std::invalid_argument("an empty matrix cannot be transposed");
-    DeviceBuffer<uint32_t> in(w.size(), "the matrix to transpose", name_), out(w.size(), "the transpose", name_);
+    if (w.size() == 0 || w.data.size() != w.size())
+      throw std::invalid_argument("an empty matrix cannot be transposed");
+    DeviceBuffer<uint32_t> in(w.size(), "the matrix to transpose", name_),
+        out(w.size(), "the transpose", name_);
     CUDA_CHECK(cudaMemcpyAsync(in.get(), w.data.data(), w.size() * 4, cudaMemcpyHostToDevice, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     words_in_ = std::move(in);
@@ -117,7 +125,8 @@ class CudaEngineImpl final : public CudaEngine {
     const int kp = (k + 7) / 8 * 8, np = (n + 7) / 8 * 8;
     const size_t cmax = std::max(size_t(m) * n, size_t(m) * m);
     DeviceBuffer<float> da(a.size(), "A", name_), db(b.size(), "B", name_), dc(cmax, "C", name_);
-    DeviceBuffer<__nv_bfloat16> ha(size_t(m) * kp, "A in bfloat16", name_), hb(size_t(k) * np, "B in bfloat16", name_);
+    DeviceBuffer<__nv_bfloat16> ha(size_t(m) * kp, "A in bfloat16", name_),
+        hb(size_t(k) * np, "B in bfloat16", name_);
     const bool f32_ok = k % 4 == 0 && n % 4 == 0;  // TF32 reads A and B as they are
     DeviceBuffer<float> pa, pb;
     if (!f32_ok) {
@@ -164,8 +173,8 @@ class CudaEngineImpl final : public CudaEngine {
     c_cols_ = v.aat() ? m_ : n_;
     switch (v.kind()) {
       case Kind::GemmTensorTf32:
-        detail::launch_tensor_tf32(pa_ ? pa_.get() : a_.get(), kp_, pb_ ? pb_.get() : b_.get(), np_, c_.get(), m_, n_,
-                                   k_, stream_);
+        detail::launch_tensor_tf32(pa_ ? pa_.get() : a_.get(), kp_, pb_ ? pb_.get() : b_.get(), np_, c_.get(),
+                                   m_, n_, k_, stream_);
         break;
       case Kind::GemmTensorBf16:
         detail::launch_tensor_bf16(a16_.get(), kp16_, b16_.get(), np16_, c_.get(), m_, n_, k_, stream_);
@@ -174,8 +183,8 @@ class CudaEngineImpl final : public CudaEngine {
         const float one = 1.0f, zero = 0.0f;
         handle();
         // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
-        CUBLAS_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), n_, a_.get(), k_, &zero,
-                                 c_.get(), n_));
+        CUBLAS_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), n_, a_.get(),
+                                 k_, &zero, c_.get(), n_));
         break;
       }
       default:
@@ -190,9 +199,9 @@ class CudaEngineImpl final : public CudaEngine {
     c_rows_ = m_;
     c_cols_ = n_;
     if (p == Precision::Bf16) {
-      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b16_.get(), CUDA_R_16BF, np16_,
-                                a16_.get(), CUDA_R_16BF, kp16_, &zero, c_.get(), CUDA_R_32F, n_, CUBLAS_COMPUTE_32F,
-                                CUBLAS_GEMM_DEFAULT));
+      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b16_.get(), CUDA_R_16BF,
+                                np16_, a16_.get(), CUDA_R_16BF, kp16_, &zero, c_.get(), CUDA_R_32F, n_,
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     } else if (p == Precision::Tf32) {
       CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), CUDA_R_32F, n_,
                                 a_.get(), CUDA_R_32F, k_, &zero, c_.get(), CUDA_R_32F, n_,
@@ -204,13 +213,15 @@ class CudaEngineImpl final : public CudaEngine {
 
   void run_memcpy() override {
     if (!words_in_) throw std::logic_error("matrix: copy before set_words");
-    CUDA_CHECK(cudaMemcpyAsync(words_out_.get(), words_in_.get(), words_in_.bytes(), cudaMemcpyDeviceToDevice, stream_));
+    CUDA_CHECK(cudaMemcpyAsync(words_out_.get(), words_in_.get(), words_in_.bytes(), cudaMemcpyDeviceToDevice,
+                               stream_));
   }
 
   Words transposed() override {
     Words w(cols_, rows_);
     if (words_out_) {
-      CUDA_CHECK(cudaMemcpyAsync(w.data.data(), words_out_.get(), w.size() * 4, cudaMemcpyDeviceToHost, stream_));
+      CUDA_CHECK(
+          cudaMemcpyAsync(w.data.data(), words_out_.get(), w.size() * 4, cudaMemcpyDeviceToHost, stream_));
       CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
     return w;

@@ -22,8 +22,8 @@ std::vector<KernelInfo> gemm_kernels(Kind k, int block);
 // multiples of 8 (bf16) or 4 (float), zero past K and N; C (M x N) float32 with rows of N.
 void launch_tensor_tf32(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int kdim,
                         cudaStream_t s);
-void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* c, int m, int n,
-                        int kdim, cudaStream_t s);
+void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* c, int m,
+                        int n, int kdim, cudaStream_t s);
 std::vector<KernelInfo> tensor_kernels(Precision p);
 // dst (rows x dcols) = src (rows x cols) converted, zero in columns cols..dcols-1.
 void launch_pad_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s);

@@ -15,8 +15,8 @@ namespace gpulab::matrix::detail {
 namespace {
 
 // [snippet gemm_naive]
-__global__ void gemm_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
-                           int n, int k) {
+__global__ void gemm_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                           int m, int n, int k) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= m || col >= n) return;
   float s = 0.0f;
@@ -26,8 +26,8 @@ __global__ void gemm_naive(const float* __restrict__ a, const float* __restrict_
 
 // [snippet gemm_shared_tile]
 template <int T>
-__global__ void gemm_shared_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                                 int m, int n, int k) {
+__global__ void gemm_shared_tile(const float* __restrict__ a, const float* __restrict__ b,
+                                 float* __restrict__ c, int m, int n, int k) {
   __shared__ float as[T][T], bs[T][T];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
@@ -64,7 +64,8 @@ __global__ void gemm_aat(const float* __restrict__ a, float* __restrict__ c, int
 
 // Four floats of row `row` from column `col` of a rows x cols matrix with rows of `ld`: one 16-byte load
 // where they are all inside and aligned, else one at a time, zero outside.
-__device__ __forceinline__ float4 load4(const float* __restrict__ p, int row, int col, int rows, int cols, bool vec) {
+__device__ __forceinline__ float4 load4(const float* __restrict__ p, int row, int col, int rows, int cols,
+                                        bool vec) {
   float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
   if (row >= rows) return v;
   const float* q = p + size_t(row) * cols + col;
@@ -92,9 +93,9 @@ __device__ __forceinline__ void store4(float* __restrict__ p, int row, int col, 
 constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
 
 // [snippet gemm_register_tile]
-__global__ void __launch_bounds__(kThreads) gemm_register_tile(const float* __restrict__ a, const float* __restrict__ b,
-                                                               float* __restrict__ c, int m, int n, int k, bool vec_a,
-                                                               bool vec_b) {
+__global__ void __launch_bounds__(kThreads)
+    gemm_register_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+                       int n, int k, bool vec_a, bool vec_b) {
   __shared__ __align__(16) float as[kBK][kBM];  // transposed: as[k][m]
   __shared__ __align__(16) float bs[kBK][kBN];
   const int tid = threadIdx.x, tr = tid / 16, tc = tid % 16;
@@ -107,7 +108,8 @@ __global__ void __launch_bounds__(kThreads) gemm_register_tile(const float* __re
     as[acol + 1][arow] = av.y;
     as[acol + 2][arow] = av.z;
     as[acol + 3][arow] = av.w;
-    const float4 bv = k0 + brow < k ? load4(b, k0 + brow, bn + bcol, k, n, vec_b) : make_float4(0.f, 0.f, 0.f, 0.f);
+    const float4 bv =
+        k0 + brow < k ? load4(b, k0 + brow, bn + bcol, k, n, vec_b) : make_float4(0.f, 0.f, 0.f, 0.f);
     *reinterpret_cast<float4*>(&bs[brow][bcol]) = bv;
     __syncthreads();
 #pragma unroll
@@ -134,15 +136,15 @@ __global__ void __launch_bounds__(kThreads) gemm_register_tile(const float* __re
 
 // [snippet gemm_warp_tile]
 constexpr int kWarpBK = 8, kApad = 4;  // A's rows padded so the transposed stores spread over banks
-__global__ void __launch_bounds__(kThreads, 2) gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b,
-                                                              float* __restrict__ c, int m, int n, int k, bool vec_a,
-                                                              bool vec_b) {
+__global__ void __launch_bounds__(kThreads, 2)
+    gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+                   int n, int k, bool vec_a, bool vec_b) {
   constexpr int BK = kWarpBK, LA = BK * kBM / 4 / kThreads, LB = BK * kBN / 4 / kThreads;  // float4s a thread
   __shared__ __align__(16) float as[2][BK][kBM + kApad];
   __shared__ __align__(16) float bs[2][BK][kBN];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;  // the warp's 64x32 tile of C
-  const int lm = (lane / 4) * 4, ln = (lane % 4) * 4;    // the lane's quads at (lm, ln), +32 rows, +16 columns
+  const int lm = (lane / 4) * 4, ln = (lane % 4) * 4;  // the lane's quads at (lm, ln), +32 rows, +16 columns
   const int bm = blockIdx.y * kBM, bn = blockIdx.x * kBN;
   const int tiles = (k + BK - 1) / BK;
   float acc[8][8] = {};
@@ -212,12 +214,14 @@ KernelInfo info(const char* name, F* f, int threads) {
 
 }  // namespace
 
-void launch_gemm(Kind kind, int block, const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
+void launch_gemm(Kind kind, int block, const float* a, const float* b, float* c, int m, int n, int k,
+                 cudaStream_t s) {
   const bool aat = kind == Kind::GemmAat || kind == Kind::GemmAatPadded;
   const int cols = aat ? m : n;
   switch (kind) {
     case Kind::GemmNaive: {
-      const dim3 blk(block, block), grid(unsigned(cuda::ceil_div(n, block)), unsigned(cuda::ceil_div(m, block)));
+      const dim3 blk(block, block),
+          grid(unsigned(cuda::ceil_div(n, block)), unsigned(cuda::ceil_div(m, block)));
       gemm_naive<<<grid, blk, 0, s>>>(a, b, c, m, n, k);
       break;
     }
@@ -225,16 +229,23 @@ void launch_gemm(Kind kind, int block, const float* a, const float* b, float* c,
     case Kind::GemmAat:
     case Kind::GemmAatPadded: {
       if (block != 16 && block != 32) throw std::invalid_argument("matrix: tiles of 16 or 32 only");
-      const dim3 blk(block, block), grid(unsigned(cuda::ceil_div(cols, block)), unsigned(cuda::ceil_div(m, block)));
+      const dim3 blk(block, block),
+          grid(unsigned(cuda::ceil_div(cols, block)), unsigned(cuda::ceil_div(m, block)));
       if (kind == Kind::GemmSharedTile) {
-        if (block == 16) gemm_shared_tile<16><<<grid, blk, 0, s>>>(a, b, c, m, n, k);
-        else gemm_shared_tile<32><<<grid, blk, 0, s>>>(a, b, c, m, n, k);
+        if (block == 16)
+          gemm_shared_tile<16><<<grid, blk, 0, s>>>(a, b, c, m, n, k);
+        else
+          gemm_shared_tile<32><<<grid, blk, 0, s>>>(a, b, c, m, n, k);
       } else if (kind == Kind::GemmAat) {
-        if (block == 16) gemm_aat<16, 0><<<grid, blk, 0, s>>>(a, c, m, k);
-        else gemm_aat<32, 0><<<grid, blk, 0, s>>>(a, c, m, k);
+        if (block == 16)
+          gemm_aat<16, 0><<<grid, blk, 0, s>>>(a, c, m, k);
+        else
+          gemm_aat<32, 0><<<grid, blk, 0, s>>>(a, c, m, k);
       } else {
-        if (block == 16) gemm_aat<16, 1><<<grid, blk, 0, s>>>(a, c, m, k);
-        else gemm_aat<32, 1><<<grid, blk, 0, s>>>(a, c, m, k);
+        if (block == 16)
+          gemm_aat<16, 1><<<grid, blk, 0, s>>>(a, c, m, k);
+        else
+          gemm_aat<32, 1><<<grid, blk, 0, s>>>(a, c, m, k);
       }
       break;
     }
@@ -242,8 +253,10 @@ void launch_gemm(Kind kind, int block, const float* a, const float* b, float* c,
     case Kind::GemmWarpTile: {
       const dim3 grid(unsigned(cuda::ceil_div(n, kBN)), unsigned(cuda::ceil_div(m, kBM)));
       const bool vec_a = k % 4 == 0, vec_b = n % 4 == 0;
-      if (kind == Kind::GemmRegisterTile) gemm_register_tile<<<grid, kThreads, 0, s>>>(a, b, c, m, n, k, vec_a, vec_b);
-      else gemm_warp_tile<<<grid, kThreads, 0, s>>>(a, b, c, m, n, k, vec_a, vec_b);
+      if (kind == Kind::GemmRegisterTile)
+        gemm_register_tile<<<grid, kThreads, 0, s>>>(a, b, c, m, n, k, vec_a, vec_b);
+      else
+        gemm_warp_tile<<<grid, kThreads, 0, s>>>(a, b, c, m, n, k, vec_a, vec_b);
       break;
     }
     default:
@@ -261,9 +274,11 @@ std::vector<KernelInfo> gemm_kernels(Kind kind, int block) {
       return {block == 16 ? info("gemm_shared_tile<16>", &gemm_shared_tile<16>, t)
                           : info("gemm_shared_tile<32>", &gemm_shared_tile<32>, t)};
     case Kind::GemmAat:
-      return {block == 16 ? info("gemm_aat<16,0>", &gemm_aat<16, 0>, t) : info("gemm_aat<32,0>", &gemm_aat<32, 0>, t)};
+      return {block == 16 ? info("gemm_aat<16,0>", &gemm_aat<16, 0>, t)
+                          : info("gemm_aat<32,0>", &gemm_aat<32, 0>, t)};
     case Kind::GemmAatPadded:
-      return {block == 16 ? info("gemm_aat<16,1>", &gemm_aat<16, 1>, t) : info("gemm_aat<32,1>", &gemm_aat<32, 1>, t)};
+      return {block == 16 ? info("gemm_aat<16,1>", &gemm_aat<16, 1>, t)
+                          : info("gemm_aat<32,1>", &gemm_aat<32, 1>, t)};
     case Kind::GemmRegisterTile:
       return {info("gemm_register_tile", &gemm_register_tile, kThreads)};
     case Kind::GemmWarpTile:

@@ -33,15 +33,21 @@ struct Shape<__nv_bfloat16> {
 };
 
 template <class T>
-constexpr int a_stride() { return Shape<T>::BK + Shape<T>::PAD; }
+constexpr int a_stride() {
+  return Shape<T>::BK + Shape<T>::PAD;
+}
 template <class T>
-constexpr int b_stride() { return kBN + Shape<T>::PAD; }
+constexpr int b_stride() {
+  return kBN + Shape<T>::PAD;
+}
 template <class T>
 constexpr size_t stage_bytes() {
   return (size_t(kBM) * a_stride<T>() + size_t(Shape<T>::BK) * b_stride<T>()) * sizeof(T);
 }
 template <class T>
-constexpr size_t smem_bytes() { return stage_bytes<T>() * kStages; }
+constexpr size_t smem_bytes() {
+  return stage_bytes<T>() * kStages;
+}
 
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, bool valid) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
@@ -50,12 +56,15 @@ __device__ __forceinline__ void cp_async16(void* dst, const void* src, bool vali
 }
 __device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
-__device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+__device__ __forceinline__ void cp_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
 
 // [snippet gemm_tensor]
 template <class T>
-__global__ void __launch_bounds__(kThreads, 2) gemm_tensor(const T* __restrict__ a, int lda, const T* __restrict__ b,
-                                                        int ldb, float* __restrict__ c, int m, int n, int k) {
+__global__ void __launch_bounds__(kThreads, 2)
+    gemm_tensor(const T* __restrict__ a, int lda, const T* __restrict__ b, int ldb, float* __restrict__ c,
+                int m, int n, int k) {
   using S = Shape<T>;
   constexpr int BK = S::BK, E = 16 / int(sizeof(T));  // elements a 16-byte copy
   constexpr int AS = a_stride<T>(), BS = b_stride<T>();
@@ -139,20 +148,24 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tensor(const T* __restrict__
 }
 
 template <class T>
-__global__ void pad_convert(const float* __restrict__ src, int rows, int cols, T* __restrict__ dst, int dcols) {
+__global__ void pad_convert(const float* __restrict__ src, int rows, int cols, T* __restrict__ dst,
+                            int dcols) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= size_t(rows) * dcols) return;
   const int r = int(i / dcols), cc = int(i % dcols);
   const float v = cc < cols ? src[size_t(r) * cols + cc] : 0.0f;
-  if constexpr (sizeof(T) == 2) dst[i] = __float2bfloat16_rn(v);
-  else dst[i] = v;
+  if constexpr (sizeof(T) == 2)
+    dst[i] = __float2bfloat16_rn(v);
+  else
+    dst[i] = v;
 }
 
 template <class T>
 void launch(const T* a, int lda, const T* b, int ldb, float* c, int m, int n, int k, cudaStream_t s) {
   static bool attribute_set = false;  // per process: the attribute belongs to the function
   if (!attribute_set) {
-    CUDA_CHECK(cudaFuncSetAttribute(gemm_tensor<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes<T>())));
+    CUDA_CHECK(cudaFuncSetAttribute(gemm_tensor<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(smem_bytes<T>())));
     attribute_set = true;
   }
   const dim3 grid(unsigned(cuda::ceil_div(n, kBN)), unsigned(cuda::ceil_div(m, kBM)));
@@ -166,8 +179,8 @@ void launch_tensor_tf32(const float* a, int lda, const float* b, int ldb, float*
                         cudaStream_t s) {
   launch<float>(a, lda, b, ldb, c, m, n, k, s);
 }
-void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* c, int m, int n,
-                        int k, cudaStream_t s) {
+void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* c, int m,
+                        int n, int k, cudaStream_t s) {
   launch<__nv_bfloat16>(a, lda, b, ldb, c, m, n, k, s);
 }
 
@@ -175,7 +188,8 @@ std::vector<KernelInfo> tensor_kernels(Precision p) {
   if (p == Precision::Bf16)
     return {{"gemm_tensor<bf16>", reinterpret_cast<const void*>(&gemm_tensor<__nv_bfloat16>), kThreads,
              smem_bytes<__nv_bfloat16>()}};
-  return {{"gemm_tensor<tf32>", reinterpret_cast<const void*>(&gemm_tensor<float>), kThreads, smem_bytes<float>()}};
+  return {{"gemm_tensor<tf32>", reinterpret_cast<const void*>(&gemm_tensor<float>), kThreads,
+           smem_bytes<float>()}};
 }
 
 void launch_pad_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s) {

@@ -16,7 +16,8 @@ namespace {
 constexpr int kTile = 32, kRows = 8;
 
 // [snippet transpose_naive]
-__global__ void transpose_naive(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows, int cols) {
+__global__ void transpose_naive(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows,
+                                int cols) {
   const int x = blockIdx.x * kTile + threadIdx.x;  // column of the input
   for (int j = 0; j < kTile; j += kRows) {
     const int y = blockIdx.y * kTile + threadIdx.y + j;  // row of the input
@@ -26,7 +27,8 @@ __global__ void transpose_naive(const uint32_t* __restrict__ in, uint32_t* __res
 
 // [snippet transpose_shared]
 template <int PAD, bool SWIZZLE>
-__global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows, int cols) {
+__global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows,
+                                 int cols) {
   __shared__ uint32_t tile[kTile][kTile + PAD];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int bx = blockIdx.x * kTile, by = blockIdx.y * kTile;
@@ -36,7 +38,7 @@ __global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __re
   }
   __syncthreads();
   for (int j = 0; j < kTile; j += kRows) {
-    const int c = ty + j;          // the tile's column: a row of the output
+    const int c = ty + j;               // the tile's column: a row of the output
     const int x = by + tx, y = bx + c;  // output column (an input row), output row (an input column)
     if (x < rows && y < cols) out[size_t(y) * rows + x] = tile[tx][SWIZZLE ? (c ^ tx) : c];
   }
@@ -44,8 +46,9 @@ __global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __re
 
 // [snippet transpose_vector]
 constexpr int kVecTile = 64, kVecPad = 1;
-__global__ void __launch_bounds__(256) transpose_vector(const uint32_t* __restrict__ in, uint32_t* __restrict__ out,
-                                                        int rows, int cols, bool aligned) {
+__global__ void __launch_bounds__(256)
+    transpose_vector(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows, int cols,
+                     bool aligned) {
   __shared__ uint32_t tile[kVecTile][kVecTile + kVecPad];
   const int t = threadIdx.x;
   const int c4 = (t & 15) * 4, r0 = t >> 4;  // 16 groups of 4 words a row, 16 rows a pass
@@ -68,8 +71,8 @@ __global__ void __launch_bounds__(256) transpose_vector(const uint32_t* __restri
   __syncthreads();
 #pragma unroll
   for (int p = 0; p < 4; ++p) {
-    const int c = r0 + 16 * p;           // the tile's column: output row bx + c
-    const int y = bx + c, x = by + c4;   // output row (input column), output columns (input rows) x..x+3
+    const int c = r0 + 16 * p;          // the tile's column: output row bx + c
+    const int y = bx + c, x = by + c4;  // output row (input column), output columns (input rows) x..x+3
     if (full) {
       uint4 v;
       v.x = tile[c4][c];
@@ -120,11 +123,14 @@ std::vector<KernelInfo> transpose_kernels(Kind k) {
     case Kind::TransposeNaive:
       return {{"transpose_naive", reinterpret_cast<const void*>(&transpose_naive), kTile * kRows}};
     case Kind::TransposeShared:
-      return {{"transpose_shared<0,false>", reinterpret_cast<const void*>(&transpose_shared<0, false>), kTile * kRows}};
+      return {{"transpose_shared<0,false>", reinterpret_cast<const void*>(&transpose_shared<0, false>),
+               kTile * kRows}};
     case Kind::TransposePadded:
-      return {{"transpose_shared<1,false>", reinterpret_cast<const void*>(&transpose_shared<1, false>), kTile * kRows}};
+      return {{"transpose_shared<1,false>", reinterpret_cast<const void*>(&transpose_shared<1, false>),
+               kTile * kRows}};
     case Kind::TransposeSwizzled:
-      return {{"transpose_shared<0,true>", reinterpret_cast<const void*>(&transpose_shared<0, true>), kTile * kRows}};
+      return {{"transpose_shared<0,true>", reinterpret_cast<const void*>(&transpose_shared<0, true>),
+               kTile * kRows}};
     case Kind::TransposeVector:
       return {{"transpose_vector", reinterpret_cast<const void*>(&transpose_vector), 256}};
     default:

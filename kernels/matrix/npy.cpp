@@ -155,8 +155,10 @@ NpyResult parse_npy(std::span<const uint8_t> bytes) {
   if (descr.type != Value::Type::String) return fail("'descr' is not a string");
   if (descr.s != "<f4") {
     std::string why = "dtype " + text::quote(descr.s) + " is not float32 ('<f4')";
-    if (descr.s == ">f4") why += ": big-endian float32 is not read; save with a.astype('<f4')";
-    else why += ": save with a.astype(np.float32)";
+    if (descr.s == ">f4")
+      why += ": big-endian float32 is not read; save with a.astype('<f4')";
+    else
+      why += ": save with a.astype(np.float32)";
     return fail(why);
   }
   const Value& fortran = dict["fortran_order"];
@@ -177,8 +179,8 @@ NpyResult parse_npy(std::span<const uint8_t> bytes) {
     return fail("truncated: the shape needs " + std::to_string(want) + " bytes of data, the file holds " +
                 std::to_string(have));
   if (have > want)
-    return fail(std::to_string(have - want) + " bytes after the data the shape describes (" + std::to_string(want) +
-                " bytes)");
+    return fail(std::to_string(have - want) + " bytes after the data the shape describes (" +
+                std::to_string(want) + " bytes)");
   r.m = Matrix(int(rows), int(cols));
   std::memcpy(r.m.data.data(), bytes.data() + data_start, want);  // little-endian hosts only (x86-64, arm64)
   return r;
@@ -190,8 +192,8 @@ std::vector<uint8_t> encode_npy(const Matrix& m) {
   const size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
-  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(header.size() & 0xFF),
-                              uint8_t(header.size() >> 8)};
+  std::vector<uint8_t> out = {
+      0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(header.size() & 0xFF), uint8_t(header.size() >> 8)};
   out.insert(out.end(), header.begin(), header.end());
   const auto* p = reinterpret_cast<const uint8_t*>(m.data.data());
   out.insert(out.end(), p, p + m.size() * 4);

@@ -90,8 +90,8 @@ TEST(MatrixDisplayGpu, MultiplyShowsTheHeatMapOfC) {
   for (const char* variant : {"gemm-warp-tile", "gemm-tensor-bf16", "gemm-shared-tile-aat-padded"}) {
     SCOPED_TRACE(variant);
     MatrixDemo demo;
-    ASSERT_NO_FATAL_FAILURE(configure(demo, {"--variant", variant, "--m", "97", "--n", "130", "--k", "45",
-                                             "--init", "pattern"}));
+    ASSERT_NO_FATAL_FAILURE(
+        configure(demo, {"--variant", variant, "--m", "97", "--n", "130", "--k", "45", "--init", "pattern"}));
     demo.attach(gpu_gl.ctx);
     Frame f;
     f.width = 200;

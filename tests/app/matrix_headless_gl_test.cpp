@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 namespace gpulab {
 namespace {
 
-using testing::ProcessResult;
 using testing::colours_in_box;
+using testing::ProcessResult;
 
 ProcessResult run_gpulab(const std::string& args) { return testing::run_gpulab(args, "gpulab-matrix"); }
 fs::path temp_dir() { return testing::temp_dir("gpulab-matrix"); }
@@ -49,8 +49,8 @@ TEST(MatrixHeadless, BatchTransposeWritesTheTransposedPicture) {
   const fs::path in = temp_dir() / "in.png", out = temp_dir() / "out.png";
   const image::Image src = testing::save_png_checked(in, image::generate("filter-test", 203, 61));
   fs::remove(out);
-  const ProcessResult r =
-      run_gpulab("--headless --demo matrix --op transpose --image " + in.string() + " --save-image " + out.string());
+  const ProcessResult r = run_gpulab("--headless --demo matrix --op transpose --image " + in.string() +
+                                     " --save-image " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const image::LoadResult got = image::load(out);
   ASSERT_TRUE(got.error.empty()) << got.error;
@@ -59,15 +59,18 @@ TEST(MatrixHeadless, BatchTransposeWritesTheTransposedPicture) {
   ASSERT_EQ(got.image.channels, src.channels);
   for (int y = 0; y < src.height; ++y)
     for (int x = 0; x < src.width; ++x)
-      ASSERT_EQ(got.image.pixels[size_t(x) * src.height + y], src.pixels[size_t(y) * src.width + x]) << x << "," << y;
+      ASSERT_EQ(got.image.pixels[size_t(x) * src.height + y], src.pixels[size_t(y) * src.width + x])
+          << x << "," << y;
 }
 
 TEST(MatrixHeadless, BatchMultiplyWritesCAndTheGeneratedInputs) {
   const fs::path a = temp_dir() / "a.npy", b = temp_dir() / "b.npy", c = temp_dir() / "c.npy",
                  c2 = temp_dir() / "c2.npy";
   for (const fs::path& p : {a, b, c, c2}) fs::remove(p);
-  ProcessResult r = run_gpulab("--headless --demo matrix --op multiply --m 17 --n 33 --k 9 --seed 4 --init random"
-                               " --save-a " + a.string() + " --save-b " + b.string() + " --save-c " + c.string());
+  ProcessResult r = run_gpulab(
+      "--headless --demo matrix --op multiply --m 17 --n 33 --k 9 --seed 4 --init random"
+      " --save-a " +
+      a.string() + " --save-b " + b.string() + " --save-c " + c.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const matrix::NpyResult ra = matrix::read_npy(a), rb = matrix::read_npy(b), rc = matrix::read_npy(c);
   ASSERT_EQ(ra.error + rb.error + rc.error, "");

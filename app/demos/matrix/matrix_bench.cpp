@@ -40,8 +40,8 @@ Op op_of(const std::string& id) {
 const BenchRow* best(const BenchSuite& s, const BenchRow& like, const std::vector<std::string>& ids) {
   const BenchRow* b = nullptr;
   for (const BenchRow& r : s.rows)
-    if (r.error.empty() && bench_same_case(r, like) && std::find(ids.begin(), ids.end(), r.variant) != ids.end() &&
-        (!b || r.ms_median < b->ms_median))
+    if (r.error.empty() && bench_same_case(r, like) &&
+        std::find(ids.begin(), ids.end(), r.variant) != ids.end() && (!b || r.ms_median < b->ms_median))
       b = &r;
   return b;
 }
@@ -63,7 +63,8 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   std::vector<std::string> fp32_ids, transpose_ids;
   for (const matrix::Variant& v : matrix::variants()) {
     if (v.backend != matrix::Backend::Cuda) continue;
-    if (v.op == Op::Transpose) transpose_ids.emplace_back(v.id);
+    if (v.op == Op::Transpose)
+      transpose_ids.emplace_back(v.id);
     else if (v.precision == matrix::Precision::Fp32 && v.kind() != matrix::Kind::GemmCublas && !v.aat())
       fp32_ids.emplace_back(v.id);
   }
@@ -98,7 +99,8 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
     tsizes.clear();
     msizes.clear();
     for (const BenchSize& s : o.bench_sizes) {
-      if (s.height && s.height != s.width) throw std::invalid_argument("matrix bench: --size N (square) only");
+      if (s.height && s.height != s.width)
+        throw std::invalid_argument("matrix bench: --size N (square) only");
       if (std::string bad = matrix::check_shape("--size", s.width, s.width); !bad.empty())
         throw std::invalid_argument(bad);
       tsizes.push_back(s.width);
@@ -108,7 +110,8 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   for (long long n : tsizes)
     spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n), n, n, kTransposeInput});
   for (long long n : msizes)
-    spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, n, kMultiplyInput});
+    spec.cases.push_back(
+        {std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, n, kMultiplyInput});
 
   struct State {
     std::shared_ptr<BenchEngines<matrix::Engine>> engines;
@@ -135,8 +138,10 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
       return engines->get(
           gpu, index,
           [&](matrix::Engine& e) {
-            if (words) e.set_words(*words);
-            else e.set_operands(ops->a, ops->b);
+            if (words)
+              e.set_words(*words);
+            else
+              e.set_operands(ops->a, ops->b);
           },
           why);
     }
@@ -160,13 +165,16 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   spec.probe = [st](const BenchCase& c, const BenchJob& job) -> Probe {
     const bool extra = yardstick(job.variant);
     const matrix::Variant* v =
-        extra ? matrix::find_variant(job.variant == kMemcpy ? "transpose-naive" : "gemm-cublas") : matrix::find_variant(job.variant);
+        extra ? matrix::find_variant(job.variant == kMemcpy ? "transpose-naive" : "gemm-cublas")
+              : matrix::find_variant(job.variant);
     if (!v) return probe_unavailable("no variant " + job.variant);
     std::string why;
-    std::shared_ptr<matrix::Engine> e = st->engine(v->backend == matrix::Backend::Cuda, c, job.case_index, &why);
+    std::shared_ptr<matrix::Engine> e =
+        st->engine(v->backend == matrix::Backend::Cuda, c, job.case_index, &why);
     if (!e) return probe_unavailable(why);
-    Probe p = make_matrix_probe(e, st->engines->stream(), st->words ? st->words : std::make_shared<matrix::Words>(),
-                                st->ops ? st->ops : std::make_shared<matrix::Operands>(), *v, job.block);
+    Probe p =
+        make_matrix_probe(e, st->engines->stream(), st->words ? st->words : std::make_shared<matrix::Words>(),
+                          st->ops ? st->ops : std::make_shared<matrix::Operands>(), *v, job.block);
 #if defined(GPULAB_HAVE_CUDA)
     if (extra) {
       auto* cuda = static_cast<matrix::CudaEngine*>(e.get());
@@ -176,7 +184,8 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
           for (int i = 0; i < steps; ++i) cuda->run_memcpy();
         };
       } else {
-        const matrix::Precision prec = job.variant == kCublasTf32 ? matrix::Precision::Tf32 : matrix::Precision::Bf16;
+        const matrix::Precision prec =
+            job.variant == kCublasTf32 ? matrix::Precision::Tf32 : matrix::Precision::Bf16;
         p.run = [cuda, prec](int steps) {
           for (int i = 0; i < steps; ++i) cuda->run_cublas(prec);
         };
@@ -199,10 +208,11 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
       if (r.variant != "gemm-shared-tile-aat" || !r.error.empty()) continue;
       if (const BenchRow* padded = best(suite, r, {"gemm-shared-tile-aat-padded"})) {
         char line[256];
-        std::snprintf(line, sizeof line,
-                      "%s: gemm-shared-tile-aat (no padding) / -padded (+1 column) = %.2fx the time (%.3f / %.3f ms; "
-                      "the lab measured 4.5x, 551 ms / 121 ms)",
-                      r.size.c_str(), r.ms_median / padded->ms_median, r.ms_median, padded->ms_median);
+        std::snprintf(
+            line, sizeof line,
+            "%s: gemm-shared-tile-aat (no padding) / -padded (+1 column) = %.2fx the time (%.3f / %.3f ms; "
+            "the lab measured 4.5x, 551 ms / 121 ms)",
+            r.size.c_str(), r.ms_median / padded->ms_median, r.ms_median, padded->ms_median);
         suite.notes.push_back(line);
       }
     }
@@ -210,21 +220,26 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
       if (r.input != kMultiplyInput || r.variant != "gemm-cublas" || !r.error.empty()) continue;
       const BenchRow* hand = nullptr;
       for (const BenchRow& x : suite.rows)
-        if (x.error.empty() && bench_same_case(x, r) && x.variant.rfind("gemm-", 0) == 0 && x.variant != "gemm-cublas" &&
-            x.variant.find("tensor") == std::string::npos && x.variant.find("aat") == std::string::npos &&
-            x.variant != "gemm-cpu" && (!hand || x.ms_median < hand->ms_median))
+        if (x.error.empty() && bench_same_case(x, r) && x.variant.rfind("gemm-", 0) == 0 &&
+            x.variant != "gemm-cublas" && x.variant.find("tensor") == std::string::npos &&
+            x.variant.find("aat") == std::string::npos && x.variant != "gemm-cpu" &&
+            (!hand || x.ms_median < hand->ms_median))
           hand = &x;
       if (!hand) continue;
       char line[256];
-      std::snprintf(line, sizeof line, "%s: best hand-written FP32 %s = %.2f x cublasSgemm (%.0f vs %.0f GFLOP/s)",
-                    r.size.c_str(), hand->variant.c_str(), r.ms_median / hand->ms_median, hand->gflops, r.gflops);
+      std::snprintf(
+          line, sizeof line, "%s: best hand-written FP32 %s = %.2f x cublasSgemm (%.0f vs %.0f GFLOP/s)",
+          r.size.c_str(), hand->variant.c_str(), r.ms_median / hand->ms_median, hand->gflops, r.gflops);
       suite.notes.push_back(line);
     }
     suite.notes.push_back(
-        "transpose GB/s counts each element read once and written once (8 bytes); memcpy-d2d moves the same bytes");
+        "transpose GB/s counts each element read once and written once (8 bytes); memcpy-d2d moves the same "
+        "bytes");
     suite.notes.push_back(
-        "multiply GFLOP/s = 2·M·N·K / time; % of peak is of the FP32 (non-tensor) peak; cublas-tf32 / cublas-bf16: "
-        "cublasGemmEx at the tensor variants' precision, fp32 accumulate; gemm-tensor-bf16 and cublas-bf16 read "
+        "multiply GFLOP/s = 2·M·N·K / time; % of peak is of the FP32 (non-tensor) peak; cublas-tf32 / "
+        "cublas-bf16: "
+        "cublasGemmEx at the tensor variants' precision, fp32 accumulate; gemm-tensor-bf16 and cublas-bf16 "
+        "read "
         "the same bfloat16 copies (rounded once, outside the timing)");
   };
   return true;

@@ -105,8 +105,9 @@ std::vector<Stage> MatrixDemo::stages() const {
     st.block = current_[index(op)]->blocks.empty() ? 0 : block_[index(op)];
     st.active = op == op_;
     if (!st.active)
-      st.inactive_reason = std::string("the op is ") + std::string(matrix::name(op_)) + " (O switches; choosing a " +
-                           std::string(matrix::name(op)) + " variant switches too)";
+      st.inactive_reason = std::string("the op is ") + std::string(matrix::name(op_)) +
+                           " (O switches; choosing a " + std::string(matrix::name(op)) +
+                           " variant switches too)";
     out.push_back(std::move(st));
   }
   return out;
@@ -125,7 +126,9 @@ bool MatrixDemo::set_variant(size_t stage, std::string_view id, std::string* why
   const matrix::Variant* v = matrix::find_variant(id);
   const Op stage_op = stage == 0 ? op_ : other(op_);
   if (stage > 1 || !v || v->op != stage_op) {
-    if (why) *why = "no variant " + text::quote(id) + " in the " + std::string(matrix::name(stage_op)) + " stage (see gpulab --list)";
+    if (why)
+      *why = "no variant " + text::quote(id) + " in the " + std::string(matrix::name(stage_op)) +
+             " stage (see gpulab --list)";
     return false;
   }
   if (ctx_ && !variant_available(*v, why)) return false;
@@ -166,13 +169,15 @@ void MatrixDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string failure;
 #if defined(GPULAB_HAVE_CUDA)
-  gpu_ = start_cuda_engine(ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
+  gpu_ = start_cuda_engine(
+      ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
 #endif
   for (Op op : {Op::Transpose, Op::Multiply}) {
     const size_t i = index(op);
     if (!gpu_ && current_[i]->backend == Backend::Cuda) {
       if (backend_chosen_ && failure.empty())
-        notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) + "): using the CPU variants");
+        notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) +
+               "): using the CPU variants");
       current_[i] = cpu_variant(op);
       block_[i] = 0;
     }
@@ -227,7 +232,8 @@ bool MatrixDemo::set_image(image::Image img, const std::string& name, std::strin
     return false;
   }
   // The transpose is shown: its height is the image's width.
-  if (std::string bad = gl_texture_limit_error(name + " transposed", img.height, img.width, max_texture_); !bad.empty()) {
+  if (std::string bad = gl_texture_limit_error(name + " transposed", img.height, img.width, max_texture_);
+      !bad.empty()) {
     *error = bad + "; the current image stays";
     return false;
   }
@@ -256,10 +262,12 @@ bool MatrixDemo::set_image(image::Image img, const std::string& name, std::strin
 bool MatrixDemo::set_operands(matrix::Operands ops, const std::string& name, std::string* error) {
   if (ops.a.size() == 0 || ops.b.size() == 0 || ops.a.cols != ops.b.rows) {
     *error = name + ": A is " + std::to_string(ops.a.rows) + "x" + std::to_string(ops.a.cols) + ", B " +
-             std::to_string(ops.b.rows) + "x" + std::to_string(ops.b.cols) + ": A's columns must equal B's rows";
+             std::to_string(ops.b.rows) + "x" + std::to_string(ops.b.cols) +
+             ": A's columns must equal B's rows";
     return false;
   }
-  if (std::string bad = gl_texture_limit_error(name + " (C)", ops.b.cols, ops.a.rows, max_texture_); !bad.empty()) {
+  if (std::string bad = gl_texture_limit_error(name + " (C)", ops.b.cols, ops.a.rows, max_texture_);
+      !bad.empty()) {
     *error = bad;
     return false;
   }
@@ -285,8 +293,8 @@ bool MatrixDemo::set_operands(matrix::Operands ops, const std::string& name, std
 
 bool MatrixDemo::generate_operands(std::string* error) {
   try {
-    const std::string name = std::string(matrix::name(init_)) + " " + std::to_string(m_) + "x" + std::to_string(k_) +
-                             " · " + std::to_string(k_) + "x" + std::to_string(n_) +
+    const std::string name = std::string(matrix::name(init_)) + " " + std::to_string(m_) + "x" +
+                             std::to_string(k_) + " · " + std::to_string(k_) + "x" + std::to_string(n_) +
                              (init_ == matrix::Init::Random ? ", seed " + std::to_string(seed_) : "");
     return set_operands(matrix::generate(init_, m_, n_, k_, seed_), name, error);
   } catch (const std::exception& e) {
@@ -296,7 +304,9 @@ bool MatrixDemo::generate_operands(std::string* error) {
 }
 
 static SetImage matrix_set_image(MatrixDemo* d) {
-  return [d](image::Image img, const std::string& name, std::string* err) { return d->set_image(std::move(img), name, err); };
+  return [d](image::Image img, const std::string& name, std::string* err) {
+    return d->set_image(std::move(img), name, err);
+  };
 }
 
 bool MatrixDemo::load_generated(const image::Generated& g, std::string* error) {
@@ -422,12 +432,13 @@ std::string MatrixDemo::verify() {
                                                  : verify_product(product(), ops_->a, ops_->b, variant());
     verify_ok_ = bad.empty();
     verify_result_ = verify_ok_ ? std::string(variant().id) + " matches the CPU reference" +
-                                      (op_ == Op::Transpose ? " bit for bit"
-                                                            : " within its bound (" +
-                                                                  std::string(variant().precision == matrix::Precision::Fp32
-                                                                                  ? "float32 rounding"
-                                                                                  : "its input precision") +
-                                                                  ")")
+                                      (op_ == Op::Transpose
+                                           ? " bit for bit"
+                                           : " within its bound (" +
+                                                 std::string(variant().precision == matrix::Precision::Fp32
+                                                                 ? "float32 rounding"
+                                                                 : "its input precision") +
+                                                 ")")
                                 : bad;
   } catch (const std::exception& e) {
     verify_ok_ = false;

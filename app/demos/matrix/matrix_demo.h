@@ -45,8 +45,8 @@ std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, c
 // `cublas` / `memcpy`: the yardstick rows of the bench instead of v (cuBLAS at v's precision, the
 // device-to-device copy). One step is one transpose or one product.
 Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
-                        std::shared_ptr<const matrix::Words> words, std::shared_ptr<const matrix::Operands> ops,
-                        const matrix::Variant& v, int block);
+                        std::shared_ptr<const matrix::Words> words,
+                        std::shared_ptr<const matrix::Operands> ops, const matrix::Variant& v, int block);
 
 class MatrixDemo final : public Demo {
  public:
@@ -58,7 +58,7 @@ class MatrixDemo final : public Demo {
   std::vector<Stage> stages() const override;
   bool set_variant(size_t stage, std::string_view id, std::string* why) override;
   bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;            // matrix_settings.cpp
+  void add_options(CLI::App& cli) override;                // matrix_settings.cpp
   std::string configure(const Options& options) override;  // matrix_settings.cpp
 
   void attach(Context& ctx) override;
@@ -105,7 +105,9 @@ class MatrixDemo final : public Demo {
  private:
   static size_t index(matrix::Op op) { return op == matrix::Op::Transpose ? 0 : 1; }
   matrix::Engine* active() const;
-  matrix::Engine* engine_for(matrix::Backend b) const { return b == matrix::Backend::Cuda ? gpu_.get() : cpu_.get(); }
+  matrix::Engine* engine_for(matrix::Backend b) const {
+    return b == matrix::Backend::Cuda ? gpu_.get() : cpu_.get();
+  }
   bool variant_available(const matrix::Variant& v, std::string* why) const;
   void sync_engine();  // the current variant's engine holds the current inputs
   void run(int runs);
@@ -127,9 +129,10 @@ class MatrixDemo final : public Demo {
   int max_texture_ = 0;
 
   // The command line's own settings (bound by add_options, checked by configure).
+  static constexpr long long kNotGiven = -(1LL << 62);
   struct Cli {
     std::string op, a, b, save_c, save_a, save_b, init = "pattern";
-    long long m = -1, n = -1, k = -1;  // -1: not given
+    long long m = kNotGiven, n = kNotGiven, k = kNotGiven;
   } cli_;
   std::string save_image_;
 

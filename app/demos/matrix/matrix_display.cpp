@@ -25,7 +25,8 @@ void compose_host(matrix::Engine& engine, matrix::Op op, uint32_t* rgba) {
 
 MatrixDisplay::MatrixDisplay(Context& ctx)
     : ctx_(ctx),
-      target_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, ctx.interop_unavailable_reason())) {}
+      target_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
+                                               ctx.interop_unavailable_reason())) {}
 
 MatrixDisplay::~MatrixDisplay() = default;
 

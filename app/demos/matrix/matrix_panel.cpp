@@ -100,13 +100,16 @@ void MatrixDemo::handle_input(const Frame& frame) {
 }
 
 std::string MatrixDemo::input_label() const {
-  if (op_ == Op::Transpose) return origin_.name + " " + std::to_string(words_->rows) + "x" + std::to_string(words_->cols);
+  if (op_ == Op::Transpose)
+    return origin_.name + " " + std::to_string(words_->rows) + "x" + std::to_string(words_->cols);
   return ops_name_;
 }
 
 std::string MatrixDemo::caption() const {
-  std::string s = "Matrix " + std::string(matrix::name(op_)) + " | " + std::string(variant().id) + " | " + input_label();
-  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(section(), last_runs_) : std::nullopt) {
+  std::string s =
+      "Matrix " + std::string(matrix::name(op_)) + " | " + std::string(variant().id) + " | " + input_label();
+  if (const auto ms =
+          ctx_ && ctx_->timings ? ctx_->timings->median_per_step(section(), last_runs_) : std::nullopt) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
     s += buf;
@@ -121,10 +124,12 @@ void MatrixDemo::ui_inputs(float w) {
   if (ImGui::RadioButton("multiply", &op, 1)) set_op(Op::Multiply), sync_engine();
   if (op_ == Op::Transpose) {
     pick_and_open(
-        picker_, w, origin_, [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
+        picker_, w, origin_,
+        [&](const image::Generated& g, std::string* err) { return load_generated(g, err); },
         [&](const std::filesystem::path& p, std::string* err) { return load_path(p, err); },
         [&](std::string line) { notify(std::move(line)); });
-    ImGui::Text("%dx%d words (RGBA8 pixels) -> %dx%d", words_->cols, words_->rows, words_->rows, words_->cols);
+    ImGui::Text("%dx%d words (RGBA8 pixels) -> %dx%d", words_->cols, words_->rows, words_->rows,
+                words_->cols);
     ImGui::Checkbox("tile overlay (T)", &overlay_);
   } else {
     int init = int(init_);
@@ -147,14 +152,18 @@ void MatrixDemo::ui_inputs(float w) {
       }
     }
     ImGui::TextWrapped("%s", ops_name_.c_str());
-    if (variant().aat()) ImGui::TextWrapped("this variant computes A·Aᵀ (%dx%d), as the lab's kernel: B is not read", m_, m_);
+    if (variant().aat())
+      ImGui::TextWrapped("this variant computes A·Aᵀ (%dx%d), as the lab's kernel: B is not read", m_, m_);
     ui_scale(ImGui::GetContentRegionAvail().x);
     if (variant().precision != Precision::Fp32) {
       const bool bf = variant().precision == Precision::Bf16;
       ImGui::TextWrapped(
-          "%s: each input keeps %s significant bits (float32 has 24), so every product is off by up to %s relative; "
-          "the sums are float32 (fp32 accumulate). On random inputs C differs from the FP32 product in the %s "
-          "decimal digit; integers up to %d and the identity stay exact. Verify allows %.2g x Σ|a||b| at this K.",
+          "%s: each input keeps %s significant bits (float32 has 24), so every product is off by up to %s "
+          "relative; "
+          "the sums are float32 (fp32 accumulate). On random inputs C differs from the FP32 product in the "
+          "%s "
+          "decimal digit; integers up to %d and the identity stay exact. Verify allows %.2g x Σ|a||b| at "
+          "this K.",
           bf ? "BF16" : "TF32", bf ? "8 (rounded)" : "11 (the tensor core ignores the low 13 mantissa bits)",
           bf ? "2^-8 (0.4%)" : "2^-10 (0.1%)", bf ? "third" : "fourth", bf ? 256 : 2048,
           matrix::tensor_bound(variant().precision, k_));
@@ -185,8 +194,9 @@ void MatrixDemo::ui_scale(float w) {
 void MatrixDemo::ui(Frame& frame) {
   const float w = 220.0f * frame.ui_scale;  // the pickers' width, as the other image demos
   ui_inputs(w);
-  ui::verify_button("compare with the CPU reference (transpose: bit for bit; multiply: within the derived bound)",
-                    [&] { return verify(); }, &verify_result_, &verify_ok_);
+  ui::verify_button(
+      "compare with the CPU reference (transpose: bit for bit; multiply: within the derived bound)",
+      [&] { return verify(); }, &verify_result_, &verify_ok_);
   ui_overlay(frame);
 }
 
@@ -201,8 +211,8 @@ void MatrixDemo::ui_overlay(const Frame& frame) {
             ty = (hovering_ ? hover_y_ : std::min(h - 1, tile)) / tile * tile;
   const double s = view_.scale;
   auto at = [&](double x, double y) { return ImVec2(float(view_.left + x * s), float(view_.top + y * s)); };
-  dl->AddRect(at(tx, ty), at(std::min(w, tx + tile), std::min(h, ty + tile)), IM_COL32(255, 255, 255, 220), 0, 0,
-              2.0f * frame.ui_scale);
+  dl->AddRect(at(tx, ty), at(std::min(w, tx + tile), std::min(h, ty + tile)), IM_COL32(255, 255, 255, 220), 0,
+              0, 2.0f * frame.ui_scale);
   // Reads (of the input) in cyan where they land in the output; writes in orange, slightly inset.
   // One warp's strip as one band: at least 4 screen pixels across so it shows at any zoom.
   auto strip = [&](bool row, int len, ImU32 col, float shrink) {

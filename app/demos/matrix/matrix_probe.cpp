@@ -28,12 +28,14 @@ std::string verify_transpose(const matrix::Words& got, const matrix::Words& in) 
       if (got.at(j, i) != in.at(i, j)) {
         if (differ++ == 0) {
           char buf[160];
-          std::snprintf(buf, sizeof buf, "out[%d][%d] = 0x%08x, in[%d][%d] = 0x%08x", j, i, got.at(j, i), i, j, in.at(i, j));
+          std::snprintf(buf, sizeof buf, "out[%d][%d] = 0x%08x, in[%d][%d] = 0x%08x", j, i, got.at(j, i), i,
+                        j, in.at(i, j));
           first = buf;
         }
       }
   if (!differ) return {};
-  return std::to_string(differ) + " of " + std::to_string(in.size()) + " elements differ from the CPU's; first " + first;
+  return std::to_string(differ) + " of " + std::to_string(in.size()) +
+         " elements differ from the CPU's; first " + first;
 }
 
 std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, const matrix::Matrix& b,
@@ -41,8 +43,8 @@ std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, c
   const int m = a.rows, k = a.cols, n = v.aat() ? a.rows : b.cols;
   if (!v.aat() && a.cols != b.rows) return "A's columns differ from B's rows";
   if (got.rows != m || got.cols != n)
-    return "C is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) + ", should be " + std::to_string(m) +
-           "x" + std::to_string(n);
+    return "C is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) + ", should be " +
+           std::to_string(m) + "x" + std::to_string(n);
   const double bound =
       v.precision == matrix::Precision::Fp32 ? matrix::fp32_bound(k) : matrix::tensor_bound(v.precision, k);
   // Large products: every row would take minutes in float64 on one thread; 17 rows spread over C.
@@ -79,13 +81,13 @@ std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, c
     }
   }
   if (!differ) return {};
-  return std::to_string(differ) + " of " + std::to_string(checked) + " elements checked are outside the bound; first " +
-         first;
+  return std::to_string(differ) + " of " + std::to_string(checked) +
+         " elements checked are outside the bound; first " + first;
 }
 
 Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
-                        std::shared_ptr<const matrix::Words> words, std::shared_ptr<const matrix::Operands> ops,
-                        const matrix::Variant& v, int block) {
+                        std::shared_ptr<const matrix::Words> words,
+                        std::shared_ptr<const matrix::Operands> ops, const matrix::Variant& v, int block) {
   Probe p;
   p.gpu = v.backend == matrix::Backend::Cuda;
   p.stream = p.gpu ? stream : nullptr;
@@ -99,7 +101,7 @@ Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
     p.bytes_per_step = 8.0 * n;
     p.width = words->cols;
     p.height = words->rows;
-    p.verify = [e, pv, block, words]() { 
+    p.verify = [e, pv, block, words]() {
       e->run(*pv, block);
       return verify_transpose(e->transposed(), *words);
     };
@@ -139,8 +141,10 @@ Probe MatrixDemo::probe(size_t stage, std::string_view id, int block) {
   if (!engine) engine = matrix::make_cpu_engine();
   auto words = std::make_shared<const matrix::Words>(*words_);
   auto ops = std::make_shared<const matrix::Operands>(*ops_);
-  if (v->op == Op::Transpose) engine->set_words(*words);
-  else engine->set_operands(ops->a, ops->b);
+  if (v->op == Op::Transpose)
+    engine->set_words(*words);
+  else
+    engine->set_operands(ops->a, ops->b);
   return make_matrix_probe(std::move(engine), ctx_->stream, std::move(words), std::move(ops), *v, block);
 }
 

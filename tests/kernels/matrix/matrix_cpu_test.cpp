@@ -51,7 +51,8 @@ TEST(MatrixCpu, MultiplyMatchesTheFloat64ProductOnOddShapes) {
   struct Shape {
     int m, n, k;
   };
-  for (Shape s : {Shape{1, 1, 1}, Shape{17, 33, 9}, Shape{5, 300, 2}, Shape{300, 7, 513}, Shape{64, 64, 1000}}) {
+  for (Shape s :
+       {Shape{1, 1, 1}, Shape{17, 33, 9}, Shape{5, 300, 2}, Shape{300, 7, 513}, Shape{64, 64, 1000}}) {
     SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
     const matrix::Operands o = matrix::generate(matrix::Init::Random, s.m, s.n, s.k, 42);
     const Matrix c = matrix::gemm_cpu(o.a, o.b);
@@ -77,12 +78,14 @@ TEST(MatrixCpu, MultiplyRefusesMismatchedShapes) {
 TEST(MatrixCpu, BoundsGrowWithKAndPrecision) {
   EXPECT_GT(matrix::fp32_bound(4096), matrix::fp32_bound(16));
   EXPECT_NEAR(matrix::fp32_bound(1), 2.0 * std::ldexp(1.0, -24), 1e-13);  // u/(1-u) + u
-  EXPECT_GT(matrix::tensor_bound(matrix::Precision::Bf16, 64), matrix::tensor_bound(matrix::Precision::Tf32, 64));
+  EXPECT_GT(matrix::tensor_bound(matrix::Precision::Bf16, 64),
+            matrix::tensor_bound(matrix::Precision::Tf32, 64));
   EXPECT_GT(matrix::tensor_bound(matrix::Precision::Tf32, 64), matrix::fp32_bound(64));
 }
 
 TEST(MatrixCpu, GeneratedInputs) {
-  const auto r1 = matrix::generate(matrix::Init::Random, 7, 5, 3, 9), r2 = matrix::generate(matrix::Init::Random, 7, 5, 3, 9),
+  const auto r1 = matrix::generate(matrix::Init::Random, 7, 5, 3, 9),
+             r2 = matrix::generate(matrix::Init::Random, 7, 5, 3, 9),
              r3 = matrix::generate(matrix::Init::Random, 7, 5, 3, 10);
   EXPECT_EQ(r1.a, r2.a);
   EXPECT_NE(r1.a, r3.a);
@@ -154,8 +157,10 @@ TEST(MatrixNpy, RoundTripAndNumpyHeaders) {
   EXPECT_EQ(f.m, m);
   std::filesystem::remove(path);
   // NumPy's own spelling (np.save of a (2, 3) float32 array), version 2.0, and a 1-D array.
-  EXPECT_EQ(matrix::parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24)).error, "");
-  EXPECT_EQ(matrix::parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24, 2)).error, "");
+  EXPECT_EQ(matrix::parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24)).error,
+            "");
+  EXPECT_EQ(
+      matrix::parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24, 2)).error, "");
   const auto one = matrix::parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", 16));
   ASSERT_EQ(one.error, "");
   EXPECT_EQ(one.m.rows, 1);
@@ -197,7 +202,8 @@ TEST(MatrixNpy, EveryMalformedCaseIsRefusedWithItsReason) {
       {npy("['descr', '<f4']", 24), "not a Python dict"},
       {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }", 24), "not an integer"},
       {npy("{'descr': '<f4', 'fortran_order': Nope, 'shape': (2, 3), }", 24), "'fortran_order'"},
-      {npy(std::string("{'descr': '<f4',\x01 'fortran_order': False, 'shape': (2, 3), }"), 24), "control byte"},
+      {npy(std::string("{'descr': '<f4',\x01 'fortran_order': False, 'shape': (2, 3), }"), 24),
+       "control byte"},
   };
   for (const Bad& b : cases) {
     SCOPED_TRACE(b.reason);

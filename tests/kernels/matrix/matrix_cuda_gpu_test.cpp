@@ -39,17 +39,21 @@ class MatrixCudaTest : public ::testing::Test {
 
 Words random_words(int r, int c, uint64_t seed) {
   Words w(r, c);
-  for (size_t i = 0; i < w.size(); ++i) w.data[i] = uint32_t((i + 1) * 0x9E3779B97F4A7C15ull >> 17) ^ uint32_t(seed);
+  for (size_t i = 0; i < w.size(); ++i)
+    w.data[i] = uint32_t((i + 1) * 0x9E3779B97F4A7C15ull >> 17) ^ uint32_t(seed);
   return w;
 }
 
 struct Shape {
   int m, n, k;
 };
-std::string label(Shape s) { return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k); }
+std::string label(Shape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
 
 TEST_F(MatrixCudaTest, EveryTransposeVariantIsExactAtOddAndTileSizes) {
-  std::vector<std::pair<int, int>> sizes = {{1, 1}, {1, 70}, {70, 1}, {31, 33}, {64, 64}, {100, 257}, {128, 256}};
+  std::vector<std::pair<int, int>> sizes = {{1, 1},   {1, 70},    {70, 1},   {31, 33},
+                                            {64, 64}, {100, 257}, {128, 256}};
   if (!small_tests()) sizes.insert(sizes.end(), {{1000, 999}, {2048, 1024}, {4099, 3}});
   for (auto [r, c] : sizes) {
     const Words in = random_words(r, c, r * 31 + c);
@@ -77,8 +81,8 @@ TEST_F(MatrixCudaTest, EveryMultiplyVariantIsWithinItsBound) {
     engine_->set_operands(o.a, o.b);
     for (const Variant* v : variants_of(Op::Multiply)) {
       if (v->backend != Backend::Cuda) continue;
-      const std::vector<int> blocks = v->blocks.empty() ? std::vector<int>{0}
-                                                         : std::vector<int>(v->blocks.begin(), v->blocks.end());
+      const std::vector<int> blocks =
+          v->blocks.empty() ? std::vector<int>{0} : std::vector<int>(v->blocks.begin(), v->blocks.end());
       for (int b : blocks) {
         SCOPED_TRACE(std::string(v->id) + " block " + std::to_string(b) + " " + label(s));
         engine_->run(*v, b);
