@@ -74,6 +74,7 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   tr.versus = {kMemcpy};
   tr.min_ratio = 0.90;
   tr.input = kTransposeInput;
+  tr.width = tr.height = 16384;  // the size the target names (--size N: not run)
   tr.device_hint = "H100";
   BenchTarget fp;
   fp.what = "best hand-written FP32 multiply >= 0.85 x cublasSgemm (every size measured; H100)";

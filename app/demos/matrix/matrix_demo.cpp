@@ -333,8 +333,13 @@ bool MatrixDemo::open_file(const std::filesystem::path& path, std::string* error
       return false;
     }
     // A dropped .npy is A; B is the identity of its columns, so C shows A itself.
-    matrix::Operands o{r.m, matrix::generate(matrix::Init::Identity, 1, r.m.cols, r.m.cols, 0).b};
-    if (!set_operands(std::move(o), path.filename().string() + " · I", error)) return false;
+    try {
+      matrix::Operands o{r.m, matrix::generate(matrix::Init::Identity, 1, r.m.cols, r.m.cols, 0).b};
+      if (!set_operands(std::move(o), path.filename().string() + " · I", error)) return false;
+    } catch (const std::exception& e) {
+      *error = path.filename().string() + ": " + e.what();
+      return false;
+    }
     set_op(Op::Multiply);
     return true;
   }
