@@ -144,6 +144,11 @@ struct Parser {
                    "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
         ->check(CLI::Range(0LL, kMaxSteps));
     app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
+    // Shared by the demos that generate their contents (each would otherwise add its own and clash).
+    app.add_option("--init", o.init,
+                   "generated contents: nbody plummer (default), sphere, disk, galaxies; matrix (--op multiply) "
+                   "random, identity, pattern (default)")
+        ->type_name("NAME");
     app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
@@ -231,6 +236,11 @@ std::string reject_image_options(const Options& o, std::string_view demo) {
 std::string reject_seed(const Options& o, std::string_view what) {
   if (!o.seed) return {};
   return "--seed: " + std::string(what) + " has nothing random to seed";
+}
+
+std::string reject_init(const Options& o, std::string_view demo) {
+  if (o.init.empty()) return {};
+  return "--init is an option of the nbody and matrix demos; the " + std::string(demo) + " demo takes no --init";
 }
 
 std::string usage(std::span<Demo* const> demos) {

@@ -44,6 +44,7 @@ struct Options {
   std::vector<std::string> blocks;    // --block N or STAGE=N
   long long steps = -1;               // --steps K: batch runs exactly K steps (-1: not given)
   std::optional<uint64_t> seed;       // --seed S: the demo's random contents
+  std::string init;                   // --init NAME: the demo's generated contents (nbody, matrix); "": default
   bool cpu = false;                   // --cpu: force the CPU backend
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
@@ -103,5 +104,9 @@ std::string reject_image_options(const Options& options, std::string_view demo);
 // For the configure() or bench of a demo with nothing random in it: "" when --seed was not given,
 // else the message saying so (a seed that changes nothing must not look as if it had been used).
 std::string reject_seed(const Options& options, std::string_view what);
+
+// For the configure() of a demo that generates nothing from --init (shared by nbody and matrix): "" when it
+// was not given, else the message saying which demos take it.
+std::string reject_init(const Options& options, std::string_view demo);
 
 }  // namespace gpulab

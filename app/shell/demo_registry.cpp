@@ -3,6 +3,7 @@
 #include "core/demo.h"
 #include "demos/histeq/histeq_demo.h"
 #include "demos/life/life_demo.h"
+#include "demos/matrix/matrix_demo.h"
 #include "demos/nbody/nbody_demo.h"
 #include "demos/rotate/rotate_demo.h"
 
@@ -14,6 +15,7 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   demos.push_back(std::make_unique<NbodyDemo>());
   demos.push_back(std::make_unique<HisteqDemo>());
   demos.push_back(std::make_unique<RotateDemo>());
+  demos.push_back(std::make_unique<MatrixDemo>());
   return demos;
 }
 

@@ -13,6 +13,7 @@
 #include "demos/common/probe_checks.h"
 #include "histeq/histeq.h"
 #include "life/life.h"
+#include "matrix/matrix.h"
 #include "nbody/nbody.h"
 #include "rotate/rotate.h"
 
@@ -161,6 +162,9 @@ TEST(VariantRecord, DemoStagesShowTheirTables) {
     } else if (demo->name() == "rotate") {
       ASSERT_EQ(shown.size(), rotate::variants().size());
       expect_rows(rotate::variants(), 0);
+    } else if (demo->name() == "matrix") {
+      ASSERT_EQ(shown.size(), matrix::variants().size());  // the default op's stage (transpose) first, as the table
+      expect_rows(matrix::variants(), 0);
     } else {
       ADD_FAILURE() << "a demo this test does not know";
     }

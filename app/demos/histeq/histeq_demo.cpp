@@ -220,6 +220,7 @@ void HisteqDemo::add_options(CLI::App& cli) {
 }
 
 std::string HisteqDemo::configure(const Options& o) {
+  if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
   if (std::string bad = reject_seed(o, "the histeq demo (its images are files or fixed generated pictures)");
       !bad.empty())
     return bad;

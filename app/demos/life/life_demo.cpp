@@ -145,6 +145,7 @@ void LifeDemo::add_options(CLI::App& cli) {
 }
 
 std::string LifeDemo::configure(const Options& o) {
+  if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
   if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
   if (!cli_.rule.empty()) {

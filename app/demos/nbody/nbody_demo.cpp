@@ -111,7 +111,6 @@ void NbodyDemo::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("N-body (--demo nbody)");
   g->add_option("--bodies", cli_.bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
       ->check(CLI::Range(nbody::kMinBodies, nbody::kMaxBodies));
-  g->add_option("--init", cli_.init, "initial conditions: plummer (default), sphere, disk, galaxies");
   // Given or not matters (they override a loaded file's header): each() notes it at parse time.
   g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) { cli_.dt_given = true; });
   g->add_option("--softening", cli_.softening, "Plummer softening length epsilon (default 0.05)")
@@ -126,8 +125,9 @@ void NbodyDemo::add_options(CLI::App& cli) {
 std::string NbodyDemo::configure(const Options& o) {
   if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
-  const nbody::InitInfo* init = nbody::find_init(cli_.init);
-  if (!init) return "unknown --init " + text::quote(cli_.init) + " (plummer, sphere, disk, galaxies)";
+  const std::string& init_name = o.init.empty() ? cli_.init : o.init;  // --init (shared with matrix)
+  const nbody::InitInfo* init = nbody::find_init(init_name);
+  if (!init) return "unknown --init " + text::quote(init_name) + " (plummer, sphere, disk, galaxies)";
   init_ = init->kind;
   if (o.seed) seed_ = *o.seed;
   if (cli_.bodies) bodies_ = cli_.bodies;

@@ -1,0 +1,249 @@
+// The matrix benchmark: transpose of a 16384x16384 float32 matrix (every variant, GB/s, against a
+// device-to-device cudaMemcpy of the same bytes measured in the same run), and C = A·B of random
+// float32 matrices at 4096³ and 8192³ (--size N: N x N and N³ instead): GFLOP/s, % of the FP32 peak,
+// the ratio to cublasSgemm for every variant, the tensor variants against cublasGemmEx at their own
+// precision, and the lab's A·Aᵀ unpadded / padded ratio. Core's stepper measures the jobs.
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "common/random.h"
+#include "core/bench_stepper.h"
+#include "demos/common/bench_engines.h"
+#include "demos/matrix/matrix_demo.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "matrix/matrix_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+using matrix::Op;
+
+constexpr const char* kMemcpy = "memcpy-d2d";
+constexpr const char* kCublasTf32 = "cublas-tf32";
+constexpr const char* kCublasBf16 = "cublas-bf16";
+constexpr const char* kTransposeInput = "transpose float32";
+constexpr const char* kMultiplyInput = "multiply random";
+constexpr long long kCpuGemmMax = 4096;  // gemm-cpu above this: minutes a step
+
+bool yardstick(const std::string& id) { return id == kMemcpy || id == kCublasTf32 || id == kCublasBf16; }
+Op op_of(const std::string& id) {
+  if (id == kMemcpy) return Op::Transpose;
+  if (yardstick(id)) return Op::Multiply;
+  const matrix::Variant* v = matrix::find_variant(id);
+  return v ? v->op : Op::Multiply;
+}
+
+// The rows of the best of `ids` and of `versus` in one case; nullptr when not measured.
+const BenchRow* best(const BenchSuite& s, const BenchRow& like, const std::vector<std::string>& ids) {
+  const BenchRow* b = nullptr;
+  for (const BenchRow& r : s.rows)
+    if (r.error.empty() && bench_same_case(r, like) &&
+        std::find(ids.begin(), ids.end(), r.variant) != ids.end() && (!b || r.ms_median < b->ms_median))
+      b = &r;
+  return b;
+}
+
+}  // namespace
+
+bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
+  BenchSpec& spec = *out;
+  spec.suite.demo = "matrix";
+  spec.suite.baselines = {BenchBaseline("cuBLAS", {"gemm-cublas"}), BenchBaseline("D2D copy", {kMemcpy})};
+  spec.plan_baselines = std::vector<BenchBaseline>{BenchBaseline("gemm-cublas")};
+  spec.item_unit = "elements";
+  spec.variants = bench_variants(matrix::variants(), [](const matrix::Variant& v, BenchVariant& b) {
+    b.stage = v.op == Op::Transpose ? 0 : 1;
+    b.stage_id = std::string(matrix::name(v.op));
+  });
+  const uint64_t seed = o.seed.value_or(1);
+
+  std::vector<std::string> fp32_ids, transpose_ids;
+  for (const matrix::Variant& v : matrix::variants()) {
+    if (v.backend != matrix::Backend::Cuda) continue;
+    if (v.op == Op::Transpose)
+      transpose_ids.emplace_back(v.id);
+    else if (v.precision == matrix::Precision::Fp32 && v.kind() != matrix::Kind::GemmCublas && !v.aat())
+      fp32_ids.emplace_back(v.id);
+  }
+  BenchTarget tr;
+  tr.what = "best transpose >= 0.90 x cudaMemcpy D2D of the same bytes, 16384x16384 float32 (H100)";
+  tr.variants = transpose_ids;
+  tr.versus = {kMemcpy};
+  tr.min_ratio = 0.90;
+  tr.input = kTransposeInput;
+  tr.width = tr.height = 16384;  // the size the target names (--size N: not run)
+  tr.device_hint = "H100";
+  BenchTarget fp;
+  fp.what = "best hand-written FP32 multiply >= 0.85 x cublasSgemm (every size measured; H100)";
+  fp.variants = fp32_ids;
+  fp.versus = {"gemm-cublas"};
+  fp.min_ratio = 0.85;
+  fp.input = kMultiplyInput;
+  fp.device_hint = "H100";
+  BenchTarget tf = fp, bf = fp;
+  tf.what = "gemm-tensor-tf32 >= 0.5 x cublasGemmEx TF32 (no TMA, no wgmma; H100)";
+  tf.variants = {"gemm-tensor-tf32"};
+  tf.versus = {kCublasTf32};
+  tf.min_ratio = 0.5;
+  bf.what = "gemm-tensor-bf16 >= 0.5 x cublasGemmEx BF16 (no TMA, no wgmma; H100)";
+  bf.variants = {"gemm-tensor-bf16"};
+  bf.versus = {kCublasBf16};
+  bf.min_ratio = 0.5;
+  spec.suite.targets = {tr, fp, tf, bf};
+
+  // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192).
+  std::vector<long long> tsizes{16384}, msizes{4096, 8192};
+  if (!o.bench_sizes.empty()) {
+    tsizes.clear();
+    msizes.clear();
+    for (const BenchSize& s : o.bench_sizes) {
+      if (s.height && s.height != s.width)
+        throw std::invalid_argument("matrix bench: --size N (square) only");
+      if (std::string bad = matrix::check_shape("--size", s.width, s.width); !bad.empty())
+        throw std::invalid_argument(bad);
+      tsizes.push_back(s.width);
+      msizes.push_back(s.width);
+    }
+  }
+  for (long long n : tsizes)
+    spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n), n, n, kTransposeInput});
+  for (long long n : msizes)
+    spec.cases.push_back(
+        {std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, n, kMultiplyInput});
+
+  struct State {
+    std::shared_ptr<BenchEngines<matrix::Engine>> engines;
+    size_t key = size_t(-1);
+    std::shared_ptr<matrix::Words> words;
+    std::shared_ptr<matrix::Operands> ops;
+    uint64_t seed = 1;
+    void make(const BenchCase& c, size_t index) {
+      if (key == index) return;
+      key = index;
+      words.reset();
+      ops.reset();
+      const int n = int(c.width);
+      if (c.input == kTransposeInput) {
+        words = std::make_shared<matrix::Words>(n, n);
+        uint64_t s = seed;
+        for (uint32_t& w : words->data) w = uint32_t(splitmix64(s));
+      } else {
+        ops = std::make_shared<matrix::Operands>(matrix::generate(matrix::Init::Random, n, n, n, seed));
+      }
+    }
+    std::shared_ptr<matrix::Engine> engine(bool gpu, const BenchCase& c, size_t index, std::string* why) {
+      make(c, index);
+      return engines->get(
+          gpu, index,
+          [&](matrix::Engine& e) {
+            if (words)
+              e.set_words(*words);
+            else
+              e.set_operands(ops->a, ops->b);
+          },
+          why);
+    }
+  };
+  auto st = std::make_shared<State>();
+  st->seed = seed;
+  st->engines = std::make_shared<BenchEngines<matrix::Engine>>(spec.suite, o, matrix::make_cpu_engine());
+#if defined(GPULAB_HAVE_CUDA)
+  if (st->engines->cuda()) {
+    st->engines->set_gpu(matrix::CudaEngine::create(st->engines->stream()));
+    for (const char* id : {kMemcpy, kCublasTf32, kCublasBf16}) {
+      BenchJob job;
+      job.stage = std::string(id) == kMemcpy ? 0 : 1;
+      job.stage_id = std::string(matrix::name(op_of(id)));
+      job.variant = id;
+      job.block_label = "-";
+      spec.extra.push_back(job);
+    }
+  }
+#endif
+  spec.probe = [st](const BenchCase& c, const BenchJob& job) -> Probe {
+    const bool extra = yardstick(job.variant);
+    const matrix::Variant* v =
+        extra ? matrix::find_variant(job.variant == kMemcpy ? "transpose-naive" : "gemm-cublas")
+              : matrix::find_variant(job.variant);
+    if (!v) return probe_unavailable("no variant " + job.variant);
+    std::string why;
+    std::shared_ptr<matrix::Engine> e =
+        st->engine(v->backend == matrix::Backend::Cuda, c, job.case_index, &why);
+    if (!e) return probe_unavailable(why);
+    Probe p =
+        make_matrix_probe(e, st->engines->stream(), st->words ? st->words : std::make_shared<matrix::Words>(),
+                          st->ops ? st->ops : std::make_shared<matrix::Operands>(), *v, job.block);
+#if defined(GPULAB_HAVE_CUDA)
+    if (extra) {
+      auto* cuda = static_cast<matrix::CudaEngine*>(e.get());
+      p.verify = nullptr;
+      if (job.variant == kMemcpy) {
+        p.run = [cuda](int steps) {
+          for (int i = 0; i < steps; ++i) cuda->run_memcpy();
+        };
+      } else {
+        const matrix::Precision prec =
+            job.variant == kCublasTf32 ? matrix::Precision::Tf32 : matrix::Precision::Bf16;
+        p.run = [cuda, prec](int steps) {
+          for (int i = 0; i < steps; ++i) cuda->run_cublas(prec);
+        };
+      }
+    }
+#endif
+    return p;
+  };
+  spec.skip = [](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string* note) {
+    const Op op = c.input == kTransposeInput ? Op::Transpose : Op::Multiply;
+    if (op_of(job.variant) != op) return true;
+    if (job.variant == "gemm-cpu" && c.width > kCpuGemmMax) {
+      *note = "gemm-cpu skipped at " + c.size + ": about 8x its time at 4096³ a step (minutes)";
+      return true;
+    }
+    return false;
+  };
+  spec.finish = [](BenchSuite& suite) {
+    for (const BenchRow& r : suite.rows) {
+      if (r.variant != "gemm-shared-tile-aat" || !r.error.empty()) continue;
+      if (const BenchRow* padded = best(suite, r, {"gemm-shared-tile-aat-padded"})) {
+        char line[256];
+        std::snprintf(
+            line, sizeof line,
+            "%s: gemm-shared-tile-aat (no padding) / -padded (+1 column) = %.2fx the time (%.3f / %.3f ms; "
+            "the lab measured 4.5x, 551 ms / 121 ms)",
+            r.size.c_str(), r.ms_median / padded->ms_median, r.ms_median, padded->ms_median);
+        suite.notes.push_back(line);
+      }
+    }
+    for (const BenchRow& r : suite.rows) {
+      if (r.input != kMultiplyInput || r.variant != "gemm-cublas" || !r.error.empty()) continue;
+      const BenchRow* hand = nullptr;
+      for (const BenchRow& x : suite.rows)
+        if (x.error.empty() && bench_same_case(x, r) && x.variant.rfind("gemm-", 0) == 0 &&
+            x.variant != "gemm-cublas" && x.variant.find("tensor") == std::string::npos &&
+            x.variant.find("aat") == std::string::npos && x.variant != "gemm-cpu" &&
+            (!hand || x.ms_median < hand->ms_median))
+          hand = &x;
+      if (!hand) continue;
+      char line[256];
+      std::snprintf(
+          line, sizeof line, "%s: best hand-written FP32 %s = %.2f x cublasSgemm (%.0f vs %.0f GFLOP/s)",
+          r.size.c_str(), hand->variant.c_str(), r.ms_median / hand->ms_median, hand->gflops, r.gflops);
+      suite.notes.push_back(line);
+    }
+    suite.notes.push_back(
+        "transpose GB/s counts each element read once and written once (8 bytes); memcpy-d2d moves the same "
+        "bytes");
+    suite.notes.push_back(
+        "multiply GFLOP/s = 2·M·N·K / time; % of peak is of the FP32 (non-tensor) peak; cublas-tf32 / "
+        "cublas-bf16: "
+        "cublasGemmEx at the tensor variants' precision, fp32 accumulate; gemm-tensor-bf16 and cublas-bf16 "
+        "read "
+        "the same bfloat16 copies (rounded once, outside the timing)");
+  };
+  return true;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,491 @@
+// The matrix demo's lifecycle: variants per op (the current op's are the first stage), attach and
+// detach, the inputs and which engine holds them, compute and render, the read-outs.
+#include "demos/matrix/matrix_demo.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "common/text.h"
+#include "core/timings.h"
+#include "demos/common/cuda_start.h"
+#include "demos/matrix/matrix_display.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "matrix/matrix_cuda.h"
+#endif
+
+namespace gpulab {
+namespace {
+
+using matrix::Backend;
+using matrix::Op;
+
+// The GPU variant each op starts on: its fastest hand-written one.
+constexpr std::string_view kGpuDefaults[2] = {"transpose-vector", "gemm-warp-tile"};
+
+const matrix::Variant* cpu_variant(Op op) {
+  for (const matrix::Variant* v : matrix::variants_of(op))
+    if (v->backend == Backend::Cpu) return v;
+  throw std::logic_error("matrix: an op without a CPU variant");
+}
+
+Op other(Op op) { return op == Op::Transpose ? Op::Multiply : Op::Transpose; }
+
+}  // namespace
+
+matrix::Words image_words(const image::Image& img) {
+  const image::Image rgba = img.channels == 4 ? img : image::convert_channels(img, 4);
+  matrix::Words w(rgba.height, rgba.width);
+  std::memcpy(w.data.data(), rgba.pixels.data(), w.size() * 4);
+  return w;
+}
+
+image::Image words_image(const matrix::Words& w, int channels) {
+  image::Image img;
+  img.width = w.cols;
+  img.height = w.rows;
+  img.channels = 4;
+  img.pixels.resize(w.size() * 4);
+  std::memcpy(img.pixels.data(), w.data.data(), w.size() * 4);
+  return channels == 4 ? img : image::convert_channels(img, channels);
+}
+
+MatrixDemo::MatrixDemo() {
+  cpu_ = matrix::make_cpu_engine();
+  for (Op op : {Op::Transpose, Op::Multiply}) {
+    const matrix::Variant* g = matrix::find_variant(kGpuDefaults[index(op)]);
+    gpu_choice_[index(op)] = g;
+    current_[index(op)] = g;
+    block_[index(op)] = g->default_block;
+  }
+#if !defined(GPULAB_HAVE_CUDA)
+  for (Op op : {Op::Transpose, Op::Multiply}) {
+    current_[index(op)] = cpu_variant(op);
+    block_[index(op)] = 0;
+  }
+#endif
+}
+
+MatrixDemo::~MatrixDemo() = default;
+
+matrix::Engine* MatrixDemo::active() const { return engine_for(variant().backend); }
+
+bool MatrixDemo::variant_available(const matrix::Variant& v, std::string* why) const {
+  if (v.backend == Backend::Cpu || gpu_) return true;
+  if (why) *why = cuda_unavailable_reason(ctx_);
+  return false;
+}
+
+void MatrixDemo::notify(std::string line) const {
+  if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stages and variants.
+
+std::vector<Stage> MatrixDemo::stages() const {
+  std::vector<Stage> out;
+  for (Op op : {op_, other(op_)}) {
+    Stage st;
+    st.id = matrix::name(op);
+    st.title = op == Op::Transpose ? "transpose" : "multiply";
+    const auto vs = matrix::variants_of(op);
+    for (size_t i = 0; i < vs.size(); ++i) {
+      VariantChoice c = variant_choice(*vs[i], vs[i]->backend == Backend::Cuda);
+#if defined(GPULAB_HAVE_CUDA)
+      c.available = !ctx_ || variant_available(*vs[i], &c.unavailable_reason);
+#else
+      c.available = variant_available(*vs[i], &c.unavailable_reason);
+#endif
+      if (vs[i] == current_[index(op)]) st.variant = int(i);
+      st.variants.push_back(std::move(c));
+    }
+    st.block = current_[index(op)]->blocks.empty() ? 0 : block_[index(op)];
+    st.active = op == op_;
+    if (!st.active)
+      st.inactive_reason = std::string("the op is ") + std::string(matrix::name(op_)) +
+                           " (O switches; choosing a " + std::string(matrix::name(op)) +
+                           " variant switches too)";
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
+void MatrixDemo::set_op(Op op) {
+  if (op == op_) return;
+  op_ = op;
+  dirty_ = true;
+  output_current_ = false;
+  view_.fitted = false;
+  verify_result_.clear();
+}
+
+bool MatrixDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
+  const matrix::Variant* v = matrix::find_variant(id);
+  const Op stage_op = stage == 0 ? op_ : other(op_);
+  if (stage > 1 || !v || v->op != stage_op) {
+    if (why)
+      *why = "no variant " + text::quote(id) + " in the " + std::string(matrix::name(stage_op)) +
+             " stage (see gpulab --list)";
+    return false;
+  }
+  if (ctx_ && !variant_available(*v, why)) return false;
+  const size_t i = index(v->op);
+  current_[i] = v;
+  block_[i] = v->default_block;
+  if (v->backend == Backend::Cuda) gpu_choice_[i] = v;
+  backend_chosen_ = true;
+  set_op(v->op);
+  dirty_ = true;
+  output_current_ = false;
+  verify_result_.clear();
+  if (ctx_) {
+    try {
+      sync_engine();
+    } catch (const std::exception& e) {
+      if (why) *why = std::string("cannot give the inputs to ") + std::string(v->id) + ": " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool MatrixDemo::set_block(size_t stage, int block, std::string* why) {
+  const Op op = stage == 0 ? op_ : other(op_);
+  const matrix::Variant& v = *current_[index(op)];
+  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), block, why)) return false;
+  block_[index(op)] = block;
+  dirty_ = true;
+  output_current_ = false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attach and detach.
+
+void MatrixDemo::attach(Context& ctx) {
+  ctx_ = &ctx;
+  std::string failure;
+#if defined(GPULAB_HAVE_CUDA)
+  gpu_ = start_cuda_engine(
+      ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
+#endif
+  for (Op op : {Op::Transpose, Op::Multiply}) {
+    const size_t i = index(op);
+    if (!gpu_ && current_[i]->backend == Backend::Cuda) {
+      if (backend_chosen_ && failure.empty())
+        notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) +
+               "): using the CPU variants");
+      current_[i] = cpu_variant(op);
+      block_[i] = 0;
+    }
+  }
+  engine_words_[1] = engine_ops_[1] = 0;
+  max_texture_ = gl_max_texture_size();
+  display_ = std::make_unique<MatrixDisplay>(ctx);
+  picker_.set_files(list_image_files(ctx.assets / "images"));
+  std::string err;
+  if (image_.empty() && !load_generated(*image::find_generated("filter-test"), &err))
+    throw std::runtime_error("matrix: the generated picture: " + err);
+  if (ops_->a.size() == 0 && !generate_operands(&err)) throw std::runtime_error("matrix: " + err);
+  sync_engine();
+  view_.fitted = false;
+  dirty_ = true;
+}
+
+void MatrixDemo::detach() {
+  display_.reset();
+  gpu_.reset();
+  for (Op op : {Op::Transpose, Op::Multiply})
+    if (current_[index(op)]->backend == Backend::Cuda) {
+      current_[index(op)] = gpu_choice_[index(op)];
+    }
+  engine_words_[1] = engine_ops_[1] = 0;
+  ctx_ = nullptr;
+  output_current_ = false;
+}
+
+void MatrixDemo::sync_engine() {
+  const size_t e = variant().backend == Backend::Cuda ? 1 : 0;
+  matrix::Engine* eng = active();
+  if (!eng) throw std::logic_error("matrix: no engine for the current variant");
+  if (op_ == Op::Transpose && engine_words_[e] != words_serial_ && words_->size() > 0) {
+    eng->set_words(*words_);
+    engine_words_[e] = words_serial_;
+    output_current_ = false;
+  }
+  if (op_ == Op::Multiply && engine_ops_[e] != ops_serial_ && ops_->a.size() > 0) {
+    eng->set_operands(ops_->a, ops_->b);
+    engine_ops_[e] = ops_serial_;
+    output_current_ = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs.
+
+bool MatrixDemo::set_image(image::Image img, const std::string& name, std::string* error) {
+  if (std::string bad = image_refusal(img, name, 0); !bad.empty()) {
+    *error = bad;
+    return false;
+  }
+  // The transpose is shown: its height is the image's width.
+  if (std::string bad = gl_texture_limit_error(name + " transposed", img.height, img.width, max_texture_);
+      !bad.empty()) {
+    *error = bad + "; the current image stays";
+    return false;
+  }
+  image::Image old_image = std::exchange(image_, std::move(img));
+  matrix::Words old_words = std::exchange(*words_, image_words(image_));
+  ++words_serial_;
+  if (ctx_ && op_ == Op::Transpose) {
+    try {
+      sync_engine();  // the engine keeps its previous matrix when this throws
+    } catch (const std::exception& e) {
+      image_ = std::move(old_image);
+      *words_ = std::move(old_words);
+      ++words_serial_;
+      *error = name + ": " + e.what() + "; the current image stays";
+      return false;
+    }
+  }
+  origin_ = {name, {}, {}};
+  output_current_ = false;
+  dirty_ = true;
+  view_.fitted = false;
+  verify_result_.clear();
+  return true;
+}
+
+bool MatrixDemo::set_operands(matrix::Operands ops, const std::string& name, std::string* error) {
+  if (ops.a.size() == 0 || ops.b.size() == 0 || ops.a.cols != ops.b.rows) {
+    *error = name + ": A is " + std::to_string(ops.a.rows) + "x" + std::to_string(ops.a.cols) + ", B " +
+             std::to_string(ops.b.rows) + "x" + std::to_string(ops.b.cols) +
+             ": A's columns must equal B's rows";
+    return false;
+  }
+  if (std::string bad = gl_texture_limit_error(name + " (C)", ops.b.cols, ops.a.rows, max_texture_);
+      !bad.empty()) {
+    *error = bad;
+    return false;
+  }
+  matrix::Operands old = std::exchange(*ops_, std::move(ops));
+  ++ops_serial_;
+  if (ctx_ && op_ == Op::Multiply) {
+    try {
+      sync_engine();  // the engine keeps its previous matrices when this throws
+    } catch (const std::exception& e) {
+      *ops_ = std::move(old);
+      ++ops_serial_;
+      *error = name + ": " + e.what() + "; the current matrices stay";
+      return false;
+    }
+  }
+  ops_name_ = name;
+  output_current_ = false;
+  dirty_ = true;
+  view_.fitted = false;
+  verify_result_.clear();
+  return true;
+}
+
+bool MatrixDemo::generate_operands(std::string* error) {
+  try {
+    const std::string name = std::string(matrix::name(init_)) + " " + std::to_string(m_) + "x" +
+                             std::to_string(k_) + " · " + std::to_string(k_) + "x" + std::to_string(n_) +
+                             (init_ == matrix::Init::Random ? ", seed " + std::to_string(seed_) : "");
+    return set_operands(matrix::generate(init_, m_, n_, k_, seed_), name, error);
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return false;
+  }
+}
+
+static SetImage matrix_set_image(MatrixDemo* d) {
+  return [d](image::Image img, const std::string& name, std::string* err) {
+    return d->set_image(std::move(img), name, err);
+  };
+}
+
+bool MatrixDemo::load_generated(const image::Generated& g, std::string* error) {
+  // Not square and not a multiple of 32, so the flip and the edge tiles show.
+  image::Generated sized = g;
+  if (g.id == "filter-test") sized.width = 600, sized.height = 360;
+  SourceImage s;
+  if (!make_generated_image(sized, ctx_ ? ctx_->assets : std::filesystem::path(), &s, error)) return false;
+  if (s.image.width != sized.width) s.image = image::generate(g.id, sized.width, sized.height);
+  if (!set_image(std::move(s.image), s.name, error)) return false;
+  origin_ = {s.name, {}, std::string(g.id)};
+  return true;
+}
+
+bool MatrixDemo::load_path(const std::filesystem::path& path, std::string* error) {
+  return open_image_file(path, matrix_set_image(this), &origin_, error);
+}
+
+bool MatrixDemo::open_file(const std::filesystem::path& path, std::string* error) {
+  if (path.extension() == ".npy") {
+    const matrix::NpyResult r = matrix::read_npy(path);
+    if (!r.error.empty()) {
+      *error = r.error;
+      return false;
+    }
+    // A dropped .npy is A; B is the identity of its columns, so C shows A itself.
+    try {
+      matrix::Operands o{r.m, matrix::generate(matrix::Init::Identity, 1, r.m.cols, r.m.cols, 0).b};
+      if (!set_operands(std::move(o), path.filename().string() + " · I", error)) return false;
+    } catch (const std::exception& e) {
+      *error = path.filename().string() + ": " + e.what();
+      return false;
+    }
+    set_op(Op::Multiply);
+    return true;
+  }
+  if (!load_path(path, error)) return false;
+  set_op(Op::Transpose);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The frame.
+
+std::string MatrixDemo::section() const {
+  return std::string(matrix::name(op_)) + (variant().backend == Backend::Cuda ? "" : " (CPU)");
+}
+
+int MatrixDemo::output_rows() const { return op_ == Op::Transpose ? words_->cols : ops_->a.rows; }
+int MatrixDemo::output_cols() const {
+  if (op_ == Op::Transpose) return words_->rows;
+  return variant().aat() ? ops_->a.rows : ops_->b.cols;
+}
+
+void MatrixDemo::run(int runs) {
+  if (runs <= 0) return;
+  if (!ctx_) throw std::logic_error("matrix: runs once attached");
+  sync_engine();
+  matrix::Engine* e = active();
+  const int block = variant().blocks.empty() ? 0 : block_[index(op_)];
+  const std::string name = section();
+  if (variant().backend == Backend::Cuda) {
+#if defined(GPULAB_HAVE_CUDA)
+    const Stream s = static_cast<matrix::CudaEngine*>(e)->stream();
+    if (ctx_->timings) ctx_->timings->gpu_begin(name, s);
+    for (int i = 0; i < runs; ++i) e->run(variant(), block);
+    if (ctx_->timings) ctx_->timings->gpu_end(name, s);
+#endif
+  } else {
+    CpuSection cpu(ctx_->timings, name);
+    for (int i = 0; i < runs; ++i) e->run(variant(), block);
+  }
+  output_current_ = true;
+  last_section_ = name;
+  if (display_) {
+    display_->update(*e, op_, output_rows(), output_cols(), force_host_copy_);
+    if (op_ == Op::Multiply) range_ = e->product_range();
+  }
+  dirty_ = false;
+}
+
+void MatrixDemo::compute(Frame& frame) {
+  view_.layout(frame, output_cols(), output_rows());
+  handle_input(frame);
+  if (frame.reset) {
+    view_.fitted = false;
+    dirty_ = true;
+  }
+  view_.layout(frame, output_cols(), output_rows());
+  // The output is the same every run: paused, only a change runs it; playing, it runs every frame
+  // (the timings need runs), steps_per_frame times.
+  int runs = frame.playing ? std::max(1, frame.steps_per_frame) : frame.step_once ? 1 : 0;
+  if (dirty_ && runs == 0) runs = 1;
+  run(runs);
+  last_runs_ = runs;
+}
+
+void MatrixDemo::render(Frame& frame) {
+  if (!display_) return;
+  display_->draw(split_view(view_, frame, output_cols(), output_rows(), 0.0));
+}
+
+matrix::Words MatrixDemo::transposed() {
+  if (!ctx_) throw std::logic_error("matrix: the output needs the demo attached");
+  if (op_ != Op::Transpose) set_op(Op::Transpose);
+  sync_engine();
+  if (!output_current_) {
+    active()->run(variant(), variant().blocks.empty() ? 0 : block_[0]);
+    output_current_ = true;
+  }
+  return active()->transposed();
+}
+
+matrix::Matrix MatrixDemo::product() {
+  if (!ctx_) throw std::logic_error("matrix: the output needs the demo attached");
+  if (op_ != Op::Multiply) set_op(Op::Multiply);
+  sync_engine();
+  if (!output_current_) {
+    active()->run(variant(), variant().blocks.empty() ? 0 : block_[1]);
+    output_current_ = true;
+  }
+  return active()->product();
+}
+
+std::string MatrixDemo::verify() {
+  try {
+    const std::string bad = op_ == Op::Transpose ? verify_transpose(transposed(), *words_)
+                                                 : verify_product(product(), ops_->a, ops_->b, variant());
+    verify_ok_ = bad.empty();
+    verify_result_ = verify_ok_ ? std::string(variant().id) + " matches the CPU reference" +
+                                      (op_ == Op::Transpose
+                                           ? " bit for bit"
+                                           : " within its bound (" +
+                                                 std::string(variant().precision == matrix::Precision::Fp32
+                                                                 ? "float32 rounding"
+                                                                 : "its input precision") +
+                                                 ")")
+                                : bad;
+  } catch (const std::exception& e) {
+    verify_ok_ = false;
+    verify_result_ = std::string("verify failed: ") + e.what();
+  }
+  return verify_result_;
+}
+
+bool MatrixDemo::batch_requested() const {
+  return !save_image_.empty() || !cli_.save_c.empty() || !cli_.save_a.empty() || !cli_.save_b.empty();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read-outs.
+
+std::vector<KernelInfo> MatrixDemo::kernels() const {
+#if defined(GPULAB_HAVE_CUDA)
+  if (gpu_ && variant().backend == Backend::Cuda)
+    return static_cast<const matrix::CudaEngine*>(gpu_.get())->kernels(variant(), block_[index(op_)]);
+#endif
+  return {};
+}
+
+std::vector<Throughput> MatrixDemo::throughput() const {
+  Throughput t;
+  t.section = last_section_.empty() ? section() : last_section_;
+  t.steps = last_runs_;
+  if (op_ == Op::Transpose) {
+    const double n = double(words_->size());
+    t.label = "transpose (per matrix)";
+    t.items_per_step = n;
+    t.item_unit = "elements";
+    t.bytes_per_step = 8.0 * n;  // each 4-byte word read once and written once
+  } else {
+    const double m = ops_->a.rows, k = ops_->a.cols, n = variant().aat() ? m : double(ops_->b.cols);
+    t.label = variant().aat() ? "A·Aᵀ (per product)" : "A·B (per product)";
+    t.items_per_step = m * n;
+    t.item_unit = "elements of C";
+    t.flops_per_step = 2.0 * m * n * k;
+    t.bytes_per_step = 4.0 * (m * k + (variant().aat() ? 0.0 : k * n) + m * n);
+  }
+  return {t};
+}
+
+}  // namespace gpulab

@@ -1,0 +1,173 @@
+#pragma once
+// Host side of the matrix demo (the course's matrix lab): op transpose, an image (generated with
+// text and a grid, from assets/images, --image, typed or dropped) transposed as a matrix of RGBA
+// words by the chosen variant into the displayed texture, with the tile a block works on overlaid
+// (which pixels one warp reads and writes); op multiply, C = A·B of generated (random in a seed,
+// identity, a pattern whose product spells a word) or .npy matrices, drawn as a heat map with its
+// colour scale, GFLOP/s and % of peak in the timings. Verify against the CPU reference; batch mode
+// (--op transpose --image IN --save-image OUT.png; --op multiply --a A.npy --b B.npy --save-c C.npy,
+// or --m/--n/--k/--seed/--init with --save-a/--save-b).
+//
+// Stages: the current op's variants are the first stage (V cycles them, the ladder measures them),
+// the other op's the second, shown as not run; choosing a variant of the other op switches the op.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "demos/common/image_source.h"
+#include "demos/common/image_view.h"
+#include "image/image.h"
+#include "matrix/matrix.h"
+
+namespace gpulab {
+
+class MatrixDisplay;  // matrix_display.cpp
+
+// The image as a matrix of RGBA8 words (grey replicated, alpha 255 where it has none), and back with
+// `channels` channels.
+matrix::Words image_words(const image::Image& img);
+image::Image words_image(const matrix::Words& w, int channels);
+
+// Verify's comparisons (the button, the ladder's and bench's probes, the tests): "" when `got` is
+// right, else the first difference. Transpose: bit for bit. Multiply: |got − exact| <= bound ·
+// Σ|a||b| + 1e-30 at every element, with exact and Σ|a||b| in float64 and the bound of the
+// variant's precision (matrix::fp32_bound / tensor_bound at K).
+std::string verify_transpose(const matrix::Words& got, const matrix::Words& in);
+std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, const matrix::Matrix& b,
+                           const matrix::Variant& v);
+
+// The probe of variant v at `block` on `engine` holding the inputs (a GPU one runs on `stream`);
+// `cublas` / `memcpy`: the yardstick rows of the bench instead of v (cuBLAS at v's precision, the
+// device-to-device copy). One step is one transpose or one product.
+Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
+                        std::shared_ptr<const matrix::Words> words,
+                        std::shared_ptr<const matrix::Operands> ops, const matrix::Variant& v, int block);
+
+class MatrixDemo final : public Demo {
+ public:
+  MatrixDemo();
+  ~MatrixDemo() override;
+
+  std::string_view name() const override { return "matrix"; }
+  std::string_view title() const override { return "Matrix transpose and multiply"; }
+  std::vector<Stage> stages() const override;
+  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
+  bool set_block(size_t stage, int block, std::string* why) override;
+  void add_options(CLI::App& cli) override;                // matrix_settings.cpp
+  std::string configure(const Options& options) override;  // matrix_settings.cpp
+
+  void attach(Context& ctx) override;
+  void compute(Frame& frame) override;
+  void render(Frame& frame) override;
+  void ui(Frame& frame) override;  // matrix_panel.cpp
+  void detach() override;
+
+  bool open_file(const std::filesystem::path& path, std::string* error) override;
+  bool batch_requested() const override;
+  std::string run_batch(const Options& options) override;              // matrix_settings.cpp
+  bool bench(const Options& options, BenchSpec* out) override;         // matrix_bench.cpp
+  Probe probe(size_t stage, std::string_view id, int block) override;  // matrix_probe.cpp
+  std::vector<KernelInfo> kernels() const override;
+  std::vector<Throughput> throughput() const override;
+  std::vector<KeyBinding> keys() const override;  // matrix_panel.cpp
+  std::string caption() const override;           // matrix_panel.cpp
+
+  // For tests and the panel.
+  matrix::Op op() const { return op_; }
+  void set_op(matrix::Op op);
+  const matrix::Variant& variant() const { return *current_[index(op_)]; }
+  matrix::Engine& engine() { return *active(); }
+  const MatrixDisplay* display() const { return display_.get(); }
+  void set_force_host_copy(bool on) {
+    force_host_copy_ = on;
+    dirty_ = true;
+  }
+  // Inputs: an image to transpose; operands to multiply. False with the reason (the current input stays).
+  bool set_image(image::Image img, const std::string& name, std::string* error);
+  bool set_operands(matrix::Operands ops, const std::string& name, std::string* error);
+  const image::Image& source_image() const { return image_; }
+  const matrix::Operands& operands() const { return *ops_; }
+  // The current variant's output (runs it when stale; waits for the GPU).
+  matrix::Words transposed();
+  matrix::Matrix product();
+  std::string verify();  // the verify button's line
+  bool verify_ok() const { return verify_ok_; }
+  int output_rows() const;  // of the displayed output
+  int output_cols() const;
+  bool overlay() const { return overlay_; }
+  void set_overlay(bool on) { overlay_ = on; }
+
+ private:
+  static size_t index(matrix::Op op) { return op == matrix::Op::Transpose ? 0 : 1; }
+  matrix::Engine* active() const;
+  matrix::Engine* engine_for(matrix::Backend b) const {
+    return b == matrix::Backend::Cuda ? gpu_.get() : cpu_.get();
+  }
+  bool variant_available(const matrix::Variant& v, std::string* why) const;
+  void sync_engine();  // the current variant's engine holds the current inputs
+  void run(int runs);
+  bool load_generated(const image::Generated& g, std::string* error);
+  bool load_path(const std::filesystem::path& path, std::string* error);
+  bool generate_operands(std::string* error);  // from init_, seed_, m_/n_/k_
+  void notify(std::string line) const;
+  void handle_input(const Frame& frame);
+  void ui_inputs(float w);
+  void ui_scale(float w);
+  void ui_overlay(const Frame& frame);
+  std::string section() const;
+  std::string input_label() const;
+
+  Context* ctx_ = nullptr;
+  std::unique_ptr<matrix::Engine> cpu_;
+  std::unique_ptr<matrix::Engine> gpu_;  // a matrix::CudaEngine when built with CUDA and a device exists
+  std::unique_ptr<MatrixDisplay> display_;
+  int max_texture_ = 0;
+
+  // The command line's own settings (bound by add_options, checked by configure).
+  static constexpr long long kNotGiven = -(1LL << 62);
+  struct Cli {
+    std::string op, a, b, save_c, save_a, save_b, init = "pattern";
+    long long m = kNotGiven, n = kNotGiven, k = kNotGiven;
+  } cli_;
+  std::string save_image_;
+
+  matrix::Op op_ = matrix::Op::Transpose;
+  std::array<const matrix::Variant*, 2> current_{};  // per op
+  std::array<int, 2> block_{};
+  std::array<const matrix::Variant*, 2> gpu_choice_{};  // the last GPU variant of each op
+  bool backend_chosen_ = false;
+
+  // Inputs, and which engine holds them (serials: CPU, GPU).
+  image::Image image_;
+  ImageOrigin origin_;
+  std::shared_ptr<matrix::Words> words_ = std::make_shared<matrix::Words>();
+  std::shared_ptr<matrix::Operands> ops_ = std::make_shared<matrix::Operands>();
+  std::string ops_name_;
+  matrix::Init init_ = matrix::Init::Pattern;
+  uint64_t seed_ = 1;
+  int m_ = 384, n_ = 512, k_ = 200;
+  uint64_t words_serial_ = 0, ops_serial_ = 0;
+  std::array<uint64_t, 2> engine_words_{}, engine_ops_{};
+  ImagePicker picker_;
+
+  bool dirty_ = true;
+  bool output_current_ = false;  // the active engine's output matches the settings
+  bool force_host_copy_ = false;
+  bool overlay_ = true;
+  int last_runs_ = 0;
+  std::string last_section_;
+  std::pair<float, float> range_{0.0f, 0.0f};  // the heat map's scale (multiply)
+
+  ImageView view_;
+  bool hovering_ = false;
+  int hover_x_ = 0, hover_y_ = 0;  // output pixel under the cursor
+  std::string verify_result_;
+  bool verify_ok_ = false;
+};
+
+}  // namespace gpulab

@@ -1,0 +1,310 @@
+// The CUDA engine behind matrix::Engine: device copies of the inputs (the words to transpose; A and
+// B, with the tensor variants' padded or bfloat16 copies made once when they are set), the outputs,
+// cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
+// range and the display fills.
+#include <cublas_v2.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.h"
+#include "common/cuda_probe.h"
+#include "common/device_memory.cuh"
+#include "common/launch.cuh"
+#include "matrix/matrix_cuda.h"
+#include "matrix/matrix_cuda_internal.cuh"
+
+namespace gpulab::matrix {
+namespace {
+
+using cuda::DeviceBuffer;
+
+#define CUBLAS_CHECK(expr)                                                                  \
+  do {                                                                                      \
+    const cublasStatus_t st_ = (expr);                                                      \
+    if (st_ != CUBLAS_STATUS_SUCCESS)                                                       \
+      throw GpuError(std::string("cuBLAS: ") + cublasGetStatusString(st_) + " (" #expr ")", \
+                     st_ == CUBLAS_STATUS_ALLOC_FAILED);                                    \
+  } while (0)
+
+// Floats as unsigned integers that order as the floats do (for atomicMin / atomicMax).
+__device__ __forceinline__ unsigned order_key(float f) {
+  const unsigned u = __float_as_uint(f);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+__device__ __forceinline__ float from_key(unsigned k) {
+  return __uint_as_float((k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k);
+}
+
+__global__ void range_kernel(const float* __restrict__ v, size_t n, unsigned* __restrict__ keys) {
+  unsigned lo = 0xFFFFFFFFu, hi = 0u;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const float f = v[i];
+    if (f != f) continue;
+    const unsigned k = order_key(f);
+    lo = min(lo, k);
+    hi = max(hi, k);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    lo = min(lo, __shfl_down_sync(0xFFFFFFFFu, lo, o));
+    hi = max(hi, __shfl_down_sync(0xFFFFFFFFu, hi, o));
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMin(&keys[0], lo);
+    atomicMax(&keys[1], hi);
+  }
+}
+
+__device__ __forceinline__ void range_of(const unsigned* keys, float* lo, float* hi) {
+  if (keys[0] > keys[1]) {  // no number at all
+    *lo = *hi = 0.0f;
+    return;
+  }
+  *lo = from_key(keys[0]);
+  *hi = from_key(keys[1]);
+}
+
+__global__ void compose_words(const uint32_t* __restrict__ w, int rows, int cols, SurfaceObject surf,
+                              uint32_t* __restrict__ out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= cols || y >= rows) return;
+  const uint32_t v = w[size_t(y) * cols + x];
+  if (out)
+    out[size_t(y) * cols + x] = v;
+  else
+    surf2Dwrite(v, surf, x * 4, y);
+}
+
+__global__ void compose_heat(const float* __restrict__ c, int rows, int cols,
+                             const unsigned* __restrict__ keys, SurfaceObject surf,
+                             uint32_t* __restrict__ out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= cols || y >= rows) return;
+  float lo, hi;
+  range_of(keys, &lo, &hi);
+  const uint32_t v = heat_colour(heat_t(c[size_t(y) * cols + x], lo, hi));
+  if (out)
+    out[size_t(y) * cols + x] = v;
+  else
+    surf2Dwrite(v, surf, x * 4, y);
+}
+
+class CudaEngineImpl final : public CudaEngine {
+ public:
+  CudaEngineImpl(Stream stream, const EngineDevice& d)
+      : stream_(reinterpret_cast<cudaStream_t>(stream)), name_(d.name) {
+    keys_ = DeviceBuffer<unsigned>(2, "the heat map's range", name_);
+  }
+  ~CudaEngineImpl() override {
+    if (cublas_) cublasDestroy(cublas_);
+  }
+  Backend backend() const override { return Backend::Cuda; }
+  std::string_view device_name() const override { return name_; }
+  Stream stream() const override { return reinterpret_cast<Stream>(stream_); }
+
+  void set_words(const Words& w) override {
+    if (w.size() == 0 || w.data.size() != w.size())
+      throw std::invalid_argument("an empty matrix cannot be transposed");
+    DeviceBuffer<uint32_t> in(w.size(), "the matrix to transpose", name_),
+        out(w.size(), "the transpose", name_);
+    CUDA_CHECK(cudaMemcpyAsync(in.get(), w.data.data(), w.size() * 4, cudaMemcpyHostToDevice, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    words_in_ = std::move(in);
+    words_out_ = std::move(out);
+    rows_ = w.rows;
+    cols_ = w.cols;
+  }
+
+  void set_operands(const Matrix& a, const Matrix& b) override {
+    if (a.size() == 0 || b.size() == 0) throw std::invalid_argument("an empty matrix cannot be multiplied");
+    if (a.cols != b.rows)
+      throw std::invalid_argument("A's columns (" + std::to_string(a.cols) + ") must equal B's rows (" +
+                                  std::to_string(b.rows) + ")");
+    const int m = a.rows, k = a.cols, n = b.cols;
+    const int kp = (k + 7) / 8 * 8, np = (n + 7) / 8 * 8;
+    const size_t cmax = std::max(size_t(m) * n, size_t(m) * m);
+    DeviceBuffer<float> da(a.size(), "A", name_), db(b.size(), "B", name_), dc(cmax, "C", name_);
+    DeviceBuffer<__nv_bfloat16> ha(size_t(m) * kp, "A in bfloat16", name_),
+        hb(size_t(k) * np, "B in bfloat16", name_);
+    const bool f32_ok = k % 4 == 0 && n % 4 == 0;  // TF32 reads A and B as they are
+    DeviceBuffer<float> pa, pb;
+    if (!f32_ok) {
+      pa = DeviceBuffer<float>(size_t(m) * kp, "A padded for TF32", name_);
+      pb = DeviceBuffer<float>(size_t(k) * np, "B padded for TF32", name_);
+    }
+    CUDA_CHECK(cudaMemcpyAsync(da.get(), a.data.data(), a.size() * 4, cudaMemcpyHostToDevice, stream_));
+    CUDA_CHECK(cudaMemcpyAsync(db.get(), b.data.data(), b.size() * 4, cudaMemcpyHostToDevice, stream_));
+    CUDA_CHECK(cudaMemsetAsync(dc.get(), 0, cmax * 4, stream_));
+    detail::launch_pad_bf16(da.get(), m, k, ha.get(), kp, stream_);
+    detail::launch_pad_bf16(db.get(), k, n, hb.get(), np, stream_);
+    if (!f32_ok) {
+      detail::launch_pad_f32(da.get(), m, k, pa.get(), kp, stream_);
+      detail::launch_pad_f32(db.get(), k, n, pb.get(), np, stream_);
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    a_ = std::move(da);
+    b_ = std::move(db);
+    c_ = std::move(dc);
+    a16_ = std::move(ha);
+    b16_ = std::move(hb);
+    pa_ = std::move(pa);
+    pb_ = std::move(pb);
+    m_ = m;
+    n_ = n;
+    k_ = k;
+    kp_ = f32_ok ? k : kp;
+    np_ = f32_ok ? n : np;
+    kp16_ = kp;
+    np16_ = np;
+    c_rows_ = m;
+    c_cols_ = n;
+  }
+
+  void run(const Variant& v, int block) override {
+    if (v.backend != Backend::Cuda) throw std::logic_error("matrix: a CPU variant on the CUDA engine");
+    if (v.op == Op::Transpose) {
+      if (!words_in_) throw std::logic_error("matrix: transpose before set_words");
+      detail::launch_transpose(v.kind(), words_in_.get(), words_out_.get(), rows_, cols_, stream_);
+      return;
+    }
+    if (!a_) throw std::logic_error("matrix: multiply before set_operands");
+    c_rows_ = m_;
+    c_cols_ = v.aat() ? m_ : n_;
+    switch (v.kind()) {
+      case Kind::GemmTensorTf32:
+        detail::launch_tensor_tf32(pa_ ? pa_.get() : a_.get(), kp_, pb_ ? pb_.get() : b_.get(), np_, c_.get(),
+                                   m_, n_, k_, stream_);
+        break;
+      case Kind::GemmTensorBf16:
+        detail::launch_tensor_bf16(a16_.get(), kp16_, b16_.get(), np16_, c_.get(), m_, n_, k_, stream_);
+        break;
+      case Kind::GemmCublas: {
+        const float one = 1.0f, zero = 0.0f;
+        handle();
+        // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
+        CUBLAS_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), n_, a_.get(),
+                                 k_, &zero, c_.get(), n_));
+        break;
+      }
+      default:
+        detail::launch_gemm(v.kind(), block, a_.get(), b_.get(), c_.get(), m_, n_, k_, stream_);
+    }
+  }
+
+  void run_cublas(Precision p) override {
+    if (!a_) throw std::logic_error("matrix: multiply before set_operands");
+    const float one = 1.0f, zero = 0.0f;
+    handle();
+    c_rows_ = m_;
+    c_cols_ = n_;
+    if (p == Precision::Bf16) {
+      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b16_.get(), CUDA_R_16BF,
+                                np16_, a16_.get(), CUDA_R_16BF, kp16_, &zero, c_.get(), CUDA_R_32F, n_,
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    } else if (p == Precision::Tf32) {
+      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), CUDA_R_32F, n_,
+                                a_.get(), CUDA_R_32F, k_, &zero, c_.get(), CUDA_R_32F, n_,
+                                CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
+    } else {
+      run(*find_variant("gemm-cublas"), 0);
+    }
+  }
+
+  void run_memcpy() override {
+    if (!words_in_) throw std::logic_error("matrix: copy before set_words");
+    CUDA_CHECK(cudaMemcpyAsync(words_out_.get(), words_in_.get(), words_in_.bytes(), cudaMemcpyDeviceToDevice,
+                               stream_));
+  }
+
+  Words transposed() override {
+    Words w(cols_, rows_);
+    if (words_out_) {
+      CUDA_CHECK(
+          cudaMemcpyAsync(w.data.data(), words_out_.get(), w.size() * 4, cudaMemcpyDeviceToHost, stream_));
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+    return w;
+  }
+  Matrix product() override {
+    if (!c_) return {};
+    Matrix c(c_rows_, c_cols_);
+    CUDA_CHECK(cudaMemcpyAsync(c.data.data(), c_.get(), c.size() * 4, cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return c;
+  }
+  std::pair<float, float> product_range() override {
+    if (!c_) return {0.0f, 0.0f};
+    update_range();
+    unsigned keys[2];
+    CUDA_CHECK(cudaMemcpyAsync(keys, keys_.get(), sizeof keys, cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (keys[0] > keys[1]) return {0.0f, 0.0f};
+    auto decode = [](unsigned k) {
+      const unsigned u = (k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k;
+      float f;
+      std::memcpy(&f, &u, 4);
+      return f;
+    };
+    return {decode(keys[0]), decode(keys[1])};
+  }
+
+  void compose_surface(Op op, SurfaceObject surface) override { compose(op, surface, nullptr); }
+  void compose_device(Op op, uint32_t* d_rgba) override { compose(op, 0, d_rgba); }
+
+  std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
+    if (v.op == Op::Transpose) return detail::transpose_kernels(v.kind());
+    if (v.kind() == Kind::GemmTensorTf32) return detail::tensor_kernels(Precision::Tf32);
+    if (v.kind() == Kind::GemmTensorBf16) return detail::tensor_kernels(Precision::Bf16);
+    return detail::gemm_kernels(v.kind(), block);
+  }
+
+ private:
+  void handle() {
+    if (!cublas_) {
+      CUBLAS_CHECK(cublasCreate(&cublas_));
+      CUBLAS_CHECK(cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH));  // cublasSgemm stays FP32
+    }
+    CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+  }
+  void update_range() {
+    const unsigned init[2] = {0xFFFFFFFFu, 0u};
+    CUDA_CHECK(cudaMemcpyAsync(keys_.get(), init, sizeof init, cudaMemcpyHostToDevice, stream_));
+    const size_t n = size_t(c_rows_) * c_cols_;
+    const unsigned blocks = unsigned(std::min<long long>(cuda::ceil_div(n, 256), 1024));
+    range_kernel<<<blocks, 256, 0, stream_>>>(c_.get(), n, keys_.get());
+    CUDA_CHECK_LAUNCH("range_kernel");
+  }
+  void compose(Op op, SurfaceObject surface, uint32_t* out) {
+    const dim3 block(32, 8);
+    if (op == Op::Transpose) {
+      if (!words_out_) throw std::logic_error("matrix: nothing transposed to show");
+      const dim3 grid(unsigned(cuda::ceil_div(rows_, 32)), unsigned(cuda::ceil_div(cols_, 8)));
+      compose_words<<<grid, block, 0, stream_>>>(words_out_.get(), cols_, rows_, surface, out);
+    } else {
+      if (!c_) throw std::logic_error("matrix: nothing multiplied to show");
+      update_range();
+      const dim3 grid(unsigned(cuda::ceil_div(c_cols_, 32)), unsigned(cuda::ceil_div(c_rows_, 8)));
+      compose_heat<<<grid, block, 0, stream_>>>(c_.get(), c_rows_, c_cols_, keys_.get(), surface, out);
+    }
+    CUDA_CHECK_LAUNCH("compose");
+  }
+
+  cudaStream_t stream_;
+  std::string name_;
+  cublasHandle_t cublas_ = nullptr;
+  DeviceBuffer<uint32_t> words_in_, words_out_;
+  int rows_ = 0, cols_ = 0;
+  DeviceBuffer<float> a_, b_, c_, pa_, pb_;
+  DeviceBuffer<__nv_bfloat16> a16_, b16_;
+  DeviceBuffer<unsigned> keys_;
+  int m_ = 0, n_ = 0, k_ = 0, kp_ = 0, np_ = 0, kp16_ = 0, np16_ = 0, c_rows_ = 0, c_cols_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
+  return std::make_unique<CudaEngineImpl>(stream, engine_device());
+}
+
+}  // namespace gpulab::matrix

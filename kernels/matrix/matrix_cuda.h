@@ -1,0 +1,32 @@
+#pragma once
+// The CUDA engine of kernels/matrix: the GPU variants, cuBLAS as the yardstick, the device-to-device
+// copy that bounds a transpose, and the display fills (the transposed picture, or C as a heat map,
+// written into a mapped GL texture through a surface or into device memory). Included only where
+// GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
+#include <memory>
+#include <vector>
+
+#include "matrix/matrix.h"
+
+namespace gpulab::matrix {
+
+class CudaEngine : public Engine {
+ public:
+  static std::unique_ptr<CudaEngine> create(Stream stream);
+
+  // The output of `op` as RGBA8: the transposed words as they are (pixels), or the product as a
+  // heat map scaled from its smallest to its largest value (heat_colour). Into a surface of a
+  // texture of the output's size, or into device memory (rows of cols words); on the engine's
+  // stream, without synchronising.
+  virtual void compose_surface(Op op, SurfaceObject surface) = 0;
+  virtual void compose_device(Op op, uint32_t* d_rgba) = 0;
+  // The bench's bounds and yardsticks: cudaMemcpyAsync device to device of the transpose's bytes;
+  // cuBLAS at the precision of a tensor variant (cublasGemmEx, TF32 compute on float32 inputs, or
+  // BF16 inputs from the same rounding as gemm-tensor-bf16), fp32 accumulate.
+  virtual void run_memcpy() = 0;
+  virtual void run_cublas(Precision p) = 0;
+  virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
+  virtual Stream stream() const = 0;
+};
+
+}  // namespace gpulab::matrix
