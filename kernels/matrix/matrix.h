@@ -49,6 +49,7 @@ std::string check_shape(const std::string& what, long long r, long long c);
 
 // ---------------------------------------------------------------------------------------------
 // CPU references.
+// snippet transpose_cpu
 template <class T>
 Mat<T> transpose_cpu(const Mat<T>& in) {
   Mat<T> out(in.cols, in.rows);
@@ -60,6 +61,7 @@ Mat<T> transpose_cpu(const Mat<T>& in) {
           out.data[size_t(j) * in.rows + i] = in.data[size_t(i) * in.cols + j];
   return out;
 }
+// end snippet
 // C = A·B in float32, blocked (cache tiles of A, B and C) and shared among all cores by rows of C.
 // Throws std::invalid_argument when A.cols != B.rows.
 Matrix gemm_cpu(const Matrix& a, const Matrix& b);

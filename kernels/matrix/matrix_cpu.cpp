@@ -70,6 +70,7 @@ std::string check_shape(const std::string& what, long long r, long long c) {
   return {};
 }
 
+// snippet gemm_cpu
 Matrix gemm_cpu(const Matrix& a, const Matrix& b) {
   check_inner(a, b);
   const int m = a.rows, n = b.cols, k = a.cols;
@@ -94,6 +95,7 @@ Matrix gemm_cpu(const Matrix& a, const Matrix& b) {
   });
   return c;
 }
+// end snippet
 
 std::vector<double> gemm_f64(const Matrix& a, const Matrix& b) {
   check_inner(a, b);

@@ -180,11 +180,13 @@ class CudaEngineImpl final : public CudaEngine {
         detail::launch_tensor_bf16(a16_.get(), kp16_, b16_.get(), np16_, c_.get(), m_, n_, k_, stream_);
         break;
       case Kind::GemmCublas: {
+        // snippet gemm_cublas
         const float one = 1.0f, zero = 0.0f;
         handle();
         // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: the same buffers, B first.
         CUBLAS_CHECK(cublasSgemm(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), n_, a_.get(),
                                  k_, &zero, c_.get(), n_));
+        // end snippet
         break;
       }
       default:

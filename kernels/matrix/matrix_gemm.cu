@@ -14,7 +14,7 @@
 namespace gpulab::matrix::detail {
 namespace {
 
-// [snippet gemm_naive]
+// snippet gemm_naive
 __global__ void gemm_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                            int m, int n, int k) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -23,8 +23,9 @@ __global__ void gemm_naive(const float* __restrict__ a, const float* __restrict_
   for (int i = 0; i < k; ++i) s += a[size_t(row) * k + i] * b[size_t(i) * n + col];
   c[size_t(row) * n + col] = s;
 }
+// end snippet
 
-// [snippet gemm_shared_tile]
+// snippet gemm_shared_tile
 template <int T>
 __global__ void gemm_shared_tile(const float* __restrict__ a, const float* __restrict__ b,
                                  float* __restrict__ c, int m, int n, int k) {
@@ -42,8 +43,9 @@ __global__ void gemm_shared_tile(const float* __restrict__ a, const float* __res
   }
   if (row < m && col < n) c[size_t(row) * n + col] = s;
 }
+// end snippet
 
-// [snippet gemm_aat]
+// snippet gemm_aat
 template <int T, int PAD>
 __global__ void gemm_aat(const float* __restrict__ a, float* __restrict__ c, int m, int k) {
   __shared__ float as[T][T], at[T][T + PAD];  // at[j][i]: row j of A's tile, read as column j of Aᵀ
@@ -61,6 +63,7 @@ __global__ void gemm_aat(const float* __restrict__ a, float* __restrict__ c, int
   }
   if (row < m && col < m) c[size_t(row) * m + col] = s;
 }
+// end snippet
 
 // Four floats of row `row` from column `col` of a rows x cols matrix with rows of `ld`: one 16-byte load
 // where they are all inside and aligned, else one at a time, zero outside.
@@ -92,7 +95,7 @@ __device__ __forceinline__ void store4(float* __restrict__ p, int row, int col, 
 
 constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
 
-// [snippet gemm_register_tile]
+// snippet gemm_register_tile
 __global__ void __launch_bounds__(kThreads)
     gemm_register_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                        int n, int k, bool vec_a, bool vec_b) {
@@ -133,8 +136,9 @@ __global__ void __launch_bounds__(kThreads)
       store4(c, bm + tr * 8 + y, bn + tc * 8 + x, m, n, vec_b,
              make_float4(acc[y][x], acc[y][x + 1], acc[y][x + 2], acc[y][x + 3]));
 }
+// end snippet
 
-// [snippet gemm_warp_tile]
+// snippet gemm_warp_tile
 constexpr int kWarpBK = 8, kApad = 4;  // A's rows padded so the transposed stores spread over banks
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
@@ -206,6 +210,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     store4(c, row, bn + wn + ln + 16, m, n, vec_b, make_float4(acc[y][4], acc[y][5], acc[y][6], acc[y][7]));
   }
 }
+// end snippet
 
 template <class F>
 KernelInfo info(const char* name, F* f, int threads) {

@@ -8,9 +8,19 @@
 // No TMA and no wgmma (Hopper's asynchronous warpgroup MMA): mma.sync-class instructions only.
 #include <mma.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "common/cuda_check.h"
 #include "common/launch.cuh"
 #include "matrix/matrix_cuda_internal.cuh"
+
+// TF32 fragments and cp.async need compute capability 8.0 (Ampere): for the older architectures of the
+// default list (sm_75) the kernel compiles to a trap, and the engine refuses these variants there
+// before launching (tensor_cores_available).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define GPULAB_MATRIX_TENSOR 1
+#endif
 
 namespace gpulab::matrix::detail {
 namespace {
@@ -24,7 +34,11 @@ struct Shape;
 template <>
 struct Shape<float> {
   static constexpr int BK = 32, KSTEP = 8, PAD = 4;
+#if defined(GPULAB_MATRIX_TENSOR)
   using Frag = wmma::precision::tf32;
+#else
+  using Frag = float;  // never used: the kernel is a trap below sm_80
+#endif
 };
 template <>
 struct Shape<__nv_bfloat16> {
@@ -49,6 +63,7 @@ constexpr size_t smem_bytes() {
   return stage_bytes<T>() * kStages;
 }
 
+#if defined(GPULAB_MATRIX_TENSOR)
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, bool valid) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   const int n = valid ? 16 : 0;  // 0: the 16 bytes are zero-filled, nothing read
@@ -59,12 +74,14 @@ template <int N>
 __device__ __forceinline__ void cp_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
+#endif
 
-// [snippet gemm_tensor]
+// snippet gemm_tensor
 template <class T>
 __global__ void __launch_bounds__(kThreads, 2)
     gemm_tensor(const T* __restrict__ a, int lda, const T* __restrict__ b, int ldb, float* __restrict__ c,
                 int m, int n, int k) {
+#if defined(GPULAB_MATRIX_TENSOR)
   using S = Shape<T>;
   constexpr int BK = S::BK, E = 16 / int(sizeof(T));  // elements a 16-byte copy
   constexpr int AS = a_stride<T>(), BS = b_stride<T>();
@@ -145,7 +162,11 @@ __global__ void __launch_bounds__(kThreads, 2)
       }
       __syncwarp();
     }
+#else
+  __trap();
+#endif
 }
+// end snippet
 
 template <class T>
 __global__ void pad_convert(const float* __restrict__ src, int rows, int cols, T* __restrict__ dst,
@@ -162,6 +183,14 @@ __global__ void pad_convert(const float* __restrict__ src, int rows, int cols, T
 
 template <class T>
 void launch(const T* a, int lda, const T* b, int ldb, float* c, int m, int n, int k, cudaStream_t s) {
+  int device = 0, major = 0, minor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (major < 8)
+    throw std::runtime_error("the tensor-core variants (TF32 / BF16 fragments filled by cp.async) need compute "
+                             "capability 8.0 or newer; this GPU has " +
+                             std::to_string(major) + "." + std::to_string(minor));
   static bool attribute_set = false;  // per process: the attribute belongs to the function
   if (!attribute_set) {
     CUDA_CHECK(cudaFuncSetAttribute(gemm_tensor<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,

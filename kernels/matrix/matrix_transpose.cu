@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kTile = 32, kRows = 8;
 
-// [snippet transpose_naive]
+// snippet transpose_naive
 __global__ void transpose_naive(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows,
                                 int cols) {
   const int x = blockIdx.x * kTile + threadIdx.x;  // column of the input
@@ -24,8 +24,9 @@ __global__ void transpose_naive(const uint32_t* __restrict__ in, uint32_t* __res
     if (x < cols && y < rows) out[size_t(x) * rows + y] = in[size_t(y) * cols + x];
   }
 }
+// end snippet
 
-// [snippet transpose_shared]
+// snippet transpose_shared
 template <int PAD, bool SWIZZLE>
 __global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows,
                                  int cols) {
@@ -43,8 +44,9 @@ __global__ void transpose_shared(const uint32_t* __restrict__ in, uint32_t* __re
     if (x < rows && y < cols) out[size_t(y) * rows + x] = tile[tx][SWIZZLE ? (c ^ tx) : c];
   }
 }
+// end snippet
 
-// [snippet transpose_vector]
+// snippet transpose_vector
 constexpr int kVecTile = 64, kVecPad = 1;
 __global__ void __launch_bounds__(256)
     transpose_vector(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int rows, int cols,
@@ -86,6 +88,7 @@ __global__ void __launch_bounds__(256)
     }
   }
 }
+// end snippet
 
 }  // namespace
 
