@@ -60,6 +60,15 @@ void CountersView::request_all(const Demo& demo) {
   }
 }
 
+void CountersView::request(std::string_view demo, size_t stage, const std::string& variant, int block) {
+  if (!queued(stage, variant)) queue_.push_back({std::string(demo), stage, variant, block});
+}
+
+bool CountersView::queued(size_t stage, const std::string& variant) const {
+  return std::any_of(queue_.begin(), queue_.end(),
+                     [&](const Job& j) { return j.stage == stage && j.variant == variant; });
+}
+
 void CountersView::clear() {
   queue_.clear();
   rows_.clear();

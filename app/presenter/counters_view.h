@@ -23,6 +23,10 @@ class CountersView {
   void request_current(const Demo& demo);
   // Queues every GPU variant of every running stage, at its current or default block.
   void request_all(const Demo& demo);
+  // Queues variant `variant` of `stage` at `block` (0: its default) for `demo` (the ladder's per-rung
+  // measure); a job already queued is not queued twice.
+  void request(std::string_view demo, size_t stage, const std::string& variant, int block);
+  bool queued(size_t stage, const std::string& variant) const;
   // Between frames: measures the next queued variant, if any. Returns true when it measured.
   bool poll(Demo& demo, const Context& ctx);
   bool busy() const { return !queue_.empty(); }
