@@ -228,16 +228,23 @@ struct Counters::Impl {
   int device = -1;
   int passes = 0;
 
-  ~Impl() {
+  ~Impl() { reset(); }
+
+  // Forgets the host object and CUPTI's initialisation, so the next measurement prepares afresh
+  // (after the PM sampler (pm_sampler.h) disabled its session, which may finalise CUPTI).
+  void reset() {
     if (host) {
       auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
       p.pHostObject = host;
       cuptiProfilerHostDeinitialize(&p);
     }
+    host = nullptr;
     if (initialized) {
       auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
       cuptiProfilerDeInitialize(&p);
     }
+    initialized = false;
+    device = -1;
   }
 
   CUcontext current_context() {
@@ -441,6 +448,19 @@ std::string Counters::unavailable() const {
 }
 
 CounterResult Counters::measure(const std::function<void()>& launch) {
+  const bool was_prepared = impl_->host != nullptr;
+  bool launched = false;
+  CounterResult r = attempt(launch, &launched);
+  // CUPTI may have been finalised under the prepared profiler (the PM sampler's session ended):
+  // prepare afresh and try once more, unless the step already ran or the failure lasts.
+  if (!r.ok() && was_prepared && !launched && impl_->lasting.empty() && !r.unavailable.empty()) {
+    impl_->reset();
+    r = attempt(launch, &launched);
+  }
+  return r;
+}
+
+CounterResult Counters::attempt(const std::function<void()>& launch, bool* launched) {
   CounterResult r;
   if (std::string why = unavailable(); !why.empty()) {
     r.unavailable = why;
@@ -504,6 +524,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
     LaunchNames launches;
     r.enable_ms = since();
     profiler.start();
+    *launched = true;
     launch();
     check_cuda(cudaDeviceSynchronize(), "the measured step failed");
     launches.stop();

@@ -114,6 +114,7 @@ class Counters {
   std::string unavailable() const;
 
  private:
+  CounterResult attempt(const std::function<void()>& launch, bool* launched);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
