@@ -174,6 +174,19 @@ void check(CUptiResult r, const char* call) {
 class Session {
  public:
   Session(int device, double interval_ms, double decode_ms) {
+    try {
+      open(device, interval_ms, decode_ms);
+    } catch (...) {
+      release();  // a half-made session must not keep PM sampling enabled on the device
+      throw;
+    }
+  }
+  ~Session() { release(); }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+ private:
+  void open(int device, double interval_ms, double decode_ms) {
     if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
       cudaGetLastError();
       throw SamplerFailure{"cannot start the CUDA runtime on the sampler's thread", false};
@@ -284,7 +297,7 @@ class Session {
     }
   }
 
-  ~Session() {
+  void release() {
     if (started_) {
       auto p = params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
       p.pPmSamplingObject = object_;
@@ -300,10 +313,12 @@ class Session {
       p.pHostObject = host_;
       cuptiProfilerHostDeinitialize(&p);
     }
+    started_ = false;
+    object_ = nullptr;
+    host_ = nullptr;
   }
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
 
+ public:
   // The samples completed since the last decode; `overflow` when the hardware dropped some.
   std::vector<MeterSample> decode(bool* overflow) {
     std::vector<MeterSample> out;
