@@ -375,18 +375,17 @@ void PmSampler::Impl::run() {
   while (!quit) {
     cv.wait(lock, [&] { return quit || (want && lasting.empty()); });
     if (quit) break;
-    int device = 0, count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-      cudaGetLastError();
-      lasting = "no CUDA device: the meters sample a GPU";
-      continue;
-    }
-    cudaGetDevice(&device);
     std::string failure;
     bool failure_lasting = false;
     active = true;  // from here until the session is gone: pause() waits for it
     lock.unlock();
     try {
+      int device = 0, count = 0;
+      if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        throw SamplerFailure{"no CUDA device: the meters sample a GPU", true};
+      }
+      cudaGetDevice(&device);
       Session session(device, interval_ms, decode_ms);
       lock.lock();
       if (want) status.clear();
