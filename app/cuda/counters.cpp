@@ -28,6 +28,8 @@
 #include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_target.h>
+
+#include "cuda/cupti_util.h"
 #endif
 
 namespace gpulab::cuda {
@@ -190,33 +192,11 @@ std::string counters_build_reason() { return {}; }
 
 namespace {
 
-// A CUPTI parameter block: zeroed, with its size set (CUPTI checks the size against its own).
-template <class P>
-P params(size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}
+using cupti::check;
+using cupti::params;
+using CuptiFailure = cupti::Failure;
 
 constexpr size_t kMaxRanges = 64;  // kernel launches one measurement records
-
-// A CUPTI call that failed, as the result's reason.
-struct CuptiFailure {
-  std::string reason;
-  bool lasting = false;  // holds for every later measurement (permissions, the device)
-};
-
-bool lasting_code(int code) {
-  return code == 35 || code == 40 || code == 33 || code == 41 || code == 42 || code == 43 || code == 44 ||
-         code == 45 || code == 27 || code == 46 || code == 17;
-}
-
-void check(CUptiResult r, const char* call) {
-  if (r == CUPTI_SUCCESS) return;
-  const char* text = nullptr;
-  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS) text = nullptr;
-  throw CuptiFailure{cupti_error_reason(int(r), call, text ? text : ""), lasting_code(int(r))};
-}
 
 void check_cuda(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
@@ -224,61 +204,6 @@ void check_cuda(cudaError_t e, const char* what) {
 }
 
 }  // namespace
-
-int metric_passes(const std::string& chip, const std::vector<std::string>& metrics, bool pm_sampling,
-                  std::string* why) {
-  CUpti_Profiler_Host_Object* host = nullptr;
-  int passes = 0;
-  try {
-    {
-      auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-      p.profilerType = pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING : CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-      p.pChipName = chip.c_str();
-      check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
-      host = p.pHostObject;
-    }
-    std::vector<const char*> names;
-    for (const std::string& m : metrics) names.push_back(m.c_str());
-    {
-      auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.ppMetricNames = names.data();
-      p.numMetrics = names.size();
-      check(cuptiProfilerHostConfigAddMetrics(&p), "cuptiProfilerHostConfigAddMetrics");
-    }
-    std::vector<uint8_t> config;
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize");
-      config.assign(p.configImageSize, 0);
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
-      passes = int(p.numOfPasses);
-    }
-    if (why) why->clear();
-  } catch (const CuptiFailure& f) {
-    if (why) *why = f.reason;
-    passes = 0;
-  }
-  if (host) {
-    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    p.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&p);
-  }
-  return passes;
-}
 
 struct Counters::Impl {
   bool initialized = false;  // cuptiProfilerInitialize

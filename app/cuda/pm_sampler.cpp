@@ -23,6 +23,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_result.h>
 #include <cupti_target.h>
+
+#include "cuda/cupti_util.h"
 #endif
 
 namespace gpulab::cuda {
@@ -141,32 +143,16 @@ void PmSampler::start() {
 
 namespace {
 
-template <class P>
-P params(size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}
+using cupti::params;
+using SamplerFailure = cupti::Failure;
 
-struct SamplerFailure {
-  std::string reason;
-  bool lasting = false;
-};
-
-bool lasting_code(int code) {
-  return code == 35 || code == 40 || code == 33 || code == 41 || code == 42 || code == 43 || code == 44 ||
-         code == 45 || code == 27 || code == 46 || code == 17;
-}
-
+// cupti::check, with PM sampling's own words where the GPU or the toolkit has none.
 void check(CUptiResult r, const char* call) {
-  if (r == CUPTI_SUCCESS) return;
-  const char* text = nullptr;
-  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS) text = nullptr;
-  std::string why = cupti_error_reason(int(r), call, text ? text : "");
   if (int(r) == 27 || int(r) == 46)  // not supported: PM sampling needs a Turing or later GPU and this CUPTI
-    why = "this GPU has no PM sampling in this CUDA toolkit's CUPTI (" + std::string(call) + ": " +
-          (text ? text : "not supported") + ")";
-  throw SamplerFailure{why, lasting_code(int(r))};
+    throw SamplerFailure{"this GPU has no PM sampling in this CUDA toolkit's CUPTI (" + std::string(call) + ": " +
+                             (cupti::result_text(r).empty() ? std::string("not supported") : cupti::result_text(r)) + ")",
+                         true};
+  cupti::check(r, call);
 }
 
 // One PM sampling session on `device`: enabled, configured and started; stopped and disabled when
