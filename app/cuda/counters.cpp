@@ -28,6 +28,8 @@
 #include <cupti_callbacks.h>
 #include <cupti_driver_cbid.h>
 #include <cupti_target.h>
+
+#include "cuda/cupti_util.h"
 #endif
 
 namespace gpulab::cuda {
@@ -169,6 +171,11 @@ std::string counters_build_reason() {
 #endif
 }
 
+int metric_passes(const std::string&, const std::vector<std::string>&, bool, std::string* why) {
+  if (why) *why = counters_build_reason();
+  return 0;
+}
+
 struct Counters::Impl {};
 Counters::Counters() = default;
 Counters::~Counters() = default;
@@ -185,33 +192,11 @@ std::string counters_build_reason() { return {}; }
 
 namespace {
 
-// A CUPTI parameter block: zeroed, with its size set (CUPTI checks the size against its own).
-template <class P>
-P params(size_t struct_size) {
-  P p{};
-  p.structSize = struct_size;
-  return p;
-}
+using cupti::check;
+using cupti::params;
+using CuptiFailure = cupti::Failure;
 
 constexpr size_t kMaxRanges = 64;  // kernel launches one measurement records
-
-// A CUPTI call that failed, as the result's reason.
-struct CuptiFailure {
-  std::string reason;
-  bool lasting = false;  // holds for every later measurement (permissions, the device)
-};
-
-bool lasting_code(int code) {
-  return code == 35 || code == 40 || code == 33 || code == 41 || code == 42 || code == 43 || code == 44 ||
-         code == 45 || code == 27 || code == 46 || code == 17;
-}
-
-void check(CUptiResult r, const char* call) {
-  if (r == CUPTI_SUCCESS) return;
-  const char* text = nullptr;
-  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS) text = nullptr;
-  throw CuptiFailure{cupti_error_reason(int(r), call, text ? text : ""), lasting_code(int(r))};
-}
 
 void check_cuda(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
@@ -228,16 +213,23 @@ struct Counters::Impl {
   int device = -1;
   int passes = 0;
 
-  ~Impl() {
+  ~Impl() { reset(); }
+
+  // Forgets the host object and CUPTI's initialisation, so the next measurement prepares afresh
+  // (after the PM sampler (pm_sampler.h) disabled its session, which may finalise CUPTI).
+  void reset() {
     if (host) {
       auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
       p.pHostObject = host;
       cuptiProfilerHostDeinitialize(&p);
     }
+    host = nullptr;
     if (initialized) {
       auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
       cuptiProfilerDeInitialize(&p);
     }
+    initialized = false;
+    device = -1;
   }
 
   CUcontext current_context() {
@@ -441,6 +433,19 @@ std::string Counters::unavailable() const {
 }
 
 CounterResult Counters::measure(const std::function<void()>& launch) {
+  const bool was_prepared = impl_->host != nullptr;
+  bool launched = false;
+  CounterResult r = attempt(launch, &launched);
+  // CUPTI may have been finalised under the prepared profiler (the PM sampler's session ended):
+  // prepare afresh and try once more, unless the step already ran or the failure lasts.
+  if (!r.ok() && was_prepared && !launched && impl_->lasting.empty() && !r.unavailable.empty()) {
+    impl_->reset();
+    r = attempt(launch, &launched);
+  }
+  return r;
+}
+
+CounterResult Counters::attempt(const std::function<void()>& launch, bool* launched) {
   CounterResult r;
   if (std::string why = unavailable(); !why.empty()) {
     r.unavailable = why;
@@ -504,6 +509,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
     LaunchNames launches;
     r.enable_ms = since();
     profiler.start();
+    *launched = true;
     launch();
     check_cuda(cudaDeviceSynchronize(), "the measured step failed");
     launches.stop();

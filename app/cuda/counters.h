@@ -92,6 +92,12 @@ std::string cupti_error_reason(int code, std::string_view call, std::string_view
 // Why this build has no counters ("" when it was built with CUPTI).
 std::string counters_build_reason();
 
+// The passes `metrics` need together on the chip CUPTI names `chip` ("GH100"), for the range profiler
+// or (pm_sampling) PM sampling, from the profiler host API alone: no GPU needed. 0 with `why` set when
+// it cannot tell (a build without CUPTI, a chip or a metric CUPTI does not know).
+int metric_passes(const std::string& chip, const std::vector<std::string>& metrics, bool pm_sampling,
+                  std::string* why);
+
 // Reads the counters of one step. Not thread-safe: one measurement at a time, from one thread, with
 // no other kernels launched on the device meanwhile (they would be counted too: auto range profiles
 // every launch of the context). Holds CUPTI's profiler initialised and the configuration image for
@@ -114,6 +120,7 @@ class Counters {
   std::string unavailable() const;
 
  private:
+  CounterResult attempt(const std::function<void()>& launch, bool* launched);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

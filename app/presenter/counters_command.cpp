@@ -363,6 +363,29 @@ std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::v
   return out;
 }
 
+std::string counters_chart_line(const CounterRow& row) {
+  if (!row.measured()) return "counters: " + (row.unavailable.empty() ? std::string("not measured") : row.unavailable);
+  const KernelCounters& k = row.result.total;
+  const CounterFigures f = counter_figures(k, row.ideal);
+  const std::string unit = singular_unit(row.ideal.item_unit);
+  std::string dram = "DRAM " + (row.ideal.items_per_step > 0 && !unit.empty()
+                                    ? format_sig3(f.dram_per_item) + " B/" + unit
+                                    : format_bytes(k.dram_bytes()) + " a step");
+  const double conflicts = k[Metric::BankConflicts];
+  const std::string count = conflicts < 1e5 ? num(conflicts, "%.0f") : format_sig3(conflicts);  // a count: no "1.00"
+  return dram + " \xC2\xB7 " + count + (conflicts == 1 ? " bank conflict" : " bank conflicts") +
+         " \xC2\xB7 " + num(k[Metric::WarpsActivePct], "%.0f%%") + " occupancy";
+}
+
+std::function<void(const Rung&, ChartRung&)> ladder_chart_counters(const std::vector<CounterRow>& rows,
+                                                                   size_t stage_count) {
+  return [rows, stage_count](const Rung& r, ChartRung& c) {
+    c.counters_slot = r.gpu && r.state == RungState::Measured && r.stage < stage_count;
+    for (const CounterRow& row : rows)
+      if (row.gpu && row.stage == r.stage && row.variant == r.variant) c.counters = counters_chart_line(row);
+  };
+}
+
 int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, const std::vector<Rung>& rungs,
                             const std::string& device) {
   cuda::Counters counters;
@@ -413,6 +436,9 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
     report(files::write_regular_file(path, counters_json(rows, demo.name(), device)), path, "--json");
   }
   if (!o.ladder_png.empty()) {
+    // The ladder's PNG again, with each rung's counters line under its bar.
+    const ChartData chart = ladder_chart(rungs, demo.title(), device, ladder_chart_counters(rows, stage_count));
+    report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png, "--png");
     const std::string path = beside(o.ladder_png, "-roofline.png").string();
     const RooflineData d =
         counters_roofline(rows, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);

@@ -3,6 +3,7 @@
 // copy of the current input, so the demo's own state is untouched): one row a variant, shown as a
 // table (`gpulab counters`), CSV, JSON, extra ladder columns (`gpulab ladder --counters`) and the
 // roofline (presenter/roofline.h). The window's counters panel measures with the same call.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,15 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& options)
 // a roofline PNG beside --png ("-roofline.png"). Returns 1 when an output could not be written.
 int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& options, const std::vector<Rung>& rungs,
                             const std::string& device);
+// The ladder chart's line for a row: "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
+// (DRAM bytes read and written per item, or per step where the demo counts no items; the achieved
+// occupancy), or "counters: why" where it was not measured.
+std::string counters_chart_line(const CounterRow& row);
+// For ladder_chart: each rung's counters line from `rows` (the latest of the same stage and variant),
+// and the line kept (counters_slot) under every GPU rung measured in one of the demo's `stage_count`
+// stages, the ones a measure action applies to (the whole pipeline's panel has none).
+std::function<void(const Rung&, ChartRung&)> ladder_chart_counters(const std::vector<CounterRow>& rows,
+                                                                   size_t stage_count);
 // The ladder's CSV (ladder_csv) with the counters of rows[i] appended to its record i + 1.
 std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::vector<CounterRow>& rows);
 

@@ -5,15 +5,19 @@
 // more than one), each through Demo::probe on a copy of the input (the demo's state is untouched).
 // draw() shows the latest of each variant: every number with its one-line reading, the achieved
 // occupancy beside the occupancy panel's theoretical figure, and the roofline of everything
-// measured so far. Where the counters cannot be read it says why.
+// measured so far, and the live meters (DRAM throughput and SM activity over the last seconds, CUPTI's
+// PM sampling). Where the counters or the meters cannot be read it says why.
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/demo.h"
 #include "cuda/counters.h"
+#include "cuda/pm_sampler.h"
 #include "presenter/counters_command.h"
 #include "presenter/ladder_draw.h"
+#include "presenter/meters.h"
 
 namespace gpulab::presenter {
 
@@ -23,6 +27,10 @@ class CountersView {
   void request_current(const Demo& demo);
   // Queues every GPU variant of every running stage, at its current or default block.
   void request_all(const Demo& demo);
+  // Queues variant `variant` of `stage` at `block` (0: its default) for `demo` (the ladder's per-rung
+  // measure); a job already queued is not queued twice.
+  void request(std::string_view demo, size_t stage, const std::string& variant, int block);
+  bool queued(size_t stage, const std::string& variant) const;
   // Between frames: measures the next queued variant, if any. Returns true when it measured.
   bool poll(Demo& demo, const Context& ctx);
   bool busy() const { return !queue_.empty(); }
@@ -33,6 +41,7 @@ class CountersView {
   void draw(Demo& demo, const Context& ctx, float ui_scale, const ChartTheme& theme = ChartTheme::dark());
 
   const std::vector<CounterRow>& rows() const { return rows_; }
+  const MeterHistory& meters() const { return meters_; }
   // Why nothing can be measured here ("" when something may be).
   std::string unavailable(const Context& ctx) const { return counters_unavailable(counters_, ctx); }
 
@@ -43,7 +52,15 @@ class CountersView {
     std::string variant;
     int block = 0;
   };
+  // The live meters (DRAM throughput, SM activity) over the last seconds, from CUPTI's PM sampling
+  // on a background thread, started when the panel is first drawn; paused around each measurement
+  // (the range profiler and the sampler cannot hold the counters together).
+  void draw_meters(float ui_scale);
+
   cuda::Counters counters_;
+  std::unique_ptr<cuda::PmSampler> sampler_;
+  MeterHistory meters_;
+  bool meters_on_ = true;
   std::deque<Job> queue_;
   std::vector<CounterRow> rows_;  // one per (stage, variant): the latest measurement
   std::string demo_name_;

@@ -124,7 +124,7 @@ std::string ladder_device(const std::vector<Rung>& rungs) {
 }
 
 ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
-                       const std::string& device) {
+                       const std::string& device, const std::function<void(const Rung&, ChartRung&)>& decorate) {
   ChartData c;
   c.title = std::string(demo_title);
   c.device = device;
@@ -138,7 +138,8 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
   for (size_t stage : stages) {
     ChartPanel panel;
     bool any_runs = false;
-    for (const Rung& r : rungs) {
+    for (size_t i = 0; i < rungs.size(); ++i) {
+      const Rung& r = rungs[i];
       if (r.stage != stage) continue;
       panel.title = r.stage_title.empty() ? r.stage_id : r.stage_title;
       any_runs = any_runs || r.state == RungState::Measured || r.state == RungState::Failed;
@@ -157,6 +158,8 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
       cr.pct_peak = r.pct_peak;
       cr.peak_label = r.peak_label;
       cr.note = r.note;
+      cr.source = int(i);
+      if (decorate) decorate(r, cr);
       panel.rungs.push_back(std::move(cr));
     }
     panel.baseline = ladder_baseline(rungs, stage);

@@ -68,9 +68,9 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
 std::string ladder_device(const std::vector<Rung>& rungs);
 // The chart of a ladder: one panel a stage that has a rung to show (a stage that does not run in
 // this configuration is left out), rungs in the table's order, titled with the demo, the input's
-// size, the device and today's date.
+// size, the device and today's date. `decorate` may add to each chart rung (the counters' line).
 ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
-                       const std::string& device);
+                       const std::string& device, const std::function<void(const Rung&, ChartRung&)>& decorate = {});
 // One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
 // speed-ups, reason. Quoted as RFC 4180 where a field needs it.
 std::string ladder_csv(const std::vector<Rung>& rungs);

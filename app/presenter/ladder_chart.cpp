@@ -115,6 +115,7 @@ class Builder {
   void box(Rect r, ChartColour colour, BoxRole role, int panel = -1, int rung = -1) {
     out_.boxes.push_back({r, colour, role, panel, rung});
   }
+  void slot(Rect r, int panel, int rung) { out_.slots.push_back({r, panel, rung}); }
 
  private:
   ChartLayout& out_;
@@ -366,7 +367,23 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         forms.push_back(pc + " of peak");
         pieces.push_back({forms, TextFace::Sans, ChartColour::Text, TextRole::Peak});
       }
+      // The counters get a line of their own under the details where the row has room (shrunk to
+      // fit it), else they join the details line as its last piece.
+      const float room3 = m.row_h - line1 - line2;
+      const float counters_px = std::floor(std::min(fs, room3 / 1.15f));
+      const bool counters_line = (r.counters_slot || !r.counters.empty()) && counters_px >= kMinPx;
+      if (!counters_line && !r.counters.empty())
+        pieces.push_back({{r.counters}, TextFace::Sans, ChartColour::Text, TextRole::Counters});
       if (fs >= kMinPx) lay_out_details(b, pieces, r.note, zone_x0, in.x1, y2, line2, fs, p, ri);
+      if (counters_line) {
+        const float y3 = y2 + line2;
+        const float h = std::min(room3, std::max(line2, counters_px * 1.2f));
+        b.slot({zone_x0, y3, in.x1, y3 + h}, p, ri);
+        if (!r.counters.empty()) {
+          const Fitted f = b.fit(r.counters, TextFace::Sans, counters_px, counters_px * 0.8f, zone_w);
+          b.text(f, zone_x0, y3 + (h - f.size) * 0.5f, TextFace::Sans, ChartColour::Text, TextRole::Counters, p, ri);
+        }
+      }
     } else if (r.state == ChartRungState::Failed) {
       const std::string tag = "FAILED";
       const float tw = b.width(tag, TextFace::SansBold, time_px), tpad = std::floor(fn * 0.3f);

@@ -29,6 +29,10 @@ struct ChartRung {
   double pct_peak = 0;             // % of the device's peak the demo is bound by (0: not known)
   std::string peak_label;          // "of DRAM bandwidth", "of FP32 peak"
   std::string note;                // e.g. "measured at 2048x2048: the CPU at full size takes 40 s"
+  std::string counters;  // one compact line of the GPU's counters under the bar ("" none), e.g.
+                         // "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
+  bool counters_slot = false;  // a line is kept under the bar for the counters (the window's measure button)
+  int source = -1;             // the index of the ladder's rung it shows (-1: none)
 };
 
 struct ChartPanel {              // one ladder: a demo's only stage, or one stage of several
@@ -82,7 +86,8 @@ enum class TextRole {
   Note,
   FailedTag,
   Reason,
-  Message
+  Message,
+  Counters
 };
 enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point };  // Point: a dot (drawn round)
 
@@ -120,8 +125,15 @@ struct ChartLine {
   ChartColour colour = ChartColour::Axis;
 };
 
+// The line kept under a measured rung's bar for its counters (ChartRung::counters_slot).
+struct ChartSlot {
+  Rect rect;
+  int panel = -1, rung = -1;
+};
+
 struct ChartLayout {
   float width = 0, height = 0;
+  std::vector<ChartSlot> slots;  // not drawn: where the window puts a rung's measure action
   std::vector<ChartBox> boxes;  // drawn first, in order
   std::vector<ChartLine> lines;  // then these
   std::vector<TextRun> texts;   // drawn over the boxes

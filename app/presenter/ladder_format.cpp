@@ -125,6 +125,15 @@ std::vector<std::string> layout_problems(const ChartLayout& layout) {
       if (own_tag && !a.box().inside(b.rect)) out.push_back(name(a) + " sticks out of its tag");
     }
   }
+  // A rung's counters line (where the window draws its measure button) holds no other text.
+  for (const ChartSlot& s : layout.slots) {
+    const std::string where = "(panel " + std::to_string(s.panel) + ", rung " + std::to_string(s.rung) + ")";
+    if (!s.rect.inside(image) || !(s.rect.width() > 0) || !(s.rect.height() > 0))
+      out.push_back("the counters line " + where + " leaves the image or is empty");
+    for (const TextRun& t : layout.texts)
+      if (!(t.role == TextRole::Counters && t.panel == s.panel && t.rung == s.rung) && shrunk(s.rect).overlaps(t.box()))
+        out.push_back(name(t) + " overlaps the counters line " + where);
+  }
   for (const ChartBox& b : layout.boxes) {
     if (!b.rect.inside(image) || b.rect.width() < 0 || b.rect.height() < 0)
       out.push_back("a box (panel " + std::to_string(b.panel) + ", rung " + std::to_string(b.rung) +

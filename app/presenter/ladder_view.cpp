@@ -8,6 +8,7 @@
 
 #include "common/file_io.h"
 #include "gl/image_io.h"
+#include "presenter/counters_view.h"
 #include "presenter/ladder_draw.h"
 #include "presenter/ladder_png.h"
 
@@ -24,6 +25,8 @@ void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
   }
   demo_name_ = std::string(demo.name());
   demo_title_ = std::string(demo.title());
+  ctx_ = &ctx;
+  stage_count_ = demo.stages().size();
   worst_frame_ms_ = 0;
   frames_ = 0;
   reported_ = false;
@@ -40,7 +43,48 @@ void LadderView::escape() {
 
 ChartData LadderView::chart() const {
   const std::vector<Rung> rs = run_->rungs();
-  return ladder_chart(rs, demo_title_, ladder_device(rs));
+  if (!counters_ || !run_->done()) return ladder_chart(rs, demo_title_, ladder_device(rs));
+  return ladder_chart(rs, demo_title_, ladder_device(rs), ladder_chart_counters(counters_->rows(), stage_count_));
+}
+
+void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& layout, float top) {
+  if (layout.slots.empty() || !counters_ || !ctx_) return;
+  const std::vector<Rung> rs = run_->rungs();
+  const std::string why = counters_->unavailable(*ctx_);
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(layout.width, layout.height));
+  ImGui::Begin("##ladder_counters", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
+  for (const ChartSlot& s : layout.slots) {
+    if (s.panel < 0 || size_t(s.panel) >= data.panels.size()) continue;
+    const std::vector<ChartRung>& crs = data.panels[size_t(s.panel)].rungs;
+    if (s.rung < 0 || size_t(s.rung) >= crs.size()) continue;
+    const ChartRung& c = crs[size_t(s.rung)];
+    if (c.source < 0 || size_t(c.source) >= rs.size()) continue;
+    const Rung& r = rs[size_t(c.source)];
+    ImGui::PushID(c.source);
+    ImGui::SetCursorScreenPos(ImVec2(s.rect.x0, top + s.rect.y0));
+    if (!why.empty()) {
+      if (c.counters.empty()) ImGui::TextDisabled("counters unavailable");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("counters unavailable: %s", why.c_str());
+    } else if (counters_->queued(r.stage, r.variant)) {
+      if (c.counters.empty()) ImGui::TextDisabled("measuring counters\xE2\x80\xA6");
+    } else if (c.counters.empty()) {
+      if (ImGui::SmallButton("measure counters")) counters_->request(demo_name_, r.stage, r.variant, r.block);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("read the GPU's own counters for one step of %s (on a copy of the input)", r.variant.c_str());
+    } else {
+      // The line itself is the button: click to measure again.
+      if (ImGui::InvisibleButton("##again", ImVec2(std::max(1.0f, s.rect.width()), std::max(1.0f, s.rect.height()))))
+        counters_->request(demo_name_, r.stage, r.variant, r.block);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the GPU's counters for one step of %s; click to measure again", r.variant.c_str());
+    }
+    ImGui::PopID();
+  }
+  ImGui::End();
 }
 
 std::string LadderView::save_png(const std::filesystem::path& path, int width, int height) const {
@@ -54,9 +98,10 @@ std::string LadderView::save_csv(const std::filesystem::path& path) const {
 }
 
 void LadderView::draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
-                      const ChartFonts& fonts, const ChartTheme& theme) {
+                      const ChartFonts& fonts, const ChartTheme& theme, CountersView* counters) {
   if (!run_) return;
   theme_ = theme;
+  counters_ = counters;
   const bool measuring = !run_->done();
   if (measuring) {
     worst_frame_ms_ = std::max(worst_frame_ms_, frame_ms);
@@ -76,6 +121,7 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
       layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   draw_chart(dl, layout, theme, fonts, ImVec2(0, strip));
+  if (!measuring) draw_counter_actions(data, layout, strip);
 
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(width, strip));

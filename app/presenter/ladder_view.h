@@ -17,6 +17,8 @@
 
 namespace gpulab::presenter {
 
+class CountersView;
+
 class LadderView {
  public:
   using Notify = std::function<void(std::string)>;
@@ -36,8 +38,12 @@ class LadderView {
   // buttons; `frame_ms` is the last frame's time (the worst is kept and reported). `fonts` gives the
   // app's fonts for the chart's text sizes (crisp TrueType, not a scaled bitmap); the saved PNG
   // follows `theme` too.
+  // With `counters`, a finished chart shows each GPU rung's counters line under its bar (in the saved
+  // PNG too) and a "measure counters" button there that queues that rung in `counters` (measured
+  // between frames, as F3's are).
   void draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
-            const ChartFonts& fonts = {}, const ChartTheme& theme = ChartTheme::dark());
+            const ChartFonts& fonts = {}, const ChartTheme& theme = ChartTheme::dark(),
+            CountersView* counters = nullptr);
 
   // Saves the chart as a PNG of width × height (16:9) or the rungs as CSV; "" or the error.
   std::string save_png(const std::filesystem::path& path, int width, int height) const;
@@ -48,9 +54,13 @@ class LadderView {
 
  private:
   ChartData chart() const;
+  void draw_counter_actions(const ChartData& data, const ChartLayout& layout, float top);
 
   std::unique_ptr<LadderRun> run_;
   std::string demo_name_, demo_title_;
+  const Context* ctx_ = nullptr;
+  size_t stage_count_ = 0;
+  CountersView* counters_ = nullptr;  // the app's, for the counters lines and the measure buttons
   double worst_frame_ms_ = 0;
   int frames_ = 0;
   bool reported_ = false;

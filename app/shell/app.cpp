@@ -561,9 +561,12 @@ void App::frame() {
         if (fonts.hud && px > fonts.ui_px * 1.1f) return fonts.hud;
         return face == presenter::TextFace::Mono ? fonts.mono : fonts.ui;
       };
+      // The finished chart's per-rung "measure counters" queue into the Counters tab's view.
+      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
       ladder_->draw(static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
                     [this](std::string line) { notify(std::move(line)); }, chart_fonts,
-                    theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
+                    theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark(),
+                    counters_.get());
     });
   } else {
     if (show_ui) draw_ui(f);

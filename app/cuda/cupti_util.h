@@ -1,0 +1,45 @@
+#pragma once
+// Shared by app/cuda's CUPTI users (counters.cpp, pm_sampler.cpp): CUPTI parameter blocks, and a
+// failed CUPTI call as an exception carrying the reason in words (cupti_error_reason). Included only
+// where GPULAB_HAVE_CUPTI is defined.
+#include <cupti_result.h>
+
+#include <cstddef>
+#include <string>
+
+#include "cuda/counters.h"
+
+namespace gpulab::cuda::cupti {
+
+// A CUPTI parameter block: zeroed, with its size set (CUPTI checks the size against its own).
+template <class P>
+P params(size_t struct_size) {
+  P p{};
+  p.structSize = struct_size;
+  return p;
+}
+
+// A CUPTI call that failed, as the result's reason.
+struct Failure {
+  std::string reason;
+  bool lasting = false;  // holds for every later attempt (permissions, the device, the metrics)
+};
+
+inline bool lasting_code(int code) {
+  return code == 35 || code == 40 || code == 33 || code == 41 || code == 42 || code == 43 || code == 44 ||
+         code == 45 || code == 27 || code == 46 || code == 17;
+}
+
+// CUPTI's own text for a result ("" when it has none).
+inline std::string result_text(CUptiResult r) {
+  const char* text = nullptr;
+  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text) return {};
+  return text;
+}
+
+inline void check(CUptiResult r, const char* call) {
+  if (r == CUPTI_SUCCESS) return;
+  throw Failure{cupti_error_reason(int(r), call, result_text(r)), lasting_code(int(r))};
+}
+
+}  // namespace gpulab::cuda::cupti
