@@ -114,7 +114,9 @@ std::string literal(const std::string& s) {
 // The __global__ functions a region defines: the identifier before the parameter list.
 std::vector<std::string> global_kernels(const std::string& text) {
   std::vector<std::string> out;
-  static const std::regex decl(R"(__global__[^(]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  // "__global__ void name(" or "__global__ void __launch_bounds__(...) name(".
+  static const std::regex decl(
+      R"(__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), decl); it != std::sregex_iterator(); ++it)
     if (std::find(out.begin(), out.end(), (*it)[1].str()) == out.end()) out.push_back((*it)[1].str());
   return out;
@@ -125,7 +127,11 @@ bool symbol_names(const std::string& symbol, const std::string& name) {
   const std::string needle = std::to_string(name.size()) + name;
   size_t at = symbol.find(needle);
   while (at != std::string::npos) {
-    const bool start_ok = at > 0 && !std::isdigit(static_cast<unsigned char>(symbol[at - 1]));
+    // Not the tail of a longer length ("112name" for "12name"), except after an anonymous namespace's
+    // "_GLOBAL__N_1", whose last digit is part of the namespace's name.
+    static const std::string anon = "_GLOBAL__N_1";
+    const bool after_anon = at >= anon.size() && symbol.compare(at - anon.size(), anon.size(), anon) == 0;
+    const bool start_ok = at > 0 && (after_anon || !std::isdigit(static_cast<unsigned char>(symbol[at - 1])));
     if (start_ok) return true;
     at = symbol.find(needle, at + 1);
   }

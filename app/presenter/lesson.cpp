@@ -36,7 +36,7 @@ const char* type_of(const toml::node& n) {
 }
 
 // The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
-// --image and --seed. Names without dashes, for the "known:" list of messages.
+// --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names without dashes, for the "known:" list of messages.
 struct DemoParams {
   std::set<std::string> names;
   std::set<std::string> flags;  // options that take no value
@@ -56,6 +56,7 @@ DemoParams demo_params(Demo& demo) {
     }
   p.names.insert("image");
   p.names.insert("seed");
+  p.names.insert("init");
   return p;
 }
 

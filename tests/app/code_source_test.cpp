@@ -35,12 +35,17 @@ TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
         if (i > 0) {
           EXPECT_EQ(view.previous, st.variants[i - 1].id);
         }
-        // A GPU variant's region defines the kernel it launches (CUB's histogram is a library call).
-        if (v.needs_cuda && v.id != "hist-cub") {
+        // A GPU variant's region defines the kernel it launches (CUB's histogram and cuBLAS's multiply
+        // are library calls).
+        if (v.needs_cuda && v.id != "hist-cub" && v.id != "gemm-cublas") {
           EXPECT_FALSE(view.kernels.empty()) << "no __global__ kernel in " << v.snippet;
         }
         if (!v.needs_cuda) {
           EXPECT_TRUE(view.kernels.empty()) << "a CPU variant launches no kernel";
+        }
+        // The kernel's own name, not a qualifier before it (__launch_bounds__).
+        for (const KernelBuild* k : view.kernels) {
+          EXPECT_NE(std::string(k->name).rfind("__", 0), 0u) << k->name << " in " << v.snippet;
         }
 #if GPULAB_BUILD_HAS_SASS
         for (const KernelBuild* k : view.kernels) {
