@@ -18,6 +18,7 @@
 //
 //   embed_snippets OUT.cpp SOURCE_ROOT [--cuobjdump PATH --lib LIB | --no-sass REASON] FILE...
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -116,24 +117,28 @@ std::vector<std::string> global_kernels(const std::string& text) {
   std::vector<std::string> out;
   // "__global__ void name(" or "__global__ void __launch_bounds__(...) name(".
   static const std::regex decl(
-      R"(__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+      R"(__global__\s+void\s+(?:__launch_bounds__\s*\((?:[^()]|\([^()]*\))*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), decl); it != std::sregex_iterator(); ++it)
     if (std::find(out.begin(), out.end(), (*it)[1].str()) == out.end()) out.push_back((*it)[1].str());
   return out;
 }
 
-// The symbol names a kernel: "<length><name>" right after the nested-name prefix of its mangling.
+// The symbol names a kernel: one of the <length><name> components of its mangled (nested) name equals
+// `name`. Components are read by their lengths, so a kernel in an anonymous namespace, which nvcc names
+// "_GLOBAL__N__<hash>_<file>_<hash>", and a name that is the tail of a longer one never confuse it.
 bool symbol_names(const std::string& symbol, const std::string& name) {
-  const std::string needle = std::to_string(name.size()) + name;
-  size_t at = symbol.find(needle);
-  while (at != std::string::npos) {
-    // Not the tail of a longer length ("112name" for "12name"), except after an anonymous namespace's
-    // "_GLOBAL__N_1", whose last digit is part of the namespace's name.
-    static const std::string anon = "_GLOBAL__N_1";
-    const bool after_anon = at >= anon.size() && symbol.compare(at - anon.size(), anon.size(), anon) == 0;
-    const bool start_ok = at > 0 && (after_anon || !std::isdigit(static_cast<unsigned char>(symbol[at - 1])));
-    if (start_ok) return true;
-    at = symbol.find(needle, at + 1);
+  if (symbol.rfind("_Z", 0) != 0) return false;
+  size_t i = 2;
+  if (i < symbol.size() && symbol[i] == 'L') ++i;  // internal linkage
+  const bool nested = i < symbol.size() && symbol[i] == 'N';
+  if (nested) ++i;
+  while (i < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[i]))) {
+    size_t len = 0;
+    while (i < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[i]))) len = len * 10 + size_t(symbol[i++] - '0');
+    if (len == 0 || i + len > symbol.size()) return false;
+    if (len == name.size() && symbol.compare(i, len, name) == 0) return true;
+    i += len;
+    if (!nested) break;
   }
   return false;
 }
