@@ -284,33 +284,7 @@ struct Counters::Impl {
       host = p.pHostObject;
     }
     std::vector<const char*> names(kMetricNames.begin(), kMetricNames.end());
-    {
-      auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.ppMetricNames = names.data();
-      p.numMetrics = names.size();
-      check(cuptiProfilerHostConfigAddMetrics(&p), "cuptiProfilerHostConfigAddMetrics");
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize");
-      config.assign(p.configImageSize, 0);
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
-      passes = int(p.numOfPasses);
-    }
+    config = cupti::config_image(host, names.data(), names.size(), &passes);
     device = dev;
   }
 };

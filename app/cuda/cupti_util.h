@@ -2,10 +2,13 @@
 // Shared by app/cuda's CUPTI users (counters.cpp, pm_sampler.cpp): CUPTI parameter blocks, and a
 // failed CUPTI call as an exception carrying the reason in words (cupti_error_reason). Included only
 // where GPULAB_HAVE_CUPTI is defined.
+#include <cupti_profiler_host.h>
 #include <cupti_result.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cuda/counters.h"
 
@@ -40,6 +43,41 @@ inline std::string result_text(CUptiResult r) {
 inline void check(CUptiResult r, const char* call) {
   if (r == CUPTI_SUCCESS) return;
   throw Failure{cupti_error_reason(int(r), call, result_text(r)), lasting_code(int(r))};
+}
+
+// The configuration image of `count` metrics on a profiler host object (range profiler or PM sampling),
+// and the passes it needs (*passes). Throws Failure as check() does.
+inline std::vector<uint8_t> config_image(CUpti_Profiler_Host_Object* host, const char* const* names, size_t count,
+                                         int* passes) {
+  {
+    auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    p.pHostObject = host;
+    p.ppMetricNames = const_cast<const char**>(names);
+    p.numMetrics = count;
+    check(cuptiProfilerHostConfigAddMetrics(&p), "cuptiProfilerHostConfigAddMetrics");
+  }
+  std::vector<uint8_t> config;
+  {
+    auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    p.pHostObject = host;
+    check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize");
+    config.assign(p.configImageSize, 0);
+  }
+  {
+    auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    p.pHostObject = host;
+    p.configImageSize = config.size();
+    p.pConfigImage = config.data();
+    check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
+  }
+  {
+    auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    p.configImageSize = config.size();
+    p.pConfigImage = config.data();
+    check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
+    if (passes) *passes = int(p.numOfPasses);
+  }
+  return config;
 }
 
 }  // namespace gpulab::cuda::cupti

@@ -29,34 +29,7 @@ int metric_passes(const std::string& chip, const std::vector<std::string>& metri
     }
     std::vector<const char*> names;
     for (const std::string& m : metrics) names.push_back(m.c_str());
-    {
-      auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.ppMetricNames = names.data();
-      p.numMetrics = names.size();
-      check(cuptiProfilerHostConfigAddMetrics(&p), "cuptiProfilerHostConfigAddMetrics");
-    }
-    std::vector<uint8_t> config;
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize");
-      config.assign(p.configImageSize, 0);
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
-      passes = int(p.numOfPasses);
-    }
+    cupti::config_image(host, names.data(), names.size(), &passes);
     if (why) why->clear();
   } catch (const cupti::Failure& f) {
     if (why) *why = f.reason;

@@ -206,37 +206,12 @@ class Session {
       check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
       host_ = p.pHostObject;
     }
-    {
-      auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-      p.pHostObject = host_;
-      p.ppMetricNames = names_;
-      p.numMetrics = 2;
-      check(cuptiProfilerHostConfigAddMetrics(&p), "cuptiProfilerHostConfigAddMetrics");
-    }
-    std::vector<uint8_t> config;
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-      p.pHostObject = host_;
-      check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize");
-      config.assign(p.configImageSize, 0);
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-      p.pHostObject = host_;
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage");
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-      p.configImageSize = config.size();
-      p.pConfigImage = config.data();
-      check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
-      if (p.numOfPasses != 1)
-        throw SamplerFailure{"the meters' metrics need " + std::to_string(p.numOfPasses) +
-                                 " passes on this GPU; PM sampling takes one-pass metrics only",
-                             true};
-    }
+    int passes = 0;
+    const std::vector<uint8_t> config = cupti::config_image(host_, names_, 2, &passes);
+    if (passes != 1)
+      throw SamplerFailure{"the meters' metrics need " + std::to_string(passes) +
+                               " passes on this GPU; PM sampling takes one-pass metrics only",
+                           true};
     {
       auto p = params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
       p.deviceIndex = size_t(device);
