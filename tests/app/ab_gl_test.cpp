@@ -119,8 +119,12 @@ TEST_P(AbEveryDemo, CpuAgainstGpuRunsOrSaysWhyNot) {
   const HalfCompare c = compare_halves(a);
   ASSERT_GT(c.compared, 10000u);
   EXPECT_GE(c.colours_a, 2u);
-  if (p.halves == CpuVsGpu::Agree) EXPECT_EQ(c.differing, 0u);
-  if (p.halves == CpuVsGpu::Differ) EXPECT_GT(c.differing, c.compared / 100) << "the variants' outputs differ";
+  if (p.halves == CpuVsGpu::Agree) {
+    EXPECT_EQ(c.differing, 0u);
+  }
+  if (p.halves == CpuVsGpu::Differ) {
+    EXPECT_GT(c.differing, c.compared / 100) << "the variants' outputs differ";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

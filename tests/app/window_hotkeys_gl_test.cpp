@@ -34,9 +34,9 @@ std::vector<fs::path> pngs(const fs::path& dir) {
   return out;
 }
 
-bool wait_for_pngs(const fs::path& dir, size_t n) {
+bool wait_for_pngs(const fs::path& dir, size_t n, std::chrono::seconds limit = std::chrono::seconds(20)) {
   const auto t0 = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20)) {
+  while (std::chrono::steady_clock::now() - t0 < limit) {
     if (pngs(dir).size() >= n) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -50,6 +50,18 @@ void key(const char* name) {
                               ">/dev/null 2>&1; xdotool key ") +
                           name;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+// Waits until the app takes keys: on a loaded machine the window can be mapped before the app reads
+// its first events, and a key sent then is lost. F12 until a screenshot appears, then removes it.
+void wait_until_ready(const fs::path& dir) {
+  bool ready = false;
+  for (int attempt = 0; attempt < 6 && !ready; ++attempt) {
+    key("F12");
+    ready = wait_for_pngs(dir / "screenshots", 1, std::chrono::seconds(5));
+  }
+  ASSERT_TRUE(ready) << "the window never saved a screenshot on F12";
+  for (const fs::path& f : pngs(dir / "screenshots")) fs::remove(f);
 }
 
 size_t colours(const fs::path& png) { return gpulab::testing::distinct_colours(png); }
@@ -81,6 +93,7 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
   const RunningApp app("gpulab-window-");
   const fs::path dir = app.dir;
+  wait_until_ready(dir);
 
   key("F12");
   ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1)) << "F12 saved nothing";
@@ -100,6 +113,7 @@ TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
   ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
   const RunningApp app("gpulab-window-hud-");
   const fs::path dir = app.dir;
+  wait_until_ready(dir);
 
   key("h");  // the panel hidden: what is left is the cells, then what F2 and F1 add
   key("F12");
