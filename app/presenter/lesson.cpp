@@ -169,8 +169,10 @@ class Parser {
     const toml::node* params = nullptr;
     int variant_line = s->line, block_line = s->line;
     bool variant_given = false;
-    for (auto&& [key, node] : t) {
-      const std::string k(key.str());
+    for (auto&& entry : t) {
+      // (not a structured binding: clang 14 cannot capture one in the lambda below)
+      const toml::node& node = entry.second;
+      const std::string k(entry.first.str());
       const int line = static_cast<int>(node.source().begin.line);
       auto need_string = [&](std::string* out) -> Problem {
         if (!node.is_string()) return {line, k + " must be a string, not " + std::string(type_of(node))};
