@@ -3,6 +3,8 @@
 
 #include <toml++/toml.h>
 
+#include "core/toml_text.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,20 +34,6 @@ bool valid_demo_name(std::string_view s) {
   return true;
 }
 
-const char* type_of(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "nothing";
-  }
-}
 
 }  // namespace
 
@@ -80,7 +68,7 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
     };
     if (k == "ui_scale") {
       if (!node.is_number()) {
-        bad(std::string("must be a number, not ") + type_of(node));
+        bad(std::string("must be a number, not ") + toml_type_name(node));
         continue;
       }
       const double v = node.value<double>().value_or(0.0);
@@ -94,7 +82,7 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
     } else if (k == "theme") {
       const auto v = node.value<std::string>();
       if (!node.is_string() || !v) {
-        bad(std::string("must be \"dark\" or \"light\", not ") + type_of(node));
+        bad(std::string("must be \"dark\" or \"light\", not ") + toml_type_name(node));
       } else if (*v == "dark") {
         s.theme = Theme::Dark;
       } else if (*v == "light") {
@@ -104,18 +92,18 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
       }
     } else if (k == "hud") {
       if (!node.is_boolean()) {
-        bad(std::string("must be true or false, not ") + type_of(node));
+        bad(std::string("must be true or false, not ") + toml_type_name(node));
         continue;
       }
       s.hud = node.value<bool>().value_or(false);
     } else if (k == "last_demo") {
       const auto v = node.value<std::string>();
-      if (!node.is_string() || !v) bad(std::string("must be a demo's name (a string), not ") + type_of(node));
+      if (!node.is_string() || !v) bad(std::string("must be a demo's name (a string), not ") + toml_type_name(node));
       else if (!valid_demo_name(*v)) bad("is " + text::quote(*v) + ", not a demo's name");
       else s.last_demo = *v;
     } else if (k == "window_width" || k == "window_height") {
       if (!node.is_integer()) {
-        bad(std::string("must be an integer, not ") + type_of(node));
+        bad(std::string("must be an integer, not ") + toml_type_name(node));
         continue;
       }
       const int64_t v = node.value<int64_t>().value_or(0);

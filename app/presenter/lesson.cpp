@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <toml++/toml.h>
 
+#include "core/toml_text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,17 +25,6 @@ namespace {
 constexpr uint64_t kMaxLessonBytes = 1 << 20;
 constexpr size_t kMaxSteps = 500;
 
-const char* type_of(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    default: return "a date or time";
-  }
-}
 
 // The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
 // --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names without dashes, for the "known:" list of messages.
@@ -112,12 +103,12 @@ class Parser {
       const std::string k(key.str());
       const int line = static_cast<int>(node.source().begin.line);
       if (k == "title") {
-        if (!node.is_string()) return fail(r, line, 0, "title must be a string, not " + std::string(type_of(node)));
+        if (!node.is_string()) return fail(r, line, 0, "title must be a string, not " + std::string(toml_type_name(node)));
         lesson.title = *node.value<std::string>();
       } else if (k == "step") {
         steps = node.as_array();
         if (!steps || !steps->is_array_of_tables())
-          return fail(r, line, 0, "step must be an array of tables ([[step]]), not " + std::string(type_of(node)));
+          return fail(r, line, 0, "step must be an array of tables ([[step]]), not " + std::string(toml_type_name(node)));
       } else {
         return fail(r, line, 0, "unknown key " + text::quote(k) + " (known: title, step)");
       }
@@ -175,7 +166,7 @@ class Parser {
       const std::string k(entry.first.str());
       const int line = static_cast<int>(node.source().begin.line);
       auto need_string = [&](std::string* out) -> Problem {
-        if (!node.is_string()) return {line, k + " must be a string, not " + std::string(type_of(node))};
+        if (!node.is_string()) return {line, k + " must be a string, not " + std::string(toml_type_name(node))};
         *out = *node.value<std::string>();
         return {};
       };
@@ -185,7 +176,7 @@ class Parser {
       else if (k == "notes") p = need_string(&s->notes);
       else if (k == "demo") p = need_string(&s->demo);
       else if (k == "ladder" || k == "code") {
-        if (!node.is_boolean()) p = {line, k + " must be true or false, not " + std::string(type_of(node))};
+        if (!node.is_boolean()) p = {line, k + " must be true or false, not " + std::string(toml_type_name(node))};
         else (k == "ladder" ? s->ladder : s->code) = *node.value<bool>();
       } else if (k == "variant") {
         variant_given = true;
@@ -194,13 +185,13 @@ class Parser {
           s->variants = {*node.value<std::string>()};
         } else if (const toml::array* a = node.as_array(); a && (a->size() == 1 || a->size() == 2)) {
           for (const toml::node& v : *a) {
-            if (!v.is_string()) return {line, "variant must list variant ids (strings), not " + std::string(type_of(v))};
+            if (!v.is_string()) return {line, "variant must list variant ids (strings), not " + std::string(toml_type_name(v))};
             s->variants.push_back(*v.value<std::string>());
           }
           if (s->variants.size() == 2 && s->variants[0] == s->variants[1])
             return {line, "an A/B step needs two different variants, got " + text::quote(s->variants[0]) + " twice"};
         } else {
-          p = {line, "variant must be a variant id, or a list of two for A/B, not " + std::string(type_of(node)) +
+          p = {line, "variant must be a variant id, or a list of two for A/B, not " + std::string(toml_type_name(node)) +
                          (a ? " of " + std::to_string(a->size()) : "")};
         }
       } else if (k == "block") {
@@ -208,7 +199,7 @@ class Parser {
         auto one = [&](const toml::node& b) -> Problem {
           std::string v;
           if (!(b.is_integer() || b.is_string()) || !scalar(b, &v))
-            return {line, "block must be N or \"STAGE=N\" (or a list of them), not " + std::string(type_of(b))};
+            return {line, "block must be N or \"STAGE=N\" (or a list of them), not " + std::string(toml_type_name(b))};
           s->blocks.push_back(v);
           return {};
         };
@@ -219,7 +210,7 @@ class Parser {
           p = one(node);
         }
       } else if (k == "params") {
-        if (!node.is_table()) p = {line, "params must be a table ({ key = value, ... }), not " + std::string(type_of(node))};
+        if (!node.is_table()) p = {line, "params must be a table ({ key = value, ... }), not " + std::string(toml_type_name(node))};
         params = &node;
       } else {
         p = {line, "unknown key " + text::quote(k) +
@@ -254,7 +245,7 @@ class Parser {
         if (!known.names.count(k))
           return {line, "unknown parameter " + text::quote(k) + " of the " + s->demo + " demo (known: " + join(known.names) + ")"};
         std::string v;
-        if (!scalar(node, &v)) return {line, "params." + k + " must be a string, number or boolean, not " + std::string(type_of(node))};
+        if (!scalar(node, &v)) return {line, "params." + k + " must be a string, number or boolean, not " + std::string(toml_type_name(node))};
         const bool flag = known.flags.count(k) > 0;
         if (flag != node.is_boolean())
           return {line, "params." + k + (flag ? " is a switch: true or false" : " takes a value, not true or false")};
