@@ -1,6 +1,6 @@
 // The CUDA engine behind matrix::Engine: device copies of the inputs (the words to transpose; A and
-// B, with the tensor variants' padded or bfloat16 copies made once when they are set), the outputs,
-// cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
+// B, with the tensor variants' padded, transposed or bfloat16 copies made once when they are set), the
+// outputs, cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
 // range and the display fills.
 #include <cublas_v2.h>
 
@@ -125,36 +125,35 @@ class CudaEngineImpl final : public CudaEngine {
     const int kp = (k + 7) / 8 * 8, np = (n + 7) / 8 * 8;
     const size_t cmax = std::max(size_t(m) * n, size_t(m) * m);
     DeviceBuffer<float> da(a.size(), "A", name_), db(b.size(), "B", name_), dc(cmax, "C", name_);
+    // cuBLAS's BF16 operands (A and B rounded), and the tensor variants' B transposed (N x K) so that
+    // both of their operands are K-contiguous.
     DeviceBuffer<__nv_bfloat16> ha(size_t(m) * kp, "A in bfloat16", name_),
-        hb(size_t(k) * np, "B in bfloat16", name_);
-    const bool f32_ok = k % 4 == 0 && n % 4 == 0;  // TF32 reads A and B as they are
-    DeviceBuffer<float> pa, pb;
-    if (!f32_ok) {
-      pa = DeviceBuffer<float>(size_t(m) * kp, "A padded for TF32", name_);
-      pb = DeviceBuffer<float>(size_t(k) * np, "B padded for TF32", name_);
-    }
+        hb(size_t(k) * np, "B in bfloat16", name_), hbt(size_t(n) * kp, "B transposed in bfloat16", name_);
+    DeviceBuffer<float> pbt(size_t(n) * kp, "B transposed for TF32", name_);
+    const bool f32_ok = k % 4 == 0;  // TF32 reads A as it is
+    DeviceBuffer<float> pa;
+    if (!f32_ok) pa = DeviceBuffer<float>(size_t(m) * kp, "A padded for TF32", name_);
     CUDA_CHECK(cudaMemcpyAsync(da.get(), a.data.data(), a.size() * 4, cudaMemcpyHostToDevice, stream_));
     CUDA_CHECK(cudaMemcpyAsync(db.get(), b.data.data(), b.size() * 4, cudaMemcpyHostToDevice, stream_));
     CUDA_CHECK(cudaMemsetAsync(dc.get(), 0, cmax * 4, stream_));
     detail::launch_pad_bf16(da.get(), m, k, ha.get(), kp, stream_);
     detail::launch_pad_bf16(db.get(), k, n, hb.get(), np, stream_);
-    if (!f32_ok) {
-      detail::launch_pad_f32(da.get(), m, k, pa.get(), kp, stream_);
-      detail::launch_pad_f32(db.get(), k, n, pb.get(), np, stream_);
-    }
+    detail::launch_pad_transposed_bf16(db.get(), k, n, hbt.get(), kp, stream_);
+    detail::launch_pad_transposed_f32(db.get(), k, n, pbt.get(), kp, stream_);
+    if (!f32_ok) detail::launch_pad_f32(da.get(), m, k, pa.get(), kp, stream_);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     a_ = std::move(da);
     b_ = std::move(db);
     c_ = std::move(dc);
     a16_ = std::move(ha);
     b16_ = std::move(hb);
+    bt16_ = std::move(hbt);
     pa_ = std::move(pa);
-    pb_ = std::move(pb);
+    bt32_ = std::move(pbt);
     m_ = m;
     n_ = n;
     k_ = k;
     kp_ = f32_ok ? k : kp;
-    np_ = f32_ok ? n : np;
     kp16_ = kp;
     np16_ = np;
     c_rows_ = m;
@@ -173,11 +172,11 @@ class CudaEngineImpl final : public CudaEngine {
     c_cols_ = v.aat() ? m_ : n_;
     switch (v.kind()) {
       case Kind::GemmTensorTf32:
-        detail::launch_tensor_tf32(pa_ ? pa_.get() : a_.get(), kp_, pb_ ? pb_.get() : b_.get(), np_, c_.get(),
-                                   m_, n_, k_, stream_);
+        detail::launch_tensor_tf32(pa_ ? pa_.get() : a_.get(), kp_, bt32_.get(), kp16_, c_.get(), m_, n_, k_,
+                                   stream_);
         break;
       case Kind::GemmTensorBf16:
-        detail::launch_tensor_bf16(a16_.get(), kp16_, b16_.get(), np16_, c_.get(), m_, n_, k_, stream_);
+        detail::launch_tensor_bf16(a16_.get(), kp16_, bt16_.get(), kp16_, c_.get(), m_, n_, k_, stream_);
         break;
       case Kind::GemmCublas: {
         // snippet gemm_cublas
@@ -297,10 +296,10 @@ class CudaEngineImpl final : public CudaEngine {
   cublasHandle_t cublas_ = nullptr;
   DeviceBuffer<uint32_t> words_in_, words_out_;
   int rows_ = 0, cols_ = 0;
-  DeviceBuffer<float> a_, b_, c_, pa_, pb_;
-  DeviceBuffer<__nv_bfloat16> a16_, b16_;
+  DeviceBuffer<float> a_, b_, c_, pa_, bt32_;
+  DeviceBuffer<__nv_bfloat16> a16_, b16_, bt16_;
   DeviceBuffer<unsigned> keys_;
-  int m_ = 0, n_ = 0, k_ = 0, kp_ = 0, np_ = 0, kp16_ = 0, np16_ = 0, c_rows_ = 0, c_cols_ = 0;
+  int m_ = 0, n_ = 0, k_ = 0, kp_ = 0, kp16_ = 0, np16_ = 0, c_rows_ = 0, c_cols_ = 0;
 };
 
 }  // namespace

@@ -18,15 +18,20 @@ void launch_gemm(Kind k, int block, const float* a, const float* b, float* c, in
                  cudaStream_t s);
 std::vector<KernelInfo> gemm_kernels(Kind k, int block);
 
-// Tensor cores: A (M x K, rows of lda elements), B (K x N, rows of ldb elements), lda and ldb
-// multiples of 8 (bf16) or 4 (float), zero past K and N; C (M x N) float32 with rows of N.
-void launch_tensor_tf32(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int kdim,
+// Tensor cores: C (M x N, float32, rows of N) = A · B with A (M x K, rows of lda elements) and B given
+// transposed, Bt (N x K, rows of ldb elements); lda and ldb multiples of 8 (bf16) or 4 (float), zero
+// past K.
+void launch_tensor_tf32(const float* a, int lda, const float* bt, int ldb, float* c, int m, int n, int kdim,
                         cudaStream_t s);
-void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* b, int ldb, float* c, int m,
+void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* bt, int ldb, float* c, int m,
                         int n, int kdim, cudaStream_t s);
 std::vector<KernelInfo> tensor_kernels(Precision p);
 // dst (rows x dcols) = src (rows x cols) converted, zero in columns cols..dcols-1.
 void launch_pad_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s);
 void launch_pad_bf16(const float* src, int rows, int cols, __nv_bfloat16* dst, int dcols, cudaStream_t s);
+// dst (cols x dcols) = src (rows x cols) transposed and converted, zero in columns rows..dcols-1.
+void launch_pad_transposed_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s);
+void launch_pad_transposed_bf16(const float* src, int rows, int cols, __nv_bfloat16* dst, int dcols,
+                                cudaStream_t s);
 
 }  // namespace gpulab::matrix::detail
