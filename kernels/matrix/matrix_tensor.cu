@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   const unsigned a_row = unsigned((wm + lane % 16) * kRowBytes);
   const unsigned b_row = kB + unsigned((wn + lane % 8 + 8 * (lane / 16)) * kRowBytes);
   const int a_ch = lane / 16, b_ch = (lane / 8) % 2, swz = lane % 8;
-  auto load_frags = [&](int s, int ks, unsigned (&fa)[4][4], unsigned (&fb)[8][2]) {
+  auto load_frags = [&](int s, int ks, unsigned(&fa)[4][4], unsigned(&fb)[8][2]) {
     const unsigned st = base + unsigned(s) * kStage;
     const unsigned ca = unsigned(((2 * ks + a_ch) ^ swz) * 16), cb = unsigned(((2 * ks + b_ch) ^ swz) * 16);
 #pragma unroll
@@ -267,9 +267,10 @@ void launch(const T* a, int lda, const T* bt, int ldb, float* c, int m, int n, i
   CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   if (major < 8)
-    throw std::runtime_error("the tensor-core variants (mma.sync on TF32 / BF16 fed by cp.async) need compute "
-                             "capability 8.0 or newer; this GPU has " +
-                             std::to_string(major) + "." + std::to_string(minor));
+    throw std::runtime_error(
+        "the tensor-core variants (mma.sync on TF32 / BF16 fed by cp.async) need compute "
+        "capability 8.0 or newer; this GPU has " +
+        std::to_string(major) + "." + std::to_string(minor));
   static bool attribute_set = false;  // per process: the attribute belongs to the function
   if (!attribute_set) {
     CUDA_CHECK(cudaFuncSetAttribute(gemm_tensor<T, Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -303,8 +304,8 @@ std::vector<KernelInfo> tensor_kernels(Precision p) {
   if (p == Precision::Bf16)
     return {{"gemm_tensor<bf16>", reinterpret_cast<const void*>(&gemm_tensor<__nv_bfloat16, TileBf16>),
              TileBf16::kThreads, TileBf16::kSmem}};
-  return {{"gemm_tensor<tf32>", reinterpret_cast<const void*>(&gemm_tensor<float, TileTf32>), TileTf32::kThreads,
-           TileTf32::kSmem}};
+  return {{"gemm_tensor<tf32>", reinterpret_cast<const void*>(&gemm_tensor<float, TileTf32>),
+           TileTf32::kThreads, TileTf32::kSmem}};
 }
 
 void launch_pad_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s) {
