@@ -216,7 +216,7 @@ struct Counters::Impl {
   ~Impl() { reset(); }
 
   // Forgets the host object and CUPTI's initialisation, so the next measurement prepares afresh
-  // (after another CUPTI user, e.g. a PM sampling session, finalised CUPTI).
+  // (after the PM sampler (pm_sampler.h) disabled its session, which may finalise CUPTI).
   void reset() {
     if (host) {
       auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);

@@ -1,5 +1,5 @@
 #pragma once
-// Shared by app/cuda's CUPTI users (counters.cpp, metric_passes.cpp): CUPTI parameter blocks, and a
+// Shared by app/cuda's CUPTI users (counters.cpp, pm_sampler.cpp): CUPTI parameter blocks, and a
 // failed CUPTI call as an exception carrying the reason in words (cupti_error_reason). Included only
 // where GPULAB_HAVE_CUPTI is defined.
 #include <cupti_profiler_host.h>

@@ -84,7 +84,12 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
   if (queue_.empty()) return false;
   const Job job = queue_.front();
   queue_.pop_front();
+  // The sampler lets go of the counters while the range profiler measures, and samples again once
+  // the queue is empty (not between the jobs of "measure every variant").
+  const bool sampling = sampler_ && sampler_->started();
+  if (sampling) sampler_->pause();
   CounterRow row = measure_counters(counters_, demo, ctx, job.stage, job.variant, job.block);
+  if (sampling && queue_.empty()) sampler_->resume();
   last_host_ms_ = row.result.host_ms;
   if (row.measured()) {
     // The theoretical figure is the occupancy panel's, for what runs now: only for the current variant.
@@ -101,11 +106,48 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
   return true;
 }
 
+void CountersView::draw_meters(float ui_scale) {
+  if (!sampler_) sampler_ = std::make_unique<cuda::PmSampler>();
+  ImGui::Checkbox("live meters", &meters_on_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("DRAM throughput and SM activity of the whole GPU, sampled by the GPU every %.0f ms "
+                      "(CUPTI PM sampling)", sampler_->interval_ms());
+  if (meters_on_ && !sampler_->started() && !busy()) {
+    sampler_->resume();  // (a pause left over from a measurement ends with the new start)
+    sampler_->start();
+  }
+  if (!meters_on_ && sampler_->started()) sampler_->stop();
+  meters_.add(sampler_->take());
+  if (!meters_on_) return;
+  if (const std::string st = sampler_->status(); !st.empty()) {
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("meters %s", st == "starting" || st.rfind("paused", 0) == 0 || st == "stopped"
+                                         ? st.c_str()
+                                         : ("unavailable: " + st).c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (meters_.empty()) return;
+  const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x);
+  const float h = 44.0f * ui_scale;
+  constexpr size_t kBins = 150;
+  for (const auto& [m, name] : {std::pair{Meter::Dram, "DRAM throughput"}, std::pair{Meter::Sm, "SM activity"}}) {
+    const std::vector<float> v = meters_.plot(m, kBins);
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%s %.0f%%", name, meters_.mean(m, 0.5));
+    ImGui::PlotLines(m == Meter::Dram ? "##dram" : "##sm", v.data(), int(v.size()), 0, overlay, 0.0f, 100.0f,
+                     ImVec2(w, h));
+  }
+  ImGui::TextDisabled("the whole GPU, last %.0f s, %.0f samples a second (%% of peak)", meters_.window_s(),
+                      meters_.rate_hz());
+}
+
 void CountersView::draw(Demo& demo, const Context& ctx, float ui_scale, const ChartTheme& theme) {
   if (std::string why = unavailable(ctx); !why.empty()) {
     ImGui::TextWrapped("counters unavailable: %s", why.c_str());
     return;
   }
+  draw_meters(ui_scale);
   if (ImGui::Button("measure (F3)")) request_current(demo);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("profile one step of the current variant with the GPU's own counters (on a copy of the input)");

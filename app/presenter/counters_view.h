@@ -5,7 +5,8 @@
 // more than one), each through Demo::probe on a copy of the input (the demo's state is untouched).
 // draw() shows the latest of each variant: every number with its one-line reading, the achieved
 // occupancy beside the occupancy panel's theoretical figure, and the roofline of everything
-// measured so far. Where the counters cannot be read it says why.
+// measured so far, and the live meters (DRAM throughput and SM activity over the last seconds, CUPTI's
+// PM sampling). Where the counters or the meters cannot be read it says why.
 #include <deque>
 #include <memory>
 #include <string>
@@ -13,8 +14,10 @@
 
 #include "core/demo.h"
 #include "cuda/counters.h"
+#include "cuda/pm_sampler.h"
 #include "presenter/counters_command.h"
 #include "presenter/ladder_draw.h"
+#include "presenter/meters.h"
 
 namespace gpulab::presenter {
 
@@ -38,6 +41,10 @@ class CountersView {
   void draw(Demo& demo, const Context& ctx, float ui_scale, const ChartTheme& theme = ChartTheme::dark());
 
   const std::vector<CounterRow>& rows() const { return rows_; }
+  const MeterHistory& meters() const { return meters_; }
+  // The live meters' status: "" while sampling, else why not (cuda::PmSampler::status); "starting"
+  // before the tab was first drawn.
+  std::string meters_status() const { return sampler_ ? sampler_->status() : "starting"; }
   // Why nothing can be measured here ("" when something may be).
   std::string unavailable(const Context& ctx) const { return counters_unavailable(counters_, ctx); }
 
@@ -48,9 +55,15 @@ class CountersView {
     std::string variant;
     int block = 0;
   };
-
+  // The live meters (DRAM throughput, SM activity) over the last seconds, from CUPTI's PM sampling
+  // on a background thread, started when the panel is first drawn; paused around each measurement
+  // (the range profiler and the sampler cannot hold the counters together).
+  void draw_meters(float ui_scale);
 
   cuda::Counters counters_;
+  std::unique_ptr<cuda::PmSampler> sampler_;
+  MeterHistory meters_;
+  bool meters_on_ = true;
   std::deque<Job> queue_;
   std::vector<CounterRow> rows_;  // one per (stage, variant): the latest measurement
   std::string demo_name_;
