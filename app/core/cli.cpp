@@ -160,6 +160,9 @@ struct Parser {
     app.add_flag("--software-gl", o.software_gl, "headless: use Mesa's software EGL device");
     app.add_flag("--start-ladder", o.start_ladder,
                  "start the speed-up ladder (F5) at once; headless: render until it is measured, then --frames more");
+    app.add_flag("--start-counters", o.start_counters,
+                 "open the Counters tab with its live meters and measure the current variant (F3) at once; "
+                 "headless: render until it is measured and the meters have a second of samples, then --frames more");
     app.add_flag("--list", list, "list demos, their stages and variant ids");
     ui_scale_option = app.add_option("--ui-scale", ui_scale, "UI scale, 0.75 to 4 (default: the saved one, or the display's)")
                           ->check(CLI::Range(0.75f, 4.0f));

@@ -49,6 +49,7 @@ struct Options {
   bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
   bool start_ladder = false;          // --start-ladder: the ladder (F5) from the first frame
+  bool start_counters = false;        // --start-counters: the Counters tab, its meters and F3 at once
   bool demo_given = false;  // --demo was given (else the last demo of the settings, or life)
   bool size_given = false;  // --size was given (else the window size of the settings)
 

@@ -386,19 +386,7 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
       if (ladder_ && ladder_->visible()) ladder_->escape();
       else start_ladder();
       break;
-    case KeyAction::Counters:
-      if (!attached_) break;
-      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
-      if (ladder_ && ladder_->owns_demo()) {
-        notify("counters: the ladder is measuring; press F3 again when it is done");
-      } else if (ladder_ && ladder_->visible()) {
-        counters_->request_all(*demos_[demo_]);
-        notify("counters: measuring one step of every GPU rung, one a frame (Counters tab)");
-      } else {
-        counters_->request_current(*demos_[demo_]);
-        notify("counters: measuring one step of the current variant (Counters tab)");
-      }
-      break;
+    case KeyAction::Counters: start_counters(); break;
     case KeyAction::Close:
       if (help_) help_ = false;
       else if (ladder_ && ladder_->visible()) ladder_->escape();
@@ -466,6 +454,25 @@ Input App::read_input(const Frame& f) {
   in.keys = demo_keys_;
   (void)f;
   return in;
+}
+
+// F3: the Counters tab to the front, and one step of the current variant measured (of every GPU rung
+// when the ladder is shown).
+void App::start_counters() {
+  if (!attached_) return;
+  if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
+  counters_tab_select_ = true;
+  if (const std::string why = counters_->unavailable(ctx_); !why.empty()) {
+    notify("counters unavailable: " + why);
+  } else if (ladder_ && ladder_->owns_demo()) {
+    notify("counters: the ladder is measuring; press F3 again when it is done");
+  } else if (ladder_ && ladder_->visible()) {
+    counters_->request_all(*demos_[demo_]);
+    notify("counters: measuring one step of every GPU rung, one a frame (Counters tab)");
+  } else {
+    counters_->request_current(*demos_[demo_]);
+    notify("counters: measuring one step of the current variant (Counters tab)");
+  }
 }
 
 void App::start_ladder() {
@@ -642,6 +649,32 @@ int App::run() {
     if (ladder_ && ladder_->visible())
       std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n", ladder_->frames(),
                    ladder_->worst_frame_ms());
+    if (options_.start_counters) {
+      // With --start-counters the frames go on (paced at 60 Hz) until the measurement is done and the
+      // meters hold a second of samples, or their status says why they cannot (at most 10 s).
+      start_counters();
+      const auto t0 = std::chrono::steady_clock::now();
+      while (counters_ && counters_->unavailable(ctx_).empty() &&
+             std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
+        frame();
+        const std::string st = counters_->meters_status();
+        const bool failed = !st.empty() && st != "starting" && st != "stopped" && st.rfind("paused", 0) != 0;
+        if (!counters_->busy() && (counters_->meters().span_s() >= 1.0 || failed)) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(16));
+      }
+      if (counters_ && !counters_->unavailable(ctx_).empty()) {
+        std::fprintf(stderr, "gpulab: counters: 0 measured: %s\n", counters_->unavailable(ctx_).c_str());
+      } else if (counters_) {
+        size_t measured = 0;
+        for (const presenter::CounterRow& r : counters_->rows()) measured += r.measured() ? 1 : 0;
+        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured,
+                     counters_->meters_status().empty()
+                         ? (std::to_string(counters_->meters().size()) + " samples over " +
+                            std::to_string(counters_->meters().span_s()).substr(0, 4) + " s")
+                               .c_str()
+                         : counters_->meters_status().c_str());
+      }
+    }
     const int frames = std::max(1, options_.frames);
     if (!options_.record.empty()) {
       recorder_ = std::make_unique<presenter::Recorder>();

@@ -92,6 +92,15 @@ class App {
     presenter::CodePanelShown code;  // the code panel (F4)
     bool recording = false;          // a clip is being recorded (the red dot is drawn in a window)
     presenter::AbShown ab;           // A/B (F8)
+    // The Counters tab as drawn on that frame (only when it is the open tab).
+    struct CountersShown {
+      bool tab_open = false;
+      std::string unavailable;    // why nothing can be measured ("" when something may be)
+      std::string meters;         // the live meters' status ("" while sampling)
+      size_t meter_samples = 0;   // samples in the meters' history
+      double meter_span_s = 0;    // the time they cover
+      std::vector<std::string> measured;  // the variants with counters, in the order measured
+    } counters;
   };
   const PanelLayout& panel_layout() const { return layout_; }
 
@@ -121,6 +130,7 @@ class App {
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
   void start_ladder();
+  void start_counters();
   const cuda::DeviceInfo* cuda_device_info() const;  // null without a CUDA device (Gpu is app.cpp's)
   // Lessons (app_lesson.cpp): open one, go to a step, what is drawn for it.
   bool open_lesson(const std::filesystem::path& path, int first_step, std::string* error);
@@ -157,6 +167,7 @@ class App {
   float lesson_band_ = 0;                           // the caption band's height (points): the HUD goes above it
   char lesson_path_input_[1024] = {};               // the panel's "open a lesson" field
   bool lesson_tab_select_ = false;                  // bring the Lesson tab to the front (a lesson opened)
+  bool counters_tab_select_ = false;                // bring the Counters tab to the front (F3)
   float lesson_top_ = 0;                            // below the lesson's progress line (points)
   bool code_panel_ = false;                         // F4
   std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record

@@ -221,6 +221,9 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                {"previous", c.previous},   {"snippet", c.snippet},            {"lines", c.lines},
                {"changed", c.changed},     {"sass", c.sass}};
   j["recording"] = l.recording;
+  j["counters"] = {{"tab_open", l.counters.tab_open},           {"unavailable", l.counters.unavailable},
+                   {"meters", l.counters.meters},               {"meter_samples", l.counters.meter_samples},
+                   {"meter_span_s", l.counters.meter_span_s},   {"measured", l.counters.measured}};
   j["ab"] = {{"shown", l.ab.shown},     {"a", l.ab.variant_a},       {"b", l.ab.variant_b},
              {"ratio", l.ab.ratio},     {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
              {"time_b", l.ab.time_b},   {"split_x", l.ab.split_x},   {"view", {l.ab.x0, l.ab.x1}},

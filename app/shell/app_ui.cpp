@@ -179,6 +179,7 @@ void App::draw_ui(Frame& f) {
   const ImVec2 room(std::max(display.x - 2 * margin, 50.0f), std::max(display.y - 2 * margin, 50.0f));
   ImGui::SetNextWindowPos(ImVec2(margin, margin), cond);
   layout_.sections.clear();
+  layout_.counters = {};
   if (compact_panel_) {
     // The pickers alone, sized to them.
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), room);
@@ -228,13 +229,24 @@ void App::draw_ui(Frame& f) {
       ui::occupancy_section(in);
       ImGui::EndTabItem();
     }
-    if (tab(secs, "Counters")) {
+    // F3 brings the Counters tab (its readings and live meters) to the front.
+    if (tab(secs, "Counters", counters_tab_select_ ? ImGuiTabItemFlags_SetSelected : 0)) {
+      counters_tab_select_ = false;
       if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
       if (attached_)
         guarded("counters", [&] {
           counters_->draw(d, ctx_, s,
                           theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
         });
+      PanelLayout::CountersShown& cs = layout_.counters;
+      cs.tab_open = true;
+      cs.unavailable = counters_->unavailable(ctx_);
+      cs.meters = counters_->meters_status();
+      cs.meter_samples = counters_->meters().size();
+      cs.meter_span_s = counters_->meters().span_s();
+      cs.measured.clear();
+      for (const presenter::CounterRow& r : counters_->rows())
+        if (r.measured()) cs.measured.push_back(r.variant);
       ImGui::EndTabItem();
     }
     if (tab(secs, "Device")) {
