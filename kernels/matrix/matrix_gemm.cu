@@ -166,7 +166,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MINB)
   __shared__ __align__(16) float bs[2][BK][BN];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;  // the warp's tile of C
-  const int lm = (lane / LN) * 4, ln = (lane % LN) * 4;                   // the lane's first quad in it
+  const int lm = (lane / LN) * 4, ln = (lane % LN) * 4;                  // the lane's first quad in it
   const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
   float acc[TM][TN] = {};
   float4 av[LA];
@@ -268,9 +268,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MINB)
 
 // The instances gemm-warp-tile launches: 128x128 tiles, BK = 16, 2x2 warps of 64x64 (128 threads), lanes
 // 8x4 owning 2x4 quads (8x16 of C), two blocks an SM; VEC where K and N are multiples of 4.
-constexpr int kWarpThreads = 128;
+constexpr int kWarpBK = 16, kWarpWM = 64, kWarpWN = 64, kWarpQM = 2, kWarpQN = 4;
+constexpr int kWarpThreads = (kBM / kWarpWM) * (kBN / kWarpWN) * 32;
 template <bool VEC>
-constexpr auto gemm_warp_tile_k = gemm_warp_tile<kBM, kBN, 16, 64, 64, 2, 4, 2, VEC>;
+constexpr auto gemm_warp_tile_k =
+    gemm_warp_tile<kBM, kBN, kWarpBK, kWarpWM, kWarpWN, kWarpQM, kWarpQN, 2, VEC>;
 
 template <class F>
 KernelInfo info(const char* name, F* f, int threads) {
@@ -347,8 +349,8 @@ std::vector<KernelInfo> gemm_kernels(Kind kind, int block) {
                           : info("gemm_aat<32,1>", &gemm_aat<32, 1>, t)};
     case Kind::GemmRegisterTile:
       return {info("gemm_register_tile", &gemm_register_tile, kThreads)};
-    case Kind::GemmWarpTile:
-    {  // one of the two, by the shape (the first's name is what the counters' kernel name contains)
+    case Kind::GemmWarpTile: {
+      // One of the two runs, by the shape; the first's name is the one the counters' kernel name contains.
       KernelInfo v = info("gemm_warp_tile", gemm_warp_tile_k<true>, kWarpThreads);
       KernelInfo e = info("gemm_warp_tile, K or N not multiples of 4", gemm_warp_tile_k<false>, kWarpThreads);
       for (KernelInfo* x : {&v, &e}) {
