@@ -153,8 +153,9 @@ __global__ void __launch_bounds__(kThreads)
 // share: broadcasts, no bank conflicts. A is stored transposed, as[k][m], its rows padded by 4 floats
 // (float4 reads stay aligned; the transposed stores conflict 2-way instead of 4-way).
 // Two shared buffers: while the block computes on one, the next tile travels into the other — A through
-// registers (it is transposed on the way), B by cp.async straight into shared memory (sm_80 on; older
-// GPUs take B through registers too). VEC: K and N multiples of 4, so 16-byte loads.
+// registers (it is transposed on the way), B by cp.async straight into shared memory (GEMM_CP_ASYNC: code
+// built for sm_80 on; older GPUs take B through registers too). VEC: K and N multiples of 4, so 16-byte
+// loads.
 template <int BM, int BN, int BK, int WM, int WN, int QM, int QN, int MINB, bool VEC>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MINB)
     gemm_warp_tile(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
