@@ -208,7 +208,7 @@ void check_cuda(cudaError_t e, const char* what) {
 struct Counters::Impl {
   bool initialized = false;  // cuptiProfilerInitialize
   CUpti_Profiler_Host_Object* host = nullptr;
-  std::vector<uint8_t> config;
+  std::vector<uint8_t> config, availability;  // (the host object reads chip and availability)
   std::string chip, device_name, lasting;
   int device = -1;
   int passes = 0;
@@ -218,12 +218,7 @@ struct Counters::Impl {
   // Forgets the host object and CUPTI's initialisation, so the next measurement prepares afresh
   // (after the PM sampler (pm_sampler.h) disabled its session, which may finalise CUPTI).
   void reset() {
-    if (host) {
-      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      cuptiProfilerHostDeinitialize(&p);
-    }
-    host = nullptr;
+    cupti::release_host_object(host);
     if (initialized) {
       auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
       cuptiProfilerDeInitialize(&p);
@@ -260,7 +255,6 @@ struct Counters::Impl {
       check(cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName");
       chip = p.pChipName ? p.pChipName : "";
     }
-    std::vector<uint8_t> availability;
     {
       auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
       p.ctx = ctx;
@@ -269,20 +263,8 @@ struct Counters::Impl {
       p.pCounterAvailabilityImage = availability.data();
       check(cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability");
     }
-    if (host) {
-      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-      p.pHostObject = host;
-      cuptiProfilerHostDeinitialize(&p);
-      host = nullptr;
-    }
-    {
-      auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-      p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-      p.pChipName = chip.c_str();
-      p.pCounterAvailabilityImage = availability.data();
-      check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
-      host = p.pHostObject;
-    }
+    cupti::release_host_object(host);
+    host = cupti::host_object(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability);
     std::vector<const char*> names(kMetricNames.begin(), kMetricNames.end());
     config = cupti::config_image(host, names.data(), names.size(), &passes);
     device = dev;

@@ -45,6 +45,28 @@ inline void check(CUptiResult r, const char* call) {
   throw Failure{cupti_error_reason(int(r), call, result_text(r)), lasting_code(int(r))};
 }
 
+// A profiler host object (range profiler or PM sampling) for `chip`. CUPTI keeps pointers to the chip
+// name and the availability image rather than copies: both must outlive the object. Throws Failure.
+inline CUpti_Profiler_Host_Object* host_object(CUpti_ProfilerType type, const std::string& chip,
+                                               const std::vector<uint8_t>& availability) {
+  auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  p.profilerType = type;
+  p.pChipName = chip.c_str();
+  p.pCounterAvailabilityImage = availability.data();
+  check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
+  return p.pHostObject;
+}
+
+// Deinitialises a host object made by host_object (nothing when null) and nulls it.
+inline void release_host_object(CUpti_Profiler_Host_Object*& host) {
+  if (host) {
+    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    p.pHostObject = host;
+    cuptiProfilerHostDeinitialize(&p);
+  }
+  host = nullptr;
+}
+
 // The configuration image of `count` metrics on a profiler host object (range profiler or PM sampling),
 // and the passes it needs (*passes). Throws Failure as check() does.
 inline std::vector<uint8_t> config_image(CUpti_Profiler_Host_Object* host, const char* const* names, size_t count,

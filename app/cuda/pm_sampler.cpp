@@ -196,14 +196,7 @@ class Session {
       p.pCounterAvailabilityImage = availability_.data();
       check(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability");
     }
-    {
-      auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-      p.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-      p.pChipName = chip_.c_str();
-      p.pCounterAvailabilityImage = availability_.data();
-      check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
-      host_ = p.pHostObject;
-    }
+    host_ = cupti::host_object(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_);
     int passes = 0;
     config_ = cupti::config_image(host_, names_, 2, &passes);
     if (passes != 1)
@@ -268,14 +261,9 @@ class Session {
       p.pPmSamplingObject = object_;
       cuptiPmSamplingDisable(&p);
     }
-    if (host_) {
-      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-      p.pHostObject = host_;
-      cuptiProfilerHostDeinitialize(&p);
-    }
+    cupti::release_host_object(host_);
     started_ = false;
     object_ = nullptr;
-    host_ = nullptr;
   }
 
  public:
