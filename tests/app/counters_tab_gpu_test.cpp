@@ -5,36 +5,23 @@
 // and the meters must both work there.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "support/gpu_skip.h"
-#include "support/run_binary.h"
-
-namespace fs = std::filesystem;
+#include "support/layout_report.h"
 
 TEST(CountersTabGpu, StartCountersMeasuresTheVariantAndTheMetersSample) {
   GPULAB_SKIP_WITHOUT_CUDA();
-  const fs::path dir = gpulab::testing::temp_dir("gpulab-counters-tab-gpu");
-  fs::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  const fs::path png = dir / "shot.png", report = dir / "layout.json";
-  const gpulab::testing::ProcessResult r = gpulab::testing::run_gpulab(
-      "--headless --demo life --grid 4096x4096 --variant gpu-shared --start-counters --frames 3 --size 1280x720 "
-      "--screenshot " + png.string() + " --layout-report " + report.string(),
-      "gpulab-counters-tab-gpu");
-  ASSERT_EQ(r.status, 0) << r.output;
-  std::ifstream in(report);
-  ASSERT_TRUE(in) << "no layout report";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_FALSE(j.is_discarded());
-  const nlohmann::json& c = j["counters"];
+  const gpulab::testing::ReportedRun r = gpulab::testing::run_with_layout_report(
+      "--headless --demo life --grid 4096x4096 --variant gpu-shared --start-counters --frames 3 --size 1280x720",
+      gpulab::testing::temp_dir("gpulab-counters-tab-gpu"), "gpulab-counters-tab-gpu");
+  ASSERT_EQ(r.process.status, 0) << r.process.output;
+  ASSERT_FALSE(r.report.is_discarded());
+  const nlohmann::json& c = r.report["counters"];
   EXPECT_TRUE(c["tab_open"].get<bool>());
   EXPECT_EQ(c["unavailable"].get<std::string>(), "");
-  ASSERT_EQ(c["measured"].size(), 1u) << r.output;
+  ASSERT_EQ(c["measured"].size(), 1u) << r.process.output;
   EXPECT_EQ(c["measured"][0].get<std::string>(), "gpu-shared");
   EXPECT_EQ(c["meters"].get<std::string>(), "") << "the meters are not sampling";
   const double span = c["meter_span_s"].get<double>();
