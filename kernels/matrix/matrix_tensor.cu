@@ -20,6 +20,7 @@
 #include <string>
 #include <type_traits>
 
+#include "common/cp_async.cuh"
 #include "common/cuda_check.h"
 #include "common/launch.cuh"
 #include "matrix/matrix_cuda_internal.cuh"
@@ -53,15 +54,9 @@ template <class T>
 using TileOf = std::conditional_t<sizeof(T) == 2, TileBf16, TileTf32>;
 
 #if defined(GPULAB_MATRIX_TENSOR)
-__device__ __forceinline__ void cp_async16(unsigned dst, const void* src, bool valid) {
-  const int n = valid ? 16 : 0;  // 0: the 16 bytes are zero-filled, nothing read
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
-}
-__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+using cuda::cp_async16;
+using cuda::cp_commit;
+using cuda::cp_wait;
 __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], unsigned addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])

@@ -94,8 +94,8 @@ constexpr std::array<Variant, 16> kVariants{{
      Op::Multiply},
     {{"gemm-warp-tile",
       "warp tiling, double-buffered shared memory",
-      "each warp owns a 64x32 tile of C, lanes as 8x4 4x4 quads: conflict-free broadcasts; the next tile "
-      "loads while this one computes",
+      "each warp owns a 64x64 tile of C, lanes as 8x4 each with 2x4 4x4 quads: conflict-free broadcasts; "
+      "the next tile loads (B by cp.async) while this one computes",
       "gemm_warp_tile",
       {},
       true,
