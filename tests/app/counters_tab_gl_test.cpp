@@ -1,11 +1,13 @@
 // gl label, end to end through the binary: --start-counters (as F3 does) brings the Counters tab to
-// the front. With the CPU backend there is nothing to count: the tab says why (the layout report
-// carries what it shows), nothing is measured and the run still succeeds with its screenshot.
+// the front. With the CPU backend (or a build without CUDA) there is nothing to count: the tab and
+// the message line say why (the layout report carries what the tab shows), nothing is measured and
+// the run still succeeds with its screenshot.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
+#include "cuda/counters.h"
 #include "gl/image_io.h"
 #include "support/layout_report.h"
 
@@ -22,8 +24,12 @@ TEST(CountersTab, StartCountersOnTheCpuBackendOpensTheTabAndSaysWhyNothingIsCoun
   ASSERT_FALSE(r.report.is_discarded());
   const nlohmann::json& c = r.report["counters"];
   EXPECT_TRUE(c["tab_open"].get<bool>()) << "F3 / --start-counters did not bring the Counters tab to the front";
+  // A build without CUDA or CUPTI says so; a CUDA build run with --cpu has no device to count on.
   const std::string why = c["unavailable"].get<std::string>();
-  EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
+  const std::string build_reason = gpulab::cuda::counters_build_reason();
+  if (!build_reason.empty()) EXPECT_EQ(why, build_reason);
+  else EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
+  EXPECT_NE(r.process.output.find("counters unavailable: " + why), std::string::npos) << r.process.output;
   EXPECT_TRUE(c["measured"].empty());
   EXPECT_NE(r.process.output.find("counters: 0 measured"), std::string::npos) << r.process.output;
   std::string err;
