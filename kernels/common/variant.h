@@ -61,4 +61,12 @@ struct VariantRecord {
   KernelSelector kernel{};     // what its engine launches
 };
 
+// The row of a variant table whose id is `id`; null when there is none. Every demo's find_variant.
+template <class V>
+const V* find_by_id(std::span<const V> table, std::string_view id) {
+  for (const V& v : table)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
 }  // namespace gpulab

@@ -153,10 +153,6 @@ std::vector<const Variant*> variants_of(StageId s) {
   return out;
 }
 
-const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : kVariants)
-    if (v.id == id) return &v;
-  return nullptr;
-}
+const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
 
 }  // namespace gpulab::histeq

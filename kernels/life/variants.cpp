@@ -55,11 +55,7 @@ constexpr VariantRecord kGhostVariant{
 
 std::span<const Variant> variants() { return kVariants; }
 
-const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : kVariants)
-    if (v.id == id) return &v;
-  return nullptr;
-}
+const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
 
 const VariantRecord& ghost_variant() { return kGhostVariant; }
 

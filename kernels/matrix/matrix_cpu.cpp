@@ -97,29 +97,25 @@ Matrix gemm_cpu(const Matrix& a, const Matrix& b) {
 }
 // end snippet
 
-std::vector<double> gemm_f64(const Matrix& a, const Matrix& b) {
+namespace {
+// A·B in float64, of the elements as they are or of their absolute values (Σ|a||b|, the error bound's
+// scale).
+std::vector<double> product_f64(const Matrix& a, const Matrix& b, bool absolute) {
   check_inner(a, b);
   const int m = a.rows, n = b.cols, k = a.cols;
+  auto value = [absolute](float x) { return absolute ? std::fabs(double(x)) : double(x); };
   std::vector<double> c(size_t(m) * n, 0.0);
   for (int i = 0; i < m; ++i)
     for (int kk = 0; kk < k; ++kk) {
-      const double av = a.data[size_t(i) * k + kk];
-      for (int j = 0; j < n; ++j) c[size_t(i) * n + j] += av * double(b.data[size_t(kk) * n + j]);
+      const double av = value(a.data[size_t(i) * k + kk]);
+      for (int j = 0; j < n; ++j) c[size_t(i) * n + j] += av * value(b.data[size_t(kk) * n + j]);
     }
   return c;
 }
+}  // namespace
 
-std::vector<double> gemm_abs_f64(const Matrix& a, const Matrix& b) {
-  check_inner(a, b);
-  const int m = a.rows, n = b.cols, k = a.cols;
-  std::vector<double> c(size_t(m) * n, 0.0);
-  for (int i = 0; i < m; ++i)
-    for (int kk = 0; kk < k; ++kk) {
-      const double av = std::fabs(double(a.data[size_t(i) * k + kk]));
-      for (int j = 0; j < n; ++j) c[size_t(i) * n + j] += av * std::fabs(double(b.data[size_t(kk) * n + j]));
-    }
-  return c;
-}
+std::vector<double> gemm_f64(const Matrix& a, const Matrix& b) { return product_f64(a, b, false); }
+std::vector<double> gemm_abs_f64(const Matrix& a, const Matrix& b) { return product_f64(a, b, true); }
 
 double fp32_bound(int k) {
   const double u = std::ldexp(1.0, -24);

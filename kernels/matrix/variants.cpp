@@ -142,11 +142,7 @@ constexpr std::array<Variant, 16> kVariants{{
 
 std::span<const Variant> variants() { return kVariants; }
 
-const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : kVariants)
-    if (v.id == id) return &v;
-  return nullptr;
-}
+const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
 
 std::vector<const Variant*> variants_of(Op op) {
   std::vector<const Variant*> out;

@@ -45,10 +45,6 @@ constexpr std::array<Variant, 8> kVariants{{
 
 std::span<const Variant> variants() { return kVariants; }
 
-const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : kVariants)
-    if (v.id == id) return &v;
-  return nullptr;
-}
+const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
 
 }  // namespace gpulab::nbody

@@ -52,11 +52,7 @@ bool wraps(Address a) { return a == Address::Wrap || a == Address::Mirror; }
 
 std::span<const Variant> variants() { return kVariants; }
 
-const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : kVariants)
-    if (v.id == id) return &v;
-  return nullptr;
-}
+const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
 
 std::string cuda_restriction(const Variant& v, const Settings& s) {
   std::string why;
