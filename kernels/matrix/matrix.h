@@ -69,6 +69,9 @@ Matrix gemm_cpu(const Matrix& a, const Matrix& b);
 std::vector<double> gemm_f64(const Matrix& a, const Matrix& b);
 // Σ_k |A[i][k]|·|B[k][j]| for every (i, j), in double: what the error bounds scale with.
 std::vector<double> gemm_abs_f64(const Matrix& a, const Matrix& b);
+// Row i of A·B (of A·Aᵀ when `aat`) in double, and its Σ_k |a||b|: both of the above, one row.
+void product_row_f64(const Matrix& a, const Matrix& b, bool aat, int i, std::vector<double>& exact,
+                     std::vector<double>& magnitude);
 
 // Error bounds (derived, not fitted). A float32 dot product of length K, summed in any order with
 // or without FMA, differs from the exact one by at most γ_K·Σ|a||b| with γ_K = K·u/(1 − K·u) and
@@ -166,6 +169,14 @@ struct Variant : VariantRecord {
   Kind kind() const { return kernel.as<Kind>(); }
   bool aat() const { return kind() == Kind::GemmAat || kind() == Kind::GemmAatPadded; }
 };
+// Verify's comparisons (the button, the ladder's and bench's probes, the tests): "" when `got` is
+// right, else the first difference. Transpose: bit for bit. Multiply: |got − exact| <= bound ·
+// Σ|a||b| + 1e-30 at every element, with exact and Σ|a||b| in float64 and the bound of the
+// variant's precision (fp32_bound / tensor_bound at K).
+std::string verify_transpose(const Words& got, const Words& in);
+std::string verify_product(const Matrix& got, const Matrix& a, const Matrix& b,
+                           const Variant& v);
+
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);
 std::vector<const Variant*> variants_of(Op op);

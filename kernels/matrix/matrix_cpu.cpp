@@ -97,19 +97,31 @@ Matrix gemm_cpu(const Matrix& a, const Matrix& b) {
 }
 // end snippet
 
-namespace {
-// A·B in float64, of the elements as they are or of their absolute values (Σ|a||b|, the error bound's
-// scale).
-std::vector<double> product_f64(const Matrix& a, const Matrix& b, bool absolute) {
-  check_inner(a, b);
-  const int m = a.rows, n = b.cols, k = a.cols;
-  auto value = [absolute](float x) { return absolute ? std::fabs(double(x)) : double(x); };
-  std::vector<double> c(size_t(m) * n, 0.0);
-  for (int i = 0; i < m; ++i)
-    for (int kk = 0; kk < k; ++kk) {
-      const double av = value(a.data[size_t(i) * k + kk]);
-      for (int j = 0; j < n; ++j) c[size_t(i) * n + j] += av * value(b.data[size_t(kk) * n + j]);
+void product_row_f64(const Matrix& a, const Matrix& b, bool aat, int i, std::vector<double>& exact,
+                     std::vector<double>& magnitude) {
+  const int k = a.cols, n = aat ? a.rows : b.cols;
+  exact.assign(size_t(n), 0.0);
+  magnitude.assign(size_t(n), 0.0);
+  for (int kk = 0; kk < k; ++kk) {
+    const double av = a.at(i, kk);
+    for (int j = 0; j < n; ++j) {
+      const double p = av * (aat ? a.at(j, kk) : b.at(kk, j));
+      exact[size_t(j)] += p;
+      magnitude[size_t(j)] += std::fabs(p);
     }
+  }
+}
+
+namespace {
+// A·B in float64, or Σ|a||b| (`magnitude`), row by row.
+std::vector<double> product_f64(const Matrix& a, const Matrix& b, bool magnitude) {
+  check_inner(a, b);
+  const int m = a.rows, n = b.cols;
+  std::vector<double> c(size_t(m) * n), exact, mag;
+  for (int i = 0; i < m; ++i) {
+    product_row_f64(a, b, false, i, exact, mag);
+    std::copy((magnitude ? mag : exact).begin(), (magnitude ? mag : exact).end(), c.begin() + size_t(i) * n);
+  }
   return c;
 }
 }  // namespace

@@ -26,8 +26,8 @@
 #include "matrix/matrix_cuda_internal.cuh"
 
 // mma.sync with TF32 / BF16 operands, ldmatrix and cp.async need compute capability 8.0 (Ampere): for
-// the older architectures of the default list (sm_75) the kernel compiles to a trap, and the engine
-// refuses these variants there before launching (tensor_cores_available).
+// the older architectures of the default list (sm_75) the kernel compiles to a trap, and the launch
+// refuses these variants there with the reason (prepare<T>, before any launch).
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define GPULAB_MATRIX_TENSOR 1
 #endif
@@ -255,23 +255,30 @@ __global__ void pad_transpose(const float* __restrict__ src, int rows, int cols,
   }
 }
 
+// Once a process: the GPU's compute capability checked (a throw with the reason below 8.0, every
+// time) and the kernel's dynamic shared-memory limit raised, so that launches and occupancy queries
+// (tensor_kernels) both see the 144 KiB the kernel asks for.
 template <class T, class Cfg = TileOf<T>>
-void launch(const T* a, int lda, const T* bt, int ldb, float* c, int m, int n, int k, cudaStream_t s) {
-  int device = 0, major = 0, minor = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  if (major < 8)
-    throw std::runtime_error(
-        "the tensor-core variants (mma.sync on TF32 / BF16 fed by cp.async) need compute "
-        "capability 8.0 or newer; this GPU has " +
-        std::to_string(major) + "." + std::to_string(minor));
-  static bool attribute_set = false;  // per process: the attribute belongs to the function
-  if (!attribute_set) {
+void prepare() {
+  static const std::string refusal = [] {
+    int device = 0, major = 0, minor = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major < 8)
+      return "the tensor-core variants (mma.sync on TF32 / BF16 fed by cp.async) need compute "
+             "capability 8.0 or newer; this GPU has " +
+             std::to_string(major) + "." + std::to_string(minor);
     CUDA_CHECK(cudaFuncSetAttribute(gemm_tensor<T, Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(Cfg::kSmem)));
-    attribute_set = true;
-  }
+    return std::string();
+  }();
+  if (!refusal.empty()) throw std::runtime_error(refusal);
+}
+
+template <class T, class Cfg = TileOf<T>>
+void launch(const T* a, int lda, const T* bt, int ldb, float* c, int m, int n, int k, cudaStream_t s) {
+  prepare<T, Cfg>();
   const long long blocks = cuda::ceil_div(m, Cfg::BM) * cuda::ceil_div(n, Cfg::BN);
   gemm_tensor<T, Cfg><<<unsigned(blocks), Cfg::kThreads, Cfg::kSmem, s>>>(a, lda, bt, ldb, c, m, n, k);
   CUDA_CHECK_LAUNCH("gemm_tensor");
@@ -296,6 +303,15 @@ void launch_tensor_bf16(const __nv_bfloat16* a, int lda, const __nv_bfloat16* bt
 }
 
 std::vector<KernelInfo> tensor_kernels(Precision p) {
+  // The occupancy panel asks before any launch: raise the shared-memory limit first (below 8.0 the
+  // variants cannot run, and their launch says why).
+  try {
+    if (p == Precision::Bf16)
+      prepare<__nv_bfloat16>();
+    else
+      prepare<float>();
+  } catch (const std::exception&) {
+  }
   if (p == Precision::Bf16)
     return {{"gemm_tensor<bf16>", reinterpret_cast<const void*>(&gemm_tensor<__nv_bfloat16, TileBf16>),
              TileBf16::kThreads, TileBf16::kSmem}};

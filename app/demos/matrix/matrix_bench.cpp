@@ -36,7 +36,7 @@ Op op_of(const std::string& id) {
   return v ? v->op : Op::Multiply;
 }
 
-// The rows of the best of `ids` and of `versus` in one case; nullptr when not measured.
+// The row of the fastest of `ids` in `like`'s case; nullptr when none was measured.
 const BenchRow* best(const BenchSuite& s, const BenchRow& like, const std::vector<std::string>& ids) {
   const BenchRow* b = nullptr;
   for (const BenchRow& r : s.rows)
@@ -58,7 +58,7 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
     b.stage = v.op == Op::Transpose ? 0 : 1;
     b.stage_id = std::string(matrix::name(v.op));
   });
-  const uint64_t seed = o.seed.value_or(1);
+  const uint64_t seed = bench_seed(o);
 
   std::vector<std::string> fp32_ids, transpose_ids;
   for (const matrix::Variant& v : matrix::variants()) {
@@ -204,7 +204,7 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
     }
     return false;
   };
-  spec.finish = [](BenchSuite& suite) {
+  spec.finish = [fp32_ids](BenchSuite& suite) {
     for (const BenchRow& r : suite.rows) {
       if (r.variant != "gemm-shared-tile-aat" || !r.error.empty()) continue;
       if (const BenchRow* padded = best(suite, r, {"gemm-shared-tile-aat-padded"})) {
@@ -219,13 +219,7 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
     }
     for (const BenchRow& r : suite.rows) {
       if (r.input != kMultiplyInput || r.variant != "gemm-cublas" || !r.error.empty()) continue;
-      const BenchRow* hand = nullptr;
-      for (const BenchRow& x : suite.rows)
-        if (x.error.empty() && bench_same_case(x, r) && x.variant.rfind("gemm-", 0) == 0 &&
-            x.variant != "gemm-cublas" && x.variant.find("tensor") == std::string::npos &&
-            x.variant.find("aat") == std::string::npos && x.variant != "gemm-cpu" &&
-            (!hand || x.ms_median < hand->ms_median))
-          hand = &x;
+      const BenchRow* hand = best(suite, r, fp32_ids);
       if (!hand) continue;
       char line[256];
       std::snprintf(

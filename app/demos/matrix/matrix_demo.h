@@ -33,13 +33,15 @@ class MatrixDisplay;  // matrix_display.cpp
 matrix::Words image_words(const image::Image& img);
 image::Image words_image(const matrix::Words& w, int channels);
 
-// Verify's comparisons (the button, the ladder's and bench's probes, the tests): "" when `got` is
-// right, else the first difference. Transpose: bit for bit. Multiply: |got − exact| <= bound ·
-// Σ|a||b| + 1e-30 at every element, with exact and Σ|a||b| in float64 and the bound of the
-// variant's precision (matrix::fp32_bound / tensor_bound at K).
-std::string verify_transpose(const matrix::Words& got, const matrix::Words& in);
-std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, const matrix::Matrix& b,
-                           const matrix::Variant& v);
+
+// What one step of variant v does on these inputs (the timings panel's and the probes' figures): its
+// items (elements of the transposed matrix or of C), the fewest bytes it must move and its FLOPs.
+struct MatrixWork {
+  double items = 0, bytes = 0, flops = 0;
+  const char* unit = "";
+  long width = 0, height = 0;  // the size the probe reports: the input matrix (transpose), C (multiply)
+};
+MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, const matrix::Variant& v);
 
 // The probe of variant v at `block` on `engine` holding the inputs (a GPU one runs on `stream`);
 // `cublas` / `memcpy`: the yardstick rows of the bench instead of v (cuBLAS at v's precision, the
@@ -90,17 +92,13 @@ class MatrixDemo final : public Demo {
   // Inputs: an image to transpose; operands to multiply. False with the reason (the current input stays).
   bool set_image(image::Image img, const std::string& name, std::string* error);
   bool set_operands(matrix::Operands ops, const std::string& name, std::string* error);
-  const image::Image& source_image() const { return image_; }
   const matrix::Operands& operands() const { return *ops_; }
   // The current variant's output (runs it when stale; waits for the GPU).
   matrix::Words transposed();
   matrix::Matrix product();
   std::string verify();  // the verify button's line
-  bool verify_ok() const { return verify_ok_; }
   int output_rows() const;  // of the displayed output
   int output_cols() const;
-  bool overlay() const { return overlay_; }
-  void set_overlay(bool on) { overlay_ = on; }
 
  private:
   static size_t index(matrix::Op op) { return op == matrix::Op::Transpose ? 0 : 1; }

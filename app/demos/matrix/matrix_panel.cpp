@@ -61,7 +61,6 @@ void MatrixDemo::handle_input(const Frame& frame) {
     switch (key) {
       case GLFW_KEY_O:
         set_op(op_ == Op::Transpose ? Op::Multiply : Op::Transpose);
-        sync_engine();
         break;
       case GLFW_KEY_T:
         overlay_ = !overlay_;
@@ -70,14 +69,12 @@ void MatrixDemo::handle_input(const Frame& frame) {
         init_ = matrix::kInits[(size_t(init_) + 1) % std::size(matrix::kInits)];
         if (!generate_operands(&err)) notify(err);
         set_op(Op::Multiply);
-        sync_engine();
         break;
       case GLFW_KEY_G:
         init_ = matrix::Init::Random;
         ++seed_;
         if (!generate_operands(&err)) notify(err);
         set_op(Op::Multiply);
-        sync_engine();
         break;
       case GLFW_KEY_F:
         view_.fitted = false;
@@ -119,9 +116,9 @@ std::string MatrixDemo::caption() const {
 
 void MatrixDemo::ui_inputs(float w) {
   int op = op_ == Op::Transpose ? 0 : 1;
-  if (ImGui::RadioButton("transpose", &op, 0)) set_op(Op::Transpose), sync_engine();
+  if (ImGui::RadioButton("transpose", &op, 0)) set_op(Op::Transpose);
   ImGui::SameLine();
-  if (ImGui::RadioButton("multiply", &op, 1)) set_op(Op::Multiply), sync_engine();
+  if (ImGui::RadioButton("multiply", &op, 1)) set_op(Op::Multiply);
   if (op_ == Op::Transpose) {
     pick_and_open(
         picker_, w, origin_,

@@ -17,72 +17,24 @@ namespace gpulab {
 
 using matrix::Op;
 
-std::string verify_transpose(const matrix::Words& got, const matrix::Words& in) {
-  if (got.rows != in.cols || got.cols != in.rows)
-    return "the transpose is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) + ", should be " +
-           std::to_string(in.cols) + "x" + std::to_string(in.rows);
-  size_t differ = 0;
-  std::string first;
-  for (int i = 0; i < in.rows; ++i)
-    for (int j = 0; j < in.cols; ++j)
-      if (got.at(j, i) != in.at(i, j)) {
-        if (differ++ == 0) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf, "out[%d][%d] = 0x%08x, in[%d][%d] = 0x%08x", j, i, got.at(j, i), i,
-                        j, in.at(i, j));
-          first = buf;
-        }
-      }
-  if (!differ) return {};
-  return std::to_string(differ) + " of " + std::to_string(in.size()) +
-         " elements differ from the CPU's; first " + first;
-}
-
-std::string verify_product(const matrix::Matrix& got, const matrix::Matrix& a, const matrix::Matrix& b,
-                           const matrix::Variant& v) {
-  const int m = a.rows, k = a.cols, n = v.aat() ? a.rows : b.cols;
-  if (!v.aat() && a.cols != b.rows) return "A's columns differ from B's rows";
-  if (got.rows != m || got.cols != n)
-    return "C is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) + ", should be " +
-           std::to_string(m) + "x" + std::to_string(n);
-  const double bound =
-      v.precision == matrix::Precision::Fp32 ? matrix::fp32_bound(k) : matrix::tensor_bound(v.precision, k);
-  // Large products: every row would take minutes in float64 on one thread; 17 rows spread over C.
-  const bool sample = double(m) * n * k > double(1 << 30);
-  const int step = sample ? std::max(1, m / 16) : 1;
-  std::vector<double> exact(n), mag(n);
-  size_t checked = 0, differ = 0;
-  std::string first;
-  std::vector<int> rows;
-  for (int i = 0; i < m; i += step) rows.push_back(i);
-  if (rows.back() != m - 1) rows.push_back(m - 1);
-  for (const int i : rows) {
-    std::fill(exact.begin(), exact.end(), 0.0);
-    std::fill(mag.begin(), mag.end(), 0.0);
-    for (int kk = 0; kk < k; ++kk) {
-      const double av = a.at(i, kk);
-      for (int j = 0; j < n; ++j) {
-        const double bv = v.aat() ? a.at(j, kk) : b.at(kk, j);
-        exact[j] += av * bv;
-        mag[j] += std::fabs(av * bv);
-      }
-    }
-    for (int j = 0; j < n; ++j) {
-      ++checked;
-      const double err = std::fabs(double(got.at(i, j)) - exact[j]);
-      if (!(err <= bound * mag[j] + 1e-30)) {
-        if (differ++ == 0) {
-          char buf[200];
-          std::snprintf(buf, sizeof buf, "C[%d][%d] = %.9g, exact %.9g: off by %.3g, the bound is %.3g", i, j,
-                        double(got.at(i, j)), exact[j], err, bound * mag[j]);
-          first = buf;
-        }
-      }
-    }
+MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, const matrix::Variant& v) {
+  MatrixWork w;
+  if (v.op == Op::Transpose) {
+    w.items = double(words.size());
+    w.unit = "elements";
+    w.bytes = 8.0 * w.items;  // each 4-byte word read once and written once
+    w.width = words.cols;
+    w.height = words.rows;
+  } else {
+    const double m = ops.a.rows, k = ops.a.cols, n = v.aat() ? m : double(ops.b.cols);
+    w.items = m * n;
+    w.unit = "elements of C";
+    w.flops = 2.0 * m * n * k;
+    w.bytes = 4.0 * (m * k + (v.aat() ? 0.0 : k * n) + m * n);
+    w.width = long(n);
+    w.height = long(m);
   }
-  if (!differ) return {};
-  return std::to_string(differ) + " of " + std::to_string(checked) +
-         " elements checked are outside the bound; first " + first;
+  return w;
 }
 
 Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
@@ -94,25 +46,19 @@ Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
   p.device = std::string(engine->device_name());
   const matrix::Variant* pv = &v;
   matrix::Engine* e = engine.get();
+  const MatrixWork w = matrix_work(*words, *ops, v);
+  p.items_per_step = w.items;
+  p.item_unit = w.unit;
+  p.bytes_per_step = w.bytes;
+  p.flops_per_step = w.flops;
+  p.width = w.width;
+  p.height = w.height;
   if (v.op == Op::Transpose) {
-    const double n = double(words->size());
-    p.items_per_step = n;
-    p.item_unit = "elements";
-    p.bytes_per_step = 8.0 * n;
-    p.width = words->cols;
-    p.height = words->rows;
     p.verify = [e, pv, block, words]() {
       e->run(*pv, block);
       return verify_transpose(e->transposed(), *words);
     };
   } else {
-    const double m = ops->a.rows, k = ops->a.cols, n = v.aat() ? m : double(ops->b.cols);
-    p.items_per_step = m * n;
-    p.item_unit = "elements of C";
-    p.flops_per_step = 2.0 * m * n * k;
-    p.bytes_per_step = 4.0 * (m * k + (v.aat() ? 0.0 : k * n) + m * n);
-    p.width = long(n);
-    p.height = long(m);
     p.verify = [e, pv, block, ops]() {
       e->run(*pv, block);
       return verify_product(e->product(), ops->a, ops->b, *pv);

@@ -125,7 +125,7 @@ void NbodyDemo::add_options(CLI::App& cli) {
 std::string NbodyDemo::configure(const Options& o) {
   if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
   if (!explicit_variant_) variant_ = -1;  // chosen at attach
-  const std::string& init_name = o.init.empty() ? cli_.init : o.init;  // --init (shared with matrix)
+  const std::string init_name = o.init.empty() ? "plummer" : o.init;  // --init (shared with matrix)
   const nbody::InitInfo* init = nbody::find_init(init_name);
   if (!init) return "unknown --init " + text::quote(init_name) + " (plummer, sphere, disk, galaxies)";
   init_ = init->kind;

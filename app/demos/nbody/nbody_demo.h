@@ -95,7 +95,6 @@ class NbodyDemo final : public Demo {
   // The command line's settings (bound by add_options, checked by configure).
   struct Cli {
     long long bodies = 0;  // 0: the default for the backend
-    std::string init = "plummer";
     double dt = 0, softening = 0, gravity = 0;
     bool dt_given = false, softening_given = false, gravity_given = false;
     std::string load_bodies, save_bodies;

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "cuda/raii.h"
-#include "demos/matrix/matrix_demo.h"
 #include "matrix/matrix.h"
 #include "matrix/matrix_cuda.h"
 #include "support/gpu_skip.h"
