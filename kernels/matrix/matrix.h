@@ -62,6 +62,8 @@ Mat<T> transpose_cpu(const Mat<T>& in) {
   return out;
 }
 // end snippet
+// Why A·B cannot be formed ("" when it can): an empty matrix, or A's columns differing from B's rows.
+std::string operands_refusal(const Matrix& a, const Matrix& b);
 // C = A·B in float32, blocked (cache tiles of A, B and C) and shared among all cores by rows of C.
 // Throws std::invalid_argument when A.cols != B.rows.
 Matrix gemm_cpu(const Matrix& a, const Matrix& b);

@@ -13,6 +13,15 @@
 #include "matrix/matrix.h"
 
 namespace gpulab::matrix {
+
+std::string operands_refusal(const Matrix& a, const Matrix& b) {
+  if (a.size() == 0 || b.size() == 0) return "an empty matrix cannot be multiplied";
+  if (a.cols != b.rows)
+    return "A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " but B is " +
+           std::to_string(b.rows) + "x" + std::to_string(b.cols) + ": A's columns (K) must equal B's rows";
+  return {};
+}
+
 namespace {
 
 // Runs body(first, last) over [0, n) split among the CPU's threads.
@@ -33,10 +42,7 @@ void parallel_rows(int n, Body body) {
 }
 
 void check_inner(const Matrix& a, const Matrix& b) {
-  if (a.cols != b.rows)
-    throw std::invalid_argument("A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
-                                " but B is " + std::to_string(b.rows) + "x" + std::to_string(b.cols) +
-                                ": A's columns (K) must equal B's rows");
+  if (a.cols != b.rows) throw std::invalid_argument(operands_refusal(a, b));
 }
 
 // "GPU" in a 5x7 font, for the pattern input.

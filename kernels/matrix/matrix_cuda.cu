@@ -117,10 +117,7 @@ class CudaEngineImpl final : public CudaEngine {
   }
 
   void set_operands(const Matrix& a, const Matrix& b) override {
-    if (a.size() == 0 || b.size() == 0) throw std::invalid_argument("an empty matrix cannot be multiplied");
-    if (a.cols != b.rows)
-      throw std::invalid_argument("A's columns (" + std::to_string(a.cols) + ") must equal B's rows (" +
-                                  std::to_string(b.rows) + ")");
+    if (std::string bad = operands_refusal(a, b); !bad.empty()) throw std::invalid_argument(bad);
     const int m = a.rows, k = a.cols, n = b.cols;
     const int kp = (k + 7) / 8 * 8, np = (n + 7) / 8 * 8;
     const size_t cmax = std::max(size_t(m) * n, size_t(m) * m);

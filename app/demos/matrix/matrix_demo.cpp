@@ -260,10 +260,8 @@ bool MatrixDemo::set_image(image::Image img, const std::string& name, std::strin
 }
 
 bool MatrixDemo::set_operands(matrix::Operands ops, const std::string& name, std::string* error) {
-  if (ops.a.size() == 0 || ops.b.size() == 0 || ops.a.cols != ops.b.rows) {
-    *error = name + ": A is " + std::to_string(ops.a.rows) + "x" + std::to_string(ops.a.cols) + ", B " +
-             std::to_string(ops.b.rows) + "x" + std::to_string(ops.b.cols) +
-             ": A's columns must equal B's rows";
+  if (std::string bad = matrix::operands_refusal(ops.a, ops.b); !bad.empty()) {
+    *error = name + ": " + bad;
     return false;
   }
   if (std::string bad = gl_texture_limit_error(name + " (C)", ops.b.cols, ops.a.rows, max_texture_);
