@@ -46,8 +46,8 @@ class PngSink : public FrameSink {
   PngSink(fs::path out, int w, int h) : out_(std::move(out)), w_(w), h_(h), row_(static_cast<size_t>(w) * 4) {}
   std::string write(const uint8_t* rgba) override {
     // Rows bottom-up from GL: flipped into a PNG's top-down order.
-    std::vector<uint8_t> top(row_ * static_cast<size_t>(h_));
-    for (int y = 0; y < h_; ++y) std::memcpy(&top[row_ * static_cast<size_t>(y)], rgba + row_ * static_cast<size_t>(h_ - 1 - y), row_);
+    std::vector<uint8_t> top(rgba, rgba + row_ * static_cast<size_t>(h_));
+    gl::flip_rows(top.data(), row_, h_);
     return gl::write_png(png_frame_path(out_, ++k_), w_, h_, top.data());
   }
   std::string finish() override { return {}; }
