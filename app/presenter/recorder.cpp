@@ -145,11 +145,16 @@ void Recorder::capture(GLuint fbo) {
   if (!recording_) return;
   // The oldest slot's read finished frames ago: map it and hand its bytes on, then reuse it.
   if (pending_[next_]) hand_on(next_);
+  // Rows are w * 4 bytes, so the default pack alignment of 4 packs them tightly. The bindings the
+  // frame had are put back, as read_pixels_top_down does.
+  GLint read_fbo = 0, pack_buffer = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, ring_[next_].id());
   glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
   fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   pending_[next_] = true;
   ++captured_;
