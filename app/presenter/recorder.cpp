@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/file_io.h"
 #include "common/text.h"
 #include "gl/image_io.h"
 
@@ -115,9 +116,7 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
     video_ = true;
     message_ = "recording " + out.string() + " (ffmpeg)";
   } else {
-    std::error_code ec;
-    if (!out.parent_path().empty() && !fs::is_directory(out.parent_path(), ec))
-      return "cannot record into " + text::quote(out.parent_path().string()) + ": no such folder";
+    if (std::string why = files::check_writable(png_frame_path(out, 1)); !why.empty()) return why;
     sink_ = std::make_unique<PngSink>(out, w, h);
     video_ = false;
     message_ = "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
