@@ -129,7 +129,7 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
   for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
   out_ = out;
   w_ = w, h_ = h;
-  captured_ = dropped_ = encoded_ = 0;
+  dropped_ = encoded_ = 0;
   next_ = 0;
   lossless_ = lossless;
   done_ = false;
@@ -156,7 +156,6 @@ void Recorder::capture(GLuint fbo) {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
   fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   pending_[next_] = true;
-  ++captured_;
   next_ = (next_ + 1) % kRing;
 }
 
