@@ -545,16 +545,19 @@ std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height) {
                   std::to_string(width) + "x" + std::to_string(height) +
                   ") failed: " + gl_error_name(error));
 
-  // glReadPixels returns the bottom row first.
+  flip_rows(pixels.data(), row_bytes, height);  // glReadPixels returns the bottom row first
+  return pixels;
+}
+
+void flip_rows(uint8_t* pixels, size_t row_bytes, int height) {
   std::vector<uint8_t> row(row_bytes);
   for (int top = 0, bottom = height - 1; top < bottom; ++top, --bottom) {
-    uint8_t* a = pixels.data() + size_t(top) * row_bytes;
-    uint8_t* b = pixels.data() + size_t(bottom) * row_bytes;
+    uint8_t* a = pixels + size_t(top) * row_bytes;
+    uint8_t* b = pixels + size_t(bottom) * row_bytes;
     std::memcpy(row.data(), a, row_bytes);
     std::memcpy(a, b, row_bytes);
     std::memcpy(b, row.data(), row_bytes);
   }
-  return pixels;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,10 @@
 // TOP of the picture (top-down, like PNG files, and like a CUDA kernel that writes image row y
 // with surf2Dwrite(..., x, y)). GL calls texture row 0 the "bottom" (t = 0), so uploads are plain
 // copies and the flip happens in exactly two places: TexturedQuad flips v when it samples, and
-// read_pixels_top_down reverses glReadPixels' bottom-up rows. The same holds for every upload
-// path here (host pointer, pixel-unpack buffer, any format): row 0 of the source is texture row 0.
+// flip_rows reverses glReadPixels' bottom-up rows (read_pixels_top_down and the recorder's PNG
+// frames use it; the recorder's video frames go to ffmpeg bottom-up, with its vflip filter). The same
+// holds for every upload path here (host pointer, pixel-unpack buffer, any format): row 0 of the
+// source is texture row 0.
 #include <glad/gl.h>
 
 #include <glm/glm.hpp>
@@ -246,6 +248,10 @@ class TexturedQuad {
 
 // Reads the colour of framebuffer `fbo` (0 = default) as RGBA8, row 0 = top.
 std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height);
+
+// Reverses the order of `height` rows of `row_bytes` bytes each, in place: glReadPixels' bottom-up
+// rows become top-down image rows (and back).
+void flip_rows(uint8_t* pixels, size_t row_bytes, int height);
 
 // In debug builds (a context with the debug flag): a GL debug-message callback that prints errors,
 // warnings and performance notes to stderr. Does nothing on a context without the debug flag.

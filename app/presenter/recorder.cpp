@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/file_io.h"
 #include "common/text.h"
 #include "gl/image_io.h"
 
@@ -46,8 +47,8 @@ class PngSink : public FrameSink {
   PngSink(fs::path out, int w, int h) : out_(std::move(out)), w_(w), h_(h), row_(static_cast<size_t>(w) * 4) {}
   std::string write(const uint8_t* rgba) override {
     // Rows bottom-up from GL: flipped into a PNG's top-down order.
-    std::vector<uint8_t> top(row_ * static_cast<size_t>(h_));
-    for (int y = 0; y < h_; ++y) std::memcpy(&top[row_ * static_cast<size_t>(y)], rgba + row_ * static_cast<size_t>(h_ - 1 - y), row_);
+    std::vector<uint8_t> top(rgba, rgba + row_ * static_cast<size_t>(h_));
+    gl::flip_rows(top.data(), row_, h_);
     return gl::write_png(png_frame_path(out_, ++k_), w_, h_, top.data());
   }
   std::string finish() override { return {}; }
@@ -115,9 +116,7 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
     video_ = true;
     message_ = "recording " + out.string() + " (ffmpeg)";
   } else {
-    std::error_code ec;
-    if (!out.parent_path().empty() && !fs::is_directory(out.parent_path(), ec))
-      return "cannot record into " + text::quote(out.parent_path().string()) + ": no such folder";
+    if (std::string why = files::check_writable(png_frame_path(out, 1)); !why.empty()) return why;
     sink_ = std::make_unique<PngSink>(out, w, h);
     video_ = false;
     message_ = "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
@@ -130,7 +129,7 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
   for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
   out_ = out;
   w_ = w, h_ = h;
-  captured_ = dropped_ = encoded_ = 0;
+  dropped_ = encoded_ = 0;
   next_ = 0;
   lossless_ = lossless;
   done_ = false;
@@ -145,14 +144,18 @@ void Recorder::capture(GLuint fbo) {
   if (!recording_) return;
   // The oldest slot's read finished frames ago: map it and hand its bytes on, then reuse it.
   if (pending_[next_]) hand_on(next_);
+  // Rows are w * 4 bytes, so the default pack alignment of 4 packs them tightly. The bindings the
+  // frame had are put back, as read_pixels_top_down does.
+  GLint read_fbo = 0, pack_buffer = 0;
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, ring_[next_].id());
   glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
   fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   pending_[next_] = true;
-  ++captured_;
   next_ = (next_ + 1) % kRing;
 }
 

@@ -53,11 +53,7 @@ class Recorder {
   std::string stop();
 
   bool recording() const { return recording_; }
-  int frames_captured() const { return captured_; }
-  int frames_dropped() const { return dropped_; }
   const std::string& message() const { return message_; }
-  bool video() const { return video_; }
-  const std::filesystem::path& output() const { return out_; }
   int frame_width() const { return w_; }
   int frame_height() const { return h_; }
 
@@ -68,7 +64,7 @@ class Recorder {
   static constexpr size_t kRing = 3;
   static constexpr size_t kQueue = 8;
   bool recording_ = false, lossless_ = false, video_ = false;
-  int w_ = 0, h_ = 0, captured_ = 0, dropped_ = 0;
+  int w_ = 0, h_ = 0, dropped_ = 0;
   std::filesystem::path out_;
   std::string message_;
   gl::Buffer ring_[kRing];

@@ -43,9 +43,15 @@ void App::record_frame() {
   }
   guarded("record", [&] { recorder_->capture(pf.target_framebuffer()); });
   if (pf.headless()) return;  // a headless clip is all there is to see
-  // The red dot, after the read-back: a disc of scissored clears, so no draw state is touched.
+  // The red dot, after the read-back: a disc of scissored clears. The clear colour, the scissor box
+  // and the scissor test it changes are put back as they were, so the frame's draw state is as before.
   const int r = std::max(6, h / 80);
   const int cx = w - 3 * r - (lesson_ ? w / 3 : 0), cy = h - 3 * r;  // top right (GL's y is up), left of the lesson line
+  GLfloat clear_color[4] = {};
+  GLint scissor_box[4] = {};
+  glGetFloatv(GL_COLOR_CLEAR_VALUE, clear_color);
+  glGetIntegerv(GL_SCISSOR_BOX, scissor_box);
+  const GLboolean scissor_test = glIsEnabled(GL_SCISSOR_TEST);
   glEnable(GL_SCISSOR_TEST);
   glClearColor(0.9f, 0.05f, 0.05f, 1.0f);
   for (int dy = -r; dy <= r; ++dy) {
@@ -53,7 +59,9 @@ void App::record_frame() {
     glScissor(cx - half, cy + dy, 2 * half + 1, 1);
     glClear(GL_COLOR_BUFFER_BIT);
   }
-  glDisable(GL_SCISSOR_TEST);
+  glClearColor(clear_color[0], clear_color[1], clear_color[2], clear_color[3]);
+  glScissor(scissor_box[0], scissor_box[1], scissor_box[2], scissor_box[3]);
+  if (!scissor_test) glDisable(GL_SCISSOR_TEST);
 }
 
 }  // namespace gpulab
