@@ -109,7 +109,11 @@ std::string short_kernel_name(std::string_view range_name) {
   return name.empty() ? std::string(range_name) : name;
 }
 
-std::string cupti_error_reason(int code, std::string_view call, std::string_view cupti_text) {
+std::string cupti_error_reason(int code, std::string_view call, std::string_view cupti_text,
+                               CuptiProfiler profiler) {
+  if (profiler == CuptiProfiler::PmSampling && (code == 27 || code == 46))  // PM sampling: Turing or later
+    return "this GPU has no PM sampling in this CUDA toolkit's CUPTI (" + std::string(call) + ": " +
+           (cupti_text.empty() ? std::string("not supported") : std::string(cupti_text)) + ")";
   switch (code) {
     case 35:  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
       return "the NVIDIA driver lets only administrators read the GPU's performance counters "
@@ -245,16 +249,10 @@ struct Counters::Impl {
   void prepare(CUcontext ctx, int dev) {
     if (host && dev == device) return;
     if (!initialized) {
-      auto p = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-      check(cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
+      cupti::profiler_initialize(CuptiProfiler::Range);
       initialized = true;
     }
-    {
-      auto p = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-      p.deviceIndex = size_t(dev);
-      check(cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName");
-      chip = p.pChipName ? p.pChipName : "";
-    }
+    chip = cupti::chip_name(dev, CuptiProfiler::Range);
     {
       auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
       p.ctx = ctx;
@@ -264,7 +262,7 @@ struct Counters::Impl {
       check(cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability");
     }
     cupti::release_host_object(host);
-    host = cupti::host_object(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability);
+    host = cupti::host_object(CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, availability.data());
     std::vector<const char*> names(kMetricNames.begin(), kMetricNames.end());
     config = cupti::config_image(host, names.data(), names.size(), &passes);
     device = dev;
@@ -394,7 +392,7 @@ CounterResult Counters::measure(const std::function<void()>& launch) {
   CounterResult r = attempt(launch, &launched);
   // CUPTI may have been finalised under the prepared profiler (the PM sampler's session ended):
   // prepare afresh and try once more, unless the step already ran or the failure lasts.
-  if (!r.ok() && was_prepared && !launched && impl_->lasting.empty() && !r.unavailable.empty()) {
+  if (!r.ok() && was_prepared && !launched && impl_->lasting.empty()) {
     impl_->reset();
     r = attempt(launch, &launched);
   }
@@ -498,15 +496,7 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
       check(cuptiRangeProfilerCounterDataGetRangeInfo(&info), "cuptiRangeProfilerCounterDataGetRangeInfo");
       k.kernel = !names_by_launch.empty() ? short_kernel_name(names_by_launch[i])
                                           : "kernel " + std::to_string(i + 1);
-      auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-      ev.pHostObject = impl_->host;
-      ev.pCounterDataImage = data.data();
-      ev.counterDataImageSize = data.size();
-      ev.rangeIndex = i;
-      ev.ppMetricNames = names.data();
-      ev.numMetrics = names.size();
-      ev.pMetricValues = k.values.data();
-      check(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
+      cupti::evaluate(impl_->host, data, i, names.data(), names.size(), k.values.data(), CuptiProfiler::Range);
       r.kernels.push_back(std::move(k));
     }
     r.decode_ms = since();

@@ -12,34 +12,23 @@
 
 namespace gpulab::cuda {
 
-using cupti::check;
-using cupti::params;
-
 int metric_passes(const std::string& chip, const std::vector<std::string>& metrics, bool pm_sampling,
                   std::string* why) {
   CUpti_Profiler_Host_Object* host = nullptr;
   int passes = 0;
   try {
-    {
-      auto p = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-      p.profilerType = pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING : CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-      p.pChipName = chip.c_str();
-      check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
-      host = p.pHostObject;
-    }
+    host = cupti::host_object(pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING : CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip,
+                              nullptr);
     std::vector<const char*> names;
     for (const std::string& m : metrics) names.push_back(m.c_str());
-    cupti::config_image(host, names.data(), names.size(), &passes);
+    cupti::config_image(host, names.data(), names.size(), &passes,
+                        pm_sampling ? CuptiProfiler::PmSampling : CuptiProfiler::Range);
     if (why) why->clear();
   } catch (const cupti::Failure& f) {
     if (why) *why = f.reason;
     passes = 0;
   }
-  if (host) {
-    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    p.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&p);
-  }
+  cupti::release_host_object(host);
   return passes;
 }
 

@@ -8,6 +8,7 @@
 // the end. Every CUPTI call is made on the sampler's own thread; the window only reads the samples.
 #include "cuda/pm_sampler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -43,6 +44,7 @@ struct PmSampler::Impl {
   bool quit = false;
   bool active = false;   // the thread holds a CUPTI PM sampling session
   std::string status = "stopped";
+  bool failing = false;  // status is a failure (a passing one: the thread tries again)
   std::string lasting;   // a failure that holds for this process (permissions, no support)
   std::deque<MeterSample> pending;
   std::thread worker;
@@ -95,18 +97,39 @@ void PmSampler::stop() {
     std::lock_guard<std::mutex> lock(impl_->m);
     impl_->started = false;
     impl_->want = false;
-    if (impl_->lasting.empty()) impl_->status = "stopped";
+    if (impl_->lasting.empty()) {
+      impl_->status = "stopped";
+      impl_->failing = false;
+    }
   }
   impl_->cv.notify_all();
 }
 
-void PmSampler::pause() {
-  std::unique_lock<std::mutex> lock(impl_->m);
+bool PmSampler::failed() const {
+  std::lock_guard<std::mutex> lock(impl_->m);
+  return !impl_->lasting.empty() || impl_->failing;
+}
+
+void PmSampler::request_pause() {
+  std::lock_guard<std::mutex> lock(impl_->m);
   impl_->paused = true;
   impl_->want = false;
-  if (impl_->started && impl_->lasting.empty()) impl_->status = "paused: the range profiler is measuring";
+  if (impl_->started && impl_->lasting.empty()) {
+    impl_->status = "paused: the range profiler is measuring";
+    impl_->failing = false;
+  }
   impl_->cv.notify_all();
-  // CUPTI lets go within one decode call and Stop/Disable; never wait long (the window waits here).
+}
+
+bool PmSampler::holding() const {
+  std::lock_guard<std::mutex> lock(impl_->m);
+  return impl_->active;
+}
+
+void PmSampler::pause() {
+  request_pause();
+  // CUPTI lets go within one decode call and Stop/Disable; never wait long.
+  std::unique_lock<std::mutex> lock(impl_->m);
   impl_->cv.wait_for(lock, std::chrono::milliseconds(1500), [&] { return !impl_->active; });
 }
 
@@ -114,7 +137,10 @@ void PmSampler::resume() {
   std::lock_guard<std::mutex> lock(impl_->m);
   impl_->paused = false;
   impl_->want = impl_->started;
-  if (impl_->started && impl_->lasting.empty() && !impl_->active) impl_->status = "starting";
+  if (impl_->started && impl_->lasting.empty() && !impl_->active) {
+    impl_->status = "starting";
+    impl_->failing = false;
+  }
   impl_->cv.notify_all();
 }
 
@@ -135,7 +161,10 @@ void PmSampler::start() {
     if (!impl_->lasting.empty()) return;
     impl_->started = true;
     impl_->want = !impl_->paused;
-    if (!impl_->active) impl_->status = impl_->paused ? "paused: the range profiler is measuring" : "starting";
+    if (!impl_->active) {
+      impl_->status = impl_->paused ? "paused: the range profiler is measuring" : "starting";
+      impl_->failing = false;
+    }
     if (!impl_->worker.joinable()) impl_->worker = std::thread([this] { impl_->run(); });
   }
   impl_->cv.notify_all();
@@ -145,15 +174,8 @@ namespace {
 
 using cupti::params;
 using SamplerFailure = cupti::Failure;
-
-// cupti::check, with PM sampling's own words where the GPU or the toolkit has none.
-void check(CUptiResult r, const char* call) {
-  if (int(r) == 27 || int(r) == 46)  // not supported: PM sampling needs a Turing or later GPU and this CUPTI
-    throw SamplerFailure{"this GPU has no PM sampling in this CUDA toolkit's CUPTI (" + std::string(call) + ": " +
-                             (cupti::result_text(r).empty() ? std::string("not supported") : cupti::result_text(r)) + ")",
-                         true};
-  cupti::check(r, call);
-}
+constexpr CuptiProfiler kPm = CuptiProfiler::PmSampling;
+using cupti::check;
 
 // One PM sampling session on `device`: enabled, configured and started; stopped and disabled when
 // it goes.
@@ -177,28 +199,20 @@ class Session {
       cudaGetLastError();
       throw SamplerFailure{"cannot start the CUDA runtime on the sampler's thread", false};
     }
-    {
-      auto p = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-      check(cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
-    }
-    {
-      auto p = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-      p.deviceIndex = size_t(device);
-      check(cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName");
-      chip_ = p.pChipName ? p.pChipName : "";
-    }
+    cupti::profiler_initialize(kPm);
+    chip_ = cupti::chip_name(device, kPm);
     {
       auto p = params<CUpti_PmSampling_GetCounterAvailability_Params>(
           CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
       p.deviceIndex = size_t(device);
-      check(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability");
+      check(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability", kPm);
       availability_.resize(p.counterAvailabilityImageSize);
       p.pCounterAvailabilityImage = availability_.data();
-      check(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability");
+      check(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability", kPm);
     }
-    host_ = cupti::host_object(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_);
+    host_ = cupti::host_object(CUPTI_PROFILER_TYPE_PM_SAMPLING, chip_, availability_.data());
     int passes = 0;
-    config_ = cupti::config_image(host_, names_, 2, &passes);
+    config_ = cupti::config_image(host_, names_, 2, &passes, kPm);
     if (passes != 1)
       throw SamplerFailure{"the meters' metrics need " + std::to_string(passes) +
                                " passes on this GPU; PM sampling takes one-pass metrics only",
@@ -206,7 +220,7 @@ class Session {
     {
       auto p = params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
       p.deviceIndex = size_t(device);
-      check(cuptiPmSamplingEnable(&p), "cuptiPmSamplingEnable");
+      check(cuptiPmSamplingEnable(&p), "cuptiPmSamplingEnable", kPm);
       object_ = p.pPmSamplingObject;
     }
     // Room for every sample of a few decode periods (decoding may fall behind a busy frame).
@@ -218,7 +232,7 @@ class Session {
       p.pMetricNames = names_;
       p.numMetrics = 2;
       p.maxSamples = max_samples;
-      check(cuptiPmSamplingGetCounterDataSize(&p), "cuptiPmSamplingGetCounterDataSize");
+      check(cuptiPmSamplingGetCounterDataSize(&p), "cuptiPmSamplingGetCounterDataSize", kPm);
       image_.assign(p.counterDataSize, 0);
     }
     {
@@ -227,7 +241,7 @@ class Session {
       p.pPmSamplingObject = object_;
       p.counterDataSize = image_.size();
       p.pCounterData = image_.data();
-      check(cuptiPmSamplingCounterDataImageInitialize(&p), "cuptiPmSamplingCounterDataImageInitialize");
+      check(cuptiPmSamplingCounterDataImageInitialize(&p), "cuptiPmSamplingCounterDataImageInitialize", kPm);
       blank_ = image_;
     }
     {
@@ -240,12 +254,12 @@ class Session {
       p.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
       // (the default append mode, keep-oldest: decoding every period drains the buffer long before
       // 64 MiB of records pile up)
-      check(cuptiPmSamplingSetConfig(&p), "cuptiPmSamplingSetConfig");
+      check(cuptiPmSamplingSetConfig(&p), "cuptiPmSamplingSetConfig", kPm);
     }
     {
       auto p = params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
       p.pPmSamplingObject = object_;
-      check(cuptiPmSamplingStart(&p), "cuptiPmSamplingStart");
+      check(cuptiPmSamplingStart(&p), "cuptiPmSamplingStart", kPm);
       started_ = true;
     }
   }
@@ -275,12 +289,12 @@ class Session {
       d.pPmSamplingObject = object_;
       d.pCounterDataImage = image_.data();
       d.counterDataImageSize = image_.size();
-      check(cuptiPmSamplingDecodeData(&d), "cuptiPmSamplingDecodeData");
+      check(cuptiPmSamplingDecodeData(&d), "cuptiPmSamplingDecodeData", kPm);
       if (d.overflow) *overflow = true;
       auto info = params<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
       info.pCounterDataImage = image_.data();
       info.counterDataImageSize = image_.size();
-      check(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo");
+      check(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo", kPm);
       for (size_t i = 0; i < info.numCompletedSamples; ++i) {
         auto si = params<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
             CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
@@ -288,18 +302,9 @@ class Session {
         si.pCounterDataImage = image_.data();
         si.counterDataImageSize = image_.size();
         si.sampleIndex = i;
-        check(cuptiPmSamplingCounterDataGetSampleInfo(&si), "cuptiPmSamplingCounterDataGetSampleInfo");
+        check(cuptiPmSamplingCounterDataGetSampleInfo(&si), "cuptiPmSamplingCounterDataGetSampleInfo", kPm);
         double values[2] = {0, 0};
-        auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-        ev.pHostObject = host_;
-        ev.pCounterDataImage = image_.data();
-        ev.counterDataImageSize = image_.size();
-        ev.rangeIndex = i;
-        ev.ppMetricNames = names_;
-        ev.numMetrics = 2;
-        ev.pMetricValues = values;
-        check(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
+        cupti::evaluate(host_, image_, i, names_, 2, values, kPm);
         out.push_back({double(si.endTimestamp) * 1e-9, values[0], values[1]});
       }
       image_ = blank_;  // the next decode starts on an empty image
@@ -342,7 +347,10 @@ void PmSampler::Impl::run() {
       cudaGetDevice(&device);
       Session session(device, interval_ms, decode_ms);
       lock.lock();
-      if (want) status.clear();
+      if (want) {
+        status.clear();
+        failing = false;
+      }
       while (!quit && want) {
         cv.wait_for(lock, std::chrono::duration<double, std::milli>(decode_ms), [&] { return quit || !want; });
         if (quit || !want) break;
@@ -364,8 +372,10 @@ void PmSampler::Impl::run() {
     if (!failure.empty()) {
       if (failure_lasting) lasting = failure;
       status = failure;
+      failing = true;
     } else if (!quit) {
       status = paused ? "paused: the range profiler is measuring" : started ? "starting" : "stopped";
+      failing = false;
     }
     cv.notify_all();
     // A passing failure (the counters busy with another tool): try again after a while, not at once.

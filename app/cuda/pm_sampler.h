@@ -35,11 +35,17 @@ class PmSampler {
   // Starts (or restarts after stop) sampling on a background thread; returns at once.
   void start();
   void stop();
-  // The range profiler (counters.h) and PM sampling cannot both hold the GPU's counters: pause()
-  // stops sampling and waits (up to about a second) until CUPTI has let go; resume() starts again.
+  // The range profiler (counters.h) and PM sampling cannot both hold the GPU's counters:
+  // request_pause() asks the thread to stop sampling and returns at once; holding() is true until
+  // CUPTI has let go (the session stopped and disabled). pause() requests and waits (up to 1.5 s)
+  // until it lets go; resume() starts again.
+  void request_pause();
+  bool holding() const;
   void pause();
   void resume();
   bool started() const;
+  // True while status() is a failure (a lasting one, or a passing one the thread will try again).
+  bool failed() const;
 
   // The samples decoded since the last take, oldest first (at most about a minute of them is kept).
   std::vector<MeterSample> take();

@@ -81,15 +81,21 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
     demo_name_ = std::string(demo.name());
   }
   while (!queue_.empty() && queue_.front().demo != demo_name_) queue_.pop_front();
-  if (queue_.empty()) return false;
+  if (queue_.empty()) {
+    resume_sampler();  // (the jobs went with the demo or clear())
+    return false;
+  }
+  // The sampler lets go of the counters while the range profiler measures, and samples again once
+  // the queue is empty (not between the jobs of "measure every variant"). Letting go takes a decode
+  // call and Stop/Disable on its thread: the frame does not wait for it, the job waits for a later one.
+  if (sampler_ && sampler_->started()) {
+    if (!sampler_paused_) sampler_->request_pause();
+    sampler_paused_ = true;
+    if (sampler_->holding()) return false;
+  }
   const Job job = queue_.front();
   queue_.pop_front();
-  // The sampler lets go of the counters while the range profiler measures, and samples again once
-  // the queue is empty (not between the jobs of "measure every variant").
-  const bool sampling = sampler_ && sampler_->started();
-  if (sampling) sampler_->pause();
   CounterRow row = measure_counters(counters_, demo, ctx, job.stage, job.variant, job.block);
-  if (sampling && queue_.empty()) sampler_->resume();
   last_host_ms_ = row.result.host_ms;
   if (row.measured()) {
     // The theoretical figure is the occupancy panel's, for what runs now: only for the current variant.
@@ -103,7 +109,13 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
   else rows_.push_back(std::move(row));
   // A lasting reason (permissions, no CUPTI) holds for the rest of the queue.
   if (!counters_.unavailable().empty()) queue_.clear();
+  if (queue_.empty()) resume_sampler();
   return true;
+}
+
+void CountersView::resume_sampler() {
+  if (sampler_paused_ && sampler_) sampler_->resume();
+  sampler_paused_ = false;
 }
 
 void CountersView::draw_meters(float ui_scale) {
@@ -112,7 +124,7 @@ void CountersView::draw_meters(float ui_scale) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("DRAM throughput and SM activity of the whole GPU, sampled by the GPU every %.0f ms "
                       "(CUPTI PM sampling)", sampler_->interval_ms());
-  if (meters_on_ && !sampler_->started() && !busy()) {
+  if (meters_on_ && !sampler_->started() && !busy() && !sampler_->failed()) {  // (a refused start is not retried)
     sampler_->resume();  // (a pause left over from a measurement ends with the new start)
     sampler_->start();
   }
@@ -122,9 +134,7 @@ void CountersView::draw_meters(float ui_scale) {
   if (const std::string st = sampler_->status(); !st.empty()) {
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("meters %s", st == "starting" || st.rfind("paused", 0) == 0 || st == "stopped"
-                                         ? st.c_str()
-                                         : ("unavailable: " + st).c_str());
+    ImGui::TextDisabled("meters %s", sampler_->failed() ? ("unavailable: " + st).c_str() : st.c_str());
     ImGui::PopTextWrapPos();
   }
   if (meters_.empty()) return;

@@ -31,7 +31,9 @@ class CountersView {
   // measure); a job already queued is not queued twice.
   void request(std::string_view demo, size_t stage, const std::string& variant, int block);
   bool queued(size_t stage, const std::string& variant) const;
-  // Between frames: measures the next queued variant, if any. Returns true when it measured.
+  // Between frames: measures the next queued variant, if any. Returns true when it measured. While
+  // the live meters' sampler still holds the counters (it was asked to let go) it returns false and
+  // the job waits for a later frame.
   bool poll(Demo& demo, const Context& ctx);
   bool busy() const { return !queue_.empty(); }
   // Forgets the results (another demo, another input size).
@@ -45,6 +47,8 @@ class CountersView {
   // The live meters' status: "" while sampling, else why not (cuda::PmSampler::status); "starting"
   // before the tab was first drawn.
   std::string meters_status() const { return sampler_ ? sampler_->status() : "starting"; }
+  // True when meters_status() is a failure (cuda::PmSampler::failed).
+  bool meters_failed() const { return sampler_ && sampler_->failed(); }
   // Why nothing can be measured here ("" when something may be).
   std::string unavailable(const Context& ctx) const { return counters_unavailable(counters_, ctx); }
 
@@ -59,11 +63,14 @@ class CountersView {
   // on a background thread, started when the panel is first drawn; paused around each measurement
   // (the range profiler and the sampler cannot hold the counters together).
   void draw_meters(float ui_scale);
+  // Resumes the sampler when poll() paused it.
+  void resume_sampler();
 
   cuda::Counters counters_;
   std::unique_ptr<cuda::PmSampler> sampler_;
   MeterHistory meters_;
   bool meters_on_ = true;
+  bool sampler_paused_ = false;  // poll() asked the sampler to let go; it resumes when the queue empties
   std::deque<Job> queue_;
   std::vector<CounterRow> rows_;  // one per (stage, variant): the latest measurement
   std::string demo_name_;

@@ -657,9 +657,7 @@ int App::run() {
       while (counters_ && counters_->unavailable(ctx_).empty() &&
              std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
         frame();
-        const std::string st = counters_->meters_status();
-        const bool failed = !st.empty() && st != "starting" && st != "stopped" && st.rfind("paused", 0) != 0;
-        if (!counters_->busy() && (counters_->meters().span_s() >= 1.0 || failed)) break;
+        if (!counters_->busy() && (counters_->meters().span_s() >= 1.0 || counters_->meters_failed())) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(16));
       }
       if (counters_ && !counters_->unavailable(ctx_).empty()) {
@@ -667,12 +665,12 @@ int App::run() {
       } else if (counters_) {
         size_t measured = 0;
         for (const presenter::CounterRow& r : counters_->rows()) measured += r.measured() ? 1 : 0;
-        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured,
-                     counters_->meters_status().empty()
-                         ? (std::to_string(counters_->meters().size()) + " samples over " +
-                            std::to_string(counters_->meters().span_s()).substr(0, 4) + " s")
-                               .c_str()
-                         : counters_->meters_status().c_str());
+        const std::string st = counters_->meters_status();
+        if (st.empty())
+          std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %zu samples over %.1f s\n", measured,
+                       counters_->meters().size(), counters_->meters().span_s());
+        else
+          std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured, st.c_str());
       }
     }
     const int frames = std::max(1, options_.frames);

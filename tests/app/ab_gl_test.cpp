@@ -6,7 +6,6 @@
 // off). Life's two CPU variants run everywhere: their halves are the same picture, pixel for pixel.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -14,6 +13,7 @@
 #include <string>
 
 #include "gl/image_io.h"
+#include "support/layout_report.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -31,17 +31,16 @@ struct AbRun {
 
 AbRun run_ab(const std::string& name, const std::string& step_body, int frames) {
   const fs::path dir = temp_dir() / name;
-  fs::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  const fs::path lesson = dir / "ab.toml", png = dir / "shot.png", report = dir / "layout.json";
+  fs::create_directories(dir);
+  const fs::path lesson = dir / "ab.toml", png = dir / "shot.png";
   std::ofstream(lesson) << "title = \"A/B\"\n[[step]]\n" << step_body << "caption = \"A/B\"\n";
+  gpulab::testing::ReportedRun run = gpulab::testing::run_with_layout_report(
+      "--headless --lesson " + lesson.string() + " --frames " + std::to_string(frames) +
+          " --size 1280x720 --ui-scale 1 --no-ui --screenshot " + png.string(),
+      dir, "gpulab-ab");
   AbRun out;
-  out.r = gpulab::testing::run_gpulab("--headless --lesson " + lesson.string() + " --frames " + std::to_string(frames) +
-                                          " --size 1280x720 --ui-scale 1 --no-ui --screenshot " + png.string() +
-                                          " --layout-report " + report.string(),
-                                      "gpulab-ab");
-  std::ifstream in(report);
-  out.j = nlohmann::json::parse(in, nullptr, false);
+  out.r = std::move(run.process);
+  out.j = std::move(run.report);
   std::string err;
   out.img = gpulab::gl::read_image(png, &err);
   return out;

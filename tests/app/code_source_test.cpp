@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "core/demo.h"
@@ -64,15 +65,32 @@ TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
 #endif
 }
 
-TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
-  // hist-atomic-gridstride follows hist-atomic-global in the histogram stage's table: the signature,
-  // the stride and the loop changed, the closing brace did not.
+namespace {
+
+// The histogram demo with `variant` chosen in its first stage (null, with a failure, when it cannot be).
+std::unique_ptr<Demo> histeq_at(const std::string& variant) {
   std::unique_ptr<Demo> histeq;
   for (auto& d : make_demos())
     if (d->name() == "histeq") histeq = std::move(d);
-  ASSERT_TRUE(histeq);
+  if (!histeq) {
+    ADD_FAILURE() << "no histeq demo";
+    return nullptr;
+  }
   std::string why;
-  ASSERT_TRUE(histeq->set_variant(0, "hist-atomic-gridstride", &why)) << why;
+  if (!histeq->set_variant(0, variant, &why)) {
+    ADD_FAILURE() << variant << ": " << why;
+    return nullptr;
+  }
+  return histeq;
+}
+
+}  // namespace
+
+TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
+  // hist-atomic-gridstride follows hist-atomic-global in the histogram stage's table: the signature,
+  // the stride and the loop changed, the closing brace did not.
+  const std::unique_ptr<Demo> histeq = histeq_at("hist-atomic-gridstride");
+  ASSERT_TRUE(histeq);
   const Stage st = histeq->stages()[0];
   const CodeView v = code_view(st);
   ASSERT_EQ(v.previous, "hist-atomic-global");
@@ -99,12 +117,8 @@ TEST(CodeSource, LineDiffIsALongestCommonSubsequence) {
 TEST(CodeSource, RungsSharingOneKernelSaySo) {
   // hist-fused-scan runs hist-bank-private's kernel (its template's other instantiation): the panel
   // says the code is the same and marks no line.
-  std::unique_ptr<Demo> histeq;
-  for (auto& d : make_demos())
-    if (d->name() == "histeq") histeq = std::move(d);
+  const std::unique_ptr<Demo> histeq = histeq_at("hist-fused-scan");
   ASSERT_TRUE(histeq);
-  std::string why;
-  ASSERT_TRUE(histeq->set_variant(0, "hist-fused-scan", &why)) << why;
   const CodeView v = code_view(histeq->stages()[0]);
   ASSERT_EQ(v.previous, "hist-bank-private");
   EXPECT_TRUE(v.same_as_previous);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cli.h"
@@ -21,8 +22,10 @@
 #include "demos/life/life_demo.h"
 #include "life/life.h"
 #include "presenter/counters_command.h"
+#include "support/configure_demo.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
+#include "support/run_binary.h"
 
 namespace gpulab {
 namespace {
@@ -113,15 +116,8 @@ TEST(CountersGpu, AStride32SharedReadConflictsAndAStride1ReadDoesNot) {
 }
 
 // A demo attached to the GPU context, configured from `args` as the app would.
-template <class D>
-void configure(D& demo, std::vector<const char*> args) {
-  Demo* views[] = {&demo};
-  const std::string name(demo.name());
-  args.insert(args.begin(), {"gpulab", "--demo", name.c_str()});
-  const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
-  ASSERT_TRUE(r.options) << r.error;
-  ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-  ASSERT_EQ(demo.configure(*r.options), "");
+void configure(Demo& demo, std::vector<const char*> args) {
+  ASSERT_EQ(testing::configure_demo(demo, std::move(args)), "");
 }
 
 size_t stage_of(const Demo& demo, std::string_view id) {
@@ -171,7 +167,8 @@ template <class Grey>
 HistogramConflicts measure_histograms(const char* what, Grey grey) {
   testing::GpuGlContext gpu;
   gpu.open(64, 64, cuda_status().device);
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "gpulab_counters_histogram.pgm";
+  if (::testing::Test::HasFatalFailure()) return {};
+  const std::filesystem::path path = testing::temp_dir("gpulab-counters-gpu") / "histogram.pgm";
   {
     const int w = 4096, h = 2048;
     std::ofstream f(path, std::ios::binary);
@@ -183,6 +180,7 @@ HistogramConflicts measure_histograms(const char* what, Grey grey) {
   HisteqDemo demo;
   const std::string image = path.string();
   configure(demo, {"--image", image.c_str()});
+  if (::testing::Test::HasFatalFailure()) return {};
   demo.attach(gpu.ctx);
   cuda::Counters counters;
   const size_t stage = stage_of(demo, "hist-bank-private");

@@ -15,25 +15,23 @@
 #include "gl/image_io.h"
 #include "presenter/lesson.h"
 #include "support/image_checks.h"
+#include "support/layout_report.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;
+using gpulab::testing::ReportedRun;
 
 namespace {
 
 fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-lesson"); }
 
 ProcessResult run(const std::string& args, const fs::path& dir) {
-  fs::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  return gpulab::testing::run_gpulab(args, "gpulab-lesson");
+  return gpulab::testing::run_gpulab_in(args, dir, "gpulab-lesson");
 }
 
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  EXPECT_TRUE(in) << "no layout report " << p;
-  return nlohmann::json::parse(in, nullptr, false);
+ReportedRun run_reported(const std::string& args, const fs::path& dir) {
+  return gpulab::testing::run_with_layout_report(args, dir, "gpulab-lesson");
 }
 
 std::vector<std::string> lesson_names() {
@@ -54,13 +52,13 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     SCOPED_TRACE("step " + std::to_string(k + 1));
     const gpulab::presenter::LessonStep& s = steps[k];
     const fs::path png = dir / ("step" + std::to_string(k + 1) + ".png");
-    const fs::path report = dir / ("step" + std::to_string(k + 1) + ".json");
-    const ProcessResult r = run("--headless --lesson " + file.string() + " --lesson-step " + std::to_string(k + 1) +
-                                    " --frames 2 --size 1280x720 --ui-scale 1 --screenshot " + png.string() +
-                                    " --layout-report " + report.string(),
-                                dir);
+    const ReportedRun run = run_reported("--headless --lesson " + file.string() + " --lesson-step " +
+                                             std::to_string(k + 1) +
+                                             " --frames 2 --size 1280x720 --ui-scale 1 --screenshot " + png.string(),
+                                         dir);
+    const ProcessResult& r = run.process;
     ASSERT_EQ(r.status, 0) << r.output;
-    const nlohmann::json j = read_json(report);
+    const nlohmann::json& j = run.report;
     ASSERT_FALSE(j.is_discarded());
     const nlohmann::json& l = j["lesson"];
     ASSERT_TRUE(l.value("running", false)) << l;
@@ -110,13 +108,15 @@ INSTANTIATE_TEST_SUITE_P(Lessons, EveryLesson, ::testing::ValuesIn(lesson_names(
 
 TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
   const fs::path dir = temp_dir() / "code";
-  const fs::path report = dir / "layout.json", png = dir / "shot.png";
-  const ProcessResult r = run("--headless --lesson " + (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml").string() +
-                                  " --lesson-step 2 --frames 2 --size 1600x900 --ui-scale 1 --layout-report " +
-                                  report.string() + " --screenshot " + png.string(),
-                              dir);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json c = read_json(report)["code"];
+  const fs::path png = dir / "shot.png";
+  const ReportedRun run = run_reported("--headless --lesson " +
+                                           (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml").string() +
+                                           " --lesson-step 2 --frames 2 --size 1600x900 --ui-scale 1 --screenshot " +
+                                           png.string(),
+                                       dir);
+  ASSERT_EQ(run.process.status, 0) << run.process.output;
+  const nlohmann::json& j = run.report;
+  const nlohmann::json& c = j["code"];
   ASSERT_TRUE(c.value("shown", false)) << c;
   EXPECT_EQ(c.value("variant", std::string()), "cpu-lut");
   EXPECT_EQ(c.value("previous", std::string()), "cpu-naive");
@@ -125,9 +125,9 @@ TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
   EXPECT_LT(c.value("changed", 0), c.value("lines", 0)) << "the loop over the cells did not change";
   // The panel sits right of the settings panel, inside the display, above the caption.
   const auto box = c["box"];
-  EXPECT_GE(box[0].get<float>(), read_json(report)["window"][2].get<float>());
+  EXPECT_GE(box[0].get<float>(), j["window"][2].get<float>());
   EXPECT_LE(box[2].get<float>(), 1600.0f);
-  EXPECT_LE(box[3].get<float>(), read_json(report)["lesson"]["caption_band"][0].get<float>());
+  EXPECT_LE(box[3].get<float>(), j["lesson"]["caption_band"][0].get<float>());
   // Marked lines are drawn in the panel: its box holds the highlight's colour band and text.
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
@@ -142,19 +142,17 @@ TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
 TEST(LessonGl, ProjectorModeShowsTheCaptionButNeverTheNotes) {
   const fs::path dir = temp_dir() / "projector";
   const fs::path file = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
-  const fs::path report = dir / "layout.json", window_report = dir / "window.json";
-  ProcessResult r = run("--headless --projector --lesson " + file.string() +
-                            " --lesson-step 2 --frames 2 --size 1280x720 --layout-report " + report.string(),
-                        dir);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json p = read_json(report)["lesson"];
+  const ReportedRun projector =
+      run_reported("--headless --projector --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720",
+                   dir);
+  ASSERT_EQ(projector.process.status, 0) << projector.process.output;
+  const nlohmann::json& p = projector.report["lesson"];
   EXPECT_FALSE(p.value("notes_shown", true));
   EXPECT_FALSE(p.value("caption", std::string()).empty());
-  r = run("--headless --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720 --layout-report " +
-              window_report.string(),
-          dir);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_TRUE(read_json(window_report)["lesson"].value("notes_shown", false)) << "the window's panel shows them";
+  const ReportedRun window =
+      run_reported("--headless --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720", dir);
+  ASSERT_EQ(window.process.status, 0) << window.process.output;
+  EXPECT_TRUE(window.report["lesson"].value("notes_shown", false)) << "the window's panel shows them";
 }
 
 TEST(LessonGl, AMalformedLessonEndsAHeadlessRunNamingLineAndStep) {

@@ -7,24 +7,20 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/file_io.h"
 #include "core/cli.h"
 #include "matrix/matrix.h"
+#include "support/configure_demo.h"
 #include "support/run_binary.h"
 
 namespace gpulab {
 namespace {
 
 std::string configure(MatrixDemo& demo, std::vector<const char*> args) {
-  Demo* views[] = {&demo};
-  std::vector<const char*> argv{"gpulab", "--demo", "matrix"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const ParseResult r = parse_command_line(int(argv.size()), argv.data(), views);
-  if (!r.options) return "parse: " + r.error;
-  if (std::string bad = apply_variant_options(demo, *r.options); !bad.empty()) return bad;
-  return demo.configure(*r.options);
+  return testing::configure_demo(demo, std::move(args));
 }
 
 TEST(MatrixDemo, TheOpFollowsTheOptions) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cli.h"
@@ -18,6 +19,7 @@
 #include "gl/gl.h"
 #include "image/image.h"
 #include "matrix/matrix.h"
+#include "support/configure_demo.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
 #include "support/image_checks.h"
@@ -29,13 +31,7 @@ using testing::differing_pixels;
 using testing::texture_bytes;
 
 void configure(MatrixDemo& demo, std::vector<const char*> args) {
-  Demo* views[] = {&demo};
-  std::vector<const char*> argv{"gpulab", "--demo", "matrix"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const ParseResult r = parse_command_line(int(argv.size()), argv.data(), views);
-  ASSERT_TRUE(r.options) << r.error;
-  ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-  ASSERT_EQ(demo.configure(*r.options), "");
+  ASSERT_EQ(testing::configure_demo(demo, std::move(args)), "");
 }
 
 int largest_channel_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {

@@ -14,7 +14,6 @@
 #include "image/image.h"
 #include "matrix/matrix.h"
 #include "support/image_checks.h"
-#include "support/png_colours.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;

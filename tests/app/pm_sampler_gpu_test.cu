@@ -28,11 +28,11 @@ __global__ void touch_kernel(float* p, size_t n) {
     p[i] = p[i] * 0.5f + 1.0f;
 }
 
-// Waits until the sampler runs (status ""), up to 5 s; returns its last status.
+// Waits until the sampler runs (status "") or fails, up to 5 s; returns its last status.
 std::string wait_running(cuda::PmSampler& s) {
   const auto t0 = Clock::now();
   std::string st = s.status();
-  while (!st.empty() && (st == "starting" || st.rfind("paused", 0) == 0) && Clock::now() - t0 < std::chrono::seconds(5)) {
+  while (!st.empty() && !s.failed() && Clock::now() - t0 < std::chrono::seconds(5)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     st = s.status();
   }

@@ -4,19 +4,19 @@
 // (F1 / ?) of every demo lists the shell's keys and the demo's own, inside the screen at 3x.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
 #include "core/demo.h"
 #include "gl/image_io.h"
+#include "support/layout_report.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;
+using gpulab::testing::ReportedRun;
 
 namespace {
 
@@ -24,15 +24,12 @@ fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-overlays"); }
 
 // gpulab with XDG_CONFIG_HOME in a scratch folder (never the user's settings).
 ProcessResult run(const std::string& args, const fs::path& dir) {
-  fs::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  return gpulab::testing::run_gpulab(args, "gpulab-overlays");
+  return gpulab::testing::run_gpulab_in(args, dir, "gpulab-overlays");
 }
 
-nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  EXPECT_TRUE(in) << "no layout report " << p;
-  return nlohmann::json::parse(in, nullptr, false);
+// The same, with its layout report parsed.
+ReportedRun run_reported(const std::string& args, const fs::path& dir) {
+  return gpulab::testing::run_with_layout_report(args, dir, "gpulab-overlays");
 }
 
 std::vector<std::string> demo_names() {
@@ -46,14 +43,14 @@ class EveryDemoOverlay : public ::testing::TestWithParam<std::string> {};
 TEST_P(EveryDemoOverlay, HudIsReadableAndLeavesTheMiddleFree) {
   const std::string demo = GetParam();
   const fs::path dir = temp_dir() / ("hud-" + demo);
-  const fs::path png = dir / "shot.png", report = dir / "layout.json";
+  const fs::path png = dir / "shot.png";
   // Enough frames for a measured step and a refresh of the read-out (twice a second at most).
-  const ProcessResult r =
-      run("--headless --demo " + demo + " --hud --frames 24 --size 1920x1080 --ui-scale 1 " +
-              "--screenshot " + png.string() + " --layout-report " + report.string(),
-          dir);
+  const ReportedRun rr = run_reported(
+      "--headless --demo " + demo + " --hud --frames 24 --size 1920x1080 --ui-scale 1 " + "--screenshot " + png.string(),
+      dir);
+  const ProcessResult& r = rr.process;
   ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json j = read_json(report);
+  const nlohmann::json& j = rr.report;
   ASSERT_FALSE(j.is_discarded());
   const nlohmann::json& h = j["hud"];
   ASSERT_TRUE(h.value("shown", false)) << h;
@@ -93,13 +90,13 @@ TEST_P(EveryDemoOverlay, KeyListShowsTheShellsAndTheDemosKeysInsideTheScreen) {
   for (const float scale : {2.0f, 3.0f}) {
     const std::string at = demo + " at " + std::to_string(scale);
     const fs::path dir = temp_dir() / ("keys-" + demo + std::to_string(static_cast<int>(scale)));
-    const fs::path report = dir / "layout.json";
-    const ProcessResult r =
-        run("--headless --cpu --demo " + demo + " --show-keys --frames 3 --size 1920x1080 " + "--ui-scale " +
-                std::to_string(scale) + " --layout-report " + report.string(),
-            dir);
+    const ReportedRun rr =
+        run_reported("--headless --cpu --demo " + demo + " --show-keys --frames 3 --size 1920x1080 " + "--ui-scale " +
+                         std::to_string(scale),
+                     dir);
+    const ProcessResult& r = rr.process;
     ASSERT_EQ(r.status, 0) << r.output;
-    const nlohmann::json j = read_json(report);
+    const nlohmann::json& j = rr.report;
     ASSERT_FALSE(j.is_discarded());
     const nlohmann::json& h = j["help"];
     ASSERT_TRUE(h.value("shown", false)) << at;
@@ -124,11 +121,10 @@ INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoOverlay, ::testing::ValuesIn(demo_
 
 TEST(ProjectorMode, ShowsTheHud) {
   const fs::path dir = temp_dir() / "projector";
-  const fs::path report = dir / "layout.json";
-  const ProcessResult r =
-      run("--headless --cpu --projector --frames 3 --size 1920x1080 --layout-report " + report.string(), dir);
+  const ReportedRun rr = run_reported("--headless --cpu --projector --frames 3 --size 1920x1080", dir);
+  const ProcessResult& r = rr.process;
   ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json j = read_json(report);
+  const nlohmann::json& j = rr.report;
   EXPECT_TRUE(j["hud"].value("shown", false));
   EXPECT_FALSE(j["help"].value("shown", true));
 }

@@ -20,9 +20,7 @@ namespace {
 fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-record"); }
 
 ProcessResult run(const std::string& args, const fs::path& dir) {
-  fs::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  return gpulab::testing::run_gpulab(args, "gpulab-record");
+  return gpulab::testing::run_gpulab_in(args, dir, "gpulab-record");
 }
 
 // ffprobe's count of the decoded video frames of `file`, -1 when it cannot read it.

@@ -3,6 +3,7 @@
 // attaches it: configure() parses a command line for it, frame() makes a frame of the context's size.
 // The image helpers (texture_bytes, rgba_of, ...) are support/image_checks.h's.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cli.h"
@@ -10,6 +11,7 @@
 #include "core/timings.h"
 #include "gl/gl.h"
 #include "image/image.h"
+#include "support/configure_demo.h"
 #include "support/gl_fixture.h"
 #include "support/image_checks.h"
 
@@ -29,15 +31,7 @@ class CpuDemoGlTest : public HeadlessGlTest<Suite, Width, Height> {
   }
 
   // Parses `args` (after `gpulab --demo NAME`) for the demo and configures it, as the app does.
-  void configure(Demo& demo, std::vector<const char*> args) {
-    Demo* views[] = {&demo};
-    const std::string name(demo.name());
-    args.insert(args.begin(), {"gpulab", "--demo", name.c_str()});
-    const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
-    ASSERT_TRUE(r.options) << r.error;
-    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-    ASSERT_EQ(demo.configure(*r.options), "");
-  }
+  void configure(Demo& demo, std::vector<const char*> args) { ASSERT_EQ(configure_demo(demo, std::move(args)), ""); }
 
   Frame frame(int w, int h, bool playing) {
     Frame f;

@@ -3,7 +3,6 @@
 // report (--layout-report) parsed: what the window showed on its last frame.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,12 +20,11 @@ struct ReportedRun {
 // `gpulab ARGS --layout-report DIR/layout.json` with XDG_CONFIG_HOME=DIR/config.
 inline ReportedRun run_with_layout_report(const std::string& args, const std::filesystem::path& dir,
                                           const std::string& log_prefix) {
-  std::filesystem::create_directories(dir / "config");
-  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
   const std::filesystem::path report = dir / "layout.json";
+  std::filesystem::create_directories(dir);
   std::filesystem::remove(report);
   ReportedRun r;
-  r.process = run_gpulab(args + " --layout-report " + report.string(), log_prefix);
+  r.process = run_gpulab_in(args + " --layout-report " + report.string(), dir, log_prefix);
   std::ifstream in(report);
   EXPECT_TRUE(in) << "no layout report " << report << "\n" << r.process.output;
   r.report = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json(nlohmann::json::value_t::discarded);

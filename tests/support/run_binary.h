@@ -34,6 +34,15 @@ inline ProcessResult run_gpulab(const std::string& args, const std::string& log_
   return r;
 }
 
+// `GPULAB_BINARY args` as run_gpulab does, with its settings in DIR/config (XDG_CONFIG_HOME), never
+// the user's.
+inline ProcessResult run_gpulab_in(const std::string& args, const std::filesystem::path& dir,
+                                   const std::string& log_prefix) {
+  std::filesystem::create_directories(dir / "config");
+  ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  return run_gpulab(args, log_prefix);
+}
+
 // temp_directory_path()/<prefix>-<pid>, created if missing.
 inline std::filesystem::path temp_dir(const std::string& prefix) {
   std::filesystem::path d = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()));
