@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
+
 namespace {
 
 struct Region {
@@ -61,27 +63,8 @@ bool read(const std::string& path, std::string* out) {
   return true;
 }
 
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == '\n') {
-      if (!cur.empty() && cur.back() == '\r') cur.pop_back();
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
+using gpulab::text::split_lines;
+using gpulab::text::trim;
 
 // A C++ string literal of `s` (escaped, split every 4000 bytes so no compiler limit is met).
 std::string literal(const std::string& s) {
@@ -146,8 +129,8 @@ bool symbol_names(const std::string& symbol, const std::string& name) {
 // cuobjdump -sass: "Function : SYMBOL" then the listing up to the next function or arch header.
 std::vector<std::pair<std::string, std::string>> sass_functions(const std::string& text) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const std::string& l : lines_of(text)) {
-    const std::string t = trim(l);
+  for (std::string_view lv : split_lines(text)) {
+    const std::string l(lv), t(trim(lv));
     if (t.rfind("Function : ", 0) == 0) {
       out.push_back({t.substr(11), {}});
       continue;
@@ -170,8 +153,8 @@ std::vector<std::pair<std::string, std::string>> sass_functions(const std::strin
 void res_usage(const std::string& text, std::map<std::string, Kernel>& by_symbol) {
   std::string current;
   static const std::regex field(R"((REG|STACK|SHARED|LOCAL):(\d+))");
-  for (const std::string& l : lines_of(text)) {
-    const std::string t = trim(l);
+  for (std::string_view l : split_lines(text)) {
+    const std::string t(trim(l));
     if (t.rfind("Function ", 0) == 0 && t.back() == ':') {
       current = t.substr(9, t.size() - 10);
       continue;
@@ -215,12 +198,12 @@ int main(int argc, char** argv) {
       return 1;
     }
     const std::string rel = f.rfind(root, 0) == 0 ? f.substr(root.size() + (f.size() > root.size() && f[root.size()] == '/')) : f;
-    const std::vector<std::string> lines = lines_of(text);
+    const std::vector<std::string_view> lines = split_lines(text);
     Region* open = nullptr;  // the first of the names the open region belongs to
     size_t open_first = 0;
     int open_line = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      const std::string t = trim(lines[i]);
+      const std::string t(trim(lines[i]));
       if (t.rfind("// snippet ", 0) == 0) {
         if (open) {
           std::fprintf(stderr, "%s:%zu: snippet inside snippet %s (opened at line %d)\n", f.c_str(), i + 1,
@@ -244,7 +227,7 @@ int main(int argc, char** argv) {
         }
         open = nullptr;
       } else if (open) {
-        for (size_t r = open_first; r < regions.size(); ++r) regions[r].text += lines[i] + "\n";
+        for (size_t r = open_first; r < regions.size(); ++r) regions[r].text += std::string(lines[i]) + "\n";
       }
     }
     if (open) {
@@ -259,8 +242,8 @@ int main(int argc, char** argv) {
   const bool have_sass = !cuobjdump.empty() && !lib.empty();
   if (have_sass) {
     std::string s, r;
-    const std::string q = "'" + lib + "'";
-    if (!run("'" + cuobjdump + "' -sass " + q, &s) || !run("'" + cuobjdump + "' -res-usage " + q, &r)) {
+    const std::string q = gpulab::text::shell_quote(lib), tool = gpulab::text::shell_quote(cuobjdump);
+    if (!run(tool + " -sass " + q, &s) || !run(tool + " -res-usage " + q, &r)) {
       std::fprintf(stderr, "embed_snippets: %s -sass / -res-usage %s failed\n", cuobjdump.c_str(), lib.c_str());
       return 1;
     }

@@ -57,7 +57,24 @@ struct Stage {
   int block = 0;                // current block size (0: the variant has none)
   bool active = true;           // false: the current configuration does not run this stage
   std::string inactive_reason;  // why, when !active
+
+  const VariantChoice& current() const { return variants[static_cast<size_t>(variant)]; }
 };
+
+// The first of `stages` that offers variant `id`, or null when none does.
+inline const Stage* stage_offering(const std::vector<Stage>& stages, std::string_view id) {
+  for (const Stage& st : stages)
+    for (const VariantChoice& v : st.variants)
+      if (v.id == id) return &st;
+  return nullptr;
+}
+
+// The variant running in the stage that offers `id` ("" when no stage offers it): not `id` when
+// `id` cannot run here and the demo runs another in its place.
+inline std::string running_in_stage_of(const std::vector<Stage>& stages, std::string_view id) {
+  const Stage* st = stage_offering(stages, id);
+  return st ? std::string(st->current().id) : std::string();
+}
 
 // What the app gives a demo when it attaches.
 struct Context {

@@ -23,8 +23,7 @@ std::string ab_ratio_text(const std::string& a, const std::string& b, double rat
   return b + " is " + hud_speedup(1.0 / ratio) + " slower than " + a;
 }
 
-AbCompare::AbCompare(std::unique_ptr<Demo> b, std::string variant_a, std::string variant_b)
-    : b_(std::move(b)), variant_a_(std::move(variant_a)), variant_b_(std::move(variant_b)) {}
+AbCompare::AbCompare(std::unique_ptr<Demo> b) : b_(std::move(b)) {}
 
 AbCompare::~AbCompare() {
   if (attached_) {
@@ -38,7 +37,16 @@ AbCompare::~AbCompare() {
 void AbCompare::attach(const Context& app) {
   ctx_ = app;
   ctx_.timings = &timings_;
-  b_->attach(ctx_);
+  try {
+    b_->attach(ctx_);
+  } catch (...) {
+    // Whatever it made before failing goes (a half-attached demo must not be drawn or kept).
+    try {
+      b_->detach();
+    } catch (...) {
+    }
+    throw;
+  }
   attached_ = true;
 }
 
@@ -63,8 +71,7 @@ AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b,
   s.x0 = x0, s.x1 = x1;
   s.split_x = (x0 + x1) * 0.5f;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const ImU32 back = light_theme ? IM_COL32(255, 255, 255, 225) : IM_COL32(0, 0, 0, 200);
-  const ImU32 ink = light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+  const auto [back, ink] = overlay_colours(light_theme);
   const float px = std::max(small->FontSize * 1.3f, big->FontSize * 0.45f);
   const float pad = px * 0.3f;
   // The border between the halves.

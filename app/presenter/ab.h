@@ -25,18 +25,17 @@ std::string ab_ratio_text(const std::string& a, const std::string& b, double rat
 
 class AbCompare {
  public:
-  // `b` is configured (not attached) with variant `variant_b`; A is the app's demo, running variant_a.
-  AbCompare(std::unique_ptr<Demo> b, std::string variant_a, std::string variant_b);
+  // `b` is configured (not attached) with the B variant; A is the app's demo.
+  explicit AbCompare(std::unique_ptr<Demo> b);
   ~AbCompare();
   AbCompare(const AbCompare&) = delete;
   AbCompare& operator=(const AbCompare&) = delete;
 
-  // Attaches B with a copy of the app's context whose timings are B's own. Throws what attach throws.
+  // Attaches B with a copy of the app's context whose timings are B's own. Throws what attach throws
+  // (after detaching what B made before failing).
   void attach(const Context& app);
   Demo& b() { return *b_; }
   Timings& timings() { return timings_; }
-  const std::string& variant_a() const { return variant_a_; }
-  const std::string& variant_b() const { return variant_b_; }
 
   // The half framebuffers, re-made when the halves change size.
   void size_halves(int w, int h);
@@ -47,7 +46,6 @@ class AbCompare {
   bool attached_ = false;
   Context ctx_;
   Timings timings_;
-  std::string variant_a_, variant_b_;
   gl::Framebuffer halves_[2];
 };
 
@@ -60,7 +58,8 @@ struct AbShown {
   float ratio_y1 = 0;                                // below the ratio's box
 };
 
-// Labels each half (variant, live time) at its top and the ratio large at the bottom of the view.
+// Labels each half (variant, live time) at its top, the ratio large under the labels, and the
+// border between the halves down to `y1`.
 AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0, float x1,
                         float y1, ImFont* big, ImFont* small, bool light_theme);
 

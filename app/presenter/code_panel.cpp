@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "common/text.h"
+
 namespace gpulab::presenter {
 namespace {
 
@@ -13,7 +15,7 @@ std::vector<CodeLine> lines_of(std::string_view snippet) {
   std::vector<CodeLine> out;
   for (const SourceRegion* r : find_snippet(snippet)) {
     out.push_back({"// " + std::string(r->file) + ":" + std::to_string(r->line), false, true});
-    for (std::string& l : split_lines(r->text)) out.push_back({std::move(l), false, false});
+    for (std::string_view l : text::split_lines(r->text)) out.push_back({std::string(l), false, false});
   }
   return out;
 }
@@ -31,30 +33,26 @@ ImU32 colour(Token t, bool light) {
   return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255);
 }
 
-void draw_source(const CodeView& v, bool light) {
+void draw_source(const CodeView& v, const CodePanelCache& cache, bool light) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeightWithSpacing();
   const ImU32 mark = light ? IM_COL32(255, 220, 120, 255) : IM_COL32(90, 70, 10, 255);
   ImGuiListClipper clip;
   clip.Begin(static_cast<int>(v.lines.size()), h);
-  bool in_comment = false;
-  int highlighted_to = 0;  // block comments carry over lines: tokenise every line up to the visible ones
   while (clip.Step()) {
-    for (; highlighted_to < clip.DisplayStart; ++highlighted_to) highlight(v.lines[highlighted_to].text, &in_comment);
     for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
       const CodeLine& l = v.lines[static_cast<size_t>(i)];
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const float w = std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(l.text.c_str()).x);
       if (l.changed) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), mark);
       float x = p.x;
-      for (const TokenSpan& t : highlight(l.text, &in_comment)) {
+      for (const TokenSpan& t : cache.tokens(static_cast<size_t>(i))) {
         const char* b = l.text.data() + t.begin;
         const char* e = l.text.data() + t.end;
         dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), b, e);
         x += ImGui::CalcTextSize(b, e).x;
       }
       ImGui::Dummy(ImVec2(w, h));
-      highlighted_to = i + 1;
     }
   }
 }
@@ -88,6 +86,25 @@ CodeView code_view(const Stage& stage) {
   return v;
 }
 
+const CodeView& CodePanelCache::view(size_t stage_index, const Stage& stage) {
+  // The key: the rung shown and the one before it (what code_view reads of the stage).
+  std::string key;
+  if (!stage.variants.empty()) {
+    const size_t i = std::min(static_cast<size_t>(std::max(stage.variant, 0)), stage.variants.size() - 1);
+    for (size_t r = i > 0 ? i - 1 : i; r <= i; ++r)
+      key.append(stage.variants[r].id).append("\n").append(stage.variants[r].snippet).append("\n");
+  }
+  if (made_ && stage_ == stage_index && key_ == key) return view_;
+  made_ = true;
+  stage_ = stage_index;
+  key_ = std::move(key);
+  view_ = code_view(stage);
+  tokens_.clear();
+  bool in_comment = false;
+  for (const CodeLine& l : view_.lines) tokens_.push_back(highlight(l.text, &in_comment));
+  return view_;
+}
+
 std::string resource_line(const KernelBuild& k) {
   if (k.regs < 0) {
     const std::string why = sass_unavailable();
@@ -98,7 +115,7 @@ std::string resource_line(const KernelBuild& k) {
          std::to_string(k.stack) + " B" + (k.instances > 1 ? " (first of " + std::to_string(k.instances) + " builds)" : "");
 }
 
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, ImFont* mono, bool light_theme, float x0,
+bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono, bool light_theme, float x0,
                      float y0, float x1, float y1, CodePanelShown* shown) {
   *shown = {};
   std::vector<size_t> active;
@@ -107,7 +124,7 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, ImFont* mo
   if (active.empty()) return true;
   if (std::find(active.begin(), active.end(), *stage) == active.end()) *stage = active.front();
   const Stage& st = stages[*stage];
-  const CodeView v = code_view(st);
+  const CodeView& v = cache->view(*stage, st);
   ImGui::SetNextWindowPos(ImVec2(x0, y0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 100.0f), std::max(y1 - y0, 100.0f)), ImGuiCond_Always);
   bool open = true;
@@ -116,7 +133,7 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, ImFont* mo
     if (active.size() > 1) {
       for (size_t s : active) {
         const Stage& a = stages[s];
-        const std::string label = std::string(a.title) + ": " + std::string(a.variants[static_cast<size_t>(a.variant)].id);
+        const std::string label = std::string(a.title) + ": " + std::string(a.current().id);
         if (ImGui::RadioButton(label.c_str(), s == *stage)) *stage = s;
         ImGui::SameLine();
       }
@@ -134,7 +151,7 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, ImFont* mo
         ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
         if (mono) ImGui::PushFont(mono);
         if (v.lines.empty()) ImGui::TextWrapped("no source region named %s was found at build time", v.snippet.c_str());
-        draw_source(v, light_theme);
+        draw_source(v, *cache, light_theme);
         if (mono) ImGui::PopFont();
         ImGui::EndChild();
         ImGui::EndTabItem();

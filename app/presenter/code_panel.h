@@ -29,7 +29,23 @@ struct CodeView {
   std::vector<const KernelBuild*> kernels;
 };
 CodeView code_view(const Stage& stage);
-// "REG 32 · shared 4096 B · local 0 B · stack 0 B", or why it is not known.
+
+// The panel's view between frames, with each line's highlighting: made again only when the stage
+// shown or its variant (or the rung before it) changes.
+class CodePanelCache {
+ public:
+  const CodeView& view(size_t stage_index, const Stage& stage);
+  const std::vector<TokenSpan>& tokens(size_t line) const { return tokens_[line]; }
+
+ private:
+  bool made_ = false;
+  size_t stage_ = 0;
+  std::string key_;  // the ids and snippets of the rung shown and the previous one
+  CodeView view_;
+  std::vector<std::vector<TokenSpan>> tokens_;  // a line's spans (block comments carried over lines)
+};
+// "NAME: 32 registers, shared 4096 B a block (static), local 0 B (spills and local arrays), stack 0 B"
+// (and " (first of N builds)" for a kernel built several times), or "NAME: " and why it is not known.
 std::string resource_line(const KernelBuild& k);
 
 // Where it went and what it showed on the last frame (window points), for the layout report.
@@ -42,8 +58,9 @@ struct CodePanelShown {
 };
 
 // Draws the panel as a window over [x0, x1] x [y0, y1] with a picker of the active stages
-// (`*stage` is the index chosen into `stages`). Returns false when the window was closed.
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, ImFont* mono, bool light_theme, float x0,
+// (`*stage` is the index chosen into `stages`), its view from `cache`. Returns false when the window
+// was closed.
+bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono, bool light_theme, float x0,
                      float y0, float x1, float y1, CodePanelShown* shown);
 
 }  // namespace gpulab::presenter

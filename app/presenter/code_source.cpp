@@ -5,14 +5,10 @@
 #include <array>
 #include <cctype>
 
+#include "common/text.h"
+
 namespace gpulab::presenter {
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 constexpr std::array<std::string_view, 48> kKeywords = {
     "auto",     "bool",      "break",    "case",     "char",      "const",     "constexpr", "continue",
@@ -46,30 +42,18 @@ std::string snippet_text(std::string_view name) {
   return out;
 }
 
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    out.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 std::vector<bool> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after) {
   const size_t n = before.size(), m = after.size();
   // LCS table from the ends; kernels are a few hundred lines at most.
   std::vector<std::vector<unsigned>> lcs(n + 1, std::vector<unsigned>(m + 1, 0));
   for (size_t i = n; i-- > 0;)
     for (size_t j = m; j-- > 0;)
-      lcs[i][j] = trimmed(before[i]) == trimmed(after[j]) ? lcs[i + 1][j + 1] + 1
+      lcs[i][j] = text::trim(before[i]) == text::trim(after[j]) ? lcs[i + 1][j + 1] + 1
                                                           : std::max(lcs[i + 1][j], lcs[i][j + 1]);
   std::vector<bool> changed(m, true);
   size_t i = 0, j = 0;
   while (i < n && j < m) {
-    if (trimmed(before[i]) == trimmed(after[j])) {
+    if (text::trim(before[i]) == text::trim(after[j])) {
       changed[j] = false;
       ++i, ++j;
     } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
@@ -88,7 +72,7 @@ std::vector<TokenSpan> highlight(std::string_view line, bool* in_comment) {
     if (e > b) out.push_back({b, e, k});
   };
   if (!*in_comment) {
-    const std::string_view t = trimmed(line);
+    const std::string_view t = text::trim(line);
     if (!t.empty() && t.front() == '#') {
       push(0, line.size(), Token::Preprocessor);
       return out;

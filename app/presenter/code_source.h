@@ -43,7 +43,6 @@ std::string snippet_text(std::string_view name);
 // Lines of `after` not in a longest common subsequence with `before` (compared without their leading
 // and trailing blanks): what a rung changed against the previous one. One flag a line of `after`.
 std::vector<bool> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after);
-std::vector<std::string> split_lines(std::string_view text);
 
 // Minimal C++ / CUDA highlighting of one line. `in_comment` carries a /* ... */ across lines.
 enum class Token { Text, Keyword, Cuda, Comment, String, Number, Preprocessor };

@@ -49,7 +49,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   for (size_t s = 0; s < stages.size(); ++s) {
     const Stage& st = stages[s];
     if (!st.active || st.variants.empty()) continue;
-    const VariantChoice& v = st.variants[static_cast<size_t>(st.variant)];
+    const VariantChoice& v = st.current();
     std::string label = std::string(v.id);
     if (!v.blocks.empty()) {
       label += ' ';
@@ -210,6 +210,11 @@ HudPlaced hud_layout(const HudSizes& sz, HudBox view, float pad) {
   return p;
 }
 
+OverlayColours overlay_colours(bool light_theme) {
+  return {light_theme ? IM_COL32(255, 255, 255, 225) : IM_COL32(0, 0, 0, 200),
+          light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255)};
+}
+
 HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme) {
   if (!big) big = ImGui::GetFont();
   if (!small) small = ImGui::GetFont();
@@ -233,8 +238,7 @@ HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small,
   const float pad = std::max(6.0f, small_px * 0.5f);
   const HudPlaced p = hud_layout(sz, view, pad);
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const ImU32 back = light_theme ? IM_COL32(255, 255, 255, 225) : IM_COL32(0, 0, 0, 200);
-  const ImU32 ink = light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+  const auto [back, ink] = overlay_colours(light_theme);
   const ImU32 dim = light_theme ? IM_COL32(40, 40, 40, 255) : IM_COL32(200, 200, 200, 255);
   dl->AddRectFilled(ImVec2(p.box.x0, p.box.y0), ImVec2(p.box.x1, p.box.y1), back, pad * 0.5f);
   const ImVec4 clip(p.box.x0, p.box.y0, p.box.x1, p.box.y1);

@@ -95,4 +95,11 @@ HudPlaced hud_layout(const HudSizes& sizes, HudBox view, float pad);
 // rest, in the view box; returns where it went (for the layout report).
 HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme);
 
+// The colours of every overlay over the view (HUD, lesson caption, A/B labels): the backing box
+// and the text, for the light or the dark theme (packed as ImU32).
+struct OverlayColours {
+  unsigned back, ink;
+};
+OverlayColours overlay_colours(bool light_theme);
+
 }  // namespace gpulab::presenter

@@ -291,11 +291,8 @@ class Parser {
 
 std::vector<std::string> LessonStep::args() const {
   std::vector<std::string> a = {"gpulab", "--demo", demo};
-  for (const std::string& v : variants) {
-    // The second variant of an A/B step is the other half's: the demo itself runs the first.
-    a.insert(a.end(), {"--variant", v});
-    break;
-  }
+  // The second variant of an A/B step is the other half's: the demo itself runs the first.
+  if (!variants.empty()) a.insert(a.end(), {"--variant", variants.front()});
   for (const std::string& b : blocks) a.insert(a.end(), {"--block", b});
   for (const auto& [k, v] : params) {
     a.push_back("--" + k);

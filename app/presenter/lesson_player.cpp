@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "presenter/hud.h"
+
 namespace gpulab::presenter {
 
 int LessonPlayer::target(LessonMove m) const {
@@ -31,11 +33,14 @@ std::string LessonPlayer::progress() const {
   return line;
 }
 
+namespace {
+// The caption band's height for `caption` wrapped into `width` points with `big` at `px`.
 float caption_height(const std::string& caption, float width, ImFont* big, float px, float pad) {
   if (caption.empty() || !big) return 0.0f;
   const ImVec2 ts = big->CalcTextSizeA(px, 1e9f, std::max(width - 4 * pad, 1.0f), caption.c_str());
   return ts.y + 2 * pad;
 }
+}  // namespace
 
 LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big, float px,
                                   ImFont* small, bool light_theme) {
@@ -43,8 +48,7 @@ LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1
   if (!small) small = ImGui::GetFont();
   LessonOverlay out;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const ImU32 back = light_theme ? IM_COL32(255, 255, 255, 225) : IM_COL32(0, 0, 0, 200);
-  const ImU32 ink = light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+  const auto [back, ink] = overlay_colours(light_theme);
   const ImU32 warn = light_theme ? IM_COL32(150, 60, 0, 255) : IM_COL32(255, 190, 80, 255);
   const float small_px = small->FontSize;
   const float pad = std::max(4.0f, small_px * 0.4f);

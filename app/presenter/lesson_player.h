@@ -47,8 +47,6 @@ struct LessonOverlay {
   float caption_y0 = 0, caption_y1 = 0;  // the caption band (0, 0 when the step has none)
   float progress_x0 = 0, progress_y0 = 0, progress_x1 = 0, progress_y1 = 0;
 };
-// The caption band's height for `caption` wrapped into `width` points with `big` at `px`.
-float caption_height(const std::string& caption, float width, ImFont* big, float px, float pad);
 // Draws the overlay into the foreground draw list: the progress line (and the problem under it)
 // with `small` at the top right of the view box [x0, x1] x [0, y1], the caption with `big` at `px`
 // along its bottom.

@@ -308,16 +308,23 @@ void App::select_demo(size_t index) {
     return;
   }
   if (index == demo_ && attached_) return;
+  replace_demo(index, nullptr, true);
+}
+
+bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember) {
   stop_ab();
   ladder_.reset();  // a ladder belongs to the demo it measured (a run is cancelled and joined first)
   if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
   attached_ = false;
+  if (fresh) demos_[index] = std::move(fresh);
   demo_ = index;
   timings_.forget();  // the previous demo's rows go with it
-  settings_.last_demo = std::string(demos_[demo_]->name());
-  settings_dirty_ = true;
+  if (remember) {
+    settings_.last_demo = std::string(demos_[demo_]->name());
+    settings_dirty_ = true;
+  }
   platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
-  attach_current();
+  return attach_current();
 }
 
 void App::choose_variant(size_t stage, std::string_view id) {

@@ -126,6 +126,13 @@ class App {
   bool attach_current();
   Input read_input(const Frame& f);
   void select_demo(size_t index);
+  // Detaches the current demo and attaches demo `index`, first replaced by `fresh` when it is given
+  // (the ladder and A/B end, the timings restart); `remember` saves it as the last demo. Returns
+  // whether it attached.
+  bool replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember);
+  // The part of the display the panel leaves free (window points), above the caption strip when it
+  // is shown and, with `above_lesson_band`, above the lesson's caption band.
+  presenter::HudBox view_box(const Frame& f, bool above_lesson_band = true) const;
   void notify(std::string line);
   void guarded(const char* phase, const std::function<void()>& fn);
   bool write_screenshot(const std::filesystem::path& path);
@@ -143,6 +150,10 @@ class App {
   // A/B (app_ab.cpp): two variants side by side on the input `base_args` configure.
   bool start_ab(const std::vector<std::string>& base_args, const std::string& demo, const std::string& a,
                 const std::string& b, std::string* why);
+  // The B half beside the running demo (the A half, which runs `a`): B is the demo configured by
+  // `base_args` with its variant and block options replaced by `b`.
+  bool start_ab_b(const std::vector<std::string>& base_args, const std::string& a, const std::string& b,
+                  std::string* why);
   void stop_ab();
   void toggle_ab();  // F8
   void compute_ab(Frame& f);
@@ -173,6 +184,8 @@ class App {
   std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record
   std::unique_ptr<presenter::AbCompare> ab_;        // F8 / a lesson step with two variants
   size_t code_stage_ = 0;                           // the stage whose code it shows
+  presenter::CodePanelCache code_cache_;             // what it shows, made again when the variant changes
+  std::optional<std::vector<std::filesystem::path>> shipped_lessons_;  // listed on the Lesson tab's first draw
   std::unique_ptr<presenter::CountersView> counters_;  // F3 / the Counters tab; made on first use
   std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;

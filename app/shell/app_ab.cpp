@@ -18,13 +18,8 @@
 namespace gpulab {
 
 namespace {
-// The variant a demo runs in the stage holding `id`, or "" when no stage has it.
-std::string running_in_stage_of(const Demo& d, const std::string& id) {
-  for (const Stage& st : d.stages())
-    for (const VariantChoice& v : st.variants)
-      if (v.id == id) return std::string(st.variants[static_cast<size_t>(st.variant)].id);
-  return {};
-}
+// Each half's width: the view beside the panel, split in two.
+int half_width(const Frame& f) { return std::max(1, (f.width - f.inset_left) / 2); }
 }  // namespace
 
 bool App::start_ab(const std::vector<std::string>& base_args, const std::string& demo, const std::string& a,
@@ -37,26 +32,32 @@ bool App::start_ab(const std::vector<std::string>& base_args, const std::string&
     *why = "no demo " + text::quote(demo);
     return false;
   }
-  std::vector<std::string> args_a = presenter::without_variant_options(base_args), args_b = args_a;
+  std::vector<std::string> args_a = presenter::without_variant_options(base_args);
   args_a.insert(args_a.end(), {"--variant", a});
-  args_b.insert(args_b.end(), {"--variant", b});
   presenter::StepDemo made_a = presenter::make_demo_from_args(args_a, demo, make_demos, options_.cpu);
-  presenter::StepDemo made_b = presenter::make_demo_from_args(args_b, demo, make_demos, options_.cpu);
-  if (!made_a.demo || !made_b.demo) {
-    *why = !made_a.demo ? made_a.error : made_b.error;
+  if (!made_a.demo) {
+    *why = made_a.error;
     return false;
   }
-  ladder_.reset();
-  if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
-  attached_ = false;
-  demos_[index] = std::move(made_a.demo);
-  demo_ = index;
-  timings_.forget();
-  if (!attach_current()) {
+  if (!replace_demo(index, std::move(made_a.demo), false)) {
     *why = attach_error_;
     return false;
   }
-  auto ab = std::make_unique<presenter::AbCompare>(std::move(made_b.demo), a, b);
+  return start_ab_b(base_args, a, b, why);
+}
+
+bool App::start_ab_b(const std::vector<std::string>& base_args, const std::string& a, const std::string& b,
+                     std::string* why) {
+  stop_ab();
+  std::vector<std::string> args_b = presenter::without_variant_options(base_args);
+  args_b.insert(args_b.end(), {"--variant", b});
+  presenter::StepDemo made_b =
+      presenter::make_demo_from_args(args_b, demos_[demo_]->name(), make_demos, options_.cpu);
+  if (!made_b.demo) {
+    *why = made_b.error;
+    return false;
+  }
+  auto ab = std::make_unique<presenter::AbCompare>(std::move(made_b.demo));
   try {
     ab->attach(ctx_);
   } catch (const std::exception& e) {
@@ -64,8 +65,8 @@ bool App::start_ab(const std::vector<std::string>& base_args, const std::string&
     return false;
   }
   // Both must run what was asked: a variant that cannot run here would make the halves the same.
-  for (const auto& [want, running] :
-       {std::pair{a, running_in_stage_of(*demos_[demo_], a)}, std::pair{b, running_in_stage_of(ab->b(), b)}}) {
+  for (const auto& [want, running] : {std::pair{a, running_in_stage_of(demos_[demo_]->stages(), a)},
+                                      std::pair{b, running_in_stage_of(ab->b().stages(), b)}}) {
     if (running != want) {
       *why = want + " cannot run here (" + ctx_.interop_unavailable_reason() + "): no A/B of " + a + " and " + b;
       return false;
@@ -95,7 +96,7 @@ void App::toggle_ab() {
   std::vector<std::string> runnable;
   for (const VariantChoice& v : st.variants)
     if (v.available) runnable.emplace_back(v.id);
-  const std::string current(st.variants[static_cast<size_t>(st.variant)].id);
+  const std::string current(st.current().id);
   if (runnable.size() < 2) {
     notify("A/B needs two variants of " + std::string(st.title) + " that can run here; " +
            std::to_string(runnable.size()) + " can (" + ctx_.interop_unavailable_reason() + ")");
@@ -117,7 +118,7 @@ void App::compute_ab(Frame& f) {
   // Both halves get the same frame, as wide as a half: the same steps, time and input keep them in step.
   ab_->timings().collect();
   Frame half = f;
-  half.width = std::max(1, (f.width - f.inset_left) / 2);
+  half.width = half_width(f);
   half.inset_left = 0;
   half.input.mouse_x = std::fmod(std::max(0.0f, f.input.mouse_x - static_cast<float>(f.inset_left)),
                                  static_cast<float>(half.width));
@@ -128,7 +129,7 @@ void App::compute_ab(Frame& f) {
 
 void App::render_ab(Frame& f) {
   Frame half = f;
-  half.width = std::max(1, (f.width - f.inset_left) / 2);
+  half.width = half_width(f);
   half.inset_left = 0;
   ab_->size_halves(half.width, f.height);
   Demo* sides[2] = {demos_[demo_].get(), &ab_->b()};
@@ -150,16 +151,15 @@ void App::render_ab(Frame& f) {
 }
 
 void App::draw_ab_overlay(const Frame& f) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const float sx = std::max(io.DisplayFramebufferScale.x, 1e-3f);
   const presenter::HudInput in_a = presenter::hud_input(*demos_[demo_], timings_, ctx_);
   const presenter::HudInput in_b = presenter::hud_input(ab_->b(), ab_->timings(), ctx_);
   const ui::Fonts& fonts = appearance_.fonts();
-  const float x0 = static_cast<float>(f.inset_left) / sx;
-  const float x1 = x0 + 2.0f * static_cast<float>(std::max(1, (f.width - f.inset_left) / 2)) / sx;
+  const presenter::HudBox view = view_box(f);
+  const float sx = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1e-3f);
+  const float x1 = view.x0 + 2.0f * static_cast<float>(half_width(f)) / sx;
   layout_.ab = presenter::draw_ab_overlay(in_a.variant, in_a.ms_per_step.value_or(0), in_b.variant,
-                                          in_b.ms_per_step.value_or(0), x0, x1, io.DisplaySize.y - lesson_band_,
-                                          fonts.hud, fonts.ui, theme_ == Theme::Light);
+                                          in_b.ms_per_step.value_or(0), view.x0, x1, view.y1, fonts.hud, fonts.ui,
+                                          theme_ == Theme::Light);
 }
 
 }  // namespace gpulab

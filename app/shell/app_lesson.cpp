@@ -49,8 +49,10 @@ void App::go_to_step(int k) {
     lesson_->shown(k, "no demo " + text::quote(s.demo));
     return;
   }
-  if (attached_ && index == demo_ && lesson_->input_key() == s.input_key()) {
-    // The same input: only the variant and block change, the simulation carries on.
+  const bool ab_step = s.variants.size() == 2;
+  if (attached_ && index == demo_ && lesson_->input_key() == s.input_key() && !ab_step) {
+    // The same input: only the variant and block change, the simulation carries on. (An A/B step
+    // starts both halves afresh, so that they begin from the same state.)
     Options o;
     if (!s.variants.empty()) o.variants = {s.variants.front()};
     o.blocks = s.blocks;
@@ -61,13 +63,7 @@ void App::go_to_step(int k) {
     if (!made.demo) {
       problem = made.error;
     } else {
-      if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
-      attached_ = false;
-      demos_[index] = std::move(made.demo);
-      demo_ = index;
-      timings_.forget();
-      platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
-      lesson_->set_input_key(attach_current() ? s.input_key() : std::string());
+      lesson_->set_input_key(replace_demo(index, std::move(made.demo), false) ? s.input_key() : std::string());
       playing_ = true;
     }
   }
@@ -75,21 +71,24 @@ void App::go_to_step(int k) {
   // demo shows what it runs instead, and the lesson goes on.
   if (attached_ && !s.variants.empty()) {
     const std::string& want = s.variants.front();
-    for (const Stage& st : demos_[demo_]->stages()) {
-      auto it = std::find_if(st.variants.begin(), st.variants.end(), [&](const VariantChoice& v) { return v.id == want; });
-      if (it == st.variants.end()) continue;
-      const std::string_view running = st.variants[static_cast<size_t>(st.variant)].id;
+    const std::vector<Stage> stages = demos_[demo_]->stages();
+    if (const Stage* st = stage_offering(stages, want)) {
+      const std::string_view running = st->current().id;
       if (running != want) {
+        auto it = std::find_if(st->variants.begin(), st->variants.end(),
+                               [&](const VariantChoice& v) { return v.id == want; });
         const std::string why = !it->unavailable_reason.empty() ? it->unavailable_reason
-                                : !problem.empty()              ? problem
-                                                                : ctx_.interop_unavailable_reason();
+                                : !problem.empty()               ? problem
+                                                                 : ctx_.interop_unavailable_reason();
         problem = want + " cannot run here (" + why + "): " + std::string(running) + " is shown";
       }
     }
   }
-  if (s.variants.size() == 2 && problem.empty()) {
-    std::string why;
-    if (!start_ab(s.args(), s.demo, s.variants[0], s.variants[1], &why)) problem = "A/B: " + why + "; " + s.variants[0] + " is shown";
+  // A/B: the demo just started is the A half (it has the step's variant and block); B is made beside it.
+  if (ab_step && problem.empty()) {
+    std::string why = attach_error_;
+    if (!attached_ || !start_ab_b(s.args(), s.variants[0], s.variants[1], &why))
+      problem = "A/B: " + why + "; " + s.variants[0] + " is shown";
   }
   if (s.code) code_panel_ = *s.code;
   if (attached_ && !s.variants.empty()) {  // the code panel shows the stage the step is about
@@ -104,14 +103,13 @@ void App::go_to_step(int k) {
 }
 
 void App::draw_lesson_overlay(const Frame& f) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const float x0 = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
-  const float y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f);
+  // Below the view: the caption band is the overlay's own.
+  const presenter::HudBox view = view_box(f, false);
   const ui::Fonts& fonts = appearance_.fonts();
   ImFont* big = fonts.hud ? fonts.hud : ImGui::GetFont();
   // The caption at 60% of the HUD's digits: large enough for the back row, two lines on most slides.
   const float px = std::max(ImGui::GetFontSize() * 1.4f, big->FontSize * 0.6f);
-  const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, x0, io.DisplaySize.x, y1, big, px,
+  const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, view.x0, view.x1, view.y1, big, px,
                                                                     fonts.ui, theme_ == Theme::Light);
   lesson_band_ = o.caption_y1 - o.caption_y0;
   lesson_top_ = o.progress_y1;
@@ -120,14 +118,12 @@ void App::draw_lesson_overlay(const Frame& f) {
 }
 
 void App::draw_code(const Frame& f) {
-  const ImGuiIO& io = ImGui::GetIO();
   // The right part of the view: the picture stays visible beside it, the caption below it.
-  const float panel = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
-  const float x0 = std::max(panel + 8.0f, io.DisplaySize.x * 0.55f);
+  const presenter::HudBox view = view_box(f);
+  const float x0 = std::max(view.x0 + 8.0f, view.x1 * 0.55f);
   const float y0 = std::max(8.0f, lesson_top_ + 4.0f);
-  const float y1 = io.DisplaySize.y - lesson_band_ - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - 4.0f;
-  if (!presenter::draw_code_panel(demos_[demo_]->stages(), &code_stage_, appearance_.fonts().mono, theme_ == Theme::Light,
-                                  x0, y0, io.DisplaySize.x - 8.0f, y1, &layout_.code))
+  if (!presenter::draw_code_panel(demos_[demo_]->stages(), &code_stage_, &code_cache_, appearance_.fonts().mono,
+                                  theme_ == Theme::Light, x0, y0, view.x1 - 8.0f, view.y1 - 4.0f, &layout_.code))
     code_panel_ = false;
 }
 
@@ -145,13 +141,14 @@ void App::record_lesson_layout() {
   l.demo = std::string(demos_[demo_]->name());
   if (attached_)
     for (const Stage& st : demos_[demo_]->stages())
-      if (st.active) l.variants.emplace_back(st.variants[static_cast<size_t>(st.variant)].id);
+      if (st.active) l.variants.emplace_back(st.current().id);
 }
 
 void App::draw_lesson_section() {
   if (!lesson_) {
     ImGui::TextWrapped("A lesson steps through a lecture on a clicker (PageDown / PageUp). Open one:");
-    for (const auto& p : presenter::shipped_lessons(ctx_.assets)) {
+    if (!shipped_lessons_) shipped_lessons_ = presenter::shipped_lessons(ctx_.assets);
+    for (const auto& p : *shipped_lessons_) {
       if (ImGui::Button(p.stem().string().c_str())) {
         std::string why;
         if (!open_lesson(p, 0, &why)) notify(why);

@@ -11,14 +11,18 @@
 
 namespace gpulab {
 
-void App::draw_hud(const Frame& f) {
+presenter::HudBox App::view_box(const Frame& f, bool above_lesson_band) const {
   const ImGuiIO& io = ImGui::GetIO();
   presenter::HudBox view;
-  // The part of the display the panel leaves free, above the caption strip when it is shown.
   view.x0 = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
   view.x1 = io.DisplaySize.x;
   view.y0 = 0;
-  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - lesson_band_;
+  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - (above_lesson_band ? lesson_band_ : 0.0f);
+  return view;
+}
+
+void App::draw_hud(const Frame& f) {
+  const presenter::HudBox view = view_box(f);
   const ui::Fonts& fonts = appearance_.fonts();
   const presenter::HudReading& r = hud_view_.reading();
   const presenter::HudPlaced p = presenter::draw_hud(r, view, fonts.hud, fonts.ui, theme_ == Theme::Light);

@@ -31,6 +31,13 @@ inline std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
+// `s` as one word for a POSIX shell (single-quoted, a ' inside written '\'').
+inline std::string shell_quote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 // Input made safe to print inside a message: control bytes (C0, DEL, and the C1 controls U+0080..
 // U+009F, which terminals obey too), and bytes that are not valid UTF-8, become \xNN (\n, \r, \t
 // and \\ as such), so a file's bytes can neither move the terminal's cursor nor cut the message
