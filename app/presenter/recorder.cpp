@@ -15,12 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 class FfmpegSink : public FrameSink {
  public:
   FfmpegSink(FILE* pipe, size_t bytes) : pipe_(pipe), bytes_(bytes) {}
@@ -86,11 +80,11 @@ std::string find_ffmpeg() {
 std::string ffmpeg_command(const std::string& ffmpeg, const fs::path& out, int w, int h, int fps) {
   const bool webm = out.extension() == ".webm";
   // GL's rows come bottom-up: vflip. H.264 and VP9 in 4:2:0 need even sizes: pad by a pixel.
-  std::string cmd = shell_quote(ffmpeg) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
+  std::string cmd = text::shell_quote(ffmpeg) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
                     std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
-                    " -i - -vf " + shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
+                    " -i - -vf " + text::shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
   cmd += webm ? "-c:v libvpx-vp9 -b:v 0 -crf 32 -row-mt 1 " : "-c:v libx264 -preset veryfast -crf 18 -movflags +faststart ";
-  return cmd + shell_quote(out.string());
+  return cmd + text::shell_quote(out.string());
 }
 
 fs::path png_frame_path(const fs::path& out, int k) {
