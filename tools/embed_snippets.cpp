@@ -8,8 +8,9 @@
 //
 // Several regions of one NAME (a kernel and the __device__ helper it calls, in one file or several)
 // are joined in the order found (files sorted by path). A region may belong to several snippets:
-// `// snippet NAME1 NAME2` (a kernel two variants launch, each with its own helper elsewhere). Markers are whole lines (leading spaces allowed); an unterminated or
-// nested region fails the build naming the file and line.
+// `// snippet NAME1 NAME2` (a kernel two variants launch, each with its own helper elsewhere). Markers are
+// whole lines (leading spaces allowed); an unterminated or nested region fails the build naming the file and
+// line.
 //
 // With --cuobjdump PATH --lib LIB (cuobjdump -sass and -res-usage are run on the kernels' library),
 // each region also gets the SASS and resource usage (registers, shared, local and
@@ -76,12 +77,23 @@ std::string literal(const std::string& s) {
       run = 0;
     }
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': break;
-      case '?': out += "\\?"; break;  // no trigraphs
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        break;
+      case '?':
+        out += "\\?";
+        break;  // no trigraphs
       default:
         if (c < 0x20) {
           char buf[8];
@@ -117,7 +129,8 @@ bool symbol_names(const std::string& symbol, const std::string& name) {
   if (nested) ++i;
   while (i < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[i]))) {
     size_t len = 0;
-    while (i < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[i]))) len = len * 10 + size_t(symbol[i++] - '0');
+    while (i < symbol.size() && std::isdigit(static_cast<unsigned char>(symbol[i])))
+      len = len * 10 + size_t(symbol[i++] - '0');
     if (len == 0 || i + len > symbol.size()) return false;
     if (len == name.size() && symbol.compare(i, len, name) == 0) return true;
     i += len;
@@ -141,8 +154,10 @@ std::vector<std::pair<std::string, std::string>> sass_functions(const std::strin
     std::string line = l;
     const size_t enc = line.find("/* 0x");
     const size_t first = line.find("/*");
-    if (enc != std::string::npos && first != enc) line = line.substr(0, enc);
-    else if (enc != std::string::npos) continue;  // a line holding only an encoding
+    if (enc != std::string::npos && first != enc)
+      line = line.substr(0, enc);
+    else if (enc != std::string::npos)
+      continue;  // a line holding only an encoding
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
     out.back().second += line + "\n";
   }
@@ -175,7 +190,9 @@ void res_usage(const std::string& text, std::map<std::string, Kernel>& by_symbol
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: embed_snippets OUT.cpp SOURCE_ROOT [--cuobjdump PATH --lib LIB | --no-sass REASON] FILE...\n");
+    std::fprintf(stderr,
+                 "usage: embed_snippets OUT.cpp SOURCE_ROOT [--cuobjdump PATH --lib LIB | --no-sass REASON] "
+                 "FILE...\n");
     return 2;
   }
   const std::string out_path = argv[1], root = argv[2];
@@ -183,10 +200,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--cuobjdump" && i + 1 < argc) cuobjdump = argv[++i];
-    else if (a == "--lib" && i + 1 < argc) lib = argv[++i];
-    else if (a == "--no-sass" && i + 1 < argc) no_sass = argv[++i];
-    else files.push_back(a);
+    if (a == "--cuobjdump" && i + 1 < argc)
+      cuobjdump = argv[++i];
+    else if (a == "--lib" && i + 1 < argc)
+      lib = argv[++i];
+    else if (a == "--no-sass" && i + 1 < argc)
+      no_sass = argv[++i];
+    else
+      files.push_back(a);
   }
   std::sort(files.begin(), files.end());
 
@@ -197,7 +218,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "embed_snippets: cannot read %s\n", f.c_str());
       return 1;
     }
-    const std::string rel = f.rfind(root, 0) == 0 ? f.substr(root.size() + (f.size() > root.size() && f[root.size()] == '/')) : f;
+    const std::string rel =
+        f.rfind(root, 0) == 0 ? f.substr(root.size() + (f.size() > root.size() && f[root.size()] == '/')) : f;
     const std::vector<std::string_view> lines = split_lines(text);
     Region* open = nullptr;  // the first of the names the open region belongs to
     size_t open_first = 0;
@@ -244,7 +266,8 @@ int main(int argc, char** argv) {
     std::string s, r;
     const std::string q = gpulab::text::shell_quote(lib), tool = gpulab::text::shell_quote(cuobjdump);
     if (!run(tool + " -sass " + q, &s) || !run(tool + " -res-usage " + q, &r)) {
-      std::fprintf(stderr, "embed_snippets: %s -sass / -res-usage %s failed\n", cuobjdump.c_str(), lib.c_str());
+      std::fprintf(stderr, "embed_snippets: %s -sass / -res-usage %s failed\n", cuobjdump.c_str(),
+                   lib.c_str());
       return 1;
     }
     sass = sass_functions(s);
@@ -278,9 +301,10 @@ int main(int argc, char** argv) {
           }
         }
       }
-      kernel_rows.push_back("{" + literal(name) + ", " + literal(k.symbol) + ", " + std::to_string(k.instances) + ", " +
-                            std::to_string(k.regs) + ", " + std::to_string(k.shared) + ", " + std::to_string(k.local) +
-                            ", " + std::to_string(k.stack) + ", " + literal(k.sass) + "}");
+      kernel_rows.push_back("{" + literal(name) + ", " + literal(k.symbol) + ", " +
+                            std::to_string(k.instances) + ", " + std::to_string(k.regs) + ", " +
+                            std::to_string(k.shared) + ", " + std::to_string(k.local) + ", " +
+                            std::to_string(k.stack) + ", " + literal(k.sass) + "}");
     }
     std::string kernels = "{}";
     if (!kernel_rows.empty()) {
@@ -290,8 +314,8 @@ int main(int argc, char** argv) {
       o << "};\n";
       kernels = arr;
     }
-    region_rows.push_back("{" + literal(g.name) + ", " + literal(g.file) + ", " + std::to_string(g.line) + ", " +
-                          literal(g.text) + ", " + kernels + "}");
+    region_rows.push_back("{" + literal(g.name) + ", " + literal(g.file) + ", " + std::to_string(g.line) +
+                          ", " + literal(g.text) + ", " + kernels + "}");
   }
   o << "const SourceRegion kRegions[] = {\n";
   for (const std::string& row : region_rows) o << "    " << row << ",\n";
@@ -309,6 +333,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "embed_snippets: cannot write %s\n", out_path.c_str());
     return 1;
   }
-  std::fprintf(stderr, "embed_snippets: %zu regions, %s\n", regions.size(), have_sass ? "with SASS" : no_sass.c_str());
+  std::fprintf(stderr, "embed_snippets: %zu regions, %s\n", regions.size(),
+               have_sass ? "with SASS" : no_sass.c_str());
   return 0;
 }

@@ -35,8 +35,9 @@ void run_batch_steps(long long steps, const std::function<void(int)>& advance, s
       told = true;
       const double rest = elapsed / double(done) * double(steps - done);
       if (rest > 30)
-        std::fprintf(stderr, "gpulab: %lld %.*s at about %.3g a second: about %s more (Ctrl+C stops)\n", steps,
-                     static_cast<int>(unit.size()), unit.data(), double(done) / elapsed, duration_text(rest).c_str());
+        std::fprintf(stderr, "gpulab: %lld %.*s at about %.3g a second: about %s more (Ctrl+C stops)\n",
+                     steps, static_cast<int>(unit.size()), unit.data(), double(done) / elapsed,
+                     duration_text(rest).c_str());
     }
   }
 }

@@ -15,13 +15,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/stats.h"
 #include "common/cuda_probe.h"
 #include "core/demo.h"
-#include "base/stats.h"
 
 #if defined(GPULAB_HAVE_CUDA)
-#include "cuda/device_info.h"
 #include "common/cuda_check.h"
+#include "cuda/device_info.h"
 #include "cuda/gpu_timer.h"
 #include "cuda/raii.h"
 #endif
@@ -66,7 +66,9 @@ std::string sig4(double v) {
 }
 
 // A time per step for a target line: microseconds below 0.1 ms.
-std::string step_time(double ms) { return ms < 0.1 ? sig4(ms * 1e3) + " \u00b5s/step" : sig4(ms) + " ms/step"; }
+std::string step_time(double ms) {
+  return ms < 0.1 ? sig4(ms * 1e3) + " \u00b5s/step" : sig4(ms) + " ms/step";
+}
 
 bool contains(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
@@ -83,10 +85,14 @@ std::string case_label(const BenchRow& r) { return r.input.empty() ? r.size : r.
 
 const char* kind_name(BenchTarget::Kind k) {
   switch (k) {
-    case BenchTarget::Kind::Rate: return "rate";
-    case BenchTarget::Kind::Ratio: return "ratio";
-    case BenchTarget::Kind::MaxTime: return "max_time";
-    case BenchTarget::Kind::Invalid: break;
+    case BenchTarget::Kind::Rate:
+      return "rate";
+    case BenchTarget::Kind::Ratio:
+      return "ratio";
+    case BenchTarget::Kind::MaxTime:
+      return "max_time";
+    case BenchTarget::Kind::Invalid:
+      break;
   }
   return "invalid";
 }
@@ -136,9 +142,12 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   };
   for (const BenchRow& r : suite.rows) {
     if (!in_scope(t, r) || !contains(t.variants, r.variant)) continue;
-    auto c = std::find_if(cases.begin(), cases.end(), [&](const Case& k) { return bench_same_case(*k.best, r); });
-    if (c == cases.end()) cases.push_back({&r});
-    else if (better(r, *c->best)) c->best = &r;
+    auto c =
+        std::find_if(cases.begin(), cases.end(), [&](const Case& k) { return bench_same_case(*k.best, r); });
+    if (c == cases.end())
+      cases.push_back({&r});
+    else if (better(r, *c->best))
+      c->best = &r;
   }
   if (res.kind == BenchTarget::Kind::Ratio) {
     for (Case& c : cases) {
@@ -150,7 +159,7 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
     std::erase_if(cases, [](const Case& c) { return !c.versus || !(c.best->ms_median > 0); });
   }
   for (Case& c : cases) {
-    c.value = rate ? c.best->items_per_s
+    c.value = rate                                   ? c.best->items_per_s
               : res.kind == BenchTarget::Kind::Ratio ? c.versus->ms_median / c.best->ms_median
                                                      : c.best->ms_median;
   }
@@ -173,7 +182,8 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   // The worst case decides: the lowest rate or ratio, the longest time.
   const Case* worst = &cases.front();
   for (const Case& c : cases) {
-    const bool worse = res.kind == BenchTarget::Kind::MaxTime ? c.value > worst->value : c.value < worst->value;
+    const bool worse =
+        res.kind == BenchTarget::Kind::MaxTime ? c.value > worst->value : c.value < worst->value;
     if (worse) worst = &c;
   }
   const BenchRow& b = *worst->best;
@@ -186,9 +196,15 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   res.variant = b.variant;
   res.block = b.block;
   switch (res.kind) {
-    case BenchTarget::Kind::Rate: res.pass = res.value >= t.min_items_per_s; break;
-    case BenchTarget::Kind::Ratio: res.pass = res.value >= t.min_ratio; break;
-    default: res.pass = res.value <= t.max_ms; break;
+    case BenchTarget::Kind::Rate:
+      res.pass = res.value >= t.min_items_per_s;
+      break;
+    case BenchTarget::Kind::Ratio:
+      res.pass = res.value >= t.min_ratio;
+      break;
+    default:
+      res.pass = res.value <= t.max_ms;
+      break;
   }
   res.status = res.pass ? "PASS" : "MISS";
   res.other_device = !t.device_hint.empty() && suite.device.find(t.device_hint) == std::string::npos;
@@ -201,8 +217,8 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   } else {
     // The case is named where the target leaves it open (Life's and N-body's name it: no case).
     const bool open_case = cases.size() > 1 || t.width == 0 || (t.input.empty() && !b.input.empty());
-    res.detail = worst_prefix + b.variant + " block " + b.block + (open_case ? " at " + case_label(b) : "") + ": " +
-                 (rate ? sci(res.value) : step_time(res.value));
+    res.detail = worst_prefix + b.variant + " block " + b.block + (open_case ? " at " + case_label(b) : "") +
+                 ": " + (rate ? sci(res.value) : step_time(res.value));
   }
   return res;
 }
@@ -242,7 +258,8 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
         const double tn = run(steps);
         if (tn > 0) {
           t1 = tn / steps;
-          steps = std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1, plan.max_steps);
+          steps =
+              std::clamp(static_cast<int>(std::ceil(plan.target_ms / std::max(t1, 1e-4))), 1, plan.max_steps);
         }
       }
     }
@@ -261,7 +278,8 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
   return t;
 }
 
-BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream, const Options& o) {
+BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
+                             const Options& o) {
   auto run = [&](int steps) -> double {
 #if defined(GPULAB_HAVE_CUDA)
     if (gpu) return cuda::time_ms(stream, [&] { step(steps); });
@@ -291,8 +309,10 @@ void bench_fill(BenchRow& row, const BenchTiming& t, double items_per_step, doub
   row.items_per_s = items_per_step / s;
   row.gbps = bytes_per_step / s / 1e9;
   row.gflops = flops_per_step / s / 1e9;
-  if (gpu && suite.peak_bandwidth_gbps > 0 && bytes_per_step > 0) row.pct_peak = 100.0 * row.gbps / suite.peak_bandwidth_gbps;
-  if (gpu && suite.peak_fp32_gflops > 0 && flops_per_step > 0) row.pct_peak_flops = 100.0 * row.gflops / suite.peak_fp32_gflops;
+  if (gpu && suite.peak_bandwidth_gbps > 0 && bytes_per_step > 0)
+    row.pct_peak = 100.0 * row.gbps / suite.peak_bandwidth_gbps;
+  if (gpu && suite.peak_fp32_gflops > 0 && flops_per_step > 0)
+    row.pct_peak_flops = 100.0 * row.gflops / suite.peak_fp32_gflops;
 }
 
 struct BenchStream::Owner {
@@ -340,8 +360,10 @@ void compute_speedups(BenchSuite& suite) {
 std::string format_bench(const BenchSuite& suite) {
   std::ostringstream os;
   os << "gpulab " << suite.command << ": " << suite.demo << " on " << suite.device;
-  if (suite.peak_bandwidth_gbps > 0) os << " (peak memory bandwidth " << fmt("%.0f", suite.peak_bandwidth_gbps) << " GB/s";
-  if (suite.peak_fp32_gflops > 0) os << ", peak FP32 " << fmt("%.1f", suite.peak_fp32_gflops / 1e3) << " TFLOP/s";
+  if (suite.peak_bandwidth_gbps > 0)
+    os << " (peak memory bandwidth " << fmt("%.0f", suite.peak_bandwidth_gbps) << " GB/s";
+  if (suite.peak_fp32_gflops > 0)
+    os << ", peak FP32 " << fmt("%.1f", suite.peak_fp32_gflops / 1e3) << " TFLOP/s";
   if (suite.peak_bandwidth_gbps > 0) os << ")";
   os << "\n";
 
@@ -385,7 +407,8 @@ std::string format_bench(const BenchSuite& suite) {
       c.push_back(r.gflops > 0 ? fmt("%.0f", r.gflops) : "-");
       c.push_back(r.pct_peak_flops > 0 ? fmt("%.1f", r.pct_peak_flops) : "-");
     }
-    for (size_t b = 0; b < suite.baselines.size(); ++b) c.push_back(speedup(b < r.speedups.size() ? r.speedups[b] : 0));
+    for (size_t b = 0; b < suite.baselines.size(); ++b)
+      c.push_back(speedup(b < r.speedups.size() ? r.speedups[b] : 0));
     cells.push_back(c);
   }
   std::vector<size_t> width(head.size());
@@ -492,8 +515,13 @@ std::string bench_json(const BenchSuite& suite) {
                        {"detail", r.detail},
                        {"value", r.value},
                        {"cases", r.cases},
-                       {"case", {{"stage", r.stage}, {"size", r.size}, {"input", r.input}, {"variant", r.variant},
-                                 {"block", r.block}, {"versus_variant", r.versus_variant}}},
+                       {"case",
+                        {{"stage", r.stage},
+                         {"size", r.size},
+                         {"input", r.input},
+                         {"variant", r.variant},
+                         {"block", r.block},
+                         {"versus_variant", r.versus_variant}}},
                        {"other_device", r.other_device}});
   }
   j["targets"] = std::move(targets);

@@ -19,18 +19,18 @@ namespace gpulab {
 
 struct BenchRow {
   std::string demo, stage, variant, block, device;
-  std::string size;          // "16384x16384", "N=131072"
+  std::string size;                 // "16384x16384", "N=131072"
   long long width = 0, height = 0;  // the size as numbers (height 1 for N items)
-  std::string input;         // the input data, e.g. "uniform", "narrow 100..123"; empty: the demo has one
-  int steps = 0;    // steps per timed repeat
+  std::string input;  // the input data, e.g. "uniform", "narrow 100..123"; empty: the demo has one
+  int steps = 0;      // steps per timed repeat
   int repeats = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // per step
   double items_per_s = 0;                        // e.g. cell updates/s, interactions/s
   std::string item_unit;                         // "cell updates"
-  double gbps = 0;      // fewest bytes a step moves / time (0: not a bandwidth figure)
-  double pct_peak = 0;  // of the device's peak memory bandwidth (GPU rows)
-  double gflops = 0;    // floating-point rate (0: not counted)
-  double pct_peak_flops = 0;  // of the device's peak FP32 rate (GPU rows)
+  double gbps = 0;               // fewest bytes a step moves / time (0: not a bandwidth figure)
+  double pct_peak = 0;           // of the device's peak memory bandwidth (GPU rows)
+  double gflops = 0;             // floating-point rate (0: not counted)
+  double pct_peak_flops = 0;     // of the device's peak FP32 rate (GPU rows)
   std::vector<double> speedups;  // over each of the suite's baselines, in order (0: none measured)
   bool baseline_only = false;    // measured as a baseline, not asked for
   std::string error;             // set when the row could not be measured
@@ -43,12 +43,12 @@ bool bench_same_case(const BenchRow& a, const BenchRow& b);
 // one of `variants` (a demo with one CPU and one naive GPU variant per stage lists one of each per
 // group). Built from one id, as in `suite.baselines = {"cpu", "gpu-naive-aos"}`: label and variant.
 struct BenchBaseline {
-  std::string label;                  // the column is "x " + label, the JSON key "speedup_vs_" + label
+  std::string label;  // the column is "x " + label, the JSON key "speedup_vs_" + label
   std::vector<std::string> variants;
 
   BenchBaseline() = default;
   BenchBaseline(std::string id) : label(id), variants{std::move(id)} {}  // NOLINT: implicit on purpose
-  BenchBaseline(const char* id) : BenchBaseline(std::string(id)) {}     // NOLINT: implicit on purpose
+  BenchBaseline(const char* id) : BenchBaseline(std::string(id)) {}      // NOLINT: implicit on purpose
   BenchBaseline(std::string label_, std::vector<std::string> variants_)
       : label(std::move(label_)), variants(std::move(variants_)) {}
 };
@@ -87,10 +87,11 @@ struct BenchTargetResult {
   BenchTarget::Kind kind = BenchTarget::Kind::Invalid;
   bool measured = false;  // false: not run (no matching case measured) or an invalid target
   bool pass = false;
-  std::string status;     // "PASS", "MISS", "not run", "invalid"
-  std::string detail;     // "gpu-swar block 16: 9.512e+12", "worst: hist-lane-private 1.31x at 16384x16384 constant"
-  double value = 0;       // the deciding (worst) case's items/s, ratio or ms per step
-  int cases = 0;          // cases checked
+  std::string status;  // "PASS", "MISS", "not run", "invalid"
+  std::string
+      detail;  // "gpu-swar block 16: 9.512e+12", "worst: hist-lane-private 1.31x at 16384x16384 constant"
+  double value = 0;  // the deciding (worst) case's items/s, ratio or ms per step
+  int cases = 0;     // cases checked
   // The deciding case and the row of `variants` measured there (for a ratio, `versus_variant` too).
   std::string stage, size, input, variant, block, versus_variant;
   std::string device_hint;
@@ -103,7 +104,7 @@ struct BenchSuite {
   std::vector<BenchBaseline> baselines;  // speedups are over these, in order (same case)
   std::vector<BenchRow> rows;
   std::vector<BenchTarget> targets;
-  std::vector<std::string> notes;      // "cpu skipped at N=1048576: about 40 s a step"
+  std::vector<std::string> notes;  // "cpu skipped at N=1048576: about 40 s a step"
   double peak_bandwidth_gbps = 0;
   double peak_fp32_gflops = 0;
   std::string device;
@@ -112,12 +113,12 @@ struct BenchSuite {
 // How a row is timed: `run(steps)` does `steps` steps and returns their milliseconds, synchronised
 // (CUDA events, or the host clock for CPU rows).
 struct BenchPlan {
-  bool cpu = false;        // CPU rows: fewer, longer repeats
-  int steps = 0;           // steps per repeat; 0: sized from a first timed step
+  bool cpu = false;  // CPU rows: fewer, longer repeats
+  int steps = 0;     // steps per repeat; 0: sized from a first timed step
   int repeats = 7;
-  double target_ms = 20;   // a repeat lasts about this long when steps are sized (GPU)
+  double target_ms = 20;  // a repeat lasts about this long when steps are sized (GPU)
   double cpu_target_ms = 200;
-  int max_steps = 20000;  // GPU: a 5 µs step still fills the repeat
+  int max_steps = 20000;            // GPU: a 5 µs step still fills the repeat
   double calibrate_below_ms = 0.1;  // GPU: a first step under this is timed again as a sized run
 };
 struct BenchTiming {
@@ -132,13 +133,15 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
 
 // Times `step(steps)` as bench_measure does: with CUDA events on `stream` for GPU rows, with the host
 // clock for CPU rows; --steps and --repeats from the options.
-BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream, const Options& o);
+BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
+                             const Options& o);
 
 // The rows to measure: the variants asked for with --variant (default: all of `table`), preceded
 // by the baselines (every id of every group) that were not asked for, marked baseline_only. Throws
 // for an unknown id.
 template <class V>
-std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, const std::vector<std::string>& ids,
+std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table,
+                                                  const std::vector<std::string>& ids,
                                                   const std::vector<BenchBaseline>& baselines) {
   auto find = [&](const std::string& id) -> const V* {
     for (const V& v : table)
@@ -155,7 +158,8 @@ std::vector<std::pair<const V*, bool>> bench_plan(std::span<const V> table, cons
   for (const BenchBaseline& group : baselines) {
     for (const std::string& b : group.variants) {
       const V* v = find(b);
-      const bool planned = std::find_if(plan.begin(), plan.end(), [&](const auto& p) { return p.first == v; }) != plan.end();
+      const bool planned =
+          std::find_if(plan.begin(), plan.end(), [&](const auto& p) { return p.first == v; }) != plan.end();
       if (!planned && std::find(chosen.begin(), chosen.end(), v) == chosen.end()) plan.push_back({v, true});
     }
   }

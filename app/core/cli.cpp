@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <memory>
 #include <set>
-#include <utility>
 #include <string_view>
+#include <utility>
 
 #include "common/file_io.h"
 #include "common/text.h"
@@ -109,7 +109,8 @@ std::pair<std::string, int> check_empty_arguments(CLI::App& app, int argc, const
       for (const CLI::Option* o : options)
         if (takes_value(o) && o->check_name(before))
           return {o->get_name() + " needs a value, got an empty one", 1};
-    return {"an empty argument (argument " + std::to_string(i) + (before.empty() ? "" : ", after " + text::quote(before)) +
+    return {"an empty argument (argument " + std::to_string(i) +
+                (before.empty() ? "" : ", after " + text::quote(before)) +
                 "): leave it out, or give the option before it a value",
             2};
   }
@@ -136,49 +137,64 @@ struct Parser {
     app.set_help_flag("-h,--help", "this text");
     app.fallthrough();  // shell options may follow `bench`
     app.footer(keys_footer(demos));
-    demo_option = app.add_option("--demo", o.demo, "demo to start on, or to benchmark (default: the last one, or life)");
-    app.add_option("--variant", o.variants,
-                   "variant id (see --list), once per stage");
-    app.add_option("--block", o.blocks, "block size of a stage: N (threads, or the edge of a square block) or STAGE=N");
-    app.add_option("--steps", o.steps,
-                   "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
+    demo_option = app.add_option("--demo", o.demo,
+                                 "demo to start on, or to benchmark (default: the last one, or life)");
+    app.add_option("--variant", o.variants, "variant id (see --list), once per stage");
+    app.add_option("--block", o.blocks,
+                   "block size of a stage: N (threads, or the edge of a square block) or STAGE=N");
+    app.add_option(
+           "--steps", o.steps,
+           "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
         ->check(CLI::Range(0LL, kMaxSteps));
     app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
     // Shared by the demos that generate their contents (each would otherwise add its own and clash).
-    app.add_option("--init", o.init,
-                   "generated contents: nbody plummer (default), sphere, disk, galaxies; matrix (--op multiply) "
-                   "random, identity, pattern (default)")
+    app.add_option(
+           "--init", o.init,
+           "generated contents: nbody plummer (default), sphere, disk, galaxies; matrix (--op multiply) "
+           "random, identity, pattern (default)")
         ->type_name("NAME");
     app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
     app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
-    app.add_option("--frames", o.frames, "headless: frames to render (default 120)")->check(CLI::Range(1, 1000000));
-    app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame")->type_name(kOutputPath);
+    app.add_option("--frames", o.frames, "headless: frames to render (default 120)")
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame")
+        ->type_name(kOutputPath);
     app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");
-    app.add_flag("--caption", o.caption, "add a caption line (demo, variant, block, kernel time, GPU) to screenshots");
+    app.add_flag("--caption", o.caption,
+                 "add a caption line (demo, variant, block, kernel time, GPU) to screenshots");
     app.add_flag("--software-gl", o.software_gl, "headless: use Mesa's software EGL device");
-    app.add_flag("--start-ladder", o.start_ladder,
-                 "start the speed-up ladder (F5) at once; headless: render until it is measured, then --frames more");
-    app.add_flag("--start-counters", o.start_counters,
-                 "open the Counters tab with its live meters and measure the current variant (F3) at once; "
-                 "headless: render until it is measured and the meters have a second of samples, then --frames more");
+    app.add_flag(
+        "--start-ladder", o.start_ladder,
+        "start the speed-up ladder (F5) at once; headless: render until it is measured, then --frames more");
+    app.add_flag(
+        "--start-counters", o.start_counters,
+        "open the Counters tab with its live meters and measure the current variant (F3) at once; "
+        "headless: render until it is measured and the meters have a second of samples, then --frames more");
     app.add_flag("--list", list, "list demos, their stages and variant ids");
-    ui_scale_option = app.add_option("--ui-scale", ui_scale, "UI scale, 0.75 to 4 (default: the saved one, or the display's)")
+    ui_scale_option = app.add_option("--ui-scale", ui_scale,
+                                     "UI scale, 0.75 to 4 (default: the saved one, or the display's)")
                           ->check(CLI::Range(0.75f, 4.0f));
     app.add_flag("--projector", o.projector,
-                 "projector mode: fullscreen, light theme, UI scale 2, HUD on, the panel reduced to the variant picker");
+                 "projector mode: fullscreen, light theme, UI scale 2, HUD on, the panel reduced to the "
+                 "variant picker");
     app.add_flag("--hud", o.hud, "heads-up display: time per step, speed-up over the CPU, % of peak (F2)");
     app.add_flag("--show-keys", o.show_keys)->group("");  // tests: the key list (F1) from the first frame
-    app.add_flag("--reset-settings", o.reset_settings, "forget the saved settings (UI scale, theme, last demo...)");
+    app.add_flag("--reset-settings", o.reset_settings,
+                 "forget the saved settings (UI scale, theme, last demo...)");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
-    app.add_option("--lesson", o.lesson, "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
+    app.add_option("--lesson", o.lesson,
+                   "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--record", o.record,
-                   "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG sequence (in a window: F9)")
+                   "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG "
+                   "sequence (in a window: F9)")
         ->type_name(kOutputPath);
-    app.add_option("--layout-report", o.layout_report)->type_name(kOutputPath)->group("");  // tests: the panel's layout
+    app.add_option("--layout-report", o.layout_report)
+        ->type_name(kOutputPath)
+        ->group("");  // tests: the panel's layout
 
     // Shared by the image demos (each would otherwise add its own and clash): the demos that take
     // no image refuse them in configure().
@@ -194,22 +210,25 @@ struct Parser {
         ->check(CLI::Range(1, 1000000));
     bench->add_option("--repeats", o.bench_repeats, "timed repeats, the median is reported (default 7)")
         ->check(CLI::Range(1, 1000));
-    bench->add_flag("--all-blocks", o.bench_all_blocks, "time every allowed block size, not just the default");
+    bench->add_flag("--all-blocks", o.bench_all_blocks,
+                    "time every allowed block size, not just the default");
     bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
 
-    ladder = app.add_subcommand("ladder",
-                                "measure and chart every variant of a demo on its input (gpulab ladder --help)");
+    ladder = app.add_subcommand(
+        "ladder", "measure and chart every variant of a demo on its input (gpulab ladder --help)");
     ladder->add_option("--png", o.ladder_png, "write the chart as a PNG slide")->type_name(kOutputPath);
     ladder->add_option("--csv", o.ladder_csv, "write the rungs as CSV")->type_name(kOutputPath);
-    ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")->type_name(kOutputPath);
+    ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")
+        ->type_name(kOutputPath);
     ladder->add_option("--png-size", ladder_png_size, "the PNG's size: 1920x1080 (default) or 3840x2160");
     ladder->add_flag("--counters", o.ladder_counters,
                      "add the GPU's counters (CUPTI) as columns, and a roofline PNG beside --png");
 
-    counters = app.add_subcommand("counters",
-                                  "the GPU's own counters for each variant of a demo (gpulab counters --help)");
+    counters = app.add_subcommand(
+        "counters", "the GPU's own counters for each variant of a demo (gpulab counters --help)");
     counters->add_option("--variant", o.counters_variants, "a variant to measure (repeatable; default: all)");
-    counters->add_option("--json", o.counters_json, "also write the counters as JSON")->type_name(kOutputPath);
+    counters->add_option("--json", o.counters_json, "also write the counters as JSON")
+        ->type_name(kOutputPath);
     counters->add_option("--csv", o.counters_csv, "also write the counters as CSV")->type_name(kOutputPath);
 
     // Each demo's option groups, remembered so that an option of another demo can be refused.
@@ -243,7 +262,8 @@ std::string reject_seed(const Options& o, std::string_view what) {
 
 std::string reject_init(const Options& o, std::string_view demo) {
   if (o.init.empty()) return {};
-  return "--init is an option of the nbody and matrix demos; the " + std::string(demo) + " demo takes no --init";
+  return "--init is an option of the nbody and matrix demos; the " + std::string(demo) +
+         " demo takes no --init";
 }
 
 std::string usage(std::span<Demo* const> demos) {
@@ -256,7 +276,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   Options o;
   Parser p(o, demos);
   auto fail = [](std::string msg, int code) { return ParseResult{std::nullopt, std::move(msg), code}; };
-  if (auto [bad, code] = check_empty_arguments(p.app, argc, argv); code != 0) return fail(std::move(bad), code);
+  if (auto [bad, code] = check_empty_arguments(p.app, argc, argv); code != 0)
+    return fail(std::move(bad), code);
   try {
     p.app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -294,7 +315,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
       } else if (p.ladder_png_size == "3840x2160") {
         o.ladder_png_width = 3840, o.ladder_png_height = 2160;
       } else {
-        return fail("--png-size is 1920x1080 or 3840x2160 (16:9 slides), got " + text::quote(p.ladder_png_size), 1);
+        return fail(
+            "--png-size is 1920x1080 or 3840x2160 (16:9 slides), got " + text::quote(p.ladder_png_size), 1);
       }
     }
     if (o.headless || o.frames || !o.screenshot.empty())
@@ -303,7 +325,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     o.headless = true;
   }
   if (p.counters->parsed()) {
-    if (bench || ladder) return fail("counters is a command of its own: give one of bench, ladder and counters", 2);
+    if (bench || ladder)
+      return fail("counters is a command of its own: give one of bench, ladder and counters", 2);
     o.mode = Options::Mode::Counters;
     if (o.headless || o.frames || !o.screenshot.empty())
       return fail("--headless, --frames and --screenshot are run options; counters is always headless", 2);
@@ -321,7 +344,8 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (!p.sizes.empty()) {
     long long w = 0, h = 0;
     const std::string& s = p.sizes.back();
-    if (!parse_size(s, 16384, &w, &h) || h == 0) return fail("--size needs WxH (1..16384), got " + text::quote(s), 1);
+    if (!parse_size(s, 16384, &w, &h) || h == 0)
+      return fail("--size needs WxH (1..16384), got " + text::quote(s), 1);
     o.width = static_cast<int>(w);
     o.height = static_cast<int>(h);
   }
@@ -342,28 +366,32 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     o.variants.insert(o.variants.end(), p.bench_variants.begin(), p.bench_variants.end());
     o.bench_steps = p.bench_steps;
     if (!o.blocks.empty())
-      return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks", 2);
+      return fail("bench takes no --block: it times each variant's default block, or all with --all-blocks",
+                  2);
     if (o.headless || o.frames || !o.screenshot.empty() || !p.sizes.empty())
       return fail("--headless, --frames and --screenshot are run options, not bench options", 2);
     if (o.ui_scale || o.projector || o.reset_settings || o.hud)
-      return fail("--ui-scale, --projector, --hud and --reset-settings are run options, not bench options", 2);
+      return fail("--ui-scale, --projector, --hud and --reset-settings are run options, not bench options",
+                  2);
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.layout_report.empty() && !o.headless) return fail("--layout-report goes with --headless", 2);
   if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
-  if (!o.lesson.empty() && o.mode != Options::Mode::Run) return fail("--lesson goes with a run, not with bench or ladder", 2);
+  if (!o.lesson.empty() && o.mode != Options::Mode::Run)
+    return fail("--lesson goes with a run, not with bench or ladder", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.
   for (const auto& [demo, group] : p.demo_groups) {
     if (demo->name() == o.demo) {
-      for (const CLI::Option* opt : group->get_options()) o.demo_options_given = o.demo_options_given || opt->count() > 0;
+      for (const CLI::Option* opt : group->get_options())
+        o.demo_options_given = o.demo_options_given || opt->count() > 0;
       continue;
     }
     for (const CLI::Option* opt : group->get_options()) {
       if (opt->count() > 0)
-        return fail(opt->get_name() + " is an option of the " + std::string(demo->name()) + " demo (add --demo " +
-                        std::string(demo->name()) + ")",
+        return fail(opt->get_name() + " is an option of the " + std::string(demo->name()) +
+                        " demo (add --demo " + std::string(demo->name()) + ")",
                     2);
     }
   }

@@ -1,8 +1,9 @@
 #pragma once
 // Command line (CLI11): `gpulab [options]` runs the app (window, or --headless), `gpulab bench
-// [options]` runs the benchmark, `gpulab ladder [options]` charts every variant on the demo's input. The shell's options live here; each demo adds an option group of
-// its own (Demo::add_options), shown under the demo's heading in --help. Unknown flags print the
-// usage and exit with status 2; a bad value prints the reason and exits with status 1.
+// [options]` runs the benchmark, `gpulab ladder [options]` charts every variant on the demo's input. The
+// shell's options live here; each demo adds an option group of its own (Demo::add_options), shown under the
+// demo's heading in --help. Unknown flags print the usage and exit with status 2; a bad value prints the
+// reason and exits with status 1.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,28 +45,29 @@ struct Options {
   std::vector<std::string> blocks;    // --block N or STAGE=N
   long long steps = -1;               // --steps K: batch runs exactly K steps (-1: not given)
   std::optional<uint64_t> seed;       // --seed S: the demo's random contents
-  std::string init;                   // --init NAME: the demo's generated contents (nbody, matrix); "": default
-  bool cpu = false;                   // --cpu: force the CPU backend
-  bool software_gl = false;           // --software-gl: Mesa's software EGL device headless
+  std::string init;          // --init NAME: the demo's generated contents (nbody, matrix); "": default
+  bool cpu = false;          // --cpu: force the CPU backend
+  bool software_gl = false;  // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
-  bool start_ladder = false;          // --start-ladder: the ladder (F5) from the first frame
-  bool start_counters = false;        // --start-counters: the Counters tab, its meters and F3 at once
-  bool demo_given = false;  // --demo was given (else the last demo of the settings, or life)
-  bool size_given = false;  // --size was given (else the window size of the settings)
+  bool start_ladder = false;    // --start-ladder: the ladder (F5) from the first frame
+  bool start_counters = false;  // --start-counters: the Counters tab, its meters and F3 at once
+  bool demo_given = false;      // --demo was given (else the last demo of the settings, or life)
+  bool size_given = false;      // --size was given (else the window size of the settings)
 
   // Presentation (window; --ui-scale also headless). Settings (app/core/settings.h) fill in what is
   // not given; nothing given here is written back to them.
-  std::optional<float> ui_scale;  // --ui-scale S, 0.75..4
-  bool projector = false;         // --projector: fullscreen, light theme, scale 2, HUD, compact panel
-  bool reset_settings = false;    // --reset-settings: forget the saved settings first
-  bool hud = false;               // --hud: the heads-up display on (F2)
-  bool show_keys = false;         // the key list (F1) open from the first frame (tests; not in --help)
+  std::optional<float> ui_scale;    // --ui-scale S, 0.75..4
+  bool projector = false;           // --projector: fullscreen, light theme, scale 2, HUD, compact panel
+  bool reset_settings = false;      // --reset-settings: forget the saved settings first
+  bool hud = false;                 // --hud: the heads-up display on (F2)
+  bool show_keys = false;           // the key list (F1) open from the first frame (tests; not in --help)
   bool demo_options_given = false;  // an option of --demo's own group was given
-  std::string layout_report;      // headless: the panel's layout as JSON (tests; not in --help)
-  std::string lesson;             // --lesson PATH: a lesson script (assets/lessons/*.toml)
-  int lesson_step = 0;            // --lesson-step K: start at step K (1-based; 0: the first)
-  std::string record;             // headless: --record OUT.mp4 records the --frames as a clip
-  std::vector<std::string> args;  // the command line as given (argv[0] first): A/B configures its halves from it
+  std::string layout_report;        // headless: the panel's layout as JSON (tests; not in --help)
+  std::string lesson;               // --lesson PATH: a lesson script (assets/lessons/*.toml)
+  int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
+  std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
+  std::vector<std::string>
+      args;  // the command line as given (argv[0] first): A/B configures its halves from it
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

@@ -46,7 +46,9 @@ std::string apply_variant_options(Demo& demo, const Options& o) {
   int last_stage = 0;
   for (const std::string& id : o.variants) {
     const int s = stage_of(id);
-    if (s < 0) return "unknown variant " + text::quote(id) + " for " + std::string(demo.name()) + " (gpulab --list shows the ids)";
+    if (s < 0)
+      return "unknown variant " + text::quote(id) + " for " + std::string(demo.name()) +
+             " (gpulab --list shows the ids)";
     if (++given[s] > 1)
       return "--variant given twice for the " + std::string(stages[s].id) + " stage (once per stage)";
     std::string why;
@@ -62,7 +64,8 @@ std::string apply_variant_options(Demo& demo, const Options& o) {
       if (it == stages.end()) {
         std::string list;
         for (const Stage& st : stages) list += (list.empty() ? "" : ", ") + std::string(st.id);
-        return "--block " + text::escape(b) + ": " + std::string(demo.name()) + " has no stage " + text::quote(name) + " (stages: " + list + ")";
+        return "--block " + text::escape(b) + ": " + std::string(demo.name()) + " has no stage " +
+               text::quote(name) + " (stages: " + list + ")";
       }
       s = static_cast<int>(it - stages.begin());
       number = b.substr(eq + 1);

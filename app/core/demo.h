@@ -79,21 +79,21 @@ inline std::string running_in_stage_of(const std::vector<Stage>& stages, std::st
 // What the app gives a demo when it attaches.
 struct Context {
   platform::Platform* platform = nullptr;
-  bool cuda = false;                 // a CUDA device is in use
-  std::string cuda_reason;           // why not, when cuda is false
+  bool cuda = false;        // a CUDA device is in use
+  std::string cuda_reason;  // why not, when cuda is false
   int cuda_device = -1;
-  Stream stream = nullptr;           // the compute stream (CUDA builds with a device)
-  bool interop = false;              // GL resources can be registered with CUDA
-  std::string interop_reason;        // why not, when interop is false
+  Stream stream = nullptr;     // the compute stream (CUDA builds with a device)
+  bool interop = false;        // GL resources can be registered with CUDA
+  std::string interop_reason;  // why not, when interop is false
   // Why a display target cannot share GL resources with CUDA: no device, or the registration failed.
   std::string interop_unavailable_reason() const {
     if (!cuda) return cuda_reason.empty() ? "no CUDA device" : cuda_reason;
     return interop_reason;
   }
   Timings* timings = nullptr;
-  double peak_bandwidth_gbps = 0.0;  // of the CUDA device, 0 when unknown
-  double peak_fp32_gflops = 0.0;     // of the CUDA device, 0 when unknown
-  std::filesystem::path assets;      // assets/ folder
+  double peak_bandwidth_gbps = 0.0;         // of the CUDA device, 0 when unknown
+  double peak_fp32_gflops = 0.0;            // of the CUDA device, 0 when unknown
+  std::filesystem::path assets;             // assets/ folder
   std::function<void(std::string)> notify;  // a line for the message area (errors, saved files)
 };
 
@@ -106,7 +106,7 @@ struct Input {
   bool pressed[3] = {};            // went down this frame
   bool dragging[3] = {};           // held and moved
   bool shift = false, ctrl = false, alt = false;
-  std::vector<int> keys;           // GLFW key codes pressed this frame that the app did not take
+  std::vector<int> keys;  // GLFW key codes pressed this frame that the app did not take
 };
 
 // Per-frame state the app hands to each phase.
@@ -115,23 +115,23 @@ struct Frame {
   double dt = 0.0;            // seconds since the last frame
   bool playing = true;
   int steps_per_frame = 1;
-  bool step_once = false;     // N pressed / Step clicked while paused
-  bool reset = false;         // R pressed / Reset clicked
-  bool mouse_free = true;     // the UI does not want the mouse: input is the demo's
+  bool step_once = false;  // N pressed / Step clicked while paused
+  bool reset = false;      // R pressed / Reset clicked
+  bool mouse_free = true;  // the UI does not want the mouse: input is the demo's
   Input input;
-  int inset_left = 0;         // pixels on the left covered by the UI panel (0 when hidden)
+  int inset_left = 0;  // pixels on the left covered by the UI panel (0 when hidden)
   float ui_scale = 1.0f;
 };
 
 // One throughput read-out of the timings panel: a timed section, what one step in it does.
 struct Throughput {
-  std::string label;          // "step (per generation)", "force (per step)"
-  std::string section;        // timing section holding one frame's steps ("step")
-  double steps = 0;           // steps inside that section in the last frame (0: nothing ran)
-  double items_per_step = 0;  // e.g. cell updates per generation
-  std::string item_unit;      // "cell updates"
-  double bytes_per_step = 0;  // fewest bytes a step moves (0: no bandwidth figure)
-  double flops_per_step = 0;  // floating-point operations a step (0: no GFLOP/s figure)
+  std::string label;            // "step (per generation)", "force (per step)"
+  std::string section;          // timing section holding one frame's steps ("step")
+  double steps = 0;             // steps inside that section in the last frame (0: nothing ran)
+  double items_per_step = 0;    // e.g. cell updates per generation
+  std::string item_unit;        // "cell updates"
+  double bytes_per_step = 0;    // fewest bytes a step moves (0: no bandwidth figure)
+  double flops_per_step = 0;    // floating-point operations a step (0: no GFLOP/s figure)
   bool whole_pipeline = false;  // times every stage together (else the first stage's step)
 };
 

@@ -14,23 +14,23 @@
 namespace gpulab {
 
 struct Probe {
-  std::string unavailable;   // why this variant cannot run here ("no CUDA device"); run is empty then
-  bool gpu = false;          // timed with CUDA events on `stream`, else with the host clock
-  Stream stream = nullptr;   // the probe's own stream (GPU probes)
-  std::string device;        // the engine's device name
+  std::string unavailable;  // why this variant cannot run here ("no CUDA device"); run is empty then
+  bool gpu = false;         // timed with CUDA events on `stream`, else with the host clock
+  Stream stream = nullptr;  // the probe's own stream (GPU probes)
+  std::string device;       // the engine's device name
   // What one step does, for rates and the % of peak (as the bench's rows).
   double items_per_step = 0;
-  std::string item_unit;     // "cell updates"
-  double bytes_per_step = 0;   // fewest bytes a step moves (0: no bandwidth figure)
-  double flops_per_step = 0;   // floating-point operations a step (0: none)
-  std::string size;            // the input's size as the bench prints it ("1024x1024", "N=4096")
+  std::string item_unit;      // "cell updates"
+  double bytes_per_step = 0;  // fewest bytes a step moves (0: no bandwidth figure)
+  double flops_per_step = 0;  // floating-point operations a step (0: none)
+  std::string size;           // the input's size as the bench prints it ("1024x1024", "N=4096")
   long long width = 0, height = 0;
   // Advances `steps` steps of the copy (synchronous or not: the timer synchronises).
   std::function<void(int steps)> run;
   // Runs a few steps from a fresh copy of the input beside the CPU reference and compares: "" when
   // they agree, else the first difference. Empty: the variant is the reference itself.
   std::function<std::string()> verify;
-  std::string note;  // shown with the result, e.g. why it was not verified
+  std::string note;             // shown with the result, e.g. why it was not verified
   std::shared_ptr<void> state;  // the engines and copies run and verify use
 };
 

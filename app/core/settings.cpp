@@ -28,12 +28,11 @@ std::string where(const std::string& source, const toml::source_region& at) {
 bool valid_demo_name(std::string_view s) {
   if (s.empty() || s.size() > 64) return false;
   for (const char c : s)
-    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' ||
-          c == '_'))
+    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+          c == '-' || c == '_'))
       return false;
   return true;
 }
-
 
 }  // namespace
 
@@ -41,7 +40,8 @@ const char* theme_name(Theme theme) { return theme == Theme::Light ? "light" : "
 
 fs::path settings_path(std::string* why) {
   // The specification ignores a relative XDG_CONFIG_HOME.
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg == '/') return fs::path(xdg) / "gpulab" / "settings.toml";
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg == '/')
+    return fs::path(xdg) / "gpulab" / "settings.toml";
   if (const char* home = std::getenv("HOME"); home && *home == '/')
     return fs::path(home) / ".config" / "gpulab" / "settings.toml";
   if (why) *why = "settings are not kept: neither XDG_CONFIG_HOME nor HOME is an absolute path";
@@ -98,9 +98,12 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
       s.hud = node.value<bool>().value_or(false);
     } else if (k == "last_demo") {
       const auto v = node.value<std::string>();
-      if (!node.is_string() || !v) bad(std::string("must be a demo's name (a string), not ") + toml_type_name(node));
-      else if (!valid_demo_name(*v)) bad("is " + text::quote(*v) + ", not a demo's name");
-      else s.last_demo = *v;
+      if (!node.is_string() || !v)
+        bad(std::string("must be a demo's name (a string), not ") + toml_type_name(node));
+      else if (!valid_demo_name(*v))
+        bad("is " + text::quote(*v) + ", not a demo's name");
+      else
+        s.last_demo = *v;
     } else if (k == "window_width" || k == "window_height") {
       if (!node.is_integer()) {
         bad(std::string("must be an integer, not ") + toml_type_name(node));

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/hd.h"
 #include "base/stats.h"
+#include "common/hd.h"
 
 namespace gpulab {
 

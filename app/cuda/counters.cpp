@@ -21,12 +21,12 @@
 #if defined(GPULAB_HAVE_CUPTI)
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
-#include <cupti_callbacks.h>
-#include <cupti_driver_cbid.h>
 #include <cupti_target.h>
 
 #include "cuda/cupti_util.h"
@@ -70,7 +70,8 @@ std::string short_kernel_name(std::string_view range_name) {
   std::string name(range_name);
   if (name.rfind("_Z", 0) == 0) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                             std::free);
     if (status == 0 && d) name = d.get();
   }
   for (const std::string anon : {"(anonymous namespace)::", "{anonymous}::"})
@@ -117,7 +118,8 @@ std::string cupti_error_reason(int code, std::string_view call, std::string_view
   switch (code) {
     case 35:  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
       return "the NVIDIA driver lets only administrators read the GPU's performance counters "
-             "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ERR_NVGPUCTRPERM). An administrator can allow every user: "
+             "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ERR_NVGPUCTRPERM). An administrator can allow every "
+             "user: "
              "add 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' to a file in /etc/modprobe.d/, "
              "then reload the nvidia module or reboot; or run gpulab with CAP_PERFMON or CAP_SYS_ADMIN "
              "(e.g. as root). Everything else in gpulab works without them";
@@ -138,7 +140,8 @@ std::string cupti_error_reason(int code, std::string_view call, std::string_view
     case 33:
       return "CUPTI cannot profile this virtualised GPU (CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED)";
     case 41:
-      return "profiling is not allowed while confidential computing is on (CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED)";
+      return "profiling is not allowed while confidential computing is on "
+             "(CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED)";
     case 42:
       return "CUPTI does not support NVIDIA crypto-mining processors (CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED)";
     case 43:
@@ -238,7 +241,8 @@ struct Counters::Impl {
     cudaDriverEntryPointQueryResult found{};
     check_cuda(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found),
                "cannot reach the driver's cuCtxGetCurrent");
-    if (!fn || found != cudaDriverEntryPointSuccess) throw CuptiFailure{"the driver has no cuCtxGetCurrent", true};
+    if (!fn || found != cudaDriverEntryPointSuccess)
+      throw CuptiFailure{"the driver has no cuCtxGetCurrent", true};
     CUcontext ctx = nullptr;
     if (reinterpret_cast<GetCurrent>(fn)(&ctx) != CUDA_SUCCESS || !ctx)
       throw CuptiFailure{"no current CUDA context", false};
@@ -254,7 +258,8 @@ struct Counters::Impl {
     }
     chip = cupti::chip_name(dev, CuptiProfiler::Range);
     {
-      auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+      auto p = params<CUpti_Profiler_GetCounterAvailability_Params>(
+          CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
       p.ctx = ctx;
       check(cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability");
       availability.resize(p.counterAvailabilityImageSize);
@@ -341,7 +346,8 @@ class LaunchNames {
   }
 
  private:
-  static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  static void CUPTIAPI callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
     const auto* d = static_cast<const CUpti_CallbackData*>(data);
     if (!d || d->callbackSite != CUPTI_API_ENTER || !d->symbolName) return;
     auto* me = static_cast<LaunchNames*>(self);
@@ -428,7 +434,8 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
     std::vector<const char*> names(kMetricNames.begin(), kMetricNames.end());
     std::vector<uint8_t> data;
     {
-      auto p = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+      auto p = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+          CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
       p.pRangeProfilerObject = profiler.get();
       p.pMetricNames = names.data();
       p.numMetrics = names.size();
@@ -438,7 +445,8 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
       data.assign(p.counterDataSize, 0);
     }
     {
-      auto p = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+      auto p = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+          CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
       p.pRangeProfilerObject = profiler.get();
       p.counterDataSize = data.size();
       p.pCounterData = data.data();
@@ -472,14 +480,16 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
     r.step_ms = since();
     size_t dropped = 0;
     {
-      auto p = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+      auto p =
+          params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
       p.pRangeProfilerObject = profiler.get();
       check(cuptiRangeProfilerDecodeData(&p), "cuptiRangeProfilerDecodeData");
       dropped = p.numOfRangeDropped;
     }
     size_t ranges = 0;
     {
-      auto p = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+      auto p = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+          CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
       p.pCounterDataImage = data.data();
       p.counterDataImageSize = data.size();
       check(cuptiRangeProfilerGetCounterDataInfo(&p), "cuptiRangeProfilerGetCounterDataInfo");
@@ -488,7 +498,8 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
     const std::vector<std::string> names_by_launch = launches.names(ranges);
     for (size_t i = 0; i < ranges; ++i) {
       KernelCounters k;
-      auto info = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+      auto info = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
+          CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
       info.pCounterDataImage = data.data();
       info.counterDataImageSize = data.size();
       info.rangeIndex = i;
@@ -496,11 +507,13 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
       check(cuptiRangeProfilerCounterDataGetRangeInfo(&info), "cuptiRangeProfilerCounterDataGetRangeInfo");
       k.kernel = !names_by_launch.empty() ? short_kernel_name(names_by_launch[i])
                                           : "kernel " + std::to_string(i + 1);
-      cupti::evaluate(impl_->host, data, i, names.data(), names.size(), k.values.data(), CuptiProfiler::Range);
+      cupti::evaluate(impl_->host, data, i, names.data(), names.size(), k.values.data(),
+                      CuptiProfiler::Range);
       r.kernels.push_back(std::move(k));
     }
     r.decode_ms = since();
-    if (ranges == 0) r.unavailable = "the step launched no kernel to count";
+    if (ranges == 0)
+      r.unavailable = "the step launched no kernel to count";
     else if (dropped > 0)
       r.unavailable = "the step launched more than " + std::to_string(kMaxRanges) +
                       " kernels; gpulab records at most that many in one measurement";

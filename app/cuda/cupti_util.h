@@ -68,7 +68,8 @@ inline CUpti_Profiler_Host_Object* host_object(CUpti_ProfilerType type, const st
 // Deinitialises a host object made by host_object (nothing when null) and nulls it.
 inline void release_host_object(CUpti_Profiler_Host_Object*& host) {
   if (host) {
-    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    auto p =
+        params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
     p.pHostObject = host;
     cuptiProfilerHostDeinitialize(&p);
   }
@@ -77,10 +78,12 @@ inline void release_host_object(CUpti_Profiler_Host_Object*& host) {
 
 // The configuration image of `count` metrics on a profiler host object (range profiler or PM sampling),
 // and the passes it needs (*passes). Throws Failure as check() does, for `profiler`.
-inline std::vector<uint8_t> config_image(CUpti_Profiler_Host_Object* host, const char* const* names, size_t count,
-                                         int* passes, CuptiProfiler profiler = CuptiProfiler::Range) {
+inline std::vector<uint8_t> config_image(CUpti_Profiler_Host_Object* host, const char* const* names,
+                                         size_t count, int* passes,
+                                         CuptiProfiler profiler = CuptiProfiler::Range) {
   {
-    auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     p.pHostObject = host;
     p.ppMetricNames = const_cast<const char**>(names);
     p.numMetrics = count;
@@ -88,20 +91,23 @@ inline std::vector<uint8_t> config_image(CUpti_Profiler_Host_Object* host, const
   }
   std::vector<uint8_t> config;
   {
-    auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     p.pHostObject = host;
     check(cuptiProfilerHostGetConfigImageSize(&p), "cuptiProfilerHostGetConfigImageSize", profiler);
     config.assign(p.configImageSize, 0);
   }
   {
-    auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     p.pHostObject = host;
     p.configImageSize = config.size();
     p.pConfigImage = config.data();
     check(cuptiProfilerHostGetConfigImage(&p), "cuptiProfilerHostGetConfigImage", profiler);
   }
   {
-    auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    auto p = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
     p.configImageSize = config.size();
     p.pConfigImage = config.data();
     check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses", profiler);

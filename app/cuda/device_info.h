@@ -37,8 +37,8 @@ struct DeviceInfo {
   bool concurrent_kernels = false;
   int async_engines = 0;        // copy engines: 2 = copies both ways overlap with kernels
   bool kernel_timeout = false;  // a watchdog limits kernel run time (display GPU)
-  int compute_mode = 0;  // cudaComputeMode: 0 default, 1 exclusive-thread (gone), 2 prohibited, 3
-                         // exclusive-process
+  int compute_mode = 0;         // cudaComputeMode: 0 default, 1 exclusive-thread (gone), 2 prohibited, 3
+                                // exclusive-process
 
   // Memory
   size_t total_global_mem = 0;  // bytes
@@ -72,9 +72,7 @@ struct DeviceInfo {
   double peak_fp32_gflops() const {
     return static_cast<double>(sm_count) * fp32_cores_per_sm() * 2.0 * clock_khz * 1e3 / 1e9;
   }
-  std::string compute_capability() const {
-    return std::to_string(cc_major) + "." + std::to_string(cc_minor);
-  }
+  std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };
 
 // 13000 -> "13.0", 12080 -> "12.8", 0 -> "none".
@@ -100,9 +98,7 @@ inline int fp32_cores_per_sm(int cc_major, int cc_minor) {
   return 0;
 }
 
-inline int DeviceInfo::fp32_cores_per_sm() const {
-  return cuda::fp32_cores_per_sm(cc_major, cc_minor);
-}
+inline int DeviceInfo::fp32_cores_per_sm() const { return cuda::fp32_cores_per_sm(cc_major, cc_minor); }
 
 // Everything above for CUDA device `ordinal`; throws GpuError when the device cannot be queried.
 // Briefly makes `ordinal` current for cudaMemGetInfo, then restores the previous device.

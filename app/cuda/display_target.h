@@ -226,7 +226,9 @@ class InteropTexture : public detail::DisplayTargetState {
   const gl::Texture2D& texture() const { return texture_; }
   // GL copies RGBA8 rows from `pbo` (a pixel buffer, row 0 at the top) into the texture, on the GPU
   // (gl::Texture2D::upload_from_pixel_buffer). For a pixel buffer CUDA wrote, unmapped again.
-  void upload_from(const gl::Buffer& pbo) { texture_.upload_from_pixel_buffer(pbo, GL_RGBA, GL_UNSIGNED_BYTE); }
+  void upload_from(const gl::Buffer& pbo) {
+    texture_.upload_from_pixel_buffer(pbo, GL_RGBA, GL_UNSIGNED_BYTE);
+  }
   int width() const { return texture_.width(); }
   int height() const { return texture_.height(); }
   // The texture is registered: update() with a surface fill writes it in place.

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/hd.h"
 #include "base/stats.h"
+#include "common/hd.h"
 #include "cuda/raii.h"
 
 namespace gpulab::cuda {

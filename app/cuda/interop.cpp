@@ -49,8 +49,7 @@ std::string explain_register_failure(const char* call, cudaError_t err) {
   int device = -1;
   const bool on_cuda = gl_context_on_cuda_device(&device);
   const std::string renderer = gl_renderer_name();
-  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
-      err == cudaErrorInitializationError) {
+  if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver || err == cudaErrorInitializationError) {
     os << "no usable CUDA device or driver (" << cudaGetErrorString(err) << ")";
   } else if (!on_cuda) {
     os << "the GL context is not on a CUDA device (remote session, WSL2, software renderer, or the "
@@ -59,8 +58,8 @@ std::string explain_register_failure(const char* call, cudaError_t err) {
     os << "the GL name, target or format is not registrable (an existing texture with immutable "
           "storage in a plain format such as RGBA8 or R32F, or a buffer with storage, is needed)";
   } else if (err == cudaErrorNotSupported || err == cudaErrorUnknown) {
-    os << "the driver refused the registration although the context is on CUDA device " << device
-       << " (" << cudaGetErrorString(err) << ")";
+    os << "the driver refused the registration although the context is on CUDA device " << device << " ("
+       << cudaGetErrorString(err) << ")";
   } else {
     os << cudaGetErrorString(err);
   }
@@ -69,17 +68,14 @@ std::string explain_register_failure(const char* call, cudaError_t err) {
 }
 
 void log_failure(const char* what, cudaError_t err) {
-  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err),
-               cudaGetErrorString(err));
+  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-std::optional<GraphicsResource> GraphicsResource::try_register_image(GLuint texture,
-                                                                     std::string* why,
-                                                                     GLenum target,
-                                                                     unsigned flags) {
+std::optional<GraphicsResource> GraphicsResource::try_register_image(GLuint texture, std::string* why,
+                                                                     GLenum target, unsigned flags) {
   cudaGraphicsResource_t res = nullptr;
   const cudaError_t err = cudaGraphicsGLRegisterImage(&res, texture, target, flags);
   if (err != cudaSuccess) {
@@ -94,8 +90,7 @@ std::optional<GraphicsResource> GraphicsResource::try_register_image(GLuint text
   return r;
 }
 
-std::optional<GraphicsResource> GraphicsResource::try_register_buffer(GLuint buffer,
-                                                                      std::string* why,
+std::optional<GraphicsResource> GraphicsResource::try_register_buffer(GLuint buffer, std::string* why,
                                                                       unsigned flags) {
   cudaGraphicsResource_t res = nullptr;
   const cudaError_t err = cudaGraphicsGLRegisterBuffer(&res, buffer, flags);
@@ -148,8 +143,7 @@ void GraphicsResource::reset() noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-ScopedMap::ScopedMap(std::span<GraphicsResource* const> resources, gpulab::Stream stream)
-    : stream_(stream) {
+ScopedMap::ScopedMap(std::span<GraphicsResource* const> resources, gpulab::Stream stream) : stream_(stream) {
   owners_.reserve(resources.size());
   handles_.reserve(resources.size());
   for (GraphicsResource* r : resources) {
@@ -209,9 +203,7 @@ MappedBuffer ScopedMap::buffer(size_t index) const {
   return b;
 }
 
-MappedBuffer ScopedMap::buffer(const GraphicsResource& resource) const {
-  return buffer(index_of(resource));
-}
+MappedBuffer ScopedMap::buffer(const GraphicsResource& resource) const { return buffer(index_of(resource)); }
 
 void ScopedMap::unmap() {
   if (handles_.empty()) return;

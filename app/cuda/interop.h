@@ -54,11 +54,11 @@ class GraphicsResource {
   // "cudaGraphicsGLRegisterImage failed: cudaErrorUnknown — the GL context is not on a CUDA device
   // (remote session, WSL2, display on another GPU)". The runtime's last error is cleared, so a
   // later launch check does not report this failure again.
-  static std::optional<GraphicsResource> try_register_image(
-      GLuint texture, std::string* why, GLenum target = GL_TEXTURE_2D,
-      unsigned flags = kRegisterSurfaceLoadStore);
-  static std::optional<GraphicsResource> try_register_buffer(
-      GLuint buffer, std::string* why, unsigned flags = kRegisterWriteDiscard);
+  static std::optional<GraphicsResource> try_register_image(GLuint texture, std::string* why,
+                                                            GLenum target = GL_TEXTURE_2D,
+                                                            unsigned flags = kRegisterSurfaceLoadStore);
+  static std::optional<GraphicsResource> try_register_buffer(GLuint buffer, std::string* why,
+                                                             unsigned flags = kRegisterWriteDiscard);
 
   GraphicsResource(GraphicsResource&& o) noexcept
       : res_(std::exchange(o.res_, nullptr)),
@@ -95,8 +95,7 @@ class ScopedMap {
   // Throws GpuError (and maps nothing) on failure; null pointers are not allowed.
   ScopedMap(std::span<GraphicsResource* const> resources, gpulab::Stream stream);
   ScopedMap(std::initializer_list<GraphicsResource*> resources, gpulab::Stream stream)
-      : ScopedMap(std::span<GraphicsResource* const>(resources.begin(), resources.size()), stream) {
-  }
+      : ScopedMap(std::span<GraphicsResource* const>(resources.begin(), resources.size()), stream) {}
 
   ScopedMap(ScopedMap&& o) noexcept
       : owners_(std::move(o.owners_)), handles_(std::move(o.handles_)), stream_(o.stream_) {
@@ -114,8 +113,7 @@ class ScopedMap {
   // The CUDA array of a mapped image (layer/face `array_index`, level `mip_level`); throws
   // GpuError when the resource is not an image or not part of this mapping.
   cudaArray* array(size_t index, unsigned array_index = 0, unsigned mip_level = 0) const;
-  cudaArray* array(const GraphicsResource& resource, unsigned array_index = 0,
-                   unsigned mip_level = 0) const;
+  cudaArray* array(const GraphicsResource& resource, unsigned array_index = 0, unsigned mip_level = 0) const;
   // Device pointer and size of a mapped buffer; throws GpuError when it is not a buffer.
   MappedBuffer buffer(size_t index) const;
   MappedBuffer buffer(const GraphicsResource& resource) const;

@@ -17,8 +17,8 @@ int metric_passes(const std::string& chip, const std::vector<std::string>& metri
   CUpti_Profiler_Host_Object* host = nullptr;
   int passes = 0;
   try {
-    host = cupti::host_object(pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING : CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip,
-                              nullptr);
+    host = cupti::host_object(
+        pm_sampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING : CUPTI_PROFILER_TYPE_RANGE_PROFILER, chip, nullptr);
     std::vector<const char*> names;
     for (const std::string& m : metrics) names.push_back(m.c_str());
     cupti::config_image(host, names.data(), names.size(), &passes,

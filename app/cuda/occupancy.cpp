@@ -52,8 +52,7 @@ KernelAttributes query_kernel(const void* func) {
 
 int api_active_blocks(const void* func, int block_threads, size_t dynamic_smem) {
   int blocks = 0;
-  CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block_threads, dynamic_smem));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block_threads, dynamic_smem));
   return blocks;
 }
 
@@ -62,8 +61,8 @@ size_t dynamic_smem_at(const gpulab::KernelInfo& k, int block_threads) {
   return k.dynamic_smem_for ? k.dynamic_smem_for(block_threads) : k.dynamic_smem;
 }
 
-OccupancyPoint point_at(const gpulab::KernelInfo& k, const OccupancyDevice& dev,
-                        const KernelAttributes& attr, int block_threads, size_t dynamic_smem) {
+OccupancyPoint point_at(const gpulab::KernelInfo& k, const OccupancyDevice& dev, const KernelAttributes& attr,
+                        int block_threads, size_t dynamic_smem) {
   OccupancyPoint p;
   p.block_threads = block_threads;
   p.dynamic_smem = dynamic_smem;
@@ -71,16 +70,14 @@ OccupancyPoint point_at(const gpulab::KernelInfo& k, const OccupancyDevice& dev,
   // A configuration that cannot launch at all (the API may refuse it outright) is 0 blocks on the
   // curve rather than a failed analysis.
   p.active_blocks = 0;
-  if (!limits.block_too_large &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p.active_blocks, k.func, block_threads,
-                                                    dynamic_smem) != cudaSuccess) {
+  if (!limits.block_too_large && cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                     &p.active_blocks, k.func, block_threads, dynamic_smem) != cudaSuccess) {
     (void)cudaGetLastError();
     p.active_blocks = 0;
   }
   p.active_warps = p.active_blocks * limits.warps_per_block;
   const int max_warps = dev.max_warps_per_sm();
-  p.occupancy =
-      max_warps > 0 ? static_cast<float>(p.active_warps) / static_cast<float>(max_warps) : 0.0f;
+  p.occupancy = max_warps > 0 ? static_cast<float>(p.active_warps) / static_cast<float>(max_warps) : 0.0f;
   p.limiters = limits.binding(p.active_blocks);
   if (p.limiters == kLimitNone) p.limiters = limits.binding(limits.min());  // formulas disagree
   return p;
@@ -109,12 +106,11 @@ OccupancyReport analyze_occupancy(const gpulab::KernelInfo& k) {
     r.active_blocks_per_sm =
         r.limits.block_too_large ? 0 : api_active_blocks(k.func, r.block_threads, r.dynamic_smem);
     r.active_warps_per_sm = r.active_blocks_per_sm * r.limits.warps_per_block;
-    r.occupancy = r.max_warps_per_sm > 0 ? static_cast<float>(r.active_warps_per_sm) /
-                                               static_cast<float>(r.max_warps_per_sm)
-                                         : 0.0f;
+    r.occupancy = r.max_warps_per_sm > 0
+                      ? static_cast<float>(r.active_warps_per_sm) / static_cast<float>(r.max_warps_per_sm)
+                      : 0.0f;
     r.formulas_agree = r.formula_active_blocks == r.active_blocks_per_sm;
-    r.limiters =
-        r.limits.binding(r.formulas_agree ? r.active_blocks_per_sm : r.formula_active_blocks);
+    r.limiters = r.limits.binding(r.formulas_agree ? r.active_blocks_per_sm : r.formula_active_blocks);
 
     const int warp = r.device.warp_size > 0 ? r.device.warp_size : 32;
     const int max_block = std::min(r.attr.max_threads_per_block, r.device.max_threads_per_block);
@@ -124,8 +120,7 @@ OccupancyReport analyze_occupancy(const gpulab::KernelInfo& k) {
     int min_grid = 0, block = 0;
     if (k.dynamic_smem_for) {
       auto smem_for = [f = k.dynamic_smem_for](int threads) { return f(threads); };
-      CUDA_CHECK(
-          cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, k.func, smem_for));
+      CUDA_CHECK(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, k.func, smem_for));
     } else {
       CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, k.func, k.dynamic_smem));
     }

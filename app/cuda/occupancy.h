@@ -93,8 +93,7 @@ struct OccupancyLimits {
   int warps_per_block = 0;
   int regs_per_warp_allocated = 0;      // num_regs x warp size, rounded up to the allocation unit
   size_t smem_per_block_allocated = 0;  // static + dynamic + reserved, rounded up
-  bool block_too_large =
-      false;  // more threads than the kernel/device allows, or too much smem per block
+  bool block_too_large = false;  // more threads than the kernel/device allows, or too much smem per block
   int min() const {
     if (block_too_large) return 0;
     int m = block_count;
@@ -116,19 +115,16 @@ struct OccupancyLimits {
 };
 
 inline int round_up(int x, int unit) { return unit > 0 ? (x + unit - 1) / unit * unit : x; }
-inline size_t round_up(size_t x, size_t unit) {
-  return unit > 0 ? (x + unit - 1) / unit * unit : x;
-}
+inline size_t round_up(size_t x, size_t unit) { return unit > 0 ? (x + unit - 1) / unit * unit : x; }
 
 // The per-resource limits for `block_threads` threads and `dynamic_smem` bytes a block.
 inline OccupancyLimits occupancy_limits(const OccupancyDevice& dev, const KernelAttributes& k,
                                         int block_threads, size_t dynamic_smem) {
   OccupancyLimits L;
   const int ws = dev.warp_size > 0 ? dev.warp_size : 32;
-  const int max_block =
-      k.max_threads_per_block > 0 && k.max_threads_per_block < dev.max_threads_per_block
-          ? k.max_threads_per_block
-          : dev.max_threads_per_block;
+  const int max_block = k.max_threads_per_block > 0 && k.max_threads_per_block < dev.max_threads_per_block
+                            ? k.max_threads_per_block
+                            : dev.max_threads_per_block;
   if (block_threads <= 0 || block_threads > max_block) L.block_too_large = true;
   const int wpb = block_threads > 0 ? (block_threads + ws - 1) / ws : 1;
   L.warps_per_block = wpb;
@@ -143,8 +139,7 @@ inline OccupancyLimits occupancy_limits(const OccupancyDevice& dev, const Kernel
     const int parts = dev.sub_partitions > 0 ? dev.sub_partitions : 1;
     L.regs_per_warp_allocated = round_up(k.num_regs * ws, dev.reg_alloc_unit);
     // The hardware's per-block check assumes every sub-partition gets the same warp count.
-    const long long block_regs_hw =
-        static_cast<long long>(L.regs_per_warp_allocated) * round_up(wpb, parts);
+    const long long block_regs_hw = static_cast<long long>(L.regs_per_warp_allocated) * round_up(wpb, parts);
     if (block_regs_hw > dev.regs_per_block) {
       L.registers = 0;
     } else {
@@ -181,7 +176,7 @@ struct OccupancyPoint {
 struct OccupancyReport {
   std::string name;
   std::string code_path;  // which of the kernel's code paths this device's binary runs ("": only one)
-  std::string error;  // non-empty: the analysis failed (and why); the rest is not meaningful
+  std::string error;      // non-empty: the analysis failed (and why); the rest is not meaningful
 
   KernelAttributes attr;
   OccupancyDevice device;

@@ -42,7 +42,7 @@ struct PmSampler::Impl {
   bool started = false;  // start() called (and not stop())
   bool paused = false;
   bool quit = false;
-  bool active = false;   // the thread holds a CUPTI PM sampling session
+  bool active = false;  // the thread holds a CUPTI PM sampling session
   std::string status = "stopped";
   bool failing = false;  // status is a failure (a passing one: the thread tries again)
   std::string lasting;   // a failure that holds for this process (permissions, no support)
@@ -227,7 +227,8 @@ class Session {
     const double per_decode = decode_ms / interval_ms;
     const uint32_t max_samples = uint32_t(std::min(65536.0, std::max(256.0, 8 * per_decode)));
     {
-      auto p = params<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+      auto p = params<CUpti_PmSampling_GetCounterDataSize_Params>(
+          CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
       p.pPmSamplingObject = object_;
       p.pMetricNames = names_;
       p.numMetrics = 2;
@@ -291,7 +292,8 @@ class Session {
       d.counterDataImageSize = image_.size();
       check(cuptiPmSamplingDecodeData(&d), "cuptiPmSamplingDecodeData", kPm);
       if (d.overflow) *overflow = true;
-      auto info = params<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+      auto info = params<CUpti_PmSampling_GetCounterDataInfo_Params>(
+          CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
       info.pCounterDataImage = image_.data();
       info.counterDataImageSize = image_.size();
       check(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo", kPm);
@@ -352,7 +354,8 @@ void PmSampler::Impl::run() {
         failing = false;
       }
       while (!quit && want) {
-        cv.wait_for(lock, std::chrono::duration<double, std::milli>(decode_ms), [&] { return quit || !want; });
+        cv.wait_for(lock, std::chrono::duration<double, std::milli>(decode_ms),
+                    [&] { return quit || !want; });
         if (quit || !want) break;
         lock.unlock();
         bool overflow = false;

@@ -18,8 +18,7 @@ namespace {
 // Destructors cannot throw; a failure here usually means the context is already broken by an
 // earlier error, which has been (or will be) reported where it happened.
 void log_destroy_failure(const char* what, cudaError_t err) {
-  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err),
-               cudaGetErrorString(err));
+  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 }  // namespace
 
@@ -114,8 +113,6 @@ float elapsed_ms(EventHandle start, EventHandle end) {
   return ms;
 }
 
-float elapsed_ms(const Event& start, const Event& end) {
-  return elapsed_ms(start.get(), end.get());
-}
+float elapsed_ms(const Event& start, const Event& end) { return elapsed_ms(start.get(), end.get()); }
 
 }  // namespace gpulab::cuda

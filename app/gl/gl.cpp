@@ -112,9 +112,8 @@ Shader compile(GLenum stage, const std::string& source, const std::string& name)
   GLint ok = GL_FALSE;
   glGetShaderiv(shader.id(), GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    throw GlError(name + ": " + stage_name + " shader failed to compile:\n" +
-                  shader_log(shader.id()) + "\n--- " + stage_name + " shader source ---\n" +
-                  numbered(source));
+    throw GlError(name + ": " + stage_name + " shader failed to compile:\n" + shader_log(shader.id()) +
+                  "\n--- " + stage_name + " shader source ---\n" + numbered(source));
   }
   return shader;
 }
@@ -204,16 +203,13 @@ constexpr GLenum kQuadDisabledCaps[] = {GL_DEPTH_TEST, GL_BLEND,        GL_SCISS
 
 }  // namespace
 
-size_t client_pixel_bytes(GLenum format, GLenum type) {
-  return format_components(format) * type_bytes(type);
-}
+size_t client_pixel_bytes(GLenum format, GLenum type) { return format_components(format) * type_bytes(type); }
 
 // ---------------------------------------------------------------------------------------------
 Texture2D::Texture2D(GLenum internal_format, int width, int height)
     : width_(width), height_(height), format_(internal_format) {
   if (width <= 0 || height <= 0)
-    throw GlError("Texture2D: size " + std::to_string(width) + "x" + std::to_string(height) +
-                  " is empty");
+    throw GlError("Texture2D: size " + std::to_string(width) + "x" + std::to_string(height) + " is empty");
   require_context("Texture2D");
   drain_gl_errors();
   GLuint id = 0;
@@ -224,8 +220,8 @@ Texture2D::Texture2D(GLenum internal_format, int width, int height)
   glTextureParameteri(id, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTextureParameteri(id, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTextureParameteri(id, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  throw_on_gl_error("Texture2D: glTextureStorage2D(" + std::to_string(width) + "x" +
-                    std::to_string(height) + ", format " + hex(internal_format) + ")");
+  throw_on_gl_error("Texture2D: glTextureStorage2D(" + std::to_string(width) + "x" + std::to_string(height) +
+                    ", format " + hex(internal_format) + ")");
 }
 
 void Texture2D::upload_rgba8_top_down(const uint32_t* rgba) {
@@ -234,8 +230,7 @@ void Texture2D::upload_rgba8_top_down(const uint32_t* rgba) {
 
 void Texture2D::upload_r8_top_down(const uint8_t* grey) {
   if (handle_ && format_ != GL_R8)
-    throw GlError("Texture2D::upload_r8_top_down: the texture's format is " + hex(format_) +
-                  ", not GL_R8");
+    throw GlError("Texture2D::upload_r8_top_down: the texture's format is " + hex(format_) + ", not GL_R8");
   upload(GL_RED, GL_UNSIGNED_BYTE, grey, "Texture2D::upload_r8_top_down");
 }
 
@@ -252,18 +247,17 @@ void Texture2D::upload(GLenum format, GLenum type, const void* pixels, const cha
   glTextureSubImage2D(handle_.id(), 0, 0, 0, width_, height_, format, type, pixels);
 }
 
-void Texture2D::upload_from_pixel_buffer(const Buffer& pbo, GLenum format, GLenum type,
-                                         size_t offset) {
+void Texture2D::upload_from_pixel_buffer(const Buffer& pbo, GLenum format, GLenum type, size_t offset) {
   const char* what = "Texture2D::upload_from_pixel_buffer";
   if (!handle_) throw GlError(std::string(what) + " on an empty texture");
   if (!pbo) throw GlError(std::string(what) + ": empty pixel buffer");
   const size_t pixel_bytes = client_pixel_bytes(format, type);
   const size_t needed = pixel_bytes * size_t(width_) * size_t(height_);
   if (offset > pbo.size() || pbo.size() - offset < needed)
-    throw GlError(std::string(what) + ": " + std::to_string(width_) + "x" +
-                  std::to_string(height_) + " pixels of " + std::to_string(pixel_bytes) +
-                  " bytes from offset " + std::to_string(offset) + " need " +
-                  std::to_string(needed) + " bytes, the buffer has " + std::to_string(pbo.size()));
+    throw GlError(std::string(what) + ": " + std::to_string(width_) + "x" + std::to_string(height_) +
+                  " pixels of " + std::to_string(pixel_bytes) + " bytes from offset " +
+                  std::to_string(offset) + " need " + std::to_string(needed) + " bytes, the buffer has " +
+                  std::to_string(pbo.size()));
   // GL refuses an offset that is not a whole number of components (GL_INVALID_OPERATION).
   const size_t component_bytes = pixel_bytes / format_components(format);
   if (offset % component_bytes != 0)
@@ -308,20 +302,19 @@ void Buffer::check_range(const char* what, size_t bytes, size_t offset) const {
 void Buffer::upload(const void* data, size_t bytes, size_t offset) {
   check_range("Buffer::upload", bytes, offset);
   if (!(flags_ & GL_DYNAMIC_STORAGE_BIT))
-    throw GlError("Buffer::upload: the storage was made without GL_DYNAMIC_STORAGE_BIT "
-                  "(use Buffer::dynamic)");
+    throw GlError(
+        "Buffer::upload: the storage was made without GL_DYNAMIC_STORAGE_BIT "
+        "(use Buffer::dynamic)");
   if (bytes == 0) return;
   if (data == nullptr) throw GlError("Buffer::upload: null data");
-  glNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes),
-                       data);
+  glNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
 }
 
 void Buffer::download(void* data, size_t bytes, size_t offset) const {
   check_range("Buffer::download", bytes, offset);
   if (bytes == 0) return;
   if (data == nullptr) throw GlError("Buffer::download: null destination");
-  glGetNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset),
-                          static_cast<GLsizeiptr>(bytes), data);
+  glGetNamedBufferSubData(handle_.id(), static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,8 +330,8 @@ Framebuffer::Framebuffer(int width, int height)
   fbo_ = Handle<delete_framebuffer>(fbo);
   glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, colour_.id(), 0);
   glNamedFramebufferRenderbuffer(fbo, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb);
-  throw_on_gl_error("Framebuffer: attaching " + std::to_string(width) + "x" +
-                    std::to_string(height) + " colour + depth");
+  throw_on_gl_error("Framebuffer: attaching " + std::to_string(width) + "x" + std::to_string(height) +
+                    " colour + depth");
   const GLenum status = glCheckNamedFramebufferStatus(fbo, GL_FRAMEBUFFER);
   if (status != GL_FRAMEBUFFER_COMPLETE)
     throw GlError("Framebuffer: incomplete (glCheckNamedFramebufferStatus = " + hex(status) + ")");
@@ -352,36 +345,31 @@ VertexArray::VertexArray() {
   handle_ = Handle<delete_vertex_array>(id);
 }
 
-void VertexArray::set_vertex_buffer(GLuint binding, const Buffer& buffer, GLsizei stride,
-                                    GLintptr offset) {
+void VertexArray::set_vertex_buffer(GLuint binding, const Buffer& buffer, GLsizei stride, GLintptr offset) {
   if (!buffer) throw GlError("VertexArray::set_vertex_buffer: empty buffer");
   if (stride <= 0) throw GlError("VertexArray::set_vertex_buffer: stride must be positive");
   drain_gl_errors();
   glVertexArrayVertexBuffer(handle_.id(), binding, buffer.id(), offset, stride);
-  throw_on_gl_error("VertexArray::set_vertex_buffer(binding " + std::to_string(binding) +
-                    ", stride " + std::to_string(stride) + ", offset " + std::to_string(offset) +
-                    ")");
+  throw_on_gl_error("VertexArray::set_vertex_buffer(binding " + std::to_string(binding) + ", stride " +
+                    std::to_string(stride) + ", offset " + std::to_string(offset) + ")");
 }
 
 void VertexArray::set_float_attribute(GLuint location, GLuint binding, GLint components,
                                       GLuint relative_offset, GLenum type, bool normalized) {
   if (components < 1 || components > 4)
-    throw GlError("VertexArray::set_float_attribute: " + std::to_string(components) +
-                  " components (1 to 4)");
+    throw GlError("VertexArray::set_float_attribute: " + std::to_string(components) + " components (1 to 4)");
   drain_gl_errors();
   const GLuint vao = handle_.id();
   glVertexArrayAttribFormat(vao, location, components, type, normalized ? GL_TRUE : GL_FALSE,
                             relative_offset);
   glVertexArrayAttribBinding(vao, location, binding);
   glEnableVertexArrayAttrib(vao, location);
-  throw_on_gl_error("VertexArray::set_float_attribute(location " + std::to_string(location) +
-                    ", binding " + std::to_string(binding) + ", " + std::to_string(components) +
-                    " x " + hex(type) + " at " + std::to_string(relative_offset) + ")");
+  throw_on_gl_error("VertexArray::set_float_attribute(location " + std::to_string(location) + ", binding " +
+                    std::to_string(binding) + ", " + std::to_string(components) + " x " + hex(type) + " at " +
+                    std::to_string(relative_offset) + ")");
 }
 
-void VertexArray::disable_attribute(GLuint location) {
-  glDisableVertexArrayAttrib(handle_.id(), location);
-}
+void VertexArray::disable_attribute(GLuint location) { glDisableVertexArrayAttrib(handle_.id(), location); }
 
 void VertexArray::set_binding_divisor(GLuint binding, GLuint divisor) {
   glVertexArrayBindingDivisor(handle_.id(), binding, divisor);
@@ -424,12 +412,8 @@ GLint Program::uniform(const char* name) const {
   return handle_ ? glGetUniformLocation(handle_.id(), name) : -1;
 }
 
-void Program::set_uniform(GLint location, float v) const {
-  glProgramUniform1f(handle_.id(), location, v);
-}
-void Program::set_uniform(GLint location, int v) const {
-  glProgramUniform1i(handle_.id(), location, v);
-}
+void Program::set_uniform(GLint location, float v) const { glProgramUniform1f(handle_.id(), location, v); }
+void Program::set_uniform(GLint location, int v) const { glProgramUniform1i(handle_.id(), location, v); }
 void Program::set_uniform(GLint location, const glm::vec2& v) const {
   glProgramUniform2f(handle_.id(), location, v.x, v.y);
 }
@@ -460,8 +444,7 @@ std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
-    throw GlError("cannot open " + path.string() + ": " +
-                  (err ? std::strerror(err) : "unknown error"));
+    throw GlError("cannot open " + path.string() + ": " + (err ? std::strerror(err) : "unknown error"));
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -471,8 +454,7 @@ std::string read_text_file(const std::filesystem::path& path) {
 
 // ---------------------------------------------------------------------------------------------
 TexturedQuad::TexturedQuad()
-    : program_(Program::from_files("quad.vert", "quad.frag")),
-      rect_location_(program_.uniform("u_rect")) {
+    : program_(Program::from_files("quad.vert", "quad.frag")), rect_location_(program_.uniform("u_rect")) {
   if (rect_location_ < 0) throw GlError("TexturedQuad: quad.frag has no uniform u_rect");
 }
 
@@ -516,8 +498,7 @@ std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height) {
   std::vector<uint8_t> pixels(row_bytes * size_t(height));
   if (pixels.empty()) return pixels;
 
-  GLint read_fbo = 0, pack_buffer = 0, alignment = 4, row_length = 0, skip_rows = 0,
-        skip_pixels = 0;
+  GLint read_fbo = 0, pack_buffer = 0, alignment = 4, row_length = 0, skip_rows = 0, skip_pixels = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
   glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
   glGetIntegerv(GL_PACK_ALIGNMENT, &alignment);
@@ -542,8 +523,7 @@ std::vector<uint8_t> read_pixels_top_down(GLuint fbo, int width, int height) {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
   if (error != GL_NO_ERROR)
     throw GlError("read_pixels_top_down: glReadnPixels(framebuffer " + std::to_string(fbo) + ", " +
-                  std::to_string(width) + "x" + std::to_string(height) +
-                  ") failed: " + gl_error_name(error));
+                  std::to_string(width) + "x" + std::to_string(height) + ") failed: " + gl_error_name(error));
 
   flip_rows(pixels.data(), row_bytes, height);  // glReadPixels returns the bottom row first
   return pixels;
@@ -610,8 +590,8 @@ const char* debug_severity(GLenum s) {
   }
 }
 
-void GLAD_API_PTR debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity,
-                                 GLsizei length, const GLchar* message, const void*) {
+void GLAD_API_PTR debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                 const GLchar* message, const void*) {
   std::fprintf(stderr, "GL %s [source %s, severity %s, id %u]: %.*s\n", debug_type(type),
                debug_source(source), debug_severity(severity), id,
                length >= 0 ? int(length) : int(std::strlen(message)), message);
@@ -628,8 +608,7 @@ void enable_debug_output() {
   glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
   glDebugMessageCallback(debug_callback, nullptr);
   // Notifications ("buffer will use video memory") drown the messages that matter.
-  glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_NOTIFICATION, 0, nullptr,
-                        GL_FALSE);
+  glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_NOTIFICATION, 0, nullptr, GL_FALSE);
 }
 
 }  // namespace gpulab::gl

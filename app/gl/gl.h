@@ -95,8 +95,7 @@ class Texture2D {
   // InteropBuffer of width × height pixels, unmapped by then). The previous GL_PIXEL_UNPACK_BUFFER
   // binding and unpack state are restored. Throws GlError when the buffer is too small for
   // width × height pixels of format/type, or `offset` splits a component.
-  void upload_from_pixel_buffer(const Buffer& pbo, GLenum format, GLenum type,
-                                size_t offset = 0);
+  void upload_from_pixel_buffer(const Buffer& pbo, GLenum format, GLenum type, size_t offset = 0);
   void set_filter(GLenum min_filter, GLenum mag_filter);
   // Shows a one-channel texture as grey (swizzle R, R, R, 1) wherever it is sampled, e.g. by
   // TexturedQuad; without it an R8 texture looks red.

@@ -11,8 +11,7 @@
 
 namespace gpulab::gl {
 
-std::string write_png(const std::filesystem::path& path, int width, int height,
-                      const uint8_t* rgba) {
+std::string write_png(const std::filesystem::path& path, int width, int height, const uint8_t* rgba) {
   return image::save_png(path, width, height, 4, rgba);
 }
 
@@ -31,13 +30,11 @@ Image read_image(const std::filesystem::path& path, std::string* error) {
   return out;
 }
 
-std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir,
-                                             const std::string& prefix, const std::string& extension) {
+std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir, const std::string& prefix,
+                                             const std::string& extension) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec)
-    throw std::runtime_error("cannot create screenshot folder " + dir.string() + ": " +
-                             ec.message());
+  if (ec) throw std::runtime_error("cannot create screenshot folder " + dir.string() + ": " + ec.message());
   if (!std::filesystem::is_directory(dir, ec))
     throw std::runtime_error("cannot use " + dir.string() + " for screenshots: not a folder");
 

@@ -11,8 +11,7 @@ namespace gpulab::gl {
 
 // Writes RGBA8 (row 0 = top), through a temporary file renamed into place. Returns an empty
 // string on success, else why it failed.
-std::string write_png(const std::filesystem::path& path, int width, int height,
-                      const uint8_t* rgba);
+std::string write_png(const std::filesystem::path& path, int width, int height, const uint8_t* rgba);
 
 struct Image {
   int width = 0, height = 0;

@@ -178,8 +178,7 @@ class HeadlessEgl final : public Platform {
       case Candidate::Kind::surfaceless:
         if (!has_extension(client_ext, "EGL_MESA_platform_surfaceless"))
           return "EGL_MESA_platform_surfaceless is not available";
-        display_ =
-            eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+        display_ = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
         if (display_ == EGL_NO_DISPLAY)
           return egl_failure("eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA)");
         info_.api = "EGL surfaceless (headless)";
@@ -231,17 +230,16 @@ class HeadlessEgl final : public Platform {
         return "no EGL config with EGL_PBUFFER_BIT | EGL_OPENGL_BIT, and no "
                "EGL_KHR_surfaceless_context (" +
                std::string(egl_error_name(eglGetError())) + ")";
-      const EGLint surfaceless_attribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE,
-                                            EGL_OPENGL_BIT, EGL_NONE};
+      const EGLint surfaceless_attribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                            EGL_NONE};
       if (!eglChooseConfig(display_, surfaceless_attribs, &config, 1, &count))
         return egl_failure("eglChooseConfig(EGL_OPENGL_BIT, no surface)");
       if (count == 0) return "eglChooseConfig: no config with EGL_OPENGL_BIT";
     }
 
     std::vector<EGLint> context_attribs = {
-        EGL_CONTEXT_MAJOR_VERSION,       4,
-        EGL_CONTEXT_MINOR_VERSION,       5,
-        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+        EGL_CONTEXT_MAJOR_VERSION,          4, EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
 #ifndef NDEBUG
     // Debug builds get a debug context, so gl::enable_debug_output() has messages to report.
     if (egl15) {
@@ -261,8 +259,7 @@ class HeadlessEgl final : public Platform {
       if (surface_ == EGL_NO_SURFACE) return egl_failure("eglCreatePbufferSurface(1x1)");
     }
     if (!eglMakeCurrent(display_, surface_, surface_, context_))
-      return egl_failure(use_pbuffer ? "eglMakeCurrent(1x1 pbuffer)"
-                                     : "eglMakeCurrent(surfaceless)");
+      return egl_failure(use_pbuffer ? "eglMakeCurrent(1x1 pbuffer)" : "eglMakeCurrent(surfaceless)");
 
     const int gl_version = gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress));
     if (gl_version == 0) return "gladLoadGL(eglGetProcAddress) failed: no GL entry points";
@@ -291,8 +288,7 @@ class HeadlessEgl final : public Platform {
       const EGLSurface previous_draw = eglGetCurrentSurface(EGL_DRAW);
       const EGLSurface previous_read = eglGetCurrentSurface(EGL_READ);
       const bool ours = previous == context_;
-      if (framebuffer_.id() != 0 &&
-          (ours || eglMakeCurrent(display_, surface_, surface_, context_))) {
+      if (framebuffer_.id() != 0 && (ours || eglMakeCurrent(display_, surface_, surface_, context_))) {
         framebuffer_ = gl::Framebuffer();
       }
       if (ours || previous == EGL_NO_CONTEXT) {
@@ -327,8 +323,8 @@ bool enumerate_devices(std::vector<Candidate>* devices, std::string* why) {
   // EGL_EXT_device_base is the older name for enumeration + query together; some drivers
   // advertise only it.
   const bool device_base = has_extension(client_ext, "EGL_EXT_device_base");
-  for (const char* needed : {"EGL_EXT_platform_base", "EGL_EXT_device_enumeration",
-                             "EGL_EXT_device_query", "EGL_EXT_platform_device"}) {
+  for (const char* needed : {"EGL_EXT_platform_base", "EGL_EXT_device_enumeration", "EGL_EXT_device_query",
+                             "EGL_EXT_platform_device"}) {
     const bool in_base = std::strcmp(needed, "EGL_EXT_device_enumeration") == 0 ||
                          std::strcmp(needed, "EGL_EXT_device_query") == 0;
     if (!has_extension(client_ext, needed) && !(in_base && device_base)) {
@@ -377,8 +373,8 @@ bool enumerate_devices(std::vector<Candidate>* devices, std::string* why) {
 }
 
 // Orders the devices to try; each one's description says why it is where it is.
-std::vector<Candidate> order_devices(const std::vector<Candidate>& devices,
-                                     const HeadlessOptions& options, std::string* why_none) {
+std::vector<Candidate> order_devices(const std::vector<Candidate>& devices, const HeadlessOptions& options,
+                                     std::string* why_none) {
   std::vector<Candidate> order;
   std::vector<bool> used(devices.size(), false);
   auto take = [&](size_t i, const std::string& reason) {
@@ -410,8 +406,8 @@ std::vector<Candidate> order_devices(const std::vector<Candidate>& devices,
       else if (options.cuda_device == -1)
         why_software = "no NVIDIA EGL device with a CUDA device (" + nvidia_list + ")";
       else
-        why_software = "no NVIDIA EGL device for CUDA device " +
-                       std::to_string(options.cuda_device) + " (" + nvidia_list + ")";
+        why_software = "no NVIDIA EGL device for CUDA device " + std::to_string(options.cuda_device) + " (" +
+                       nvidia_list + ")";
     } else {
       why_software = "the NVIDIA device failed";
     }
@@ -434,8 +430,8 @@ std::unique_ptr<Platform> create_headless(const HeadlessOptions& options, std::s
     return nullptr;
   };
   if (options.width <= 0 || options.height <= 0)
-    return fail("framebuffer size " + std::to_string(options.width) + "x" +
-                std::to_string(options.height) + " is empty");
+    return fail("framebuffer size " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+                " is empty");
 
   // First load: client extensions and the entry points that need no display.
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
@@ -468,8 +464,7 @@ std::unique_ptr<Platform> create_headless(const HeadlessOptions& options, std::s
     auto platform = std::make_unique<HeadlessEgl>(options.width, options.height);
     std::string why = platform->try_create(candidate);
     if (why.empty() && options.force_software && !platform->info().software)
-      why = "force_software: this display is not a software renderer (" +
-            platform->info().gl_renderer + ")";
+      why = "force_software: this display is not a software renderer (" + platform->info().gl_renderer + ")";
     if (why.empty()) {
       std::string text = candidate.description;
       if (!attempts.empty()) text += " [after: " + attempts + "]";
@@ -477,10 +472,9 @@ std::unique_ptr<Platform> create_headless(const HeadlessOptions& options, std::s
       return platform;
     }
     any_initialised = any_initialised || platform->display_initialised();
-    const std::string name = candidate.kind == Candidate::Kind::device ? describe_device(candidate)
-                             : candidate.kind == Candidate::Kind::surfaceless
-                                 ? "surfaceless platform"
-                                 : "default display";
+    const std::string name = candidate.kind == Candidate::Kind::device        ? describe_device(candidate)
+                             : candidate.kind == Candidate::Kind::surfaceless ? "surfaceless platform"
+                                                                              : "default display";
     attempts += (attempts.empty() ? "" : "; ") + name + ": " + why;
   }
   return fail(std::string(any_initialised ? "no usable OpenGL 4.5 core context"

@@ -25,8 +25,7 @@ std::string g_glfw_last_error;  // what GLFW last complained about, for the erro
 void record_glfw_error(int code, const char* description) {
   char code_text[16];
   std::snprintf(code_text, sizeof code_text, "0x%05X", unsigned(code));
-  g_glfw_last_error =
-      std::string(description ? description : "unknown") + " (GLFW error " + code_text + ")";
+  g_glfw_last_error = std::string(description ? description : "unknown") + " (GLFW error " + code_text + ")";
 }
 
 // Returns false and says why when GLFW cannot initialise.
@@ -37,8 +36,7 @@ bool acquire_glfw(std::string* why) {
     g_glfw_last_error.clear();
     if (!glfwInit()) {
       if (why)
-        *why = "glfwInit failed: " +
-               (g_glfw_last_error.empty() ? "no reason given" : g_glfw_last_error);
+        *why = "glfwInit failed: " + (g_glfw_last_error.empty() ? "no reason given" : g_glfw_last_error);
       return false;
     }
   }
@@ -100,8 +98,8 @@ class GlfwWindow final : public Platform {
     glfwWindowHint(GLFW_STENCIL_BITS, 8);
 
     g_glfw_last_error.clear();
-    window_ = glfwCreateWindow(std::max(options.width, 1), std::max(options.height, 1),
-                               options.title.c_str(), nullptr, nullptr);
+    window_ = glfwCreateWindow(std::max(options.width, 1), std::max(options.height, 1), options.title.c_str(),
+                               nullptr, nullptr);
     if (!window_)
       return "glfwCreateWindow (OpenGL 4.5 core) failed: " +
              (g_glfw_last_error.empty() ? std::string("no reason given") : g_glfw_last_error);

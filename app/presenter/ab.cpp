@@ -56,8 +56,8 @@ void AbCompare::size_halves(int w, int h) {
     if (f.width() != w || f.height() != h) f = gl::Framebuffer(w, h);
 }
 
-AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0, float x1,
-                        float y1, ImFont* big, ImFont* small, bool light_theme) {
+AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0,
+                        float x1, float y1, ImFont* big, ImFont* small, bool light_theme) {
   if (!big) big = ImGui::GetFont();
   if (!small) small = ImGui::GetFont();
   AbShown s;

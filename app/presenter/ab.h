@@ -55,12 +55,12 @@ struct AbShown {
   std::string variant_a, variant_b, ratio_text, time_a, time_b;
   double ratio = 0;
   float split_x = 0, x0 = 0, x1 = 0, label_y1 = 0;  // the halves' border, the view, below the labels
-  float ratio_y1 = 0;                                // below the ratio's box
+  float ratio_y1 = 0;                               // below the ratio's box
 };
 
 // Labels each half (variant, live time) at its top, the ratio large under the labels, and the
 // border between the halves down to `y1`.
-AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0, float x1,
-                        float y1, ImFont* big, ImFont* small, bool light_theme);
+AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b, double b_ms, float x0,
+                        float x1, float y1, ImFont* big, ImFont* small, bool light_theme);
 
 }  // namespace gpulab::presenter

@@ -22,13 +22,20 @@ std::vector<CodeLine> lines_of(std::string_view snippet) {
 
 ImU32 colour(Token t, bool light) {
   switch (t) {
-    case Token::Keyword: return light ? IM_COL32(0, 60, 170, 255) : IM_COL32(120, 170, 255, 255);
-    case Token::Cuda: return light ? IM_COL32(150, 0, 120, 255) : IM_COL32(240, 130, 220, 255);
-    case Token::Comment: return light ? IM_COL32(0, 120, 40, 255) : IM_COL32(120, 190, 120, 255);
-    case Token::String: return light ? IM_COL32(160, 60, 0, 255) : IM_COL32(230, 170, 110, 255);
-    case Token::Number: return light ? IM_COL32(120, 80, 0, 255) : IM_COL32(220, 210, 130, 255);
-    case Token::Preprocessor: return light ? IM_COL32(100, 100, 100, 255) : IM_COL32(170, 170, 170, 255);
-    case Token::Text: break;
+    case Token::Keyword:
+      return light ? IM_COL32(0, 60, 170, 255) : IM_COL32(120, 170, 255, 255);
+    case Token::Cuda:
+      return light ? IM_COL32(150, 0, 120, 255) : IM_COL32(240, 130, 220, 255);
+    case Token::Comment:
+      return light ? IM_COL32(0, 120, 40, 255) : IM_COL32(120, 190, 120, 255);
+    case Token::String:
+      return light ? IM_COL32(160, 60, 0, 255) : IM_COL32(230, 170, 110, 255);
+    case Token::Number:
+      return light ? IM_COL32(120, 80, 0, 255) : IM_COL32(220, 210, 130, 255);
+    case Token::Preprocessor:
+      return light ? IM_COL32(100, 100, 100, 255) : IM_COL32(170, 170, 170, 255);
+    case Token::Text:
+      break;
   }
   return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255);
 }
@@ -49,7 +56,8 @@ void draw_source(const CodeView& v, const CodePanelCache& cache, bool light) {
       for (const TokenSpan& t : cache.tokens(static_cast<size_t>(i))) {
         const char* b = l.text.data() + t.begin;
         const char* e = l.text.data() + t.end;
-        dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), b, e);
+        dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), b,
+                    e);
         x += ImGui::CalcTextSize(b, e).x;
       }
       ImGui::Dummy(ImVec2(w, h));
@@ -110,13 +118,14 @@ std::string resource_line(const KernelBuild& k) {
     const std::string why = sass_unavailable();
     return std::string(k.name) + ": " + (why.empty() ? "not listed by cuobjdump" : why);
   }
-  return std::string(k.name) + ": " + std::to_string(k.regs) + " registers, shared " + std::to_string(k.shared) +
-         " B a block (static), local " + std::to_string(k.local) + " B (spills and local arrays), stack " +
-         std::to_string(k.stack) + " B" + (k.instances > 1 ? " (first of " + std::to_string(k.instances) + " builds)" : "");
+  return std::string(k.name) + ": " + std::to_string(k.regs) + " registers, shared " +
+         std::to_string(k.shared) + " B a block (static), local " + std::to_string(k.local) +
+         " B (spills and local arrays), stack " + std::to_string(k.stack) + " B" +
+         (k.instances > 1 ? " (first of " + std::to_string(k.instances) + " builds)" : "");
 }
 
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono, bool light_theme, float x0,
-                     float y0, float x1, float y1, CodePanelShown* shown) {
+bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
+                     bool light_theme, float x0, float y0, float x1, float y1, CodePanelShown* shown) {
   *shown = {};
   std::vector<size_t> active;
   for (size_t s = 0; s < stages.size(); ++s)
@@ -140,8 +149,9 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       ImGui::NewLine();
     }
     if (!v.previous.empty())
-      ImGui::TextDisabled(v.same_as_previous ? "the same code as the previous rung, %s (it differs in its launch or memory)"
-                                             : "marked: the lines that differ from the previous rung, %s",
+      ImGui::TextDisabled(v.same_as_previous
+                              ? "the same code as the previous rung, %s (it differs in its launch or memory)"
+                              : "marked: the lines that differ from the previous rung, %s",
                           v.previous.c_str());
     for (const KernelBuild* k : v.kernels) ImGui::TextWrapped("%s", resource_line(*k).c_str());
     bool any_sass = false;
@@ -150,7 +160,8 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       if (ImGui::BeginTabItem("Source")) {
         ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
         if (mono) ImGui::PushFont(mono);
-        if (v.lines.empty()) ImGui::TextWrapped("no source region named %s was found at build time", v.snippet.c_str());
+        if (v.lines.empty())
+          ImGui::TextWrapped("no source region named %s was found at build time", v.snippet.c_str());
         draw_source(v, *cache, light_theme);
         if (mono) ImGui::PopFont();
         ImGui::EndChild();
@@ -159,8 +170,11 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       if (ImGui::BeginTabItem("SASS")) {
         ImGui::BeginChild("sass", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
         if (mono) ImGui::PushFont(mono);
-        if (v.kernels.empty()) ImGui::TextWrapped("%s runs no CUDA kernel of ours: no SASS", v.variant.c_str());
-        else if (!any_sass) ImGui::TextWrapped("%s", *sass_unavailable() ? sass_unavailable() : "cuobjdump listed none of these kernels");
+        if (v.kernels.empty())
+          ImGui::TextWrapped("%s runs no CUDA kernel of ours: no SASS", v.variant.c_str());
+        else if (!any_sass)
+          ImGui::TextWrapped(
+              "%s", *sass_unavailable() ? sass_unavailable() : "cuobjdump listed none of these kernels");
         for (const KernelBuild* k : v.kernels) {
           if (!k->sass || !*k->sass) continue;
           ImGui::TextDisabled("%s  (%s)", k->name, k->symbol);

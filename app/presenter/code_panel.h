@@ -60,7 +60,7 @@ struct CodePanelShown {
 // Draws the panel as a window over [x0, x1] x [y0, y1] with a picker of the active stages
 // (`*stage` is the index chosen into `stages`), its view from `cache`. Returns false when the window
 // was closed.
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono, bool light_theme, float x0,
-                     float y0, float x1, float y1, CodePanelShown* shown);
+bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
+                     bool light_theme, float x0, float y0, float x1, float y1, CodePanelShown* shown);
 
 }  // namespace gpulab::presenter

@@ -11,17 +11,23 @@ namespace gpulab::presenter {
 namespace {
 
 constexpr std::array<std::string_view, 48> kKeywords = {
-    "auto",     "bool",      "break",    "case",     "char",      "const",     "constexpr", "continue",
-    "default",  "do",        "double",   "else",     "enum",      "false",     "float",     "for",
-    "if",       "inline",    "int",      "long",     "namespace", "nullptr",   "return",    "short",
-    "signed",   "sizeof",    "static",   "static_cast", "struct", "switch",    "template",  "true",
-    "typename", "unsigned",  "using",    "void",     "volatile",  "while",     "size_t",    "uint8_t",
-    "uint32_t", "uint64_t",  "int64_t",  "class",    "reinterpret_cast", "throw", "noexcept", "operator"};
+    "auto",      "bool",      "break",       "case",     "char",
+    "const",     "constexpr", "continue",    "default",  "do",
+    "double",    "else",      "enum",        "false",    "float",
+    "for",       "if",        "inline",      "int",      "long",
+    "namespace", "nullptr",   "return",      "short",    "signed",
+    "sizeof",    "static",    "static_cast", "struct",   "switch",
+    "template",  "true",      "typename",    "unsigned", "using",
+    "void",      "volatile",  "while",       "size_t",   "uint8_t",
+    "uint32_t",  "uint64_t",  "int64_t",     "class",    "reinterpret_cast",
+    "throw",     "noexcept",  "operator"};
 constexpr std::array<std::string_view, 22> kCuda = {
-    "__global__",    "__device__",    "__shared__",   "__constant__", "__restrict__", "__syncthreads",
-    "__syncwarp",    "__launch_bounds__", "__forceinline__", "threadIdx", "blockIdx",   "blockDim",
-    "gridDim",       "atomicAdd",     "atomicMin",    "atomicMax",    "__shfl_down_sync", "__shfl_xor_sync",
-    "__ldg",         "tex2D",         "warpSize",     "__popc"};
+    "__global__",       "__device__",      "__shared__", "__constant__",
+    "__restrict__",     "__syncthreads",   "__syncwarp", "__launch_bounds__",
+    "__forceinline__",  "threadIdx",       "blockIdx",   "blockDim",
+    "gridDim",          "atomicAdd",       "atomicMin",  "atomicMax",
+    "__shfl_down_sync", "__shfl_xor_sync", "__ldg",      "tex2D",
+    "warpSize",         "__popc"};
 
 }  // namespace
 
@@ -42,14 +48,15 @@ std::string snippet_text(std::string_view name) {
   return out;
 }
 
-std::vector<bool> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after) {
+std::vector<bool> changed_lines(const std::vector<std::string>& before,
+                                const std::vector<std::string>& after) {
   const size_t n = before.size(), m = after.size();
   // LCS table from the ends; kernels are a few hundred lines at most.
   std::vector<std::vector<unsigned>> lcs(n + 1, std::vector<unsigned>(m + 1, 0));
   for (size_t i = n; i-- > 0;)
     for (size_t j = m; j-- > 0;)
       lcs[i][j] = text::trim(before[i]) == text::trim(after[j]) ? lcs[i + 1][j + 1] + 1
-                                                          : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+                                                                : std::max(lcs[i + 1][j], lcs[i][j + 1]);
   std::vector<bool> changed(m, true);
   size_t i = 0, j = 0;
   while (i < n && j < m) {

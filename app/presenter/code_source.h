@@ -19,7 +19,7 @@ struct KernelBuild {
   const char* symbol = nullptr;  // mangled, "" when cuobjdump did not list it
   int instances = 0;
   int regs = -1, shared = -1, local = -1, stack = -1;  // registers a thread; bytes
-  const char* sass = nullptr;    // the instructions, "" when not known
+  const char* sass = nullptr;                          // the instructions, "" when not known
 };
 
 struct SourceRegion {
@@ -42,7 +42,8 @@ std::string snippet_text(std::string_view name);
 
 // Lines of `after` not in a longest common subsequence with `before` (compared without their leading
 // and trailing blanks): what a rung changed against the previous one. One flag a line of `after`.
-std::vector<bool> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after);
+std::vector<bool> changed_lines(const std::vector<std::string>& before,
+                                const std::vector<std::string>& after);
 
 // Minimal C++ / CUDA highlighting of one line. `in_comment` carries a /* ... */ across lines.
 enum class Token { Text, Keyword, Cuda, Comment, String, Number, Preprocessor };

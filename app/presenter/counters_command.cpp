@@ -6,8 +6,8 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
-#include "common/text.h"
 #include "common/file_io.h"
+#include "common/text.h"
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
@@ -89,7 +89,8 @@ std::string table_line(std::string name, const KernelCounters& k, const StepIdea
   char buf[512];
   std::snprintf(buf, sizeof buf, "%-28s %10s %8s %8s %8s %8s %10s %10s %6s %6s %5s\n", name.c_str(),
                 format_time_ms(f.ms).c_str(), format_sig3(f.read_per_item).c_str(),
-                format_sig3(f.write_per_item).c_str(), ideal.bytes_per_step > 0 ? format_sig3(f.ideal_per_item).c_str() : "-",
+                format_sig3(f.write_per_item).c_str(),
+                ideal.bytes_per_step > 0 ? format_sig3(f.ideal_per_item).c_str() : "-",
                 format_sig3(f.l2_per_item).c_str(), format_sig3(k[Metric::BankConflicts]).c_str(),
                 format_sig3(k[Metric::SharedLoads]).c_str(), num(k[Metric::WarpsActivePct], "%.0f%%").c_str(),
                 num(k[Metric::DramThroughputPct], "%.0f%%").c_str(), num(k[Metric::Ipc], "%.2f").c_str());
@@ -112,7 +113,8 @@ std::string counters_table(const std::vector<CounterRow>& rows) {
                 "B/item", "conflicts", "loads", "", "%peak", "");
   out += head;
   for (const CounterRow& r : rows) {
-    const std::string name = r.variant + (r.block_label.empty() || r.block_label == "-" ? "" : " " + r.block_label);
+    const std::string name =
+        r.variant + (r.block_label.empty() || r.block_label == "-" ? "" : " " + r.block_label);
     if (!r.measured()) {
       out += "  " + name + ": " + r.unavailable + "\n";
       continue;
@@ -134,20 +136,23 @@ std::string counters_table(const std::vector<CounterRow>& rows) {
 }
 
 std::string counters_csv(const std::vector<CounterRow>& rows) {
-  std::string out = "stage,variant,block,kernel,launches,kernel_ms,dram_read_bytes,dram_write_bytes,l2_bytes,"
-                    "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,shared_wavefronts,items_per_step,item_unit,"
-                    "ideal_bytes_per_step,read_bytes_per_item,write_bytes_per_item,reason\n";
+  std::string out =
+      "stage,variant,block,kernel,launches,kernel_ms,dram_read_bytes,dram_write_bytes,l2_bytes,"
+      "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,shared_wavefronts,items_per_step,"
+      "item_unit,"
+      "ideal_bytes_per_step,read_bytes_per_item,write_bytes_per_item,reason\n";
   auto line = [&](const CounterRow& r, const KernelCounters* k) {
     const CounterFigures f = k ? counter_figures(*k, r.ideal) : CounterFigures{};
     std::vector<std::string> fields = {r.stage_id, r.variant, r.block_label, k ? k->kernel : ""};
     if (k) {
-      for (std::string v : {num(k->launches, "%.0f"), num(f.ms, "%.6g"), num((*k)[Metric::DramRead], "%.0f"),
-                            num((*k)[Metric::DramWrite], "%.0f"), num((*k)[Metric::L2Bytes], "%.0f"),
-                            num((*k)[Metric::BankConflicts], "%.0f"), num((*k)[Metric::SharedLoads], "%.0f"),
-                            num((*k)[Metric::WarpsActivePct], "%.4g"), num((*k)[Metric::DramThroughputPct], "%.4g"),
-                            num((*k)[Metric::Ipc], "%.4g"), num((*k)[Metric::SharedWavefronts], "%.0f"),
-                            num(r.ideal.items_per_step, "%.0f"), r.ideal.item_unit,
-                            num(r.ideal.bytes_per_step, "%.0f"), num(f.read_per_item), num(f.write_per_item)})
+      for (std::string v :
+           {num(k->launches, "%.0f"), num(f.ms, "%.6g"), num((*k)[Metric::DramRead], "%.0f"),
+            num((*k)[Metric::DramWrite], "%.0f"), num((*k)[Metric::L2Bytes], "%.0f"),
+            num((*k)[Metric::BankConflicts], "%.0f"), num((*k)[Metric::SharedLoads], "%.0f"),
+            num((*k)[Metric::WarpsActivePct], "%.4g"), num((*k)[Metric::DramThroughputPct], "%.4g"),
+            num((*k)[Metric::Ipc], "%.4g"), num((*k)[Metric::SharedWavefronts], "%.0f"),
+            num(r.ideal.items_per_step, "%.0f"), r.ideal.item_unit, num(r.ideal.bytes_per_step, "%.0f"),
+            num(f.read_per_item), num(f.write_per_item)})
         fields.push_back(v);
     } else {
       fields.resize(fields.size() + 16);
@@ -167,7 +172,8 @@ std::string counters_csv(const std::vector<CounterRow>& rows) {
   return out;
 }
 
-std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo, const std::string& device) {
+std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo,
+                          const std::string& device) {
   nlohmann::json j;
   j["demo"] = std::string(demo);
   j["device"] = device;
@@ -225,11 +231,11 @@ RooflineData counters_roofline(const std::vector<CounterRow>& rows, std::string_
     if (f.intensity > 0 && f.achieved_gflops > 0) {
       d.points.push_back({r.variant, f.intensity, f.achieved_gflops});
     } else {
-      std::string why = r.ideal.flops_per_step > 0 ? "no DRAM traffic measured"
-                                                   : "the demo counts no floating-point work";
-      d.unplaced.push_back(r.variant + ": not on the FP32 roofline (" + why + "); DRAM " +
-                           format_sig3(f.achieved_gbps) + " GB/s = " +
-                           format_sig3(r.result.total[Metric::DramThroughputPct]) + "% of its roof");
+      std::string why =
+          r.ideal.flops_per_step > 0 ? "no DRAM traffic measured" : "the demo counts no floating-point work";
+      d.unplaced.push_back(
+          r.variant + ": not on the FP32 roofline (" + why + "); DRAM " + format_sig3(f.achieved_gbps) +
+          " GB/s = " + format_sig3(r.result.total[Metric::DramThroughputPct]) + "% of its roof");
     }
   }
   return d;
@@ -244,8 +250,8 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
     if (std::find(known.begin(), known.end(), id) == known.end()) {
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      std::fprintf(stderr, "gpulab: counters: no variant %s in the %s demo (variants: %s)\n", text::quote(id).c_str(),
-                   std::string(demo.name()).c_str(), list.c_str());
+      std::fprintf(stderr, "gpulab: counters: no variant %s in the %s demo (variants: %s)\n",
+                   text::quote(id).c_str(), std::string(demo.name()).c_str(), list.c_str());
       return 1;
     }
   cuda::Counters counters;
@@ -263,14 +269,16 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
       if (!stages[s].active && o.counters_variants.empty()) continue;
       rows.push_back(measure_counters(counters, demo, ctx, s, std::string(v.id), 0));
       const CounterRow& r = rows.back();
-      std::fprintf(stderr, "counters: %-22s %s\n", r.variant.c_str(),
-                   r.measured() ? (format_time_ms(r.result.total.ms()) + ", " + std::to_string(r.result.kernels.size()) +
-                                   " kernel(s), " + num(r.result.host_ms, "%.0f") + " ms to measure (prepare " +
-                                   num(r.result.prepare_ms, "%.0f") + ", enable " + num(r.result.enable_ms, "%.0f") +
-                                   ", step " + num(r.result.step_ms, "%.0f") + ", decode " +
-                                   num(r.result.decode_ms, "%.0f") + ")")
-                                      .c_str()
-                                : r.unavailable.c_str());
+      std::fprintf(
+          stderr, "counters: %-22s %s\n", r.variant.c_str(),
+          r.measured()
+              ? (format_time_ms(r.result.total.ms()) + ", " + std::to_string(r.result.kernels.size()) +
+                 " kernel(s), " + num(r.result.host_ms, "%.0f") + " ms to measure (prepare " +
+                 num(r.result.prepare_ms, "%.0f") + ", enable " + num(r.result.enable_ms, "%.0f") +
+                 ", step " + num(r.result.step_ms, "%.0f") + ", decode " + num(r.result.decode_ms, "%.0f") +
+                 ")")
+                    .c_str()
+              : r.unavailable.c_str());
       // Permissions, a build without CUPTI, another profiler: the same for every variant.
       if (r.gpu && !r.measured() && !counters.unavailable().empty()) {
         std::printf("counters unavailable: %s\n", counters.unavailable().c_str());
@@ -284,8 +292,9 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   int passes = 0;
   for (const CounterRow& r : rows)
     if (r.measured()) passes = r.result.passes;
-  std::printf("%s counters, %s (CUPTI range profiler, one range a kernel, %d pass%s)\n", std::string(demo.title()).c_str(),
-              device.empty() ? "no device" : device.c_str(), passes, passes == 1 ? "" : "es, kernel replay");
+  std::printf("%s counters, %s (CUPTI range profiler, one range a kernel, %d pass%s)\n",
+              std::string(demo.title()).c_str(), device.empty() ? "no device" : device.c_str(), passes,
+              passes == 1 ? "" : "es, kernel replay");
   std::fputs(counters_table(rows).c_str(), stdout);
   int status = 0;
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
@@ -341,8 +350,10 @@ std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::v
   for (size_t i = 0; i < records.size(); ++i) {
     out += records[i];
     if (i == 0) {
-      out += ",kernel_ms,dram_read_bytes_per_item,dram_write_bytes_per_item,ideal_bytes_per_item,l2_bytes_per_item,"
-             "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,counters_reason\n";
+      out +=
+          ",kernel_ms,dram_read_bytes_per_item,dram_write_bytes_per_item,ideal_bytes_per_item,l2_bytes_per_"
+          "item,"
+          "bank_conflicts,shared_loads,warps_active_pct,dram_throughput_pct,ipc,counters_reason\n";
       continue;
     }
     const CounterRow* r = i - 1 < rows.size() ? &rows[i - 1] : nullptr;
@@ -364,15 +375,17 @@ std::string ladder_counters_csv(const std::string& ladder_csv_text, const std::v
 }
 
 std::string counters_chart_line(const CounterRow& row) {
-  if (!row.measured()) return "counters: " + (row.unavailable.empty() ? std::string("not measured") : row.unavailable);
+  if (!row.measured())
+    return "counters: " + (row.unavailable.empty() ? std::string("not measured") : row.unavailable);
   const KernelCounters& k = row.result.total;
   const CounterFigures f = counter_figures(k, row.ideal);
   const std::string unit = singular_unit(row.ideal.item_unit);
-  std::string dram = "DRAM " + (row.ideal.items_per_step > 0 && !unit.empty()
-                                    ? format_sig3(f.dram_per_item) + " B/" + unit
-                                    : format_bytes(k.dram_bytes()) + " a step");
+  std::string dram =
+      "DRAM " + (row.ideal.items_per_step > 0 && !unit.empty() ? format_sig3(f.dram_per_item) + " B/" + unit
+                                                               : format_bytes(k.dram_bytes()) + " a step");
   const double conflicts = k[Metric::BankConflicts];
-  const std::string count = conflicts < 1e5 ? num(conflicts, "%.0f") : format_sig3(conflicts);  // a count: no "1.00"
+  const std::string count =
+      conflicts < 1e5 ? num(conflicts, "%.0f") : format_sig3(conflicts);  // a count: no "1.00"
   return dram + " \xC2\xB7 " + count + (conflicts == 1 ? " bank conflict" : " bank conflicts") +
          " \xC2\xB7 " + num(k[Metric::WarpsActivePct], "%.0f%%") + " occupancy";
 }
@@ -430,22 +443,26 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
     }
   };
   if (!o.ladder_csv.empty())
-    report(files::write_regular_file(o.ladder_csv, ladder_counters_csv(ladder_csv(rungs), rows)), o.ladder_csv, "--csv");
+    report(files::write_regular_file(o.ladder_csv, ladder_counters_csv(ladder_csv(rungs), rows)),
+           o.ladder_csv, "--csv");
   if (!o.ladder_json.empty()) {
     const std::string path = beside(o.ladder_json, "-counters.json").string();
     report(files::write_regular_file(path, counters_json(rows, demo.name(), device)), path, "--json");
   }
   if (!o.ladder_png.empty()) {
     // The ladder's PNG again, with each rung's counters line under its bar.
-    const ChartData chart = ladder_chart(rungs, demo.title(), device, ladder_chart_counters(rows, stage_count));
-    report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png, "--png");
+    const ChartData chart =
+        ladder_chart(rungs, demo.title(), device, ladder_chart_counters(rows, stage_count));
+    report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png,
+           "--png");
     const std::string path = beside(o.ladder_png, "-roofline.png").string();
     const RooflineData d =
         counters_roofline(rows, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);
     const int w = o.ladder_png_width, h = o.ladder_png_height;
-    report(save_layout_png([&](const TextMeasure& m) { return layout_roofline(d, float(w), float(h), m).chart; },
-                           roofline_glyph_text(d), w, h, path),
-           path, "--png");
+    report(
+        save_layout_png([&](const TextMeasure& m) { return layout_roofline(d, float(w), float(h), m).chart; },
+                        roofline_glyph_text(d), w, h, path),
+        path, "--png");
   }
   return status;
 }

@@ -42,7 +42,8 @@ std::string counters_unavailable(const cuda::Counters& counters, const Context& 
 std::string counters_table(const std::vector<CounterRow>& rows);
 // One line a kernel (and a line "all kernels" a variant of several), RFC 4180.
 std::string counters_csv(const std::vector<CounterRow>& rows);
-std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo, const std::string& device);
+std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo,
+                          const std::string& device);
 
 // The roofline of measured rows: a point per variant whose demo counts FLOPs, the others listed
 // with their DRAM bandwidth and why they have no point.
@@ -56,8 +57,8 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& options)
 // `gpulab ladder --counters`: each measured rung's counters (the whole pipeline's panel has none)
 // printed after the ladder's table, as columns appended to --csv, as --json's "-counters.json" and as
 // a roofline PNG beside --png ("-roofline.png"). Returns 1 when an output could not be written.
-int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& options, const std::vector<Rung>& rungs,
-                            const std::string& device);
+int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& options,
+                            const std::vector<Rung>& rungs, const std::string& device);
 // The ladder chart's line for a row: "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
 // (DRAM bytes read and written per item, or per step where the demo counts no items; the achieved
 // occupancy), or "counters: why" where it was not measured.

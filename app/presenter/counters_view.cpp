@@ -25,7 +25,8 @@ double theoretical_occupancy(const Demo& demo, const std::string& measured_kerne
     const std::vector<cuda::OccupancyReport> reports = cuda::analyze_occupancy(kernels);
     for (const cuda::OccupancyReport& r : reports)
       if (r.error.empty() && !r.name.empty() &&
-          (measured_kernel.find(r.name) != std::string::npos || r.name.find(measured_kernel) != std::string::npos))
+          (measured_kernel.find(r.name) != std::string::npos ||
+           r.name.find(measured_kernel) != std::string::npos))
         return 100.0 * r.occupancy;
     if (reports.size() == 1 && reports.front().error.empty()) return 100.0 * reports.front().occupancy;
   } catch (const std::exception&) {
@@ -44,7 +45,8 @@ void CountersView::request_current(const Demo& demo) {
   for (size_t s = 0; s < stages.size(); ++s) {
     const Stage& st = stages[s];
     if (!st.active || st.variant < 0 || size_t(st.variant) >= st.variants.size()) continue;
-    queue_.push_back({std::string(demo.name()), s, std::string(st.variants[size_t(st.variant)].id), st.block});
+    queue_.push_back(
+        {std::string(demo.name()), s, std::string(st.variants[size_t(st.variant)].id), st.block});
   }
 }
 
@@ -102,11 +104,14 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
     const std::vector<Stage> stages = demo.stages();
     const bool current = job.stage < stages.size() && stages[job.stage].variant >= 0 &&
                          stages[job.stage].variants[size_t(stages[job.stage].variant)].id == job.variant;
-    if (current) row.ideal.theoretical_occupancy = theoretical_occupancy(demo, row.result.kernels.front().kernel);
+    if (current)
+      row.ideal.theoretical_occupancy = theoretical_occupancy(demo, row.result.kernels.front().kernel);
   }
   auto same = [&](const CounterRow& r) { return r.stage == row.stage && r.variant == row.variant; };
-  if (auto it = std::find_if(rows_.begin(), rows_.end(), same); it != rows_.end()) *it = std::move(row);
-  else rows_.push_back(std::move(row));
+  if (auto it = std::find_if(rows_.begin(), rows_.end(), same); it != rows_.end())
+    *it = std::move(row);
+  else
+    rows_.push_back(std::move(row));
   // A lasting reason (permissions, no CUPTI) holds for the rest of the queue.
   if (!counters_.unavailable().empty()) queue_.clear();
   if (queue_.empty()) resume_sampler();
@@ -122,10 +127,13 @@ void CountersView::draw_meters(float ui_scale) {
   if (!sampler_) sampler_ = std::make_unique<cuda::PmSampler>();
   ImGui::Checkbox("live meters", &meters_on_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("DRAM throughput and SM activity of the whole GPU, sampled by the GPU every %.0f ms "
-                      "(CUPTI PM sampling)", sampler_->interval_ms());
-  if (meters_on_ && !sampler_->started() && !busy() && !sampler_->failed()) {  // (a refused start is not retried)
-    sampler_->resume();  // (a pause left over from a measurement ends with the new start)
+    ImGui::SetTooltip(
+        "DRAM throughput and SM activity of the whole GPU, sampled by the GPU every %.0f ms "
+        "(CUPTI PM sampling)",
+        sampler_->interval_ms());
+  if (meters_on_ && !sampler_->started() && !busy() &&
+      !sampler_->failed()) {  // (a refused start is not retried)
+    sampler_->resume();       // (a pause left over from a measurement ends with the new start)
     sampler_->start();
   }
   if (!meters_on_ && sampler_->started()) sampler_->stop();
@@ -141,7 +149,8 @@ void CountersView::draw_meters(float ui_scale) {
   const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x);
   const float h = 44.0f * ui_scale;
   constexpr size_t kBins = 150;
-  for (const auto& [m, name] : {std::pair{Meter::Dram, "DRAM throughput"}, std::pair{Meter::Sm, "SM activity"}}) {
+  for (const auto& [m, name] :
+       {std::pair{Meter::Dram, "DRAM throughput"}, std::pair{Meter::Sm, "SM activity"}}) {
     const std::vector<float> v = meters_.plot(m, kBins);
     char overlay[96];
     std::snprintf(overlay, sizeof overlay, "%s %.0f%%", name, meters_.mean(m, 0.5));
@@ -160,7 +169,8 @@ void CountersView::draw(Demo& demo, const Context& ctx, float ui_scale, const Ch
   draw_meters(ui_scale);
   if (ImGui::Button("measure (F3)")) request_current(demo);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("profile one step of the current variant with the GPU's own counters (on a copy of the input)");
+    ImGui::SetTooltip(
+        "profile one step of the current variant with the GPU's own counters (on a copy of the input)");
   ImGui::SameLine();
   if (ImGui::Button("measure every variant")) request_all(demo);
   if (busy()) {
@@ -212,7 +222,8 @@ void CountersView::draw(Demo& demo, const Context& ctx, float ui_scale, const Ch
   std::string device;
   for (const CounterRow& r : rows_)
     if (r.measured() && device.empty()) device = r.result.device;
-  const RooflineData d = counters_roofline(rows_, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);
+  const RooflineData d =
+      counters_roofline(rows_, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);
   const RooflineLayout L = layout_roofline(d, w, h, imgui_text_measure({}), 0.6f * ui_scale);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   draw_chart(ImGui::GetWindowDrawList(), L.chart, theme, {}, origin);

@@ -123,8 +123,8 @@ std::string ladder_device(const std::vector<Rung>& rungs) {
   return device;
 }
 
-ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
-                       const std::string& device, const std::function<void(const Rung&, ChartRung&)>& decorate) {
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device,
+                       const std::function<void(const Rung&, ChartRung&)>& decorate) {
   ChartData c;
   c.title = std::string(demo_title);
   c.device = device;
@@ -530,7 +530,8 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
                    o.ladder_png_height);
     }
   }
-  if (o.ladder_counters) status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));
+  if (o.ladder_counters)
+    status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));
   return status;
 }
 

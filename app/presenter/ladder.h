@@ -69,8 +69,8 @@ std::string ladder_device(const std::vector<Rung>& rungs);
 // The chart of a ladder: one panel a stage that has a rung to show (a stage that does not run in
 // this configuration is left out), rungs in the table's order, titled with the demo, the input's
 // size, the device and today's date. `decorate` may add to each chart rung (the counters' line).
-ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title,
-                       const std::string& device, const std::function<void(const Rung&, ChartRung&)>& decorate = {});
+ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device,
+                       const std::function<void(const Rung&, ChartRung&)>& decorate = {});
 // One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
 // speed-ups, reason. Quoted as RFC 4180 where a field needs it.
 std::string ladder_csv(const std::vector<Rung>& rungs);
@@ -102,7 +102,7 @@ class LadderRun {
  private:
   void measure_all();
   void measure(size_t index);
-  void measure_pipeline(Rung& r);  // the last panel's rungs, from the stages' measured ones
+  void measure_pipeline(Rung& r);   // the last panel's rungs, from the stages' measured ones
   BenchSuite device_peaks() const;  // the device's peaks, for the rows' % of peak
   BenchMeasure measure_how();       // the repeats asked for, cancelled by cancel()
 

@@ -306,7 +306,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     const float y2 = top + line1;
     const ChartColour name_colour = r.state == ChartRungState::Failed        ? ChartColour::Failed
                                     : r.state == ChartRungState::Unavailable ? ChartColour::Unavailable
-                                                                        : ChartColour::Text;
+                                                                             : ChartColour::Text;
     // Left column: the name (and block size, where there is room), the lesson under it.
     const Fitted nm = b.fit(r.name, TextFace::SansBold, fn, fn * 0.7f, name_w);
     b.text(nm, in.x0, mid1 - nm.size * 0.5f, TextFace::SansBold, name_colour, TextRole::Name, p, ri);
@@ -328,7 +328,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
           lines = b.wrap(r.lesson, TextFace::Sans, px, name_w, max_lines, &whole);
           if (whole || px * 0.9f < std::max(kMinPx, fs * 0.75f)) break;
         }
-        const ChartColour c = r.state == ChartRungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
+        const ChartColour c =
+            r.state == ChartRungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
         for (size_t k = 0; k < lines.size(); ++k)
           b.text({lines[k], px, b.width(lines[k], TextFace::Sans, px)}, in.x0, y2 + float(k) * fs * 1.2f,
                  TextFace::Sans, c, TextRole::Lesson, p, ri);
@@ -381,7 +382,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         b.slot({zone_x0, y3, in.x1, y3 + h}, p, ri);
         if (!r.counters.empty()) {
           const Fitted f = b.fit(r.counters, TextFace::Sans, counters_px, counters_px * 0.8f, zone_w);
-          b.text(f, zone_x0, y3 + (h - f.size) * 0.5f, TextFace::Sans, ChartColour::Text, TextRole::Counters, p, ri);
+          b.text(f, zone_x0, y3 + (h - f.size) * 0.5f, TextFace::Sans, ChartColour::Text, TextRole::Counters,
+                 p, ri);
         }
       }
     } else if (r.state == ChartRungState::Failed) {

@@ -29,8 +29,8 @@ struct ChartRung {
   double pct_peak = 0;             // % of the device's peak the demo is bound by (0: not known)
   std::string peak_label;          // "of DRAM bandwidth", "of FP32 peak"
   std::string note;                // e.g. "measured at 2048x2048: the CPU at full size takes 40 s"
-  std::string counters;  // one compact line of the GPU's counters under the bar ("" none), e.g.
-                         // "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
+  std::string counters;            // one compact line of the GPU's counters under the bar ("" none), e.g.
+                                   // "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
   bool counters_slot = false;  // a line is kept under the bar for the counters (the window's measure button)
   int source = -1;             // the index of the ladder's rung it shows (-1: none)
 };
@@ -134,9 +134,9 @@ struct ChartSlot {
 struct ChartLayout {
   float width = 0, height = 0;
   std::vector<ChartSlot> slots;  // not drawn: where the window puts a rung's measure action
-  std::vector<ChartBox> boxes;  // drawn first, in order
+  std::vector<ChartBox> boxes;   // drawn first, in order
   std::vector<ChartLine> lines;  // then these
-  std::vector<TextRun> texts;   // drawn over the boxes
+  std::vector<TextRun> texts;    // drawn over the boxes
   // The bar of a rung, or null (failed, unavailable, no time).
   const ChartBox* bar(int panel, int rung) const;
   // The first text of a role for a rung (panel/rung -1 for the chart's own), or null.

@@ -38,8 +38,8 @@ void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& the
     else if (b.role == BoxRole::Panel)
       rounding = std::min(layout.height * 0.008f, 12.0f);
     if (b.role == BoxRole::Point) {
-      dl->AddCircleFilled(at((b.rect.x0 + b.rect.x1) * 0.5f, (b.rect.y0 + b.rect.y1) * 0.5f), b.rect.width() * 0.5f,
-                          colour(theme, b.colour));
+      dl->AddCircleFilled(at((b.rect.x0 + b.rect.x1) * 0.5f, (b.rect.y0 + b.rect.y1) * 0.5f),
+                          b.rect.width() * 0.5f, colour(theme, b.colour));
       continue;
     }
     dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), colour(theme, b.colour), rounding);

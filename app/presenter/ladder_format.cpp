@@ -131,7 +131,8 @@ std::vector<std::string> layout_problems(const ChartLayout& layout) {
     if (!s.rect.inside(image) || !(s.rect.width() > 0) || !(s.rect.height() > 0))
       out.push_back("the counters line " + where + " leaves the image or is empty");
     for (const TextRun& t : layout.texts)
-      if (!(t.role == TextRole::Counters && t.panel == s.panel && t.rung == s.rung) && shrunk(s.rect).overlaps(t.box()))
+      if (!(t.role == TextRole::Counters && t.panel == s.panel && t.rung == s.rung) &&
+          shrunk(s.rect).overlaps(t.box()))
         out.push_back(name(t) + " overlaps the counters line " + where);
   }
   for (const ChartBox& b : layout.boxes) {

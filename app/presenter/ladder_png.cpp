@@ -233,16 +233,17 @@ std::string save_chart_png(const ChartData& data, int width, int height, const s
   std::string glyphs = data.title + data.input + data.device + data.date;
   for (const ChartPanel& p : data.panels) {
     glyphs += p.title + p.baseline;
-    for (const ChartRung& r : p.rungs) glyphs += r.name + r.lesson + r.block + r.reason + r.peak_label + r.note;
+    for (const ChartRung& r : p.rungs)
+      glyphs += r.name + r.lesson + r.block + r.reason + r.peak_label + r.note;
   }
   return save_layout_png(
-      [&](const TextMeasure& m) { return layout_chart(data, float(width), float(height), m); }, glyphs, width, height,
-      path, theme, info);
+      [&](const TextMeasure& m) { return layout_chart(data, float(width), float(height), m); }, glyphs, width,
+      height, path, theme, info);
 }
 
-std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out, const std::string& glyphs,
-                            int width, int height, const std::filesystem::path& path, const ChartTheme& theme,
-                            ChartPngInfo* info) {
+std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out,
+                            const std::string& glyphs, int width, int height,
+                            const std::filesystem::path& path, const ChartTheme& theme, ChartPngInfo* info) {
   if (std::string why = check_chart_png_size(width, height); !why.empty()) return why;
   // Before any drawing: a missing folder or a FIFO is named at once, and nothing is written.
   if (std::string why = files::check_writable(path); !why.empty()) return why;

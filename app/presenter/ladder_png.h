@@ -30,8 +30,9 @@ std::string save_chart_png(const ChartData& data, int width, int height, const s
 
 // Any laid-out chart (the roofline, presenter/roofline.h) the same way: `lay_out` lays it out with a
 // measure of the fonts that will draw it; `glyphs` holds every character it may draw.
-std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out, const std::string& glyphs,
-                            int width, int height, const std::filesystem::path& path,
-                            const ChartTheme& theme = ChartTheme::dark(), ChartPngInfo* info = nullptr);
+std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out,
+                            const std::string& glyphs, int width, int height,
+                            const std::filesystem::path& path, const ChartTheme& theme = ChartTheme::dark(),
+                            ChartPngInfo* info = nullptr);
 
 }  // namespace gpulab::presenter

@@ -44,7 +44,8 @@ void LadderView::escape() {
 ChartData LadderView::chart() const {
   const std::vector<Rung> rs = run_->rungs();
   if (!counters_ || !run_->done()) return ladder_chart(rs, demo_title_, ladder_device(rs));
-  return ladder_chart(rs, demo_title_, ladder_device(rs), ladder_chart_counters(counters_->rows(), stage_count_));
+  return ladder_chart(rs, demo_title_, ladder_device(rs),
+                      ladder_chart_counters(counters_->rows(), stage_count_));
 }
 
 void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& layout, float top) {
@@ -74,10 +75,12 @@ void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& 
     } else if (c.counters.empty()) {
       if (ImGui::SmallButton("measure counters")) counters_->request(demo_name_, r.stage, r.variant, r.block);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("read the GPU's own counters for one step of %s (on a copy of the input)", r.variant.c_str());
+        ImGui::SetTooltip("read the GPU's own counters for one step of %s (on a copy of the input)",
+                          r.variant.c_str());
     } else {
       // The line itself is the button: click to measure again.
-      if (ImGui::InvisibleButton("##again", ImVec2(std::max(1.0f, s.rect.width()), std::max(1.0f, s.rect.height()))))
+      if (ImGui::InvisibleButton("##again",
+                                 ImVec2(std::max(1.0f, s.rect.width()), std::max(1.0f, s.rect.height()))))
         counters_->request(demo_name_, r.stage, r.variant, r.block);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("the GPU's counters for one step of %s; click to measure again", r.variant.c_str());

@@ -2,8 +2,8 @@
 // command line would, on a fresh set of demos.
 #include "presenter/lesson.h"
 
-#include <CLI/CLI.hpp>
 #include <toml++/toml.h>
+#include <CLI/CLI.hpp>
 
 #include "core/toml_text.h"
 
@@ -25,9 +25,9 @@ namespace {
 constexpr uint64_t kMaxLessonBytes = 1 << 20;
 constexpr size_t kMaxSteps = 500;
 
-
 // The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
-// --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names without dashes, for the "known:" list of messages.
+// --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names
+// without dashes, for the "known:" list of messages.
 struct DemoParams {
   std::set<std::string> names;
   std::set<std::string> flags;  // options that take no value
@@ -103,12 +103,14 @@ class Parser {
       const std::string k(key.str());
       const int line = static_cast<int>(node.source().begin.line);
       if (k == "title") {
-        if (!node.is_string()) return fail(r, line, 0, "title must be a string, not " + std::string(toml_type_name(node)));
+        if (!node.is_string())
+          return fail(r, line, 0, "title must be a string, not " + std::string(toml_type_name(node)));
         lesson.title = *node.value<std::string>();
       } else if (k == "step") {
         steps = node.as_array();
         if (!steps || !steps->is_array_of_tables())
-          return fail(r, line, 0, "step must be an array of tables ([[step]]), not " + std::string(toml_type_name(node)));
+          return fail(r, line, 0,
+                      "step must be an array of tables ([[step]]), not " + std::string(toml_type_name(node)));
       } else {
         return fail(r, line, 0, "unknown key " + text::quote(k) + " (known: title, step)");
       }
@@ -116,7 +118,9 @@ class Parser {
     if (lesson.title.empty()) return fail(r, 1, 0, "the lesson has no title (title = \"...\")");
     if (!steps || steps->empty()) return fail(r, 1, 0, "the lesson has no steps ([[step]] tables)");
     if (steps->size() > kMaxSteps)
-      return fail(r, 1, 0, "the lesson has " + std::to_string(steps->size()) + " steps, more than " + std::to_string(kMaxSteps));
+      return fail(r, 1, 0,
+                  "the lesson has " + std::to_string(steps->size()) + " steps, more than " +
+                      std::to_string(kMaxSteps));
     const LessonStep* prev = nullptr;
     for (size_t i = 0; i < steps->size(); ++i) {
       LessonStep s;
@@ -138,15 +142,19 @@ class Parser {
   // A step's value as a string (strings as they are, integers and numbers as written, booleans as
   // true/false); false when it is a table, an array or a date.
   static bool scalar(const toml::node& n, std::string* out) {
-    if (auto s = n.value_exact<std::string>()) *out = *s;
-    else if (auto i = n.value_exact<int64_t>()) *out = std::to_string(*i);
+    if (auto s = n.value_exact<std::string>())
+      *out = *s;
+    else if (auto i = n.value_exact<int64_t>())
+      *out = std::to_string(*i);
     else if (auto d = n.value_exact<double>()) {
       if (!std::isfinite(*d)) return false;
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.17g", *d);
       *out = buf;
-    } else if (auto b = n.value_exact<bool>()) *out = *b ? "true" : "false";
-    else return false;
+    } else if (auto b = n.value_exact<bool>())
+      *out = *b ? "true" : "false";
+    else
+      return false;
     return true;
   }
 
@@ -166,18 +174,25 @@ class Parser {
       const std::string k(entry.first.str());
       const int line = static_cast<int>(node.source().begin.line);
       auto need_string = [&](std::string* out) -> Problem {
-        if (!node.is_string()) return {line, k + " must be a string, not " + std::string(toml_type_name(node))};
+        if (!node.is_string())
+          return {line, k + " must be a string, not " + std::string(toml_type_name(node))};
         *out = *node.value<std::string>();
         return {};
       };
       Problem p;
-      if (k == "title") p = need_string(&s->title);
-      else if (k == "caption") p = need_string(&s->caption);
-      else if (k == "notes") p = need_string(&s->notes);
-      else if (k == "demo") p = need_string(&s->demo);
+      if (k == "title")
+        p = need_string(&s->title);
+      else if (k == "caption")
+        p = need_string(&s->caption);
+      else if (k == "notes")
+        p = need_string(&s->notes);
+      else if (k == "demo")
+        p = need_string(&s->demo);
       else if (k == "ladder" || k == "code") {
-        if (!node.is_boolean()) p = {line, k + " must be true or false, not " + std::string(toml_type_name(node))};
-        else (k == "ladder" ? s->ladder : s->code) = *node.value<bool>();
+        if (!node.is_boolean())
+          p = {line, k + " must be true or false, not " + std::string(toml_type_name(node))};
+        else
+          (k == "ladder" ? s->ladder : s->code) = *node.value<bool>();
       } else if (k == "variant") {
         variant_given = true;
         variant_line = line;
@@ -185,21 +200,24 @@ class Parser {
           s->variants = {*node.value<std::string>()};
         } else if (const toml::array* a = node.as_array(); a && (a->size() == 1 || a->size() == 2)) {
           for (const toml::node& v : *a) {
-            if (!v.is_string()) return {line, "variant must list variant ids (strings), not " + std::string(toml_type_name(v))};
+            if (!v.is_string())
+              return {line, "variant must list variant ids (strings), not " + std::string(toml_type_name(v))};
             s->variants.push_back(*v.value<std::string>());
           }
           if (s->variants.size() == 2 && s->variants[0] == s->variants[1])
-            return {line, "an A/B step needs two different variants, got " + text::quote(s->variants[0]) + " twice"};
+            return {line, "an A/B step needs two different variants, got " + text::quote(s->variants[0]) +
+                              " twice"};
         } else {
-          p = {line, "variant must be a variant id, or a list of two for A/B, not " + std::string(toml_type_name(node)) +
-                         (a ? " of " + std::to_string(a->size()) : "")};
+          p = {line, "variant must be a variant id, or a list of two for A/B, not " +
+                         std::string(toml_type_name(node)) + (a ? " of " + std::to_string(a->size()) : "")};
         }
       } else if (k == "block") {
         block_line = line;
         auto one = [&](const toml::node& b) -> Problem {
           std::string v;
           if (!(b.is_integer() || b.is_string()) || !scalar(b, &v))
-            return {line, "block must be N or \"STAGE=N\" (or a list of them), not " + std::string(toml_type_name(b))};
+            return {line, "block must be N or \"STAGE=N\" (or a list of them), not " +
+                              std::string(toml_type_name(b))};
           s->blocks.push_back(v);
           return {};
         };
@@ -210,7 +228,9 @@ class Parser {
           p = one(node);
         }
       } else if (k == "params") {
-        if (!node.is_table()) p = {line, "params must be a table ({ key = value, ... }), not " + std::string(toml_type_name(node))};
+        if (!node.is_table())
+          p = {line,
+               "params must be a table ({ key = value, ... }), not " + std::string(toml_type_name(node))};
         params = &node;
       } else {
         p = {line, "unknown key " + text::quote(k) +
@@ -243,19 +263,24 @@ class Parser {
         const std::string k(key.str());
         const int line = static_cast<int>(node.source().begin.line);
         if (!known.names.count(k))
-          return {line, "unknown parameter " + text::quote(k) + " of the " + s->demo + " demo (known: " + join(known.names) + ")"};
+          return {line, "unknown parameter " + text::quote(k) + " of the " + s->demo +
+                            " demo (known: " + join(known.names) + ")"};
         std::string v;
-        if (!scalar(node, &v)) return {line, "params." + k + " must be a string, number or boolean, not " + std::string(toml_type_name(node))};
+        if (!scalar(node, &v))
+          return {line, "params." + k + " must be a string, number or boolean, not " +
+                            std::string(toml_type_name(node))};
         const bool flag = known.flags.count(k) > 0;
         if (flag != node.is_boolean())
-          return {line, "params." + k + (flag ? " is a switch: true or false" : " takes a value, not true or false")};
+          return {line, "params." + k +
+                            (flag ? " is a switch: true or false" : " takes a value, not true or false")};
         if (!flag && text::trim(v).empty()) return {line, "params." + k + " is empty"};
         if (node.is_string()) {
           std::error_code ec;
           const fs::path rel = file_.parent_path() / v;
           if (fs::path(v).is_relative() && fs::is_regular_file(rel, ec)) v = rel.lexically_normal().string();
         }
-        auto it = std::find_if(s->params.begin(), s->params.end(), [&](const auto& kv) { return kv.first == k; });
+        auto it =
+            std::find_if(s->params.begin(), s->params.end(), [&](const auto& kv) { return kv.first == k; });
         if (flag && v == "false") {
           if (it != s->params.end()) s->params.erase(it);
         } else if (it != s->params.end()) {
@@ -267,7 +292,9 @@ class Parser {
       }
     }
     if (s->title.empty())
-      s->title = s->variants.empty() ? s->demo : s->variants.size() == 2 ? s->variants[0] + " vs " + s->variants[1] : s->variants[0];
+      s->title = s->variants.empty()       ? s->demo
+                 : s->variants.size() == 2 ? s->variants[0] + " vs " + s->variants[1]
+                                           : s->variants[0];
     // Started as the command line would start it: every value checked by the demo's own code.
     StepDemo made = make_step_demo(*s, make_, false);
     if (made.error.empty()) return {};
@@ -332,8 +359,8 @@ std::vector<std::string> without_variant_options(const std::vector<std::string>&
   return out;
 }
 
-StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo_name, const DemoFactory& make_demos,
-                             bool cpu) {
+StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo_name,
+                             const DemoFactory& make_demos, bool cpu) {
   StepDemo out;
   std::vector<std::unique_ptr<Demo>> demos = make_demos();
   std::vector<Demo*> views;
@@ -368,7 +395,8 @@ LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoF
 
 LessonLoad load_lesson(const fs::path& file, const DemoFactory& make_demos) {
   files::ReadResult rr = files::read_regular_file(file, kMaxLessonBytes);
-  if (!rr.error.empty()) return {std::nullopt, text::escape(file.string()) + ": cannot read the lesson (" + rr.error + ")"};
+  if (!rr.error.empty())
+    return {std::nullopt, text::escape(file.string()) + ": cannot read the lesson (" + rr.error + ")"};
   const std::string_view src(reinterpret_cast<const char*>(rr.bytes.data()), rr.bytes.size());
   return parse_lesson(src, file, make_demos);
 }

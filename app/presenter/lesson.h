@@ -72,7 +72,8 @@ using DemoFactory = std::function<std::vector<std::unique_ptr<Demo>>()>;
 // Parses and checks a lesson: TOML, keys, types, every step configured on a fresh demo as the
 // command line would be (unknown variant ids, values out of range, missing files are refused here,
 // not when the step is reached). `file` names the source in messages and anchors relative paths.
-LessonLoad parse_lesson(std::string_view text, const std::filesystem::path& file, const DemoFactory& make_demos);
+LessonLoad parse_lesson(std::string_view text, const std::filesystem::path& file,
+                        const DemoFactory& make_demos);
 // Reads `file` (a regular file of at most 1 MiB) and parses it.
 LessonLoad load_lesson(const std::filesystem::path& file, const DemoFactory& make_demos);
 
@@ -85,8 +86,8 @@ struct StepDemo {
 StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu);
 // The same from a command line (argv[0] first) for demo `demo` (A/B's two halves; F8 outside a lesson
 // starts from the app's own command line).
-StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo, const DemoFactory& make_demos,
-                             bool cpu);
+StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo,
+                             const DemoFactory& make_demos, bool cpu);
 // `args` without --variant and --block (and their values).
 std::vector<std::string> without_variant_options(const std::vector<std::string>& args);
 

@@ -12,10 +12,14 @@ namespace gpulab::presenter {
 int LessonPlayer::target(LessonMove m) const {
   const int last = size() - 1;
   switch (m) {
-    case LessonMove::Next: return std::min(current_ + 1, last);
-    case LessonMove::Previous: return std::max(current_ - 1, 0);
-    case LessonMove::First: return 0;
-    case LessonMove::Last: return last;
+    case LessonMove::Next:
+      return std::min(current_ + 1, last);
+    case LessonMove::Previous:
+      return std::max(current_ - 1, 0);
+    case LessonMove::First:
+      return 0;
+    case LessonMove::Last:
+      return last;
   }
   return current_;
 }
@@ -28,8 +32,10 @@ void LessonPlayer::shown(int k, std::string problem) {
 std::string LessonPlayer::progress() const {
   const int k = std::max(current_, 0);
   std::string line = "step " + std::to_string(k + 1) + " of " + std::to_string(size());
-  if (k + 1 < size()) line += " — next: " + lesson_.steps[k + 1].title;
-  else line += " — the end";
+  if (k + 1 < size())
+    line += " — next: " + lesson_.steps[k + 1].title;
+  else
+    line += " — the end";
   return line;
 }
 
@@ -42,8 +48,8 @@ float caption_height(const std::string& caption, float width, ImFont* big, float
 }
 }  // namespace
 
-LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big, float px,
-                                  ImFont* small, bool light_theme) {
+LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big,
+                                  float px, ImFont* small, bool light_theme) {
   if (!big) big = ImGui::GetFont();
   if (!small) small = ImGui::GetFont();
   LessonOverlay out;
@@ -68,7 +74,8 @@ LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1
   dl->AddText(small, small_px, ImVec2(out.progress_x0 + pad, out.progress_y0 + pad), ink, progress.c_str());
   if (!player.problem().empty()) {
     const float py = out.progress_y0 + pad + small->CalcTextSizeA(small_px, 1e9f, max_w, progress.c_str()).y;
-    dl->AddText(small, small_px, ImVec2(out.progress_x0 + pad, py), warn, player.problem().c_str(), nullptr, max_w);
+    dl->AddText(small, small_px, ImVec2(out.progress_x0 + pad, py), warn, player.problem().c_str(), nullptr,
+                max_w);
   }
 
   // The caption along the bottom of the view, wrapped to its width.

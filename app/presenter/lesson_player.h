@@ -50,7 +50,7 @@ struct LessonOverlay {
 // Draws the overlay into the foreground draw list: the progress line (and the problem under it)
 // with `small` at the top right of the view box [x0, x1] x [0, y1], the caption with `big` at `px`
 // along its bottom.
-LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big, float px,
-                                  ImFont* small, bool light_theme);
+LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big,
+                                  float px, ImFont* small, bool light_theme);
 
 }  // namespace gpulab::presenter

@@ -10,8 +10,10 @@ void MeterHistory::add(const std::vector<cuda::MeterSample>& samples) {
     if (!std::isfinite(s.t_s) || !std::isfinite(s.dram_pct) || !std::isfinite(s.sm_pct)) continue;
     if (!samples_.empty()) {
       const double newest = samples_.back().t_s;
-      if (s.t_s < newest - window_s_) samples_.clear();  // another clock (a restarted session)
-      else if (s.t_s <= newest) continue;
+      if (s.t_s < newest - window_s_)
+        samples_.clear();  // another clock (a restarted session)
+      else if (s.t_s <= newest)
+        continue;
     }
     samples_.push_back(s);
   }
@@ -58,7 +60,9 @@ double MeterHistory::max(Meter m) const {
   return v;
 }
 
-double MeterHistory::span_s() const { return samples_.size() < 2 ? 0 : samples_.back().t_s - samples_.front().t_s; }
+double MeterHistory::span_s() const {
+  return samples_.size() < 2 ? 0 : samples_.back().t_s - samples_.front().t_s;
+}
 
 double MeterHistory::rate_hz() const {
   const double span = span_s();

@@ -36,7 +36,9 @@ class MeterHistory {
   double span_s() const;
 
  private:
-  static double value(const cuda::MeterSample& s, Meter m) { return m == Meter::Dram ? s.dram_pct : s.sm_pct; }
+  static double value(const cuda::MeterSample& s, Meter m) {
+    return m == Meter::Dram ? s.dram_pct : s.sm_pct;
+  }
   double window_s_;
   std::deque<cuda::MeterSample> samples_;
 };

@@ -22,13 +22,15 @@ class FfmpegSink : public FrameSink {
     if (pipe_) pclose(pipe_);
   }
   std::string write(const uint8_t* rgba) override {
-    if (std::fwrite(rgba, 1, bytes_, pipe_) != bytes_) return "ffmpeg stopped taking frames (see its message above)";
+    if (std::fwrite(rgba, 1, bytes_, pipe_) != bytes_)
+      return "ffmpeg stopped taking frames (see its message above)";
     return {};
   }
   std::string finish() override {
     const int rc = pclose(pipe_);
     pipe_ = nullptr;
-    return rc == 0 ? std::string() : "ffmpeg failed (exit status " + std::to_string(rc) + "; see its message above)";
+    return rc == 0 ? std::string()
+                   : "ffmpeg failed (exit status " + std::to_string(rc) + "; see its message above)";
   }
 
  private:
@@ -38,7 +40,8 @@ class FfmpegSink : public FrameSink {
 
 class PngSink : public FrameSink {
  public:
-  PngSink(fs::path out, int w, int h) : out_(std::move(out)), w_(w), h_(h), row_(static_cast<size_t>(w) * 4) {}
+  PngSink(fs::path out, int w, int h)
+      : out_(std::move(out)), w_(w), h_(h), row_(static_cast<size_t>(w) * 4) {}
   std::string write(const uint8_t* rgba) override {
     // Rows bottom-up from GL: flipped into a PNG's top-down order.
     std::vector<uint8_t> top(rgba, rgba + row_ * static_cast<size_t>(h_));
@@ -80,10 +83,12 @@ std::string find_ffmpeg() {
 std::string ffmpeg_command(const std::string& ffmpeg, const fs::path& out, int w, int h, int fps) {
   const bool webm = out.extension() == ".webm";
   // GL's rows come bottom-up: vflip. H.264 and VP9 in 4:2:0 need even sizes: pad by a pixel.
-  std::string cmd = text::shell_quote(ffmpeg) + " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
-                    std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
-                    " -i - -vf " + text::shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
-  cmd += webm ? "-c:v libvpx-vp9 -b:v 0 -crf 32 -row-mt 1 " : "-c:v libx264 -preset veryfast -crf 18 -movflags +faststart ";
+  std::string cmd = text::shell_quote(ffmpeg) +
+                    " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " + std::to_string(w) +
+                    "x" + std::to_string(h) + " -r " + std::to_string(fps) + " -i - -vf " +
+                    text::shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
+  cmd += webm ? "-c:v libvpx-vp9 -b:v 0 -crf 32 -row-mt 1 "
+              : "-c:v libx264 -preset veryfast -crf 18 -movflags +faststart ";
   return cmd + text::shell_quote(out.string());
 }
 
@@ -113,11 +118,12 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
     if (std::string why = files::check_writable(png_frame_path(out, 1)); !why.empty()) return why;
     sink_ = std::make_unique<PngSink>(out, w, h);
     video_ = false;
-    message_ = "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
-               ", ... instead. For video install ffmpeg (apt install ffmpeg) or set GPULAB_FFMPEG, or join the "
-               "frames later: ffmpeg -framerate " + std::to_string(fps) + " -i " +
-               (out.parent_path() / (out.stem().string() + "-%05d.png")).string() + " -pix_fmt yuv420p " +
-               out.string();
+    message_ =
+        "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
+        ", ... instead. For video install ffmpeg (apt install ffmpeg) or set GPULAB_FFMPEG, or join the "
+        "frames later: ffmpeg -framerate " +
+        std::to_string(fps) + " -i " + (out.parent_path() / (out.stem().string() + "-%05d.png")).string() +
+        " -pix_fmt yuv420p " + out.string();
   }
   for (auto& b : ring_) b = gl::Buffer(bytes, nullptr, GL_MAP_READ_BIT);
   for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
@@ -161,7 +167,8 @@ void Recorder::hand_on(size_t slot) {
     fences_[slot] = nullptr;
   }
   std::vector<uint8_t> frame(ring_[slot].size());
-  if (const void* p = glMapNamedBufferRange(ring_[slot].id(), 0, static_cast<GLsizeiptr>(frame.size()), GL_MAP_READ_BIT)) {
+  if (const void* p = glMapNamedBufferRange(ring_[slot].id(), 0, static_cast<GLsizeiptr>(frame.size()),
+                                            GL_MAP_READ_BIT)) {
     std::memcpy(frame.data(), p, frame.size());
     glUnmapNamedBuffer(ring_[slot].id());
   } else {
@@ -218,8 +225,9 @@ std::string Recorder::stop() {
   for (auto& b : ring_) b = gl::Buffer();
   recording_ = false;
   if (!err.empty()) return "recording failed: " + err;
-  std::string line = (video_ ? "wrote " + out_.string() : "wrote " + std::to_string(encoded_) + " PNG frames " +
-                                                               png_frame_path(out_, 1).string() + " ...") +
+  std::string line = (video_ ? "wrote " + out_.string()
+                             : "wrote " + std::to_string(encoded_) + " PNG frames " +
+                                   png_frame_path(out_, 1).string() + " ...") +
                      ": " + std::to_string(encoded_) + " frames";
   if (dropped_ > 0) line += " (" + std::to_string(dropped_) + " dropped: the encoder fell behind)";
   return line;

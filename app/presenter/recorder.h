@@ -30,7 +30,8 @@ class FrameSink {
 // The ffmpeg found: $GPULAB_FFMPEG when set ("none" or empty: none), else `ffmpeg` on PATH. "" when none.
 std::string find_ffmpeg();
 // The ffmpeg command line that encodes rawvideo RGBA frames of w x h at fps from stdin into `out`.
-std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h, int fps);
+std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h,
+                           int fps);
 // The PNG sequence's frame k (1-based): OUT's folder / OUT's stem-00001.png.
 std::filesystem::path png_frame_path(const std::filesystem::path& out, int k);
 

@@ -111,13 +111,14 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     return c.texts.back().box();
   };
   const float title_px = 44 * s, sub_px = 26 * s, tick_px = 22 * s, label_px = 24 * s, note_px = 22 * s;
-  text(fit(d.title, TextFace::SansBold, title_px, width - 2 * pad, measure), pad, pad, title_px, TextFace::SansBold,
-       ChartColour::Title, TextRole::Title);
+  text(fit(d.title, TextFace::SansBold, title_px, width - 2 * pad, measure), pad, pad, title_px,
+       TextFace::SansBold, ChartColour::Title, TextRole::Title);
   const double ridge = ridge_intensity(d);
   std::string sub = d.device;
   if (ridge > 0)
     sub += (sub.empty() ? "" : " · ") + std::string("FP32 roof ") + format_sig3(d.peak_gflops / 1000) +
-           " TFLOP/s · DRAM roof " + format_sig3(d.peak_gbps) + " GB/s · ridge " + format_sig3(ridge) + " FLOP/byte";
+           " TFLOP/s · DRAM roof " + format_sig3(d.peak_gbps) + " GB/s · ridge " + format_sig3(ridge) +
+           " FLOP/byte";
   else
     sub += (sub.empty() ? "" : " · ") + std::string("no peaks known for this device: no roofs drawn");
   if (!d.date.empty()) sub += " · " + d.date;
@@ -135,8 +136,8 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
   L.axes = roofline_axes(d);
   c.boxes.push_back({L.plot, ChartColour::PanelBackground, BoxRole::Panel});
   const float line = std::max(1.0f, 1.5f * s);
-  text("FP32 rate (FLOP/s)", L.plot.x0, L.plot.y0 - tick_px - 10 * s, tick_px, TextFace::Sans, ChartColour::Dim,
-       TextRole::Heading);
+  text("FP32 rate (FLOP/s)", L.plot.x0, L.plot.y0 - tick_px - 10 * s, tick_px, TextFace::Sans,
+       ChartColour::Dim, TextRole::Heading);
   for (int e = L.axes.x_lo; e <= L.axes.x_hi; ++e) {
     const float x = L.x_of(std::pow(10.0, e));
     c.boxes.push_back({{x - line / 2, L.plot.y0, x + line / 2, L.plot.y1}, ChartColour::Grid, BoxRole::Grid});
@@ -152,8 +153,8 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     c.boxes.push_back({{L.plot.x0, y - line / 2, L.plot.x1, y + line / 2}, ChartColour::Grid, BoxRole::Grid});
     const std::string t = flops_decade(e);
     const float w = measure(t, TextFace::Sans, tick_px);
-    text(t, L.plot.x0 - 8 * s - w, std::clamp(y - tick_px / 2, 0.0f, height - tick_px), tick_px, TextFace::Sans,
-         ChartColour::Dim, TextRole::Tick);
+    text(t, L.plot.x0 - 8 * s - w, std::clamp(y - tick_px / 2, 0.0f, height - tick_px), tick_px,
+         TextFace::Sans, ChartColour::Dim, TextRole::Tick);
   }
   {
     const std::string t = "arithmetic intensity (FLOP per DRAM byte)";
@@ -167,8 +168,8 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
   if (ridge > 0) {
     const double x_left = std::max(std::pow(10.0, L.axes.x_lo), std::pow(10.0, L.axes.y_lo) / d.peak_gbps);
     const double x_right = std::pow(10.0, L.axes.x_hi);
-    c.lines.push_back({L.x_of(x_left), L.y_of(d.peak_gbps * x_left), L.x_of(ridge), L.y_of(d.peak_gflops), roof_w,
-                       ChartColour::Slowdown});
+    c.lines.push_back({L.x_of(x_left), L.y_of(d.peak_gbps * x_left), L.x_of(ridge), L.y_of(d.peak_gflops),
+                       roof_w, ChartColour::Slowdown});
     c.lines.push_back({L.x_of(ridge), L.y_of(d.peak_gflops), L.x_of(x_right), L.y_of(d.peak_gflops), roof_w,
                        ChartColour::Speedup});
     const std::string fp = "FP32 " + format_sig3(d.peak_gflops / 1000) + " TFLOP/s";
@@ -180,8 +181,8 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     const double xm = std::sqrt(x_left * ridge);
     const float bx = L.x_of(xm) + 6 * s;
     const float by = std::min(L.plot.y1 - tick_px - 4 * s, L.y_of(d.peak_gbps * xm) + 10 * s);
-    text(bw, std::clamp(bx, L.plot.x0 + 4 * s, L.plot.x1 - measure(bw, TextFace::Sans, tick_px) - 4 * s), by, tick_px,
-         TextFace::Sans, ChartColour::Slowdown, TextRole::Peak);
+    text(bw, std::clamp(bx, L.plot.x0 + 4 * s, L.plot.x1 - measure(bw, TextFace::Sans, tick_px) - 4 * s), by,
+         tick_px, TextFace::Sans, ChartColour::Slowdown, TextRole::Peak);
   }
 
   // The points, each labelled; a label that would overlap another moves down.
@@ -206,12 +207,14 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
     float ly = std::clamp(y - label_px / 2, L.plot.y0 + 2 * s, L.plot.y1 - label_px - 2 * s);
     for (int tries = 0; tries < 12; ++tries) {
       const Rect box{lx, ly, lx + w, ly + label_px};
-      const bool clash = std::any_of(taken.begin(), taken.end(), [&](const Rect& t) { return t.overlaps(box); });
+      const bool clash =
+          std::any_of(taken.begin(), taken.end(), [&](const Rect& t) { return t.overlaps(box); });
       if (!clash) break;
       ly += label_px * 1.1f;
       if (ly + label_px > L.plot.y1) ly = L.plot.y0 + 2 * s + label_px * 1.1f * float(tries);
     }
-    const Rect placed = text(label, lx, ly, label_px, TextFace::SansBold, ChartColour::Text, TextRole::Name, int(i));
+    const Rect placed =
+        text(label, lx, ly, label_px, TextFace::SansBold, ChartColour::Text, TextRole::Name, int(i));
     taken.push_back(placed);
     // A label moved off its dot gets a thin leader line to it.
     if (std::fabs(placed.y0 + label_px / 2 - y) > label_px * 0.75f) {
@@ -221,8 +224,8 @@ RooflineLayout layout_roofline(const RooflineData& d, float width, float height,
   }
   float ny = L.plot.y1 + tick_px + 14 * s + label_px + 12 * s;
   for (const std::string& u : d.unplaced) {
-    text(fit(u, TextFace::Sans, note_px, width - 2 * pad, measure), pad, ny, note_px, TextFace::Sans, ChartColour::Dim,
-         TextRole::Note);
+    text(fit(u, TextFace::Sans, note_px, width - 2 * pad, measure), pad, ny, note_px, TextFace::Sans,
+         ChartColour::Dim, TextRole::Note);
     ny += note_px * 1.25f;
   }
   return L;

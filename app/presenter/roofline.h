@@ -13,9 +13,9 @@
 namespace gpulab::presenter {
 
 struct RooflinePoint {
-  std::string label;      // "gpu-tiled"
-  double intensity = 0;   // FLOP per DRAM byte
-  double gflops = 0;      // achieved
+  std::string label;     // "gpu-tiled"
+  double intensity = 0;  // FLOP per DRAM byte
+  double gflops = 0;     // achieved
 };
 
 struct RooflineData {
@@ -43,7 +43,7 @@ RooflineAxes roofline_axes(const RooflineData& d);
 // Where things went, besides the layout's own lists.
 struct RooflineLayout {
   ChartLayout chart;
-  Rect plot;                    // the plotting area
+  Rect plot;  // the plotting area
   RooflineAxes axes;
   std::vector<Rect> point_dots;  // per point of d.points, its dot (empty rect: not drawn)
   // Pixel position of (intensity, GFLOP/s) in the plot.

@@ -2,9 +2,9 @@
 #include "shell/app.h"
 
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,9 +13,13 @@
 #include <iostream>
 #include <thread>
 
-#include "common/text.h"
+#include "common/cuda_probe.h"
 #include "common/error.h"
+#include "common/text.h"
 #include "core/keymap.h"
+#include "gl/gl.h"
+#include "gl/image_io.h"
+#include "platform/platform.h"
 #include "presenter/counters_command.h"
 #include "presenter/counters_view.h"
 #include "presenter/ladder.h"
@@ -23,10 +27,6 @@
 #include "presenter/lesson_player.h"
 #include "presenter/recorder.h"
 #include "shell/bench_driver.h"
-#include "gl/gl.h"
-#include "gl/image_io.h"
-#include "common/cuda_probe.h"
-#include "platform/platform.h"
 #include "ui/panels.h"
 
 #if defined(GPULAB_HAVE_CUDA)
@@ -115,8 +115,8 @@ bool App::init(std::string* error) {
     }
   }
 #endif
-  backend_banner_ = ctx_.cuda ? std::string()
-                              : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
+  backend_banner_ =
+      ctx_.cuda ? std::string() : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
 
   load_settings_for_run();
 
@@ -195,8 +195,10 @@ bool App::init(std::string* error) {
     for (const auto& p : paths) {
       std::string err;
       guarded("open", [&] {
-        if (demos_[demo_]->open_file(p, &err)) notify("opened " + p);
-        else notify(err);
+        if (demos_[demo_]->open_file(p, &err))
+          notify("opened " + p);
+        else
+          notify(err);
       });
     }
   });
@@ -208,7 +210,8 @@ bool App::init(std::string* error) {
     // Prefer the copy next to the binary (an installed or moved build).
     std::error_code ec;
     auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec && std::filesystem::exists(exe.parent_path() / "assets")) ctx_.assets = exe.parent_path() / "assets";
+    if (!ec && std::filesystem::exists(exe.parent_path() / "assets"))
+      ctx_.assets = exe.parent_path() / "assets";
   }
 
   if (demos_.empty()) demos_ = make_demos();
@@ -304,7 +307,8 @@ bool App::attach_current() {
 
 void App::select_demo(size_t index) {
   if (index >= demos_.size()) {
-    notify("there is no demo " + std::to_string(index + 1) + " (" + std::to_string(demos_.size()) + " demos)");
+    notify("there is no demo " + std::to_string(index + 1) + " (" + std::to_string(demos_.size()) +
+           " demos)");
     return;
   }
   if (index == demo_ && attached_) return;
@@ -330,16 +334,20 @@ bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember)
 void App::choose_variant(size_t stage, std::string_view id) {
   std::string why;
   guarded("variant", [&] {
-    if (demos_[demo_]->set_variant(stage, id, &why)) timings_.clear();
-    else notify(why);
+    if (demos_[demo_]->set_variant(stage, id, &why))
+      timings_.clear();
+    else
+      notify(why);
   });
 }
 
 void App::choose_block(size_t stage, int block) {
   std::string why;
   guarded("block", [&] {
-    if (demos_[demo_]->set_block(stage, block, &why)) timings_.clear();
-    else notify(why);
+    if (demos_[demo_]->set_block(stage, block, &why))
+      timings_.clear();
+    else
+      notify(why);
   });
 }
 
@@ -380,7 +388,9 @@ void App::hotkeys() {
 void App::key_action(const KeyBinding& b, const KeyPress& k) {
   const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
   switch (b.action) {
-    case KeyAction::Help: help_ = !help_; break;
+    case KeyAction::Help:
+      help_ = !help_;
+      break;
     case KeyAction::Hud:
       hud_ = !hud_;
       if (!projector_) {  // projector mode's HUD is for the session; a choice outside it is kept
@@ -390,40 +400,89 @@ void App::key_action(const KeyBinding& b, const KeyPress& k) {
       break;
     case KeyAction::Ladder:
       help_ = false;
-      if (ladder_ && ladder_->visible()) ladder_->escape();
-      else start_ladder();
+      if (ladder_ && ladder_->visible())
+        ladder_->escape();
+      else
+        start_ladder();
       break;
-    case KeyAction::Counters: start_counters(); break;
+    case KeyAction::Counters:
+      start_counters();
+      break;
     case KeyAction::Close:
-      if (help_) help_ = false;
-      else if (ladder_ && ladder_->visible()) ladder_->escape();
+      if (help_)
+        help_ = false;
+      else if (ladder_ && ladder_->visible())
+        ladder_->escape();
       break;
-    case KeyAction::Theme: set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark); break;
-    case KeyAction::Projector: set_projector(!projector_); break;
-    case KeyAction::Fullscreen: platform_->set_fullscreen(!platform_->fullscreen()); break;
-    case KeyAction::Screenshot: shot_pending_ = true; break;
-    case KeyAction::ScaleUp: set_ui_scale(ui::step_scale(ui_scale(), +1)); break;
-    case KeyAction::ScaleDown: set_ui_scale(ui::step_scale(ui_scale(), -1)); break;
-    case KeyAction::ScaleReset: set_ui_scale(std::nullopt); break;  // the display's content scale
-    case KeyAction::Pause: playing_ = !playing_; break;
+    case KeyAction::Theme:
+      set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark);
+      break;
+    case KeyAction::Projector:
+      set_projector(!projector_);
+      break;
+    case KeyAction::Fullscreen:
+      platform_->set_fullscreen(!platform_->fullscreen());
+      break;
+    case KeyAction::Screenshot:
+      shot_pending_ = true;
+      break;
+    case KeyAction::ScaleUp:
+      set_ui_scale(ui::step_scale(ui_scale(), +1));
+      break;
+    case KeyAction::ScaleDown:
+      set_ui_scale(ui::step_scale(ui_scale(), -1));
+      break;
+    case KeyAction::ScaleReset:
+      set_ui_scale(std::nullopt);
+      break;  // the display's content scale
+    case KeyAction::Pause:
+      playing_ = !playing_;
+      break;
     case KeyAction::Step:
       playing_ = false;
       step_once_ = true;
       break;
-    case KeyAction::Reset: reset_ = true; break;
-    case KeyAction::Faster: steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16); break;
-    case KeyAction::Slower: steps_per_frame_ = std::max(steps_per_frame_ / 2, 1); break;
-    case KeyAction::NextVariant: cycle_variant(shift ? -1 : 1); break;
-    case KeyAction::ChooseDemo: select_demo(static_cast<size_t>(k.key - b.key)); break;  // says when there is none
-    case KeyAction::HideUi: ui_visible_ = !ui_visible_; break;
-    case KeyAction::CodePanel: code_panel_ = !code_panel_; break;
-    case KeyAction::Record: toggle_recording(); break;
-    case KeyAction::AB: toggle_ab(); break;
-    case KeyAction::LessonNext: go_to_step(lesson_->target(presenter::LessonMove::Next)); break;
-    case KeyAction::LessonPrevious: go_to_step(lesson_->target(presenter::LessonMove::Previous)); break;
-    case KeyAction::LessonFirst: go_to_step(lesson_->target(presenter::LessonMove::First)); break;
-    case KeyAction::LessonLast: go_to_step(lesson_->target(presenter::LessonMove::Last)); break;
-    case KeyAction::Demo: break;
+    case KeyAction::Reset:
+      reset_ = true;
+      break;
+    case KeyAction::Faster:
+      steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
+      break;
+    case KeyAction::Slower:
+      steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
+      break;
+    case KeyAction::NextVariant:
+      cycle_variant(shift ? -1 : 1);
+      break;
+    case KeyAction::ChooseDemo:
+      select_demo(static_cast<size_t>(k.key - b.key));
+      break;  // says when there is none
+    case KeyAction::HideUi:
+      ui_visible_ = !ui_visible_;
+      break;
+    case KeyAction::CodePanel:
+      code_panel_ = !code_panel_;
+      break;
+    case KeyAction::Record:
+      toggle_recording();
+      break;
+    case KeyAction::AB:
+      toggle_ab();
+      break;
+    case KeyAction::LessonNext:
+      go_to_step(lesson_->target(presenter::LessonMove::Next));
+      break;
+    case KeyAction::LessonPrevious:
+      go_to_step(lesson_->target(presenter::LessonMove::Previous));
+      break;
+    case KeyAction::LessonFirst:
+      go_to_step(lesson_->target(presenter::LessonMove::First));
+      break;
+    case KeyAction::LessonLast:
+      go_to_step(lesson_->target(presenter::LessonMove::Last));
+      break;
+    case KeyAction::Demo:
+      break;
   }
 }
 
@@ -544,8 +603,10 @@ void App::frame() {
   // (Also over a finished ladder's chart: the demo is idle then, and the probes work on copies.)
   if (attached_ && counters_ && !(ladder_ && ladder_->owns_demo()))
     guarded("counters", [&] { counters_->poll(d, ctx_); });
-  if (attached_ && !ladder_shown && ab_) compute_ab(f);
-  else if (attached_ && !ladder_shown) guarded("compute", [&] { d.compute(f); });
+  if (attached_ && !ladder_shown && ab_)
+    compute_ab(f);
+  else if (attached_ && !ladder_shown)
+    guarded("compute", [&] { d.compute(f); });
 
   glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
   glViewport(0, 0, f.width, f.height);
@@ -553,13 +614,16 @@ void App::frame() {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   {
     CpuSection draw_time(&timings_, "draw (CPU submit)");
-    if (attached_ && !ladder_shown && ab_) render_ab(f);
-    else if (attached_ && !ladder_shown) guarded("render", [&] { d.render(f); });
+    if (attached_ && !ladder_shown && ab_)
+      render_ab(f);
+    else if (attached_ && !ladder_shown)
+      guarded("render", [&] { d.render(f); });
   }
 
   const bool capture = shot_pending_;
   const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
-  if (attached_ && !ladder_shown) guarded("hud", [&] { hud_view_.update(t, presenter::hud_input(d, timings_, ctx_)); });
+  if (attached_ && !ladder_shown)
+    guarded("hud", [&] { hud_view_.update(t, presenter::hud_input(d, timings_, ctx_)); });
   if (ladder_ && ladder_->done() && !ladder_fed_hud_) {
     ladder_fed_hud_ = true;
     guarded("hud", [&] { feed_hud_from_ladder(); });
@@ -577,10 +641,11 @@ void App::frame() {
       };
       // The finished chart's per-rung "measure counters" queue into the Counters tab's view.
       if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
-      ladder_->draw(static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
-                    [this](std::string line) { notify(std::move(line)); }, chart_fonts,
-                    theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark(),
-                    counters_.get());
+      ladder_->draw(
+          static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
+          [this](std::string line) { notify(std::move(line)); }, chart_fonts,
+          theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark(),
+          counters_.get());
     });
   } else {
     if (show_ui) draw_ui(f);
@@ -654,8 +719,8 @@ int App::run() {
       std::this_thread::sleep_for(std::chrono::milliseconds(16));
     }
     if (ladder_ && ladder_->visible())
-      std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n", ladder_->frames(),
-                   ladder_->worst_frame_ms());
+      std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n",
+                   ladder_->frames(), ladder_->worst_frame_ms());
     if (options_.start_counters) {
       // With --start-counters the frames go on (paced at 60 Hz) until the measurement is done and the
       // meters hold a second of samples, or their status says why they cannot (at most 10 s).
@@ -683,7 +748,8 @@ int App::run() {
     const int frames = std::max(1, options_.frames);
     if (!options_.record.empty()) {
       recorder_ = std::make_unique<presenter::Recorder>();
-      const std::string err = recorder_->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), 60, true);
+      const std::string err =
+          recorder_->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), 60, true);
       if (!err.empty()) {
         std::fprintf(stderr, "gpulab: --record: %s\n", err.c_str());
         return 1;
@@ -724,8 +790,10 @@ int gpulab_main(int argc, const char* const* argv) {
   for (const auto& d : demos) views.push_back(d.get());
   ParseResult r = parse_command_line(argc, argv, views);
   if (!r.options) {
-    if (r.exit_code == 2) std::fprintf(stderr, "gpulab: %s\n\n%s", r.error.c_str(), usage(views).c_str());
-    else std::fprintf(stderr, "gpulab: %s\n", r.error.c_str());
+    if (r.exit_code == 2)
+      std::fprintf(stderr, "gpulab: %s\n\n%s", r.error.c_str(), usage(views).c_str());
+    else
+      std::fprintf(stderr, "gpulab: %s\n", r.error.c_str());
     return r.exit_code;
   }
   Options& o = *r.options;
@@ -739,7 +807,8 @@ int gpulab_main(int argc, const char* const* argv) {
         std::printf("%s — %s\n", std::string(d->name()).c_str(), std::string(d->title()).c_str());
         const std::vector<Stage> stages = d->stages();
         for (const Stage& st : stages) {
-          if (stages.size() > 1) std::printf("  stage %s (%s):\n", std::string(st.id).c_str(), std::string(st.title).c_str());
+          if (stages.size() > 1)
+            std::printf("  stage %s (%s):\n", std::string(st.id).c_str(), std::string(st.title).c_str());
           for (const auto& v : st.variants) {
             std::printf("  %s%-22s %s%s\n", stages.size() > 1 ? "  " : "", std::string(v.id).c_str(),
                         std::string(v.lesson).c_str(), v.needs_cuda && !cs.available ? "  [needs CUDA]" : "");

@@ -24,7 +24,7 @@ class LessonPlayer;
 class Recorder;
 class AbCompare;
 class CountersView;
-}
+}  // namespace presenter
 namespace cuda {
 struct DeviceInfo;
 }
@@ -55,13 +55,13 @@ class App {
     };
     bool drawn = false;
     float display_w = 0, display_h = 0;
-    float x = 0, y = 0, w = 0, h = 0;              // the panel window
+    float x = 0, y = 0, w = 0, h = 0;                              // the panel window
     float inner_x0 = 0, inner_y0 = 0, inner_x1 = 0, inner_y1 = 0;  // inside title bar and scrollbars
-    float work_x1 = 0;                             // right end of the space widgets may use
-    float content_x1 = 0, content_y1 = 0;          // right and bottom end of what was laid out
+    float work_x1 = 0;                                             // right end of the space widgets may use
+    float content_x1 = 0, content_y1 = 0;  // right and bottom end of what was laid out
     bool scrollbar_x = false, scrollbar_y = false;
     bool compact = false;
-    std::vector<Item> sections;                    // the collapsing headers, top to bottom
+    std::vector<Item> sections;  // the collapsing headers, top to bottom
     float ui_scale = 0, font_px = 0, font_global_scale = 0, hud_px = 0, hud_digit_px = 0;
     bool truetype = false;
     std::string theme;
@@ -95,10 +95,10 @@ class App {
     // The Counters tab as drawn on that frame (only when it is the open tab).
     struct CountersShown {
       bool tab_open = false;
-      std::string unavailable;    // why nothing can be measured ("" when something may be)
-      std::string meters;         // the live meters' status ("" while sampling)
-      size_t meter_samples = 0;   // samples in the meters' history
-      double meter_span_s = 0;    // the time they cover
+      std::string unavailable;            // why nothing can be measured ("" when something may be)
+      std::string meters;                 // the live meters' status ("" while sampling)
+      size_t meter_samples = 0;           // samples in the meters' history
+      double meter_span_s = 0;            // the time they cover
       std::vector<std::string> measured;  // the variants with counters, in the order measured
     } counters;
   };
@@ -159,7 +159,7 @@ class App {
   void compute_ab(Frame& f);
   void render_ab(Frame& f);
   void draw_ab_overlay(const Frame& f);
-  void record_frame();             // after a frame is drawn: its read-back, and the red dot
+  void record_frame();  // after a frame is drawn: its read-back, and the red dot
 
   // Presentation and settings (app_settings.cpp).
   void load_settings_for_run();
@@ -173,21 +173,22 @@ class App {
   bool write_layout_report(const std::filesystem::path& path) const;
 
   Options options_;
-  std::unique_ptr<presenter::LadderView> ladder_;  // shown over the view while it exists
+  std::unique_ptr<presenter::LadderView> ladder_;    // shown over the view while it exists
   std::unique_ptr<presenter::LessonPlayer> lesson_;  // the lesson running, if any
-  float lesson_band_ = 0;                           // the caption band's height (points): the HUD goes above it
-  char lesson_path_input_[1024] = {};               // the panel's "open a lesson" field
-  bool lesson_tab_select_ = false;                  // bring the Lesson tab to the front (a lesson opened)
-  bool counters_tab_select_ = false;                // bring the Counters tab to the front (F3)
-  float lesson_top_ = 0;                            // below the lesson's progress line (points)
-  bool code_panel_ = false;                         // F4
-  std::unique_ptr<presenter::Recorder> recorder_;   // F9 / --record
-  std::unique_ptr<presenter::AbCompare> ab_;        // F8 / a lesson step with two variants
-  size_t code_stage_ = 0;                           // the stage whose code it shows
-  presenter::CodePanelCache code_cache_;             // what it shows, made again when the variant changes
-  std::optional<std::vector<std::filesystem::path>> shipped_lessons_;  // listed on the Lesson tab's first draw
+  float lesson_band_ = 0;              // the caption band's height (points): the HUD goes above it
+  char lesson_path_input_[1024] = {};  // the panel's "open a lesson" field
+  bool lesson_tab_select_ = false;     // bring the Lesson tab to the front (a lesson opened)
+  bool counters_tab_select_ = false;   // bring the Counters tab to the front (F3)
+  float lesson_top_ = 0;               // below the lesson's progress line (points)
+  bool code_panel_ = false;            // F4
+  std::unique_ptr<presenter::Recorder> recorder_;  // F9 / --record
+  std::unique_ptr<presenter::AbCompare> ab_;       // F8 / a lesson step with two variants
+  size_t code_stage_ = 0;                          // the stage whose code it shows
+  presenter::CodePanelCache code_cache_;           // what it shows, made again when the variant changes
+  std::optional<std::vector<std::filesystem::path>>
+      shipped_lessons_;                                // listed on the Lesson tab's first draw
   std::unique_ptr<presenter::CountersView> counters_;  // F3 / the Counters tab; made on first use
-  std::unique_ptr<platform::Platform> platform_;  // complete type in app.cpp, where ~App is
+  std::unique_ptr<platform::Platform> platform_;       // complete type in app.cpp, where ~App is
   std::unique_ptr<Gpu> gpu_;
   Timings timings_;
   Context ctx_;
@@ -220,7 +221,7 @@ class App {
   std::deque<Message> messages_;
   std::vector<KeyPress> key_queue_;
   std::string backend_banner_;
-  std::string attach_error_;  // why the current demo could not start (shown in the panel)
+  std::string attach_error_;    // why the current demo could not start (shown in the panel)
   std::vector<int> demo_keys_;  // this frame's key presses the app did not take
   bool had_error_ = false;
 
@@ -229,7 +230,7 @@ class App {
   std::optional<float> chosen_scale_;  // none: the display's content scale
   Theme theme_ = Theme::Dark;
   bool hud_ = false;
-  bool help_ = false;  // the key list is shown
+  bool help_ = false;           // the key list is shown
   presenter::Hud hud_view_;     // its reading (kept up to date while hidden: the CPU baseline)
   bool ladder_fed_hud_ = true;  // the finished ladder's CPU baseline went to the HUD
   bool compact_panel_ = false;  // only the pickers (projector mode)
@@ -239,11 +240,11 @@ class App {
     bool hud, compact, fullscreen;
   };
   std::optional<ProjectorRestore> projector_;  // set while projector mode is on
-  float panel_laid_out_for_ = 0;                // the scale the panel's size was last set for
+  float panel_laid_out_for_ = 0;               // the scale the panel's size was last set for
   float panel_display_w_ = 0, panel_display_h_ = 0;
-  Settings settings_;                          // to be saved (window runs only)
+  Settings settings_;  // to be saved (window runs only)
   Settings settings_on_disk_;
-  std::filesystem::path settings_path_;        // empty: settings are neither read nor written
+  std::filesystem::path settings_path_;  // empty: settings are neither read nor written
   bool settings_dirty_ = false;
   double settings_saved_at_ = 0.0;
   PanelLayout layout_;

@@ -68,7 +68,8 @@ bool App::start_ab_b(const std::vector<std::string>& base_args, const std::strin
   for (const auto& [want, running] : {std::pair{a, running_in_stage_of(demos_[demo_]->stages(), a)},
                                       std::pair{b, running_in_stage_of(ab->b().stages(), b)}}) {
     if (running != want) {
-      *why = want + " cannot run here (" + ctx_.interop_unavailable_reason() + "): no A/B of " + a + " and " + b;
+      *why =
+          want + " cannot run here (" + ctx_.interop_unavailable_reason() + "): no A/B of " + a + " and " + b;
       return false;
     }
   }
@@ -107,11 +108,15 @@ void App::toggle_ab() {
   // The input: the lesson step's, else the command line's (when it started this demo), else the
   // demo's defaults.
   std::vector<std::string> base = {"gpulab", "--demo", std::string(d.name())};
-  if (lesson_ && lesson_->step() && lesson_->step()->demo == d.name()) base = lesson_->step()->args();
-  else if (options_.demo == d.name() && !options_.args.empty()) base = options_.args;
+  if (lesson_ && lesson_->step() && lesson_->step()->demo == d.name())
+    base = lesson_->step()->args();
+  else if (options_.demo == d.name() && !options_.args.empty())
+    base = options_.args;
   std::string why;
-  if (start_ab(base, std::string(d.name()), a, b, &why)) notify("A/B: " + a + " | " + b + " (F8 ends it)");
-  else notify("A/B: " + why);
+  if (start_ab(base, std::string(d.name()), a, b, &why))
+    notify("A/B: " + a + " | " + b + " (F8 ends it)");
+  else
+    notify("A/B: " + why);
 }
 
 void App::compute_ab(Frame& f) {
@@ -145,8 +150,8 @@ void App::render_ab(Frame& f) {
   glViewport(0, 0, f.width, f.height);
   for (int i = 0; i < 2; ++i) {
     const int x = f.inset_left + i * half.width;
-    glBlitNamedFramebuffer(ab_->half(i).id(), target, 0, 0, half.width, f.height, x, 0, x + half.width, f.height,
-                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitNamedFramebuffer(ab_->half(i).id(), target, 0, 0, half.width, f.height, x, 0, x + half.width,
+                           f.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   }
 }
 
@@ -158,8 +163,8 @@ void App::draw_ab_overlay(const Frame& f) {
   const float sx = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1e-3f);
   const float x1 = view.x0 + 2.0f * static_cast<float>(half_width(f)) / sx;
   layout_.ab = presenter::draw_ab_overlay(in_a.variant, in_a.ms_per_step.value_or(0), in_b.variant,
-                                          in_b.ms_per_step.value_or(0), view.x0, x1, view.y1, fonts.hud, fonts.ui,
-                                          theme_ == Theme::Light);
+                                          in_b.ms_per_step.value_or(0), view.x0, x1, view.y1, fonts.hud,
+                                          fonts.ui, theme_ == Theme::Light);
 }
 
 }  // namespace gpulab

@@ -63,7 +63,8 @@ void App::go_to_step(int k) {
     if (!made.demo) {
       problem = made.error;
     } else {
-      lesson_->set_input_key(replace_demo(index, std::move(made.demo), false) ? s.input_key() : std::string());
+      lesson_->set_input_key(replace_demo(index, std::move(made.demo), false) ? s.input_key()
+                                                                              : std::string());
       playing_ = true;
     }
   }
@@ -78,8 +79,8 @@ void App::go_to_step(int k) {
         auto it = std::find_if(st->variants.begin(), st->variants.end(),
                                [&](const VariantChoice& v) { return v.id == want; });
         const std::string why = !it->unavailable_reason.empty() ? it->unavailable_reason
-                                : !problem.empty()               ? problem
-                                                                 : ctx_.interop_unavailable_reason();
+                                : !problem.empty()              ? problem
+                                                                : ctx_.interop_unavailable_reason();
         problem = want + " cannot run here (" + why + "): " + std::string(running) + " is shown";
       }
     }
@@ -109,8 +110,8 @@ void App::draw_lesson_overlay(const Frame& f) {
   ImFont* big = fonts.hud ? fonts.hud : ImGui::GetFont();
   // The caption at 60% of the HUD's digits: large enough for the back row, two lines on most slides.
   const float px = std::max(ImGui::GetFontSize() * 1.4f, big->FontSize * 0.6f);
-  const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, view.x0, view.x1, view.y1, big, px,
-                                                                    fonts.ui, theme_ == Theme::Light);
+  const presenter::LessonOverlay o = presenter::draw_lesson_overlay(*lesson_, view.x0, view.x1, view.y1, big,
+                                                                    px, fonts.ui, theme_ == Theme::Light);
   lesson_band_ = o.caption_y1 - o.caption_y0;
   lesson_top_ = o.progress_y1;
   layout_.lesson.caption_y0 = o.caption_y0;
@@ -122,8 +123,9 @@ void App::draw_code(const Frame& f) {
   const presenter::HudBox view = view_box(f);
   const float x0 = std::max(view.x0 + 8.0f, view.x1 * 0.55f);
   const float y0 = std::max(8.0f, lesson_top_ + 4.0f);
-  if (!presenter::draw_code_panel(demos_[demo_]->stages(), &code_stage_, &code_cache_, appearance_.fonts().mono,
-                                  theme_ == Theme::Light, x0, y0, view.x1 - 8.0f, view.y1 - 4.0f, &layout_.code))
+  if (!presenter::draw_code_panel(demos_[demo_]->stages(), &code_stage_, &code_cache_,
+                                  appearance_.fonts().mono, theme_ == Theme::Light, x0, y0, view.x1 - 8.0f,
+                                  view.y1 - 4.0f, &layout_.code))
     code_panel_ = false;
 }
 
@@ -155,8 +157,9 @@ void App::draw_lesson_section() {
       }
     }
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("open").x - ImGui::GetStyle().FramePadding.x * 4);
-    const bool enter = ImGui::InputTextWithHint("##lessonpath", "path/to/lesson.toml", lesson_path_input_,
-                                                sizeof lesson_path_input_, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter =
+        ImGui::InputTextWithHint("##lessonpath", "path/to/lesson.toml", lesson_path_input_,
+                                 sizeof lesson_path_input_, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("open") || enter) && lesson_path_input_[0] != '\0') {
       std::string why;
@@ -190,7 +193,8 @@ void App::draw_lesson_section() {
   ImGui::Separator();
   ImGui::TextDisabled("steps");
   for (int i = 0; i < lesson_->size(); ++i) {
-    const std::string label = std::to_string(i + 1) + ". " + lesson_->lesson().steps[static_cast<size_t>(i)].title;
+    const std::string label =
+        std::to_string(i + 1) + ". " + lesson_->lesson().steps[static_cast<size_t>(i)].title;
     if (ImGui::Selectable(label.c_str(), i == lesson_->current())) go_to_step(i);
   }
 }

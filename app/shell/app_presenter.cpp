@@ -17,7 +17,8 @@ presenter::HudBox App::view_box(const Frame& f, bool above_lesson_band) const {
   view.x0 = static_cast<float>(f.inset_left) / std::max(io.DisplayFramebufferScale.x, 1e-3f);
   view.x1 = io.DisplaySize.x;
   view.y0 = 0;
-  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) - (above_lesson_band ? lesson_band_ : 0.0f);
+  view.y1 = io.DisplaySize.y - (caption_ ? ImGui::GetFontSize() + 12.0f : 0.0f) -
+            (above_lesson_band ? lesson_band_ : 0.0f);
   return view;
 }
 

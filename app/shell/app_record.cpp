@@ -46,7 +46,8 @@ void App::record_frame() {
   // The red dot, after the read-back: a disc of scissored clears. The clear colour, the scissor box
   // and the scissor test it changes are put back as they were, so the frame's draw state is as before.
   const int r = std::max(6, h / 80);
-  const int cx = w - 3 * r - (lesson_ ? w / 3 : 0), cy = h - 3 * r;  // top right (GL's y is up), left of the lesson line
+  const int cx = w - 3 * r - (lesson_ ? w / 3 : 0),
+            cy = h - 3 * r;  // top right (GL's y is up), left of the lesson line
   GLfloat clear_color[4] = {};
   GLint scissor_box[4] = {};
   glGetFloatv(GL_COLOR_CLEAR_VALUE, clear_color);

@@ -30,8 +30,10 @@ void App::load_settings_for_run() {
   std::string why;
   const std::filesystem::path path = settings_path(&why);
   if (options_.reset_settings && !path.empty()) {
-    if (const std::string err = forget_settings(path); !err.empty()) notify(err);
-    else if (!options_.headless) notify("settings forgotten (--reset-settings)");
+    if (const std::string err = forget_settings(path); !err.empty())
+      notify(err);
+    else if (!options_.headless)
+      notify("settings forgotten (--reset-settings)");
   }
   if (!options_.headless) {
     settings_path_ = path;
@@ -57,8 +59,10 @@ void App::load_settings_for_run() {
     if (!chose && !settings_.last_demo.empty()) {
       bool known = false;
       for (const auto& d : demos_) known = known || d->name() == settings_.last_demo;
-      if (known) options_.demo = settings_.last_demo;
-      else notify("settings: the last demo " + text::quote(settings_.last_demo) + " is not one of this build's");
+      if (known)
+        options_.demo = settings_.last_demo;
+      else
+        notify("settings: the last demo " + text::quote(settings_.last_demo) + " is not one of this build's");
     }
   }
   chosen_scale_ = options_.ui_scale ? options_.ui_scale : settings_.ui_scale;
@@ -124,7 +128,8 @@ void App::set_projector(bool on) {
 void App::draw_view_controls() {
   // UI scale, theme, projector mode: also on keys, named here so that nobody has to remember them.
   char cur[32];
-  std::snprintf(cur, sizeof cur, "%.2gx%s", static_cast<double>(ui_scale()), chosen_scale_ ? "" : " (display)");
+  std::snprintf(cur, sizeof cur, "%.2gx%s", static_cast<double>(ui_scale()),
+                chosen_scale_ ? "" : " (display)");
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.75x (display)").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::BeginCombo("UI scale", cur)) {
     for (float s : ui::kScaleSteps) {
@@ -150,12 +155,15 @@ void App::draw_view_controls() {
       settings_dirty_ = true;
     }
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("time per step, speed-up over the CPU and %% of peak in large digits");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("time per step, speed-up over the CPU and %% of peak in large digits");
   bool projector = projector_.has_value();
   if (ImGui::Checkbox("projector mode (F7)", &projector)) set_projector(projector);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("fullscreen, light theme, UI scale 2, the panel reduced to the pickers; F7 again to leave");
-  if (!settings_path_.empty()) ImGui::TextDisabled("saved in %s", text::escape(settings_path_.string()).c_str());
+    ImGui::SetTooltip(
+        "fullscreen, light theme, UI scale 2, the panel reduced to the pickers; F7 again to leave");
+  if (!settings_path_.empty())
+    ImGui::TextDisabled("saved in %s", text::escape(settings_path_.string()).c_str());
 }
 
 void App::record_layout() {
@@ -193,15 +201,23 @@ void App::record_layout() {
 
 bool App::write_layout_report(const std::filesystem::path& path) const {
   const PanelLayout& l = layout_;
-  nlohmann::json j = {
-      {"drawn", l.drawn},         {"display", {l.display_w, l.display_h}},
-      {"window", {l.x, l.y, l.w, l.h}}, {"inner", {l.inner_x0, l.inner_y0, l.inner_x1, l.inner_y1}},
-      {"work_x1", l.work_x1},     {"content", {l.content_x1, l.content_y1}},
-      {"scrollbar_x", l.scrollbar_x}, {"scrollbar_y", l.scrollbar_y},
-      {"compact", l.compact},     {"ui_scale", l.ui_scale},
-      {"font_px", l.font_px},     {"base_font_px", ui::kBaseFontPx},     {"font_global_scale", l.font_global_scale},
-      {"hud_px", l.hud_px},       {"hud_digit_px", l.hud_digit_px},
-      {"truetype", l.truetype},   {"theme", l.theme}};
+  nlohmann::json j = {{"drawn", l.drawn},
+                      {"display", {l.display_w, l.display_h}},
+                      {"window", {l.x, l.y, l.w, l.h}},
+                      {"inner", {l.inner_x0, l.inner_y0, l.inner_x1, l.inner_y1}},
+                      {"work_x1", l.work_x1},
+                      {"content", {l.content_x1, l.content_y1}},
+                      {"scrollbar_x", l.scrollbar_x},
+                      {"scrollbar_y", l.scrollbar_y},
+                      {"compact", l.compact},
+                      {"ui_scale", l.ui_scale},
+                      {"font_px", l.font_px},
+                      {"base_font_px", ui::kBaseFontPx},
+                      {"font_global_scale", l.font_global_scale},
+                      {"hud_px", l.hud_px},
+                      {"hud_digit_px", l.hud_digit_px},
+                      {"truetype", l.truetype},
+                      {"theme", l.theme}};
   nlohmann::json sections = nlohmann::json::array();
   for (const auto& s : l.sections) sections.push_back({{"name", s.name}, {"y0", s.y0}, {"y1", s.y1}});
   j["sections"] = sections;
@@ -212,23 +228,37 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
               {"values", l.hud.values},
               {"captions", l.hud.captions}};
   const PanelLayout::LessonShown& ls = l.lesson;
-  j["lesson"] = {{"running", ls.running},   {"step", ls.step},         {"steps", ls.steps},
-                 {"title", ls.title},       {"progress", ls.progress}, {"caption", ls.caption},
-                 {"problem", ls.problem},   {"demo", ls.demo},         {"variants", ls.variants},
-                 {"caption_band", {ls.caption_y0, ls.caption_y1}},   {"notes_shown", ls.notes_shown}};
+  j["lesson"] = {{"running", ls.running},
+                 {"step", ls.step},
+                 {"steps", ls.steps},
+                 {"title", ls.title},
+                 {"progress", ls.progress},
+                 {"caption", ls.caption},
+                 {"problem", ls.problem},
+                 {"demo", ls.demo},
+                 {"variants", ls.variants},
+                 {"caption_band", {ls.caption_y0, ls.caption_y1}},
+                 {"notes_shown", ls.notes_shown}};
   const presenter::CodePanelShown& c = l.code;
-  j["code"] = {{"shown", c.shown},         {"box", {c.x0, c.y0, c.x1, c.y1}}, {"variant", c.variant},
-               {"previous", c.previous},   {"snippet", c.snippet},            {"lines", c.lines},
-               {"changed", c.changed},     {"sass", c.sass}};
+  j["code"] = {{"shown", c.shown},     {"box", {c.x0, c.y0, c.x1, c.y1}},
+               {"variant", c.variant}, {"previous", c.previous},
+               {"snippet", c.snippet}, {"lines", c.lines},
+               {"changed", c.changed}, {"sass", c.sass}};
   j["recording"] = l.recording;
-  j["counters"] = {{"tab_open", l.counters.tab_open},           {"unavailable", l.counters.unavailable},
-                   {"meters", l.counters.meters},               {"meter_samples", l.counters.meter_samples},
-                   {"meter_span_s", l.counters.meter_span_s},   {"measured", l.counters.measured}};
-  j["ab"] = {{"shown", l.ab.shown},     {"a", l.ab.variant_a},       {"b", l.ab.variant_b},
-             {"ratio", l.ab.ratio},     {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
-             {"time_b", l.ab.time_b},   {"split_x", l.ab.split_x},   {"view", {l.ab.x0, l.ab.x1}},
+  j["counters"] = {{"tab_open", l.counters.tab_open},
+                   {"unavailable", l.counters.unavailable},
+                   {"meters", l.counters.meters},
+                   {"meter_samples", l.counters.meter_samples},
+                   {"meter_span_s", l.counters.meter_span_s},
+                   {"measured", l.counters.measured}};
+  j["ab"] = {{"shown", l.ab.shown},       {"a", l.ab.variant_a},           {"b", l.ab.variant_b},
+             {"ratio", l.ab.ratio},       {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
+             {"time_b", l.ab.time_b},     {"split_x", l.ab.split_x},       {"view", {l.ab.x0, l.ab.x1}},
              {"label_y1", l.ab.label_y1}, {"ratio_y1", l.ab.ratio_y1}};
-  j["help"] = {{"shown", l.help.shown}, {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}}, {"keys", l.help.keys}, {"scrolls", l.help.scroll_y}};
+  j["help"] = {{"shown", l.help.shown},
+               {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}},
+               {"keys", l.help.keys},
+               {"scrolls", l.help.scroll_y}};
   const std::string err = files::write_regular_file(path, j.dump(2) + "\n");
   if (!err.empty()) std::fprintf(stderr, "gpulab: --layout-report: %s\n", err.c_str());
   return err.empty();

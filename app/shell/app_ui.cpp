@@ -35,7 +35,8 @@ void push_wrap_at_visible_edge() {
 // A collapsing header, and a tab (the caller draws its contents and ends it when it returns true),
 // whose places the layout report keeps (the tests check what is in view).
 bool section(std::vector<App::PanelLayout::Item>& out, const std::string& title, bool open_at_first) {
-  const bool open = ImGui::CollapsingHeader(title.c_str(), open_at_first ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+  const bool open =
+      ImGui::CollapsingHeader(title.c_str(), open_at_first ? ImGuiTreeNodeFlags_DefaultOpen : 0);
   out.push_back({title, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().y});
   return open;
 }
@@ -52,7 +53,9 @@ void App::draw_pickers(Frame& f, bool compact) {
   // Demo picker, each with its key.
   // In the compact panel the combos are as wide as their longest entry (the window fits them).
   auto width = [&](std::string_view longest) {
-    if (compact) ImGui::SetNextItemWidth(ImGui::CalcTextSize(std::string(longest).c_str()).x + ImGui::GetFrameHeight() * 2);
+    if (compact)
+      ImGui::SetNextItemWidth(ImGui::CalcTextSize(std::string(longest).c_str()).x +
+                              ImGui::GetFrameHeight() * 2);
   };
   std::string longest_title;
   for (const auto& demo : demos_)
@@ -112,7 +115,8 @@ void App::draw_pickers(Frame& f, bool compact) {
     if (st.active) ImGui::TextWrapped("%s", std::string(cur.lesson).c_str());
     if (!cur.blocks.empty() && st.active) {
       auto label = [&](int b) {
-        return cur.square_blocks ? std::to_string(b) + " x " + std::to_string(b) : std::to_string(b) + " threads";
+        return cur.square_blocks ? std::to_string(b) + " x " + std::to_string(b)
+                                 : std::to_string(b) + " threads";
       };
       if (ImGui::BeginCombo("block", label(st.block).c_str())) {
         for (int b : cur.blocks)
@@ -129,7 +133,8 @@ void App::draw_controls(Frame& f) {
   if (!attached_) return;
   if (ImGui::Button("compare all (F5)")) start_ladder();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
+    ImGui::SetTooltip(
+        "the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
   // Play / pause / step / reset, speed.
   if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
   ImGui::SameLine();
@@ -141,7 +146,8 @@ void App::draw_controls(Frame& f) {
   if (ImGui::Button("reset")) reset_ = true;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(120 * f.ui_scale);
-  if (ImGui::InputInt("steps/frame", &steps_per_frame_)) steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
+  if (ImGui::InputInt("steps/frame", &steps_per_frame_))
+    steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
   if (!platform_->headless()) {
     if (ImGui::Checkbox("vsync", &vsync_)) platform_->set_vsync(vsync_);
     ImGui::SameLine();
@@ -171,7 +177,8 @@ void App::draw_ui(Frame& f) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const float margin = 8 * s;
   // Laid out afresh when the scale or the display changes (the user's own resizing stays otherwise).
-  const bool relayout = s != panel_laid_out_for_ || display.x != panel_display_w_ || display.y != panel_display_h_;
+  const bool relayout =
+      s != panel_laid_out_for_ || display.x != panel_display_w_ || display.y != panel_display_h_;
   const ImGuiCond cond = relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   panel_laid_out_for_ = s;
   panel_display_w_ = display.x;
@@ -183,7 +190,8 @@ void App::draw_ui(Frame& f) {
   if (compact_panel_) {
     // The pickers alone, sized to them.
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), room);
-    ImGui::Begin("gpulab##compact", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::Begin("gpulab##compact", nullptr,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_HorizontalScrollbar);
     panel_right_ = static_cast<int>((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) *
                                     ImGui::GetIO().DisplayFramebufferScale.x);
     draw_messages();
@@ -235,8 +243,9 @@ void App::draw_ui(Frame& f) {
       if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
       if (attached_)
         guarded("counters", [&] {
-          counters_->draw(d, ctx_, s,
-                          theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
+          counters_->draw(
+              d, ctx_, s,
+              theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
         });
       PanelLayout::CountersShown& cs = layout_.counters;
       cs.tab_open = true;
@@ -270,8 +279,10 @@ void App::draw_ui(Frame& f) {
   if (attached_ && section(secs, std::string(d.title()), true)) {
     // While A/B runs, a change to one half's own settings would make the halves differ in more than
     // their variant: the demo's own controls wait until it ends.
-    if (ab_) ImGui::TextWrapped("A/B is running: the demo's own controls are off until it ends (F8).");
-    else guarded("ui", [&] { d.ui(f); });
+    if (ab_)
+      ImGui::TextWrapped("A/B is running: the demo's own controls are off until it ends (F8).");
+    else
+      guarded("ui", [&] { d.ui(f); });
   }
   record_layout();
   ImGui::End();

@@ -25,7 +25,8 @@ int run_bench(const Options& options) {
     found = true;
     try {
       if (!demo->bench(options, &spec)) {
-        std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n", text::quote(options.demo).c_str());
+        std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n",
+                     text::quote(options.demo).c_str());
         return 2;
       }
       suite = bench_run(std::move(spec), options);
@@ -35,7 +36,8 @@ int run_bench(const Options& options) {
     }
   }
   if (!found) {
-    std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(), names.c_str());
+    std::fprintf(stderr, "gpulab bench: no demo %s (demos: %s)\n", text::quote(options.demo).c_str(),
+                 names.c_str());
     return 2;
   }
   std::fputs(format_bench(suite).c_str(), stdout);

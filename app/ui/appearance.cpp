@@ -1,7 +1,7 @@
 #include "ui/appearance.h"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cmath>

@@ -30,9 +30,7 @@ std::string mhz(int khz) {
   std::snprintf(buf, sizeof buf, "%.0f MHz", khz / 1e3);
   return buf;
 }
-std::string dims(const std::array<int, 3>& d) {
-  return num(d[0]) + " x " + num(d[1]) + " x " + num(d[2]);
-}
+std::string dims(const std::array<int, 3>& d) { return num(d[0]) + " x " + num(d[1]) + " x " + num(d[2]); }
 const char* compute_mode_text(int mode) {
   switch (mode) {
     case 0:
@@ -49,8 +47,7 @@ const char* compute_mode_text(int mode) {
 bool begin_group(const char* title) {
   ImGui::Spacing();
   ImGui::TextDisabled("%s", title);
-  if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
-    return false;
+  if (!ImGui::BeginTable(title, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return false;
   ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.55f);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.45f);
   return true;
@@ -65,8 +62,7 @@ void device_panel(const cuda::DeviceInfo& d) {
   }
   ImGui::Text("%s", d.name.c_str());
   ImGui::TextDisabled("device %d, compute capability %s, CUDA driver %s, runtime %s", d.ordinal,
-                      d.compute_capability().c_str(),
-                      cuda::format_cuda_version(d.driver_version).c_str(),
+                      d.compute_capability().c_str(), cuda::format_cuda_version(d.driver_version).c_str(),
                       cuda::format_cuda_version(d.runtime_version).c_str());
 
   if (begin_group("compute")) {
@@ -116,12 +112,10 @@ void device_panel(const cuda::DeviceInfo& d) {
     row("constant memory", format_bytes(static_cast<double>(d.const_mem)));
     row("shared memory / block", format_bytes(static_cast<double>(d.smem_per_block)),
         "Without opt-in. More needs cudaFuncSetAttribute(..., MaxDynamicSharedMemorySize, ...)");
-    row("shared memory / block (opt-in)",
-        format_bytes(static_cast<double>(d.smem_per_block_optin)));
+    row("shared memory / block (opt-in)", format_bytes(static_cast<double>(d.smem_per_block_optin)));
     row("shared memory / SM", format_bytes(static_cast<double>(d.smem_per_sm)),
         "Shared by all resident blocks: more shared memory per block, fewer blocks per SM");
-    row("reserved shared memory / block",
-        format_bytes(static_cast<double>(d.reserved_smem_per_block)),
+    row("reserved shared memory / block", format_bytes(static_cast<double>(d.reserved_smem_per_block)),
         "Taken by the driver from every block's allocation");
     row("ECC", d.ecc ? "enabled" : "disabled");
     row("unified addressing", yes_no(d.unified_addressing));

@@ -42,9 +42,12 @@ const FontBytes& font_bytes(FontFace face) {
     return fb;
   }
   files::ReadResult r = files::read_regular_file(path, 64u << 20);
-  if (!r.error.empty()) fb.error = "font " + text::quote(path.string()) + " unreadable: " + r.error;
-  else if (r.bytes.size() < 12) fb.error = "font " + text::quote(path.string()) + " is not a TrueType file";
-  else fb.bytes = std::move(r.bytes);
+  if (!r.error.empty())
+    fb.error = "font " + text::quote(path.string()) + " unreadable: " + r.error;
+  else if (r.bytes.size() < 12)
+    fb.error = "font " + text::quote(path.string()) + " is not a TrueType file";
+  else
+    fb.bytes = std::move(r.bytes);
   return fb;
 }
 
@@ -55,12 +58,12 @@ ImFont* add_truetype(ImFontAtlas& atlas, FontFace face, float px, const ImWchar*
     return nullptr;
   }
   ImFontConfig cfg;
-  cfg.FontDataOwnedByAtlas = false;  // the bytes stay in the cache, for the next rebuild
+  cfg.FontDataOwnedByAtlas = false;      // the bytes stay in the cache, for the next rebuild
   cfg.OversampleH = px < 24.0f ? 2 : 1;  // large glyphs need no horizontal oversampling
   cfg.OversampleV = 1;
   std::snprintf(cfg.Name, sizeof cfg.Name, "%s, %.0fpx", font_file_name(face), static_cast<double>(px));
-  return atlas.AddFontFromMemoryTTF(const_cast<uint8_t*>(fb.bytes.data()), static_cast<int>(fb.bytes.size()), px,
-                                    &cfg, ranges);
+  return atlas.AddFontFromMemoryTTF(const_cast<uint8_t*>(fb.bytes.data()), static_cast<int>(fb.bytes.size()),
+                                    px, &cfg, ranges);
 }
 
 ImFont* add_default(ImFontAtlas& atlas, float px) {
@@ -73,9 +76,12 @@ ImFont* add_default(ImFontAtlas& atlas, float px) {
 
 const char* font_file_name(FontFace face) {
   switch (face) {
-    case FontFace::Sans: return "DejaVuSans.ttf";
-    case FontFace::SansBold: return "DejaVuSans-Bold.ttf";
-    case FontFace::Mono: return "DejaVuSansMono.ttf";
+    case FontFace::Sans:
+      return "DejaVuSans.ttf";
+    case FontFace::SansBold:
+      return "DejaVuSans-Bold.ttf";
+    case FontFace::Mono:
+      return "DejaVuSansMono.ttf";
   }
   return "DejaVuSans.ttf";
 }

@@ -37,8 +37,8 @@ struct Fonts {
   float scale = 0.0f;      // the UI scale they were built for
   float ui_px = 0.0f;      // the pixel sizes they were rasterised at
   float hud_px = 0.0f;
-  bool truetype = false;   // DejaVu Sans was found and loaded
-  std::string problem;     // "" when every face loaded, else what is missing and what is used instead
+  bool truetype = false;  // DejaVu Sans was found and loaded
+  std::string problem;    // "" when every face loaded, else what is missing and what is used instead
 };
 
 // Clears `atlas` and fills it with the UI, mono and HUD fonts rasterised for `ui_scale` and `hud_px`,

@@ -54,8 +54,7 @@ void limit_row(const char* resource, int blocks, bool binding, const std::string
 
 void resources_table(const cuda::OccupancyReport& r) {
   const auto& a = r.attr;
-  if (!ImGui::BeginTable("resources", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
-    return;
+  if (!ImGui::BeginTable("resources", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthStretch, 0.5f);
   ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch, 0.5f);
   kv("registers / thread", std::to_string(a.num_regs));
@@ -83,8 +82,7 @@ void limits_table(const cuda::OccupancyReport& r) {
   const auto& L = r.limits;
   const auto& d = r.device;
   const unsigned bind = r.limiters;
-  if (!ImGui::BeginTable("limits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
-    return;
+  if (!ImGui::BeginTable("limits", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableSetupColumn("limit", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("blocks/SM", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("because", ImGuiTableColumnFlags_WidthStretch);
@@ -94,8 +92,7 @@ void limits_table(const cuda::OccupancyReport& r) {
   std::snprintf(why, sizeof why, "at most %d resident blocks per SM", d.max_blocks_per_sm);
   limit_row("block count", L.block_count, bind & cuda::kLimitBlockCount, why);
 
-  std::snprintf(why, sizeof why, "%d warps / SM / %d warps a block", d.max_warps_per_sm(),
-                L.warps_per_block);
+  std::snprintf(why, sizeof why, "%d warps / SM / %d warps a block", d.max_warps_per_sm(), L.warps_per_block);
   limit_row("warps", L.warps, bind & cuda::kLimitWarps, why);
 
   if (L.registers == cuda::kUnlimited) {
@@ -108,23 +105,20 @@ void limits_table(const cuda::OccupancyReport& r) {
     std::snprintf(
         why, sizeof why,
         "%d regs x %d threads = %d a warp (in units of %d); %d per quarter-SM -> %d warps / SM",
-        r.attr.num_regs, d.warp_size, L.regs_per_warp_allocated, d.reg_alloc_unit,
-        d.regs_per_sm / parts,
-        L.regs_per_warp_allocated > 0 ? (d.regs_per_sm / parts) / L.regs_per_warp_allocated * parts
-                                      : 0);
+        r.attr.num_regs, d.warp_size, L.regs_per_warp_allocated, d.reg_alloc_unit, d.regs_per_sm / parts,
+        L.regs_per_warp_allocated > 0 ? (d.regs_per_sm / parts) / L.regs_per_warp_allocated * parts : 0);
   }
   limit_row("registers", L.registers, bind & cuda::kLimitRegisters, why);
 
   if (L.shared_memory == 0) {
-    std::snprintf(why, sizeof why,
-                  "%s a block exceeds the per-block limit (%s, or the kernel's opt-in)",
+    std::snprintf(why, sizeof why, "%s a block exceeds the per-block limit (%s, or the kernel's opt-in)",
                   format_bytes(static_cast<double>(r.attr.static_smem + r.dynamic_smem)).c_str(),
                   format_bytes(static_cast<double>(d.smem_per_block_optin)).c_str());
   } else {
     std::snprintf(why, sizeof why, "%s a block (incl. %s reserved, in units of %d B) of %s / SM",
                   format_bytes(static_cast<double>(L.smem_per_block_allocated)).c_str(),
-                  format_bytes(static_cast<double>(d.reserved_smem_per_block)).c_str(),
-                  d.smem_alloc_unit(), format_bytes(static_cast<double>(d.smem_per_sm)).c_str());
+                  format_bytes(static_cast<double>(d.reserved_smem_per_block)).c_str(), d.smem_alloc_unit(),
+                  format_bytes(static_cast<double>(d.smem_per_sm)).c_str());
   }
   limit_row("shared memory", L.shared_memory, bind & cuda::kLimitSharedMemory, why);
   ImGui::EndTable();
@@ -133,8 +127,7 @@ void limits_table(const cuda::OccupancyReport& r) {
 // x position of a block size on the histogram (bar centres, one bar per warp of block size).
 float bar_x(const ImVec2& lo, const ImVec2& hi, int count, int warp, int block_threads) {
   const float index = static_cast<float>(block_threads - warp) / static_cast<float>(warp);
-  const float t =
-      (std::clamp(index, 0.0f, static_cast<float>(count - 1)) + 0.5f) / static_cast<float>(count);
+  const float t = (std::clamp(index, 0.0f, static_cast<float>(count - 1)) + 0.5f) / static_cast<float>(count);
   return lo.x + t * (hi.x - lo.x);
 }
 
@@ -172,11 +165,10 @@ void curve_plot(const cuda::OccupancyReport& r) {
     const float t = (ImGui::GetIO().MousePos.x - lo.x) / (hi.x - lo.x);
     const int i = std::clamp(static_cast<int>(t * static_cast<float>(count)), 0, count - 1);
     const auto& p = r.curve[static_cast<size_t>(i)];
-    ImGui::SetTooltip(
-        "%d threads: %d blocks, %d warps / SM = %.0f%%\nlimited by %s\ndynamic smem %s",
-        p.block_threads, p.active_blocks, p.active_warps, 100.0f * p.occupancy,
-        cuda::limiter_text(p.limiters).c_str(),
-        format_bytes(static_cast<double>(p.dynamic_smem)).c_str());
+    ImGui::SetTooltip("%d threads: %d blocks, %d warps / SM = %.0f%%\nlimited by %s\ndynamic smem %s",
+                      p.block_threads, p.active_blocks, p.active_warps, 100.0f * p.occupancy,
+                      cuda::limiter_text(p.limiters).c_str(),
+                      format_bytes(static_cast<double>(p.dynamic_smem)).c_str());
   }
   ImGui::TextColored(ImVec4(1.0f, 0.63f, 0.16f, 1.0f), "|");
   ImGui::SameLine();
@@ -185,9 +177,8 @@ void curve_plot(const cuda::OccupancyReport& r) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.43f, 0.86f, 0.47f, 1.0f), "  |");
     ImGui::SameLine();
-    ImGui::TextDisabled("suggested: %d threads (%.0f%%), grid >= %d blocks",
-                        r.suggested_block_threads, 100.0f * r.suggested_occupancy,
-                        r.suggested_min_grid);
+    ImGui::TextDisabled("suggested: %d threads (%.0f%%), grid >= %d blocks", r.suggested_block_threads,
+                        100.0f * r.suggested_occupancy, r.suggested_min_grid);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "cudaOccupancyMaxPotentialBlockSize: the block size with the highest occupancy,\n"
@@ -202,8 +193,8 @@ void occupancy_report(const cuda::OccupancyReport& r) {
     ImGui::TextColored(kWarning, "occupancy unavailable: %s", r.error.c_str());
     return;
   }
-  ImGui::Text("%d threads a block: %d blocks, %d of %d warps per SM", r.block_threads,
-              r.active_blocks_per_sm, r.active_warps_per_sm, r.max_warps_per_sm);
+  ImGui::Text("%d threads a block: %d blocks, %d of %d warps per SM", r.block_threads, r.active_blocks_per_sm,
+              r.active_warps_per_sm, r.max_warps_per_sm);
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "occupancy %.0f%%", 100.0f * r.occupancy);
   ImGui::ProgressBar(r.occupancy, ImVec2(-1.0f, 0.0f), overlay);
@@ -215,11 +206,10 @@ void occupancy_report(const cuda::OccupancyReport& r) {
   ImGui::SameLine();
   ImGui::TextColored(kBinding, "%s", cuda::limiter_text(r.limiters).c_str());
   if (!r.formulas_agree) {
-    ImGui::TextColored(
-        kWarning,
-        "The formulas give %d blocks/SM, the occupancy API %d: the API is right (e.g. a "
-        "shared-memory carveout preference or a newer architecture).",
-        r.formula_active_blocks, r.active_blocks_per_sm);
+    ImGui::TextColored(kWarning,
+                       "The formulas give %d blocks/SM, the occupancy API %d: the API is right (e.g. a "
+                       "shared-memory carveout preference or a newer architecture).",
+                       r.formula_active_blocks, r.active_blocks_per_sm);
   }
   resources_table(r);
   limits_table(r);

@@ -3,7 +3,6 @@
 
 #include <imgui.h>
 
-
 #include "ui/device_panel.h"
 #include "ui/timings_panel.h"
 

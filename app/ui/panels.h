@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "core/demo.h"
 #include "base/stats.h"
+#include "core/demo.h"
 #include "cuda/device_info.h"
 
 namespace gpulab::ui {
@@ -15,7 +15,7 @@ struct PanelInputs {
   std::vector<Throughput> throughput;        // the demo's read-outs: GB/s, items/s, GFLOP/s
   double peak_bandwidth_gbps = 0.0;
   double peak_fp32_gflops = 0.0;
-  std::vector<gpulab::KernelInfo> kernels;     // what the current variant launches (CUDA only)
+  std::vector<gpulab::KernelInfo> kernels;   // what the current variant launches (CUDA only)
   const cuda::DeviceInfo* device = nullptr;  // null on the CPU backend
   std::string cpu_only_reason;               // why there is no CUDA device
   std::string gl_renderer;

@@ -11,7 +11,8 @@ void high_contrast_light(ImGuiStyle& s) {
   ImGui::StyleColorsLight(&s);
   ImVec4* c = s.Colors;
   const ImVec4 black(0.0f, 0.0f, 0.0f, 1.0f), white(1.0f, 1.0f, 1.0f, 1.0f);
-  const ImVec4 blue(0.05f, 0.20f, 0.60f, 1.0f), pale(0.80f, 0.86f, 1.0f, 1.0f), mid(0.62f, 0.72f, 0.98f, 1.0f);
+  const ImVec4 blue(0.05f, 0.20f, 0.60f, 1.0f), pale(0.80f, 0.86f, 1.0f, 1.0f),
+      mid(0.62f, 0.72f, 0.98f, 1.0f);
   c[ImGuiCol_Text] = black;
   c[ImGuiCol_TextDisabled] = ImVec4(0.25f, 0.25f, 0.25f, 1.0f);
   c[ImGuiCol_WindowBg] = white;
@@ -47,8 +48,10 @@ void high_contrast_light(ImGuiStyle& s) {
 
 void apply_style(Theme theme, float scale) {
   ImGuiStyle s;  // ImGui's defaults: the pristine sizes
-  if (theme == Theme::Light) high_contrast_light(s);
-  else ImGui::StyleColorsDark(&s);
+  if (theme == Theme::Light)
+    high_contrast_light(s);
+  else
+    ImGui::StyleColorsDark(&s);
   s.ScaleAllSizes(scale);
   ImGui::GetStyle() = s;
   g_theme = theme;
@@ -59,10 +62,14 @@ Theme current_theme() { return g_theme; }
 ImVec4 tone(Tone t) {
   const bool light = g_theme == Theme::Light;
   switch (t) {
-    case Tone::Warning: return light ? ImVec4(0.55f, 0.27f, 0.0f, 1.0f) : ImVec4(1.0f, 0.75f, 0.2f, 1.0f);
-    case Tone::Error: return light ? ImVec4(0.70f, 0.0f, 0.0f, 1.0f) : ImVec4(1.0f, 0.4f, 0.3f, 1.0f);
-    case Tone::Good: return light ? ImVec4(0.0f, 0.45f, 0.0f, 1.0f) : ImVec4(0.4f, 0.9f, 0.4f, 1.0f);
-    case Tone::Accent: return light ? ImVec4(0.05f, 0.20f, 0.60f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f);
+    case Tone::Warning:
+      return light ? ImVec4(0.55f, 0.27f, 0.0f, 1.0f) : ImVec4(1.0f, 0.75f, 0.2f, 1.0f);
+    case Tone::Error:
+      return light ? ImVec4(0.70f, 0.0f, 0.0f, 1.0f) : ImVec4(1.0f, 0.4f, 0.3f, 1.0f);
+    case Tone::Good:
+      return light ? ImVec4(0.0f, 0.45f, 0.0f, 1.0f) : ImVec4(0.4f, 0.9f, 0.4f, 1.0f);
+    case Tone::Accent:
+      return light ? ImVec4(0.05f, 0.20f, 0.60f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f);
   }
   return ImVec4(1, 1, 1, 1);
 }

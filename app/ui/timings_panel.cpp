@@ -35,9 +35,9 @@ bool series_row(const RollingSeries& s, bool selected) {
   const bool clicked =
       ImGui::Selectable(series_label(s).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s: %zu samples in the window (of %zu), mean %s, max %s %s",
-                      s.name().c_str(), sum.count, s.capacity(), format_ms(sum.mean).c_str(),
-                      format_ms(sum.max).c_str(), s.unit().c_str());
+    ImGui::SetTooltip("%s: %zu samples in the window (of %zu), mean %s, max %s %s", s.name().c_str(),
+                      sum.count, s.capacity(), format_ms(sum.mean).c_str(), format_ms(sum.max).c_str(),
+                      s.unit().c_str());
   ImGui::PopID();
   value_cell(sum, sum.latest);
   value_cell(sum, sum.median);
@@ -57,16 +57,15 @@ void plot_series(const RollingSeries& s) {
   const std::string overlay = s.name() + "  median " + format_ms(sum.median) + " " + s.unit();
   const float height = ImGui::GetTextLineHeight() * 5.0f;
   // An explicit width: Debian's ImGui 1.86 collapses a plot sized -1 here to a few pixels.
-  ImGui::PlotLines("##timing_plot", s.plot_data(), s.plot_count(), 0, overlay.c_str(), 0.0f,
-                   scale_max, ImVec2(std::max(ImGui::GetContentRegionAvail().x, 50.0f), height));
+  ImGui::PlotLines("##timing_plot", s.plot_data(), s.plot_count(), 0, overlay.c_str(), 0.0f, scale_max,
+                   ImVec2(std::max(ImGui::GetContentRegionAvail().x, 50.0f), height));
   // The median as a horizontal line, so the eye reads the plot against the number in the table.
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const ImVec2 lo(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);
   const ImVec2 hi(ImGui::GetItemRectMax().x - pad.x, ImGui::GetItemRectMax().y - pad.y);
   const float t = static_cast<float>(sum.median) / scale_max;
   const float y = hi.y - t * (hi.y - lo.y);
-  ImGui::GetWindowDrawList()->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), IM_COL32(255, 200, 60, 160),
-                                      1.0f);
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), IM_COL32(255, 200, 60, 160), 1.0f);
 }
 
 void throughput_table(const TimingsView& view) {
@@ -76,8 +75,7 @@ void throughput_table(const TimingsView& view) {
   const bool have_peak = view.peak_bandwidth_gbs > 0.0;
   ImGui::Spacing();
   ImGui::TextDisabled("throughput (from the median)");
-  if (!ImGui::BeginTable("throughput", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
-    return;
+  if (!ImGui::BeginTable("throughput", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableSetupColumn("section", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("bandwidth", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("rate", ImGuiTableColumnFlags_WidthFixed);
@@ -97,9 +95,10 @@ void throughput_table(const TimingsView& view) {
         ImGui::ProgressBar(static_cast<float>(std::clamp(f.percent_of_fp32_peak / 100.0, 0.0, 1.0)),
                            ImVec2(-1.0f, 0.0f), overlay);
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("Floating-point rate at the counted flops a step over the median time of a step "
-                            "(%s ms).\nPeak: SMs x FP32 lanes x 2 (FMA) x clock = %.0f GFLOP/s.",
-                            format_ms(f.seconds_per_step * 1e3).c_str(), view.peak_fp32_gflops);
+          ImGui::SetTooltip(
+              "Floating-point rate at the counted flops a step over the median time of a step "
+              "(%s ms).\nPeak: SMs x FP32 lanes x 2 (FMA) x clock = %.0f GFLOP/s.",
+              format_ms(f.seconds_per_step * 1e3).c_str(), view.peak_fp32_gflops);
       } else {
         ImGui::Text("%.1f GFLOP/s", f.gflops);
       }
@@ -131,7 +130,8 @@ void throughput_table(const TimingsView& view) {
 
 }  // namespace
 
-ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs, double peak_fp32_gflops) {
+ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs,
+                                     double peak_fp32_gflops) {
   ThroughputFigures f;
   if (!row.series || row.series->empty() || !(row.steps_per_sample > 0.0)) return f;
   const double median_ms = row.series->median();

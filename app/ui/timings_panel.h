@@ -43,8 +43,8 @@ struct ThroughputFigures {
   double gb_per_s = 0.0;         // 1e9 bytes per second
   double percent_of_peak = 0.0;  // 0 when the peak is unknown
   double items_per_s = 0.0;
-  double gflops = 0.0;                   // 0 when the row counts no flops
-  double percent_of_fp32_peak = 0.0;     // 0 when the peak is unknown
+  double gflops = 0.0;                // 0 when the row counts no flops
+  double percent_of_fp32_peak = 0.0;  // 0 when the peak is unknown
 };
 ThroughputFigures throughput_figures(const ThroughputRow& row, double peak_bandwidth_gbs,
                                      double peak_fp32_gflops = 0.0);

@@ -8,7 +8,8 @@
 
 namespace gpulab::ui {
 
-bool verify_button(const char* tooltip, const std::function<std::string()>& run, std::string* result, bool* ok) {
+bool verify_button(const char* tooltip, const std::function<std::string()>& run, std::string* result,
+                   bool* ok) {
   const bool pressed = ImGui::Button("verify");
   if (pressed) {
     try {

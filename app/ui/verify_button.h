@@ -9,6 +9,7 @@ namespace gpulab::ui {
 // Draws the button (with `tooltip`) and the last result. When pressed, `run` returns the result line
 // and sets *ok; a throw becomes "verify failed: <why>", not ok. Returns true on the frame it ran (the
 // caller may pass the line on).
-bool verify_button(const char* tooltip, const std::function<std::string()>& run, std::string* result, bool* ok);
+bool verify_button(const char* tooltip, const std::function<std::string()>& run, std::string* result,
+                   bool* ok);
 
 }  // namespace gpulab::ui

@@ -43,7 +43,8 @@ class DeviceBuffer {
   ~DeviceBuffer() {
     if (ptr_) (void)cudaFree(ptr_);  // never throws; an error here has nowhere to go
   }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       if (ptr_) (void)cudaFree(ptr_);
@@ -76,7 +77,8 @@ class PinnedBuffer {
   ~PinnedBuffer() {
     if (ptr_) (void)cudaFreeHost(ptr_);
   }
-  PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
   PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
     if (this != &o) {
       if (ptr_) (void)cudaFreeHost(ptr_);
@@ -100,8 +102,7 @@ class PinnedBuffer {
 namespace detail {
 inline void log_release_failure(const char* what, cudaError_t err) noexcept {
   (void)cudaGetLastError();
-  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err),
-               cudaGetErrorString(err));
+  std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 }  // namespace detail
 
@@ -161,22 +162,20 @@ class PitchedBuffer {
   size_t height() const { return height_; }
   size_t width_bytes() const { return width_ * sizeof(T); }
   explicit operator bool() const { return ptr_ != nullptr; }
-  Pitched2D<T> view() const {
-    return {ptr_, pitch_, static_cast<int>(width_), static_cast<int>(height_)};
-  }
+  Pitched2D<T> view() const { return {ptr_, pitch_, static_cast<int>(width_), static_cast<int>(height_)}; }
 
   // The whole buffer from / to host rows `h_pitch` bytes apart (width_bytes() when tightly
   // packed), on `stream`. From pageable host memory the copy has left `h_src` when the call
   // returns; with pinned memory, or when reading `h_dst`, synchronise `stream` first.
   void copy_from_host(const T* h_src, size_t h_pitch, cudaStream_t stream = nullptr) const {
     if (!ptr_) return;
-    CUDA_CHECK(cudaMemcpy2DAsync(ptr_, pitch_, h_src, h_pitch, width_bytes(), height_,
-                                 cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpy2DAsync(ptr_, pitch_, h_src, h_pitch, width_bytes(), height_, cudaMemcpyHostToDevice,
+                                 stream));
   }
   void copy_to_host(T* h_dst, size_t h_pitch, cudaStream_t stream = nullptr) const {
     if (!ptr_) return;
-    CUDA_CHECK(cudaMemcpy2DAsync(h_dst, h_pitch, ptr_, pitch_, width_bytes(), height_,
-                                 cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpy2DAsync(h_dst, h_pitch, ptr_, pitch_, width_bytes(), height_, cudaMemcpyDeviceToHost,
+                                 stream));
   }
 
  private:
@@ -207,8 +206,8 @@ class CudaArray {
   }
   // An array of T (uchar4, float, ...): the channel format comes from cudaCreateChannelDesc<T>.
   template <class T>
-  static CudaArray of(size_t width, size_t height, const std::string& what,
-                      const std::string& device, unsigned flags = cudaArrayDefault) {
+  static CudaArray of(size_t width, size_t height, const std::string& what, const std::string& device,
+                      unsigned flags = cudaArrayDefault) {
     return CudaArray(cudaCreateChannelDesc<T>(), width, height, what, device, flags);
   }
   ~CudaArray() {
@@ -236,9 +235,7 @@ class CudaArray {
   size_t width() const { return width_; }  // elements
   size_t height() const { return height_; }
   const cudaChannelFormatDesc& desc() const { return desc_; }
-  size_t element_bytes() const {
-    return static_cast<size_t>(desc_.x + desc_.y + desc_.z + desc_.w) / 8;
-  }
+  size_t element_bytes() const { return static_cast<size_t>(desc_.x + desc_.y + desc_.z + desc_.w) / 8; }
   size_t row_bytes() const { return width_ * element_bytes(); }
   explicit operator bool() const { return array_ != nullptr; }
 
@@ -380,8 +377,8 @@ class Surface {
 // copied to the host (save), freed, and the new one allocated; if that fails too, restore(copy) puts the
 // current state back and the failure is rethrown. The caller has synchronised the stream first.
 template <class State, class Make, class Save, class Restore>
-void replace_device_state(State& state, bool has_state, size_t need, size_t free_bytes, Make&& make, Save&& save,
-                          Restore&& restore) {
+void replace_device_state(State& state, bool has_state, size_t need, size_t free_bytes, Make&& make,
+                          Save&& save, Restore&& restore) {
   if (need <= free_bytes) {
     State fresh = make();
     state = std::move(fresh);

@@ -135,7 +135,8 @@ ReadResult read_regular_file(const fs::path& path, uint64_t max_bytes) {
       ++got;
       if (got > max_bytes) {
         r.bytes.clear();
-        r.error = "the file grew past " + size_text(max_bytes) + " while it was read; files over that are refused";
+        r.error =
+            "the file grew past " + size_text(max_bytes) + " while it was read; files over that are refused";
         return r;
       }
       r.bytes.resize(std::min<uint64_t>(max_bytes + 1, got + (64u << 10)));
@@ -163,7 +164,8 @@ std::string write_regular_file(const fs::path& path, std::span<const uint8_t> by
 
   std::string tmp = target.string() + ".tmp-XXXXXX";
   Fd f(::mkstemp(tmp.data()));
-  if (f.fd < 0) return "cannot write " + name + ": cannot create a temporary file beside it: " + errno_text(errno);
+  if (f.fd < 0)
+    return "cannot write " + name + ": cannot create a temporary file beside it: " + errno_text(errno);
   auto fail = [&](int err) {
     ::unlink(tmp.c_str());
     return "cannot write " + name + ": " + errno_text(err);

@@ -60,11 +60,11 @@ inline std::string escape(std::string_view s, size_t max_bytes = 200) {
     if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
     for (size_t k = 1; k < n; ++k)
       if ((b(k) & 0xC0) != 0x80) return 0;
-    if (c == 0xE0 && b(1) < 0xA0) return 0;                  // overlong
-    if (c == 0xED && b(1) >= 0xA0) return 0;                 // surrogates
-    if (c == 0xF0 && b(1) < 0x90) return 0;                  // overlong
-    if (c == 0xF4 && b(1) >= 0x90) return 0;                 // beyond U+10FFFF
-    if (c == 0xC2 && b(1) <= 0x9F) return 0;                 // C1 controls: escaped byte by byte
+    if (c == 0xE0 && b(1) < 0xA0) return 0;   // overlong
+    if (c == 0xED && b(1) >= 0xA0) return 0;  // surrogates
+    if (c == 0xF0 && b(1) < 0x90) return 0;   // overlong
+    if (c == 0xF4 && b(1) >= 0x90) return 0;  // beyond U+10FFFF
+    if (c == 0xC2 && b(1) <= 0x9F) return 0;  // C1 controls: escaped byte by byte
     return n;
   };
   size_t i = 0;

@@ -26,17 +26,15 @@ class KernelSelector {
  public:
   constexpr KernelSelector() = default;
   template <class E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   constexpr KernelSelector(E e)  // implicit: a table row names the enum value
       : value_(static_cast<int>(e)), tag_(&detail::kKernelTag<E>) {}
 
   template <class E>
-    requires std::is_enum_v<E>
-  constexpr bool holds() const {
-    return tag_ == &detail::kKernelTag<E>;
-  }
+  requires std::is_enum_v<E>
+  constexpr bool holds() const { return tag_ == &detail::kKernelTag<E>; }
   template <class E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   constexpr E as() const {
     if (!holds<E>()) throw std::logic_error("a variant's kernel selector read as another enum, or empty");
     return static_cast<E>(value_);

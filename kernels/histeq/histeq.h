@@ -99,7 +99,8 @@ Planes split(const image::Image& img, Colour colour);
 image::Image merge(const Planes& p, std::span<const std::vector<uint8_t>> out);
 // One display pixel (RGBA) from the pipeline's output planes: a[] holds the layout's three values
 // (grey: a[0]), alpha 255 when absent. Shared by merge, the CPU display and the compose kernel.
-GPULAB_HD void compose_rgba(Layout layout, uint8_t a0, uint8_t a1, uint8_t a2, uint8_t alpha, uint8_t out[4]) {
+GPULAB_HD void compose_rgba(Layout layout, uint8_t a0, uint8_t a1, uint8_t a2, uint8_t alpha,
+                            uint8_t out[4]) {
   if (layout == Layout::Grey) {
     out[0] = out[1] = out[2] = a0;
   } else if (layout == Layout::YCrCb) {
@@ -141,10 +142,14 @@ bool stage_runs(StageId s, Mode m);
 // output, scan touches only 256 bins.
 inline double stage_bytes(StageId s, double pixels) {
   switch (s) {
-    case StageId::Histogram: return pixels;
-    case StageId::Scan: return 0;
-    case StageId::Reduce: return pixels;
-    case StageId::Apply: return 2 * pixels;
+    case StageId::Histogram:
+      return pixels;
+    case StageId::Scan:
+      return 0;
+    case StageId::Reduce:
+      return pixels;
+    case StageId::Apply:
+      return 2 * pixels;
   }
   return 0;
 }
@@ -153,12 +158,25 @@ enum class Backend : uint8_t { Cpu, Cuda };
 // The kernels a CUDA variant of each stage launches (CUB keeps its algorithm choice behind an enum
 // too); a stage's CPU reference has none.
 enum class HistKind : uint8_t {
-  NaiveRace, AtomicGlobal, AtomicGridStride, SharedPrivate, WarpPrivate, Cub, SharedVec, FusedScan,
-  BankPrivate, LanePrivate
+  NaiveRace,
+  AtomicGlobal,
+  AtomicGridStride,
+  SharedPrivate,
+  WarpPrivate,
+  Cub,
+  SharedVec,
+  FusedScan,
+  BankPrivate,
+  LanePrivate
 };
 enum class ScanKind : uint8_t { Serial, Block, Cub };
 enum class ReduceKind : uint8_t {
-  Divergent, StridedIndex, Sequential, AddOnLoad, UnrollLastWarp, WarpShuffle
+  Divergent,
+  StridedIndex,
+  Sequential,
+  AddOnLoad,
+  UnrollLastWarp,
+  WarpShuffle
 };
 enum class ApplyKind : uint8_t { Global, Constant, Shared };
 

@@ -31,19 +31,21 @@ struct SharedLut {
 
 template <class Lut>
 __device__ __forceinline__ uint32_t map_word(const Lut& lut, uint32_t w) {
-  return lut(w & 0xFFu) | (lut((w >> 8) & 0xFFu) << 8) | (lut((w >> 16) & 0xFFu) << 16) | (lut(w >> 24) << 24);
+  return lut(w & 0xFFu) | (lut((w >> 8) & 0xFFu) << 8) | (lut((w >> 16) & 0xFFu) << 16) |
+         (lut(w >> 24) << 24);
 }
 
 template <class Lut>
-__device__ __forceinline__ void apply_all(const Lut& lut, const uint8_t* __restrict__ in, uint8_t* __restrict__ out,
-                                          size_t n) {
+__device__ __forceinline__ void apply_all(const Lut& lut, const uint8_t* __restrict__ in,
+                                          uint8_t* __restrict__ out, size_t n) {
   const size_t vectors = n / 16;
   const uint4* vin = reinterpret_cast<const uint4*>(in);
   uint4* vout = reinterpret_cast<uint4*>(out);
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors; i += stride) {
     const uint4 a = __ldcs(vin + i);
-    __stcs(vout + i, make_uint4(map_word(lut, a.x), map_word(lut, a.y), map_word(lut, a.z), map_word(lut, a.w)));
+    __stcs(vout + i,
+           make_uint4(map_word(lut, a.x), map_word(lut, a.y), map_word(lut, a.z), map_word(lut, a.w)));
   }
   if (blockIdx.x == 0 && threadIdx.x < n % 16) {
     const size_t i = vectors * 16 + threadIdx.x;
@@ -100,8 +102,9 @@ __global__ void compose_device(ComposeSource src, uint8_t* rgba, size_t pitch) {
 }
 
 dim3 compose_grid(const ComposeSource& s, dim3 block) {
-  return dim3(static_cast<unsigned>(ceil_div(s.width, block.x)),
-              static_cast<unsigned>(std::min<long long>(ceil_div(s.height, block.y), gpulab::cuda::kMaxGridY)));
+  return dim3(
+      static_cast<unsigned>(ceil_div(s.width, block.x)),
+      static_cast<unsigned>(std::min<long long>(ceil_div(s.height, block.y), gpulab::cuda::kMaxGridY)));
 }
 
 }  // namespace
@@ -111,18 +114,22 @@ void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, s
   if (n == 0) return;
   const long long want = std::max<long long>(ceil_div(static_cast<long long>(n / 16), block), 1);
   auto grid = [&](const void* f) {
-    return static_cast<unsigned>(std::min<long long>(want, static_cast<long long>(resident_blocks(f, block, 0)) * gpu.sm_count));
+    return static_cast<unsigned>(
+        std::min<long long>(want, static_cast<long long>(resident_blocks(f, block, 0)) * gpu.sm_count));
   };
   switch (k) {
     case ApplyKind::Global:
-      apply_global<<<grid(reinterpret_cast<const void*>(apply_global)), block, 0, stream>>>(d_in, d_out, n, d_lut);
+      apply_global<<<grid(reinterpret_cast<const void*>(apply_global)), block, 0, stream>>>(d_in, d_out, n,
+                                                                                            d_lut);
       break;
     case ApplyKind::Constant:
       CUDA_CHECK(cudaMemcpyToSymbolAsync(c_lut, d_lut, kBins, 0, cudaMemcpyDeviceToDevice, stream));
-      apply_constant<<<grid(reinterpret_cast<const void*>(apply_constant)), block, 0, stream>>>(d_in, d_out, n);
+      apply_constant<<<grid(reinterpret_cast<const void*>(apply_constant)), block, 0, stream>>>(d_in, d_out,
+                                                                                                n);
       break;
     case ApplyKind::Shared:
-      apply_shared<<<grid(reinterpret_cast<const void*>(apply_shared)), block, 0, stream>>>(d_in, d_out, n, d_lut);
+      apply_shared<<<grid(reinterpret_cast<const void*>(apply_shared)), block, 0, stream>>>(d_in, d_out, n,
+                                                                                            d_lut);
       break;
   }
   CUDA_CHECK_LAUNCH("apply");
@@ -130,9 +137,12 @@ void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, s
 
 std::vector<KernelInfo> apply_kernels(ApplyKind k, int block) {
   switch (k) {
-    case ApplyKind::Global: return {{"apply_global", reinterpret_cast<const void*>(apply_global), block}};
-    case ApplyKind::Constant: return {{"apply_constant", reinterpret_cast<const void*>(apply_constant), block}};
-    case ApplyKind::Shared: return {{"apply_shared", reinterpret_cast<const void*>(apply_shared), block}};
+    case ApplyKind::Global:
+      return {{"apply_global", reinterpret_cast<const void*>(apply_global), block}};
+    case ApplyKind::Constant:
+      return {{"apply_constant", reinterpret_cast<const void*>(apply_constant), block}};
+    case ApplyKind::Shared:
+      return {{"apply_shared", reinterpret_cast<const void*>(apply_shared), block}};
   }
   return {};
 }

@@ -14,10 +14,11 @@ namespace {
 
 void check_image(const image::Image& img) {
   if (img.channels < 1 || img.channels > 4)
-    throw std::invalid_argument("histeq: an image needs 1 to 4 channels, not " + std::to_string(img.channels));
+    throw std::invalid_argument("histeq: an image needs 1 to 4 channels, not " +
+                                std::to_string(img.channels));
   if (img.width < 0 || img.height < 0 || img.pixels.size() != img.pixel_count() * size_t(img.channels))
-    throw std::invalid_argument("histeq: the image's pixel bytes do not match " + std::to_string(img.width) + "x" +
-                                std::to_string(img.height) + "x" + std::to_string(img.channels));
+    throw std::invalid_argument("histeq: the image's pixel bytes do not match " + std::to_string(img.width) +
+                                "x" + std::to_string(img.height) + "x" + std::to_string(img.channels));
 }
 
 int layout_planes(Layout l) { return l == Layout::Grey ? 1 : 3; }
@@ -32,7 +33,8 @@ std::string check_planes(const Planes& p) {
   const size_t n = p.pixel_count();
   for (const auto& plane : p.planes)
     if (plane.size() != n) return "histeq: a plane's size does not match width x height";
-  if (!p.alpha.empty() && p.alpha.size() != n) return "histeq: the alpha plane's size does not match width x height";
+  if (!p.alpha.empty() && p.alpha.size() != n)
+    return "histeq: the alpha plane's size does not match width x height";
   return "";
 }
 
@@ -66,7 +68,8 @@ Planes split(const image::Image& img, Colour colour) {
   uint8_t* b = p.planes[1].data();
   uint8_t* d = p.planes[2].data();
   if (p.layout == Layout::YCrCb) {
-    for (size_t i = 0; i < n; ++i) rgb_to_ycrcb(src[i * c], src[i * c + 1], src[i * c + 2], &a[i], &b[i], &d[i]);
+    for (size_t i = 0; i < n; ++i)
+      rgb_to_ycrcb(src[i * c], src[i * c + 1], src[i * c + 2], &a[i], &b[i], &d[i]);
   } else {
     for (size_t i = 0; i < n; ++i) {
       a[i] = src[i * c];
@@ -85,15 +88,20 @@ image::Image merge(const Planes& p, std::span<const std::vector<uint8_t>> out) {
   if (p.pixel_count() == 0 && p.width >= 0 && p.height >= 0) return img;
   if (const std::string problem = check_planes(p); !problem.empty()) throw std::invalid_argument(problem);
   if (int(out.size()) != p.processed())
-    throw std::invalid_argument("histeq: merge needs " + std::to_string(p.processed()) + " output planes, not " +
-                                std::to_string(out.size()));
+    throw std::invalid_argument("histeq: merge needs " + std::to_string(p.processed()) +
+                                " output planes, not " + std::to_string(out.size()));
   const size_t n = p.pixel_count();
   for (const auto& o : out)
-    if (o.size() != n) throw std::invalid_argument("histeq: an output plane's size does not match width x height");
+    if (o.size() != n)
+      throw std::invalid_argument("histeq: an output plane's size does not match width x height");
 
   const uint8_t* a0 = out[0].data();
-  const uint8_t* a1 = p.layout == Layout::Rgb ? out[1].data() : p.layout == Layout::YCrCb ? p.planes[1].data() : a0;
-  const uint8_t* a2 = p.layout == Layout::Rgb ? out[2].data() : p.layout == Layout::YCrCb ? p.planes[2].data() : a0;
+  const uint8_t* a1 = p.layout == Layout::Rgb     ? out[1].data()
+                      : p.layout == Layout::YCrCb ? p.planes[1].data()
+                                                  : a0;
+  const uint8_t* a2 = p.layout == Layout::Rgb     ? out[2].data()
+                      : p.layout == Layout::YCrCb ? p.planes[2].data()
+                                                  : a0;
   const bool alpha = !p.alpha.empty();
   const int c = img.channels;
   img.pixels.resize(n * size_t(c));
@@ -103,10 +111,19 @@ image::Image merge(const Planes& p, std::span<const std::vector<uint8_t>> out) {
     compose_rgba(p.layout, a0[i], a1[i], a2[i], alpha ? p.alpha[i] : uint8_t(255), rgba);
     uint8_t* px = dst + i * c;
     switch (c) {
-      case 1: px[0] = rgba[0]; break;
-      case 2: px[0] = rgba[0]; px[1] = rgba[3]; break;
-      case 3: std::memcpy(px, rgba, 3); break;
-      default: std::memcpy(px, rgba, 4); break;
+      case 1:
+        px[0] = rgba[0];
+        break;
+      case 2:
+        px[0] = rgba[0];
+        px[1] = rgba[3];
+        break;
+      case 3:
+        std::memcpy(px, rgba, 3);
+        break;
+      default:
+        std::memcpy(px, rgba, 4);
+        break;
     }
   }
   return img;
@@ -200,7 +217,8 @@ image::Image process_cpu(const image::Image& img, Mode mode, Colour colour) {
   std::vector<std::vector<uint8_t>> out(size_t(p.processed()));
   for (int k = 0; k < p.processed(); ++k) {
     const std::vector<uint8_t>& plane = p.planes[size_t(k)];
-    const Lut lut = mode == Mode::Equalize ? equalize_lut(histogram_cpu(plane)) : stretch_lut(minmax_cpu(plane));
+    const Lut lut =
+        mode == Mode::Equalize ? equalize_lut(histogram_cpu(plane)) : stretch_lut(minmax_cpu(plane));
     out[size_t(k)].resize(plane.size());
     apply_lut_cpu(plane, out[size_t(k)], lut);
   }
@@ -248,13 +266,19 @@ class CpuEngine final : public Engine {
     PlaneState& s = at(plane);
     const std::vector<uint8_t>& src = planes_.planes[size_t(plane)];
     switch (v.stage) {
-      case StageId::Histogram: s.histogram = histogram_cpu(src); break;
-      case StageId::Scan: s.lut = equalize_lut(s.histogram); break;
+      case StageId::Histogram:
+        s.histogram = histogram_cpu(src);
+        break;
+      case StageId::Scan:
+        s.lut = equalize_lut(s.histogram);
+        break;
       case StageId::Reduce:
         s.minmax = minmax_cpu(src);
         s.lut = stretch_lut(s.minmax);
         break;
-      case StageId::Apply: apply_lut_cpu(src, s.output, s.lut); break;
+      case StageId::Apply:
+        apply_lut_cpu(src, s.output, s.lut);
+        break;
     }
   }
 
@@ -290,7 +314,8 @@ class CpuEngine final : public Engine {
   PlaneState& at(int plane) {
     if (state_.empty()) throw std::logic_error("histeq: no image uploaded");
     if (plane < 0 || plane >= int(state_.size()))
-      throw std::out_of_range("histeq: plane " + std::to_string(plane) + " of " + std::to_string(state_.size()));
+      throw std::out_of_range("histeq: plane " + std::to_string(plane) + " of " +
+                              std::to_string(state_.size()));
     return state_[size_t(plane)];
   }
 

@@ -30,7 +30,8 @@ size_t plane_stride(size_t pixels) { return gpulab::cuda::round_up(std::max<size
 struct Sizes {
   size_t stride = 0, src_planes = 0, out_planes = 0, partial_a = 0, partial_b = 0, cub = 0;
   size_t bytes() const {
-    return stride * (src_planes + out_planes) + out_planes * (kBins * sizeof(uint32_t) + kBins + 2 * sizeof(uint32_t)) +
+    return stride * (src_planes + out_planes) +
+           out_planes * (kBins * sizeof(uint32_t) + kBins + 2 * sizeof(uint32_t)) +
            2 * (partial_a + partial_b) * sizeof(uint32_t) + cub;
   }
 };
@@ -65,13 +66,16 @@ struct DeviceImage {
         minmax(s.out_planes * 2, what, device),
         partials(2 * (s.partial_a + s.partial_b), what, device) {}
   size_t bytes() const {
-    return src.bytes() + out.bytes() + lut.bytes() + cub.bytes() + hist.bytes() + minmax.bytes() + partials.bytes();
+    return src.bytes() + out.bytes() + lut.bytes() + cub.bytes() + hist.bytes() + minmax.bytes() +
+           partials.bytes();
   }
   uint8_t* src_plane(size_t i) const { return src.get() + i * sz.stride; }
   uint8_t* out_plane(size_t i) const { return out.get() + i * sz.stride; }
 };
 
-int source_plane_count(const Planes& p) { return static_cast<int>(p.planes.size()) + (p.alpha.empty() ? 0 : 1); }
+int source_plane_count(const Planes& p) {
+  return static_cast<int>(p.planes.size()) + (p.alpha.empty() ? 0 : 1);
+}
 
 class CudaEngineImpl final : public CudaEngine {
  public:
@@ -93,22 +97,25 @@ class CudaEngineImpl final : public CudaEngine {
   void upload(const Planes& p) override {
     const size_t n = p.pixel_count();
     if (n == 0 || p.planes.empty()) throw std::invalid_argument("histeq: cannot upload an empty image");
-    if (static_cast<int>(p.planes.size()) < p.processed() || (p.layout != Layout::Grey && p.planes.size() != 3))
+    if (static_cast<int>(p.planes.size()) < p.processed() ||
+        (p.layout != Layout::Grey && p.planes.size() != 3))
       throw std::invalid_argument("histeq: the planes do not match their layout");
     for (const auto& plane : p.planes)
-      if (plane.size() != n) throw std::invalid_argument("histeq: a plane's size differs from width x height");
-    if (!p.alpha.empty() && p.alpha.size() != n) throw std::invalid_argument("histeq: the alpha plane's size differs");
+      if (plane.size() != n)
+        throw std::invalid_argument("histeq: a plane's size differs from width x height");
+    if (!p.alpha.empty() && p.alpha.size() != n)
+      throw std::invalid_argument("histeq: the alpha plane's size differs");
 
     const Sizes sz = sizes_for(n, source_plane_count(p), p.processed());
     const size_t need = sz.bytes();
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const size_t held = img_.bytes();
-    const std::string what =
-        "an image of " + std::to_string(p.width) + "x" + std::to_string(p.height) + " (" + std::to_string(sz.src_planes) + " planes)";
+    const std::string what = "an image of " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                             " (" + std::to_string(sz.src_planes) + " planes)";
     if (need > free_bytes + held)
-      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes + held) + " free on " + device_name_ + " (" +
-                         mib(held) + " of it held by the current image)",
+      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes + held) + " free on " +
+                         device_name_ + " (" + mib(held) + " of it held by the current image)",
                      true);
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued work may still read the old buffers
     cuda::replace_device_state(
@@ -139,7 +146,9 @@ class CudaEngineImpl final : public CudaEngine {
         launch_histogram(v.kind<HistKind>(), block, src, n, hist, lut, s, gpu_, stream_);
         break;
       }
-      case StageId::Scan: launch_scan(v.kind<ScanKind>(), hist, lut, stream_); break;
+      case StageId::Scan:
+        launch_scan(v.kind<ScanKind>(), hist, lut, stream_);
+        break;
       case StageId::Reduce: {
         ReduceScratch s;
         s.a = img_.partials.get();
@@ -198,10 +207,14 @@ class CudaEngineImpl final : public CudaEngine {
   std::vector<KernelInfo> kernels(const Variant& v, int block) const override {
     if (v.backend != Backend::Cuda) return {};
     switch (v.stage) {
-      case StageId::Histogram: return histogram_kernels(v.kind<HistKind>(), block);
-      case StageId::Scan: return scan_kernels(v.kind<ScanKind>());
-      case StageId::Reduce: return reduce_kernels(v.kind<ReduceKind>(), block);
-      case StageId::Apply: return apply_kernels(v.kind<ApplyKind>(), block);
+      case StageId::Histogram:
+        return histogram_kernels(v.kind<HistKind>(), block);
+      case StageId::Scan:
+        return scan_kernels(v.kind<ScanKind>());
+      case StageId::Reduce:
+        return reduce_kernels(v.kind<ReduceKind>(), block);
+      case StageId::Apply:
+        return apply_kernels(v.kind<ApplyKind>(), block);
     }
     return {};
   }
@@ -231,7 +244,8 @@ class CudaEngineImpl final : public CudaEngine {
     for (size_t i = 0; i < p.planes.size(); ++i)
       CUDA_CHECK(cudaMemcpyAsync(img_.src_plane(i), p.planes[i].data(), n, cudaMemcpyHostToDevice, stream_));
     if (has_alpha_)
-      CUDA_CHECK(cudaMemcpyAsync(img_.src_plane(p.planes.size()), p.alpha.data(), n, cudaMemcpyHostToDevice, stream_));
+      CUDA_CHECK(cudaMemcpyAsync(img_.src_plane(p.planes.size()), p.alpha.data(), n, cudaMemcpyHostToDevice,
+                                 stream_));
     for (int i = 0; i < p.processed(); ++i)
       CUDA_CHECK(cudaMemcpyAsync(img_.out_plane(i), img_.src_plane(i), n, cudaMemcpyDeviceToDevice, stream_));
     CUDA_CHECK(cudaMemsetAsync(img_.hist.get(), 0, img_.hist.bytes(), stream_));
@@ -258,7 +272,9 @@ class CudaEngineImpl final : public CudaEngine {
     s.width = layout_.width;
     s.height = layout_.height;
     switch (layout_.layout) {
-      case Layout::Grey: s.p[0] = img_.out_plane(0); break;
+      case Layout::Grey:
+        s.p[0] = img_.out_plane(0);
+        break;
       case Layout::YCrCb:
         s.p[0] = img_.out_plane(0);
         s.p[1] = img_.src_plane(1);

@@ -21,19 +21,19 @@ struct GpuShape {
 
 // Scratch memory a plane's stages keep between launches (sized by the engine at upload).
 struct HistScratch {
-  uint32_t* accum = nullptr;    // 256 counters + 1 ticket, zero between launches (lane-private)
-  void* cub_temp = nullptr;     // CUB's temporary storage
+  uint32_t* accum = nullptr;  // 256 counters + 1 ticket, zero between launches (lane-private)
+  void* cub_temp = nullptr;   // CUB's temporary storage
   size_t cub_temp_bytes = 0;
 };
 struct ReduceScratch {
-  uint32_t* a = nullptr;  // partial minima then maxima, ping
-  uint32_t* b = nullptr;  // pong
+  uint32_t* a = nullptr;            // partial minima then maxima, ping
+  uint32_t* b = nullptr;            // pong
   size_t a_count = 0, b_count = 0;  // entries of each half (min and max arrays have this many each)
 };
 
 // hist: 256 counters of the plane (written whole; no need to clear before); FusedScan also writes lut.
-void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist, uint8_t* d_lut,
-                      const HistScratch& s, const GpuShape& gpu, cudaStream_t stream);
+void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist,
+                      uint8_t* d_lut, const HistScratch& s, const GpuShape& gpu, cudaStream_t stream);
 size_t cub_histogram_temp_bytes(size_t n);
 std::vector<KernelInfo> histogram_kernels(HistKind k, int block);
 

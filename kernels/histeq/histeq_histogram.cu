@@ -6,8 +6,8 @@
 //   hist-warp-private       a shared histogram a warp, summed per block, then merged
 //   hist-cub                cub::DeviceHistogram::HistogramEven (257 levels over [0, 256))
 //   hist-shared-vec         one shared histogram a block fed 16 pixels a 128-bit load by 512-thread
-//                           blocks (one an SM for a 4K image); the last block to finish hands the counts out and
-//                           clears the accumulator: one launch, no memset
+//                           blocks (one an SM for a 4K image); the last block to finish hands the counts out
+//                           and clears the accumulator: one launch, no memset
 //   hist-bank-private       32 copies of the histogram a block, copy l in shared-memory bank l: lane l
 //                           of every warp adds to copy l, so a warp's 32 atomics never share a bank;
 //                           otherwise as hist-shared-vec (16 pixels a load, few fat blocks, one launch)
@@ -24,8 +24,8 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <stdexcept>
+#include <tuple>
 
 #include "common/cuda_check.h"
 #include "common/launch.cuh"
@@ -54,7 +54,8 @@ __global__ void hist_atomic_global(const uint8_t* __restrict__ img, size_t n, ui
 // snippet hist_atomic_gridstride
 __global__ void hist_atomic_gridstride(const uint8_t* __restrict__ img, size_t n, uint32_t* hist) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) atomicAdd(&hist[img[i]], 1u);
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    atomicAdd(&hist[img[i]], 1u);
 }
 // end snippet
 
@@ -64,7 +65,8 @@ __global__ void hist_shared_private(const uint8_t* __restrict__ img, size_t n, u
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) local[b] = 0;
   __syncthreads();
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) atomicAdd(&local[img[i]], 1u);
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    atomicAdd(&local[img[i]], 1u);
   __syncthreads();
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     if (local[b]) atomicAdd(&hist[b], local[b]);
@@ -82,7 +84,8 @@ __global__ void hist_warp_private(const uint8_t* __restrict__ img, size_t n, uin
   __syncthreads();
   uint32_t* mine = warp_hist + (threadIdx.x / 32) * kBins;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) atomicAdd(&mine[img[i]], 1u);
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    atomicAdd(&mine[img[i]], 1u);
   __syncthreads();
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
     uint32_t sum = 0;
@@ -117,7 +120,7 @@ __device__ __forceinline__ bool hand_out_if_last(uint32_t* accum, uint32_t* hist
 // word (warp * 64 + v / 4) * 32 + lane. A lane counts at most kRoundVectors * 16 = 240 pixels before
 // its warp folds the counters (warp sums of two bytes at a time, warp_sum) into 32-bit
 // totals held in registers: lane l keeps bins 4l..4l+3 and 128+4l..128+4l+3.
-constexpr int kRoundVectors = 15;                       // 240 pixels: a byte counter cannot overflow
+constexpr int kRoundVectors = 15;                              // 240 pixels: a byte counter cannot overflow
 constexpr size_t kLaneWarpBytes = 64 * 32 * sizeof(uint32_t);  // 8 KiB of counters a warp
 constexpr int kLaneMaxBlock = 512;
 size_t lane_private_smem(int block) { return kBins * sizeof(uint32_t) + size_t(block / 32) * kLaneWarpBytes; }
@@ -169,8 +172,8 @@ __device__ __forceinline__ void fold(uint32_t* cols, int lane, uint32_t (&acc)[8
 }
 
 // snippet hist_lane_private
-__global__ void __launch_bounds__(kLaneMaxBlock) hist_lane_private(const uint8_t* __restrict__ img, size_t n,
-                                                                  uint32_t* accum, uint32_t* hist) {
+__global__ void __launch_bounds__(kLaneMaxBlock)
+    hist_lane_private(const uint8_t* __restrict__ img, size_t n, uint32_t* accum, uint32_t* hist) {
   extern __shared__ uint32_t smem[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   uint32_t* block_hist = smem;
@@ -184,7 +187,8 @@ __global__ void __launch_bounds__(kLaneMaxBlock) hist_lane_private(const uint8_t
   const size_t vectors = n / 16;
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   // Rounds are warp-uniform (they start at the warp's first vector), so the whole warp folds together.
-  for (size_t base = size_t(blockIdx.x) * blockDim.x + warp * 32; base < vectors; base += kRoundVectors * stride) {
+  for (size_t base = size_t(blockIdx.x) * blockDim.x + warp * 32; base < vectors;
+       base += kRoundVectors * stride) {
     const size_t i = base + lane;
 #pragma unroll
     for (int k = 0; k < kRoundVectors; k += 3) {
@@ -226,8 +230,9 @@ void allow_lane_private_smem() {
 }
 
 // hist-shared-vec: one shared histogram a block, fed 16 pixels a 128-bit load (two
-// loads in flight a thread) by 512-thread blocks, one an SM for small images, up to what stays resident; the block adds its counts
-// to an accumulator and the last block to finish hands them out and clears it (one launch, no memset).
+// loads in flight a thread) by 512-thread blocks, one an SM for small images, up to what stays resident; the
+// block adds its counts to an accumulator and the last block to finish hands them out and clears it (one
+// launch, no memset).
 constexpr int kVecMaxBlock = 1024;
 
 __device__ __forceinline__ void count_vec(uint32_t* h, const uint4& a) {
@@ -239,8 +244,8 @@ __device__ __forceinline__ void count_vec(uint32_t* h, const uint4& a) {
 }
 
 // snippet hist_shared_vec
-__global__ void __launch_bounds__(kVecMaxBlock) hist_shared_vec(const uint8_t* __restrict__ img, size_t n,
-                                                                uint32_t* accum, uint32_t* hist) {
+__global__ void __launch_bounds__(kVecMaxBlock)
+    hist_shared_vec(const uint8_t* __restrict__ img, size_t n, uint32_t* accum, uint32_t* hist) {
   __shared__ uint32_t h[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) h[b] = 0;
   __syncthreads();
@@ -282,8 +287,9 @@ __device__ __forceinline__ void count_banked(uint32_t* h, const uint4& a, uint32
 
 // snippet hist_bank_private
 template <bool kFuseScan>
-__global__ void __launch_bounds__(kVecMaxBlock) hist_bank_private(const uint8_t* __restrict__ img, size_t n,
-                                                                  uint32_t* accum, uint32_t* hist, uint8_t* lut) {
+__global__ void __launch_bounds__(kVecMaxBlock)
+    hist_bank_private(const uint8_t* __restrict__ img, size_t n, uint32_t* accum, uint32_t* hist,
+                      uint8_t* lut) {
   __shared__ uint4 smem[kBins * kBankCopies / 4];
   uint32_t* h = reinterpret_cast<uint32_t*>(smem);
   for (int i = threadIdx.x; i < kBins * kBankCopies / 4; i += blockDim.x) smem[i] = make_uint4(0, 0, 0, 0);
@@ -298,7 +304,8 @@ __global__ void __launch_bounds__(kVecMaxBlock) hist_bank_private(const uint8_t*
     count_banked(h, b, lane);
   }
   if (i < vectors) count_banked(h, __ldg(v + i), lane);
-  if (blockIdx.x == 0 && threadIdx.x < n % 16) atomicAdd(&h[(uint32_t(img[vectors * 16 + threadIdx.x]) << 5) | lane], 1u);
+  if (blockIdx.x == 0 && threadIdx.x < n % 16)
+    atomicAdd(&h[(uint32_t(img[vectors * 16 + threadIdx.x]) << 5) | lane], 1u);
   __syncthreads();
   // Thread b folds bin b's copies starting at copy b % 32: the 32 threads of a warp read 32 banks at once.
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
@@ -323,10 +330,12 @@ unsigned resident_grid(const void* func, int block, size_t smem, const GpuShape&
 // thread would get fewer than 16 vectors. At 3840x2160 that is one block an SM (less zeroing and
 // merging); at 16384² as many as stay resident (enough loads in flight).
 unsigned few_fat_grid(const void* func, int block, size_t n, const GpuShape& gpu) {
-  const long long per_sm = static_cast<long long>(n / 16) / (static_cast<long long>(gpu.sm_count) * block * 16);
+  const long long per_sm =
+      static_cast<long long>(n / 16) / (static_cast<long long>(gpu.sm_count) * block * 16);
   const long long blocks_per_sm = std::clamp<long long>(per_sm, 1, resident_blocks(func, block, 0));
-  return static_cast<unsigned>(std::max<long long>(
-      1, std::min<long long>(blocks_per_sm * gpu.sm_count, ceil_div(static_cast<long long>(n / 16 + 1), block))));
+  return static_cast<unsigned>(
+      std::max<long long>(1, std::min<long long>(blocks_per_sm * gpu.sm_count,
+                                                 ceil_div(static_cast<long long>(n / 16 + 1), block))));
 }
 
 }  // namespace
@@ -363,30 +372,38 @@ size_t cub_histogram_temp_bytes(size_t n) {
   return bytes;
 }
 
-void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist, uint8_t* d_lut,
-                      const HistScratch& s, const GpuShape& gpu, cudaStream_t stream) {
+void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist,
+                      uint8_t* d_lut, const HistScratch& s, const GpuShape& gpu, cudaStream_t stream) {
   const bool needs_clear = k == HistKind::NaiveRace || k == HistKind::AtomicGlobal ||
                            k == HistKind::AtomicGridStride || k == HistKind::SharedPrivate ||
                            k == HistKind::WarpPrivate;
   if (needs_clear) CUDA_CHECK(cudaMemsetAsync(d_hist, 0, kBins * sizeof(uint32_t), stream));
   if (n == 0) throw std::invalid_argument("histogram: an empty plane");
   if (k != HistKind::Cub && block <= 0) throw std::invalid_argument("histogram: the block needs threads");
-  const unsigned per_pixel = k == HistKind::Cub ? 0u : static_cast<unsigned>(ceil_div(static_cast<long long>(n), block));
+  const unsigned per_pixel =
+      k == HistKind::Cub ? 0u : static_cast<unsigned>(ceil_div(static_cast<long long>(n), block));
   switch (k) {
-    case HistKind::NaiveRace: hist_naive_race<<<per_pixel, block, 0, stream>>>(d_plane, n, d_hist); break;
-    case HistKind::AtomicGlobal: hist_atomic_global<<<per_pixel, block, 0, stream>>>(d_plane, n, d_hist); break;
+    case HistKind::NaiveRace:
+      hist_naive_race<<<per_pixel, block, 0, stream>>>(d_plane, n, d_hist);
+      break;
+    case HistKind::AtomicGlobal:
+      hist_atomic_global<<<per_pixel, block, 0, stream>>>(d_plane, n, d_hist);
+      break;
     case HistKind::AtomicGridStride:
-      hist_atomic_gridstride<<<resident_grid(reinterpret_cast<const void*>(hist_atomic_gridstride), block, 0, gpu, n),
+      hist_atomic_gridstride<<<resident_grid(reinterpret_cast<const void*>(hist_atomic_gridstride), block, 0,
+                                             gpu, n),
                                block, 0, stream>>>(d_plane, n, d_hist);
       break;
     case HistKind::SharedPrivate:
-      hist_shared_private<<<resident_grid(reinterpret_cast<const void*>(hist_shared_private), block, 0, gpu, n),
+      hist_shared_private<<<resident_grid(reinterpret_cast<const void*>(hist_shared_private), block, 0, gpu,
+                                          n),
                             block, 0, stream>>>(d_plane, n, d_hist);
       break;
     case HistKind::WarpPrivate: {
       const size_t smem = warp_private_smem(block);
-      hist_warp_private<<<resident_grid(reinterpret_cast<const void*>(hist_warp_private), block, smem, gpu, n), block,
-                          smem, stream>>>(d_plane, n, d_hist);
+      hist_warp_private<<<resident_grid(reinterpret_cast<const void*>(hist_warp_private), block, smem, gpu,
+                                        n),
+                          block, smem, stream>>>(d_plane, n, d_hist);
       break;
     }
     // snippet hist_cub
@@ -407,14 +424,17 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
     case HistKind::BankPrivate:
     case HistKind::FusedScan: {
       if (block < kBins || block > kVecMaxBlock || block % 32)
-        throw std::invalid_argument(std::string(k == HistKind::FusedScan ? "hist-fused-scan" : "hist-bank-private") +
-                                    ": from 256 to 1024 threads a block, whole warps");
+        throw std::invalid_argument(
+            std::string(k == HistKind::FusedScan ? "hist-fused-scan" : "hist-bank-private") +
+            ": from 256 to 1024 threads a block, whole warps");
       if (k == HistKind::BankPrivate)
-        hist_bank_private<false><<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<false>), block, n, gpu),
-                                   block, 0, stream>>>(d_plane, n, s.accum, d_hist, nullptr);
+        hist_bank_private<false>
+            <<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<false>), block, n, gpu), block, 0,
+               stream>>>(d_plane, n, s.accum, d_hist, nullptr);
       else
-        hist_bank_private<true><<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<true>), block, n, gpu),
-                                  block, 0, stream>>>(d_plane, n, s.accum, d_hist, d_lut);
+        hist_bank_private<true>
+            <<<few_fat_grid(reinterpret_cast<const void*>(hist_bank_private<true>), block, n, gpu), block, 0,
+               stream>>>(d_plane, n, s.accum, d_hist, d_lut);
       break;
     }
     case HistKind::LanePrivate: {
@@ -422,7 +442,8 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
         throw std::invalid_argument("hist-lane-private: the block must be whole warps, at most 512 threads");
       allow_lane_private_smem();
       const size_t smem = lane_private_smem(block);
-      hist_lane_private<<<resident_grid(reinterpret_cast<const void*>(hist_lane_private), block, smem, gpu, n / 16 + 1),
+      hist_lane_private<<<resident_grid(reinterpret_cast<const void*>(hist_lane_private), block, smem, gpu,
+                                        n / 16 + 1),
                           block, smem, stream>>>(d_plane, n, s.accum, d_hist);
       break;
     }
@@ -432,7 +453,8 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
 
 std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
   switch (k) {
-    case HistKind::NaiveRace: return {{"hist_naive_race", reinterpret_cast<const void*>(hist_naive_race), block}};
+    case HistKind::NaiveRace:
+      return {{"hist_naive_race", reinterpret_cast<const void*>(hist_naive_race), block}};
     case HistKind::AtomicGlobal:
       return {{"hist_atomic_global", reinterpret_cast<const void*>(hist_atomic_global), block}};
     case HistKind::AtomicGridStride:
@@ -440,19 +462,22 @@ std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
     case HistKind::SharedPrivate:
       return {{"hist_shared_private", reinterpret_cast<const void*>(hist_shared_private), block}};
     case HistKind::WarpPrivate:
-      return {{"hist_warp_private", reinterpret_cast<const void*>(hist_warp_private), block, warp_private_smem(block),
-               warp_private_smem}};
-    case HistKind::Cub: return {};  // CUB's own kernels: not ours to inspect
+      return {{"hist_warp_private", reinterpret_cast<const void*>(hist_warp_private), block,
+               warp_private_smem(block), warp_private_smem}};
+    case HistKind::Cub:
+      return {};  // CUB's own kernels: not ours to inspect
     case HistKind::SharedVec:
       return {{"hist_shared_vec", reinterpret_cast<const void*>(hist_shared_vec), block}};
     case HistKind::BankPrivate:
       return {{"hist_bank_private", reinterpret_cast<const void*>(hist_bank_private<false>), block}};
     case HistKind::FusedScan:
-      return {{"hist_bank_private<fuse scan>", reinterpret_cast<const void*>(hist_bank_private<true>), block}};
+      return {
+          {"hist_bank_private<fuse scan>", reinterpret_cast<const void*>(hist_bank_private<true>), block}};
     case HistKind::LanePrivate:
       allow_lane_private_smem();
-      return {{"hist_lane_private", reinterpret_cast<const void*>(hist_lane_private), block, lane_private_smem(block),
-               lane_private_smem, 80, "warp sums: __reduce_add_sync, one redux.sync each (sm_80+)",
+      return {{"hist_lane_private", reinterpret_cast<const void*>(hist_lane_private), block,
+               lane_private_smem(block), lane_private_smem, 80,
+               "warp sums: __reduce_add_sync, one redux.sync each (sm_80+)",
                "warp sums: a 5-step __shfl_xor_sync tree each (sm_75 has no redux.sync)"}};
   }
   return {};

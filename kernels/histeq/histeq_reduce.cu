@@ -24,8 +24,8 @@ using gpulab::cuda::ceil_div;
 
 // The input of a pass: the plane's bytes (first pass) or the previous pass's partial pairs.
 struct Source {
-  const uint8_t* bytes = nullptr;   // first pass
-  const uint32_t* mins = nullptr;   // later passes
+  const uint8_t* bytes = nullptr;  // first pass
+  const uint32_t* mins = nullptr;  // later passes
   const uint32_t* maxs = nullptr;
   size_t n = 0;
   __device__ __forceinline__ void load(size_t i, uint32_t& mn, uint32_t& mx) const {
@@ -57,7 +57,8 @@ __device__ __forceinline__ void write_out(const Sink& out, uint32_t mn, uint32_t
       final_pair[1] = mx;
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < kBins; i += blockDim.x) out.lut[i] = stretch_value(i, final_pair[0], final_pair[1]);
+    for (int i = threadIdx.x; i < kBins; i += blockDim.x)
+      out.lut[i] = stretch_value(i, final_pair[0], final_pair[1]);
   } else if (threadIdx.x == 0) {
     out.mins[blockIdx.x] = mn;
     out.maxs[blockIdx.x] = mx;
@@ -254,24 +255,36 @@ using Kernel = void (*)(Source, Sink);
 
 Kernel kernel_of(ReduceKind k) {
   switch (k) {
-    case ReduceKind::Divergent: return reduce_divergent;
-    case ReduceKind::StridedIndex: return reduce_strided_index;
-    case ReduceKind::Sequential: return reduce_sequential;
-    case ReduceKind::AddOnLoad: return reduce_add_on_load;
-    case ReduceKind::UnrollLastWarp: return reduce_unroll_last_warp;
-    case ReduceKind::WarpShuffle: return reduce_warp_shuffle;
+    case ReduceKind::Divergent:
+      return reduce_divergent;
+    case ReduceKind::StridedIndex:
+      return reduce_strided_index;
+    case ReduceKind::Sequential:
+      return reduce_sequential;
+    case ReduceKind::AddOnLoad:
+      return reduce_add_on_load;
+    case ReduceKind::UnrollLastWarp:
+      return reduce_unroll_last_warp;
+    case ReduceKind::WarpShuffle:
+      return reduce_warp_shuffle;
   }
   return reduce_sequential;
 }
 
 const char* name_of(ReduceKind k) {
   switch (k) {
-    case ReduceKind::Divergent: return "reduce_divergent";
-    case ReduceKind::StridedIndex: return "reduce_strided_index";
-    case ReduceKind::Sequential: return "reduce_sequential";
-    case ReduceKind::AddOnLoad: return "reduce_add_on_load";
-    case ReduceKind::UnrollLastWarp: return "reduce_unroll_last_warp";
-    case ReduceKind::WarpShuffle: return "reduce_warp_shuffle";
+    case ReduceKind::Divergent:
+      return "reduce_divergent";
+    case ReduceKind::StridedIndex:
+      return "reduce_strided_index";
+    case ReduceKind::Sequential:
+      return "reduce_sequential";
+    case ReduceKind::AddOnLoad:
+      return "reduce_add_on_load";
+    case ReduceKind::UnrollLastWarp:
+      return "reduce_unroll_last_warp";
+    case ReduceKind::WarpShuffle:
+      return "reduce_warp_shuffle";
   }
   return "";
 }
@@ -285,7 +298,9 @@ size_t per_block(ReduceKind k, int block) {
 
 }  // namespace
 
-size_t reduce_partials(size_t n) { return size_t(ceil_div(static_cast<long long>(std::max<size_t>(n, 1)), 64)); }
+size_t reduce_partials(size_t n) {
+  return size_t(ceil_div(static_cast<long long>(std::max<size_t>(n, 1)), 64));
+}
 
 void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, const ReduceScratch& s,
                    uint32_t* d_minmax, uint8_t* d_lut, const GpuShape& gpu, cudaStream_t stream) {
@@ -304,8 +319,9 @@ void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, co
     size_t blocks;
     if (k == ReduceKind::WarpShuffle) {
       const size_t work = in.bytes ? std::max<size_t>(n / 16, 1) : in.n;
-      blocks = std::min<size_t>(ceil_div(static_cast<long long>(work), block),
-                                size_t(resident_blocks(reinterpret_cast<const void*>(kernel), block, 0)) * gpu.sm_count);
+      blocks = std::min<size_t>(
+          ceil_div(static_cast<long long>(work), block),
+          size_t(resident_blocks(reinterpret_cast<const void*>(kernel), block, 0)) * gpu.sm_count);
     } else {
       blocks = ceil_div(static_cast<long long>(in.n), static_cast<long long>(per_block(k, block)));
     }

@@ -68,18 +68,27 @@ __global__ void __launch_bounds__(kBins) scan_cub(const uint32_t* __restrict__ h
 
 void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, cudaStream_t stream) {
   switch (k) {
-    case ScanKind::Serial: scan_serial<<<1, 1, 0, stream>>>(d_hist, d_lut); break;
-    case ScanKind::Block: scan_block<<<1, kBins, 0, stream>>>(d_hist, d_lut); break;
-    case ScanKind::Cub: scan_cub<<<1, kBins, 0, stream>>>(d_hist, d_lut); break;
+    case ScanKind::Serial:
+      scan_serial<<<1, 1, 0, stream>>>(d_hist, d_lut);
+      break;
+    case ScanKind::Block:
+      scan_block<<<1, kBins, 0, stream>>>(d_hist, d_lut);
+      break;
+    case ScanKind::Cub:
+      scan_cub<<<1, kBins, 0, stream>>>(d_hist, d_lut);
+      break;
   }
   CUDA_CHECK_LAUNCH("scan");
 }
 
 std::vector<KernelInfo> scan_kernels(ScanKind k) {
   switch (k) {
-    case ScanKind::Serial: return {{"scan_serial", reinterpret_cast<const void*>(scan_serial), 1}};
-    case ScanKind::Block: return {{"scan_block", reinterpret_cast<const void*>(scan_block), kBins}};
-    case ScanKind::Cub: return {{"scan_cub", reinterpret_cast<const void*>(scan_cub), kBins}};
+    case ScanKind::Serial:
+      return {{"scan_serial", reinterpret_cast<const void*>(scan_serial), 1}};
+    case ScanKind::Block:
+      return {{"scan_block", reinterpret_cast<const void*>(scan_block), kBins}};
+    case ScanKind::Cub:
+      return {{"scan_cub", reinterpret_cast<const void*>(scan_cub), kBins}};
   }
   return {};
 }

@@ -19,7 +19,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Noise and small helpers.
 
-
 // A uniform value in [0, 1) for a lattice point.
 double hash01(int64_t x, int64_t y, uint64_t seed) {
   const uint64_t h = mix64(seed ^ mix64(uint64_t(x) ^ mix64(uint64_t(y) + 0x5851F42D4C957F2Dull)));

@@ -69,7 +69,7 @@ struct Generated {
 };
 std::span<const Generated> generated_images();
 const Generated* find_generated(std::string_view id);
-Image generate(const Generated& g);                          // at its own size
+Image generate(const Generated& g);  // at its own size
 // Any size (0 gives an empty image); throws std::invalid_argument for an unknown id, a negative
 // size or one past kMaxSide / kMaxPixels.
 Image generate(std::string_view id, int width, int height);

@@ -50,7 +50,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 // ---------------------------------------------------------------------------------------------
 // Container checks, before stb sees the bytes.
 
@@ -493,7 +492,8 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
 LoadResult load(const fs::path& path) {
   // At most 2 GiB: stb reads from an int-sized buffer.
   files::ReadResult file = files::read_regular_file(path, uint64_t(std::numeric_limits<int>::max()));
-  if (!file.error.empty()) return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + file.error};
+  if (!file.error.empty())
+    return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + file.error};
   return decode(file.bytes, path.string());
 }
 
@@ -519,7 +519,8 @@ std::string save_png(const fs::path& path, int width, int height, int channels, 
   if (std::string why = check_encodable(width, height, channels, pixels); !why.empty())
     return "cannot write " + text::escape(path.string()) + ": " + why;
   const std::vector<uint8_t> png = encode(width, height, channels, pixels);
-  if (png.empty()) return "cannot write " + text::escape(path.string()) + ": PNG encoding failed (out of memory?)";
+  if (png.empty())
+    return "cannot write " + text::escape(path.string()) + ": PNG encoding failed (out of memory?)";
 
   // Regular files only, written beside the target and renamed into place (common/file_io.h).
   return files::write_regular_file(path, png);

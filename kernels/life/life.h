@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/random.h"
 #include "common/hd.h"
 #include "common/kernel_info.h"
+#include "common/random.h"
 #include "common/variant.h"
 
 namespace gpulab::life {
@@ -113,12 +113,12 @@ GPULAB_HD uint8_t random_cell(uint64_t seed, uint64_t index, uint32_t threshold)
 struct View {
   int tex_width = 0;
   int tex_height = 0;
-  int64_t origin_x_q8 = 0;   // cell coordinate of the image's left edge, times 256
-  int64_t origin_y_q8 = 0;   // cell coordinate of the image's top edge, times 256
-  int32_t step_q8 = 256;     // cells per pixel times 256: 256 = 1:1, 32 = 8 px a cell, 1024 = 4 cells a px
-  bool age_fade = false;     // dead cells fade out from the fade colour (needs fade_tick each frame)
-  bool grid_lines = false;   // thin lines between cells when zoomed in to 8 px a cell or more
-  uint32_t alive_rgba = 0xFF6CE0FFu;       // little-endian RGBA: 0xAABBGGRR
+  int64_t origin_x_q8 = 0;  // cell coordinate of the image's left edge, times 256
+  int64_t origin_y_q8 = 0;  // cell coordinate of the image's top edge, times 256
+  int32_t step_q8 = 256;    // cells per pixel times 256: 256 = 1:1, 32 = 8 px a cell, 1024 = 4 cells a px
+  bool age_fade = false;    // dead cells fade out from the fade colour (needs fade_tick each frame)
+  bool grid_lines = false;  // thin lines between cells when zoomed in to 8 px a cell or more
+  uint32_t alive_rgba = 0xFF6CE0FFu;  // little-endian RGBA: 0xAABBGGRR
   uint32_t dead_rgba = 0xFF1E1612u;
   uint32_t fade_rgba = 0xFFB05A2Au;
   uint32_t background_rgba = 0xFF0A0808u;  // outside the grid
@@ -147,8 +147,8 @@ GPULAB_HD uint8_t fade_next(uint8_t fade, uint8_t alive) {
 // Colour of one pixel. `cell_at(x, y)` returns 0/1 for an in-grid cell, `fade_at(x, y)` its fade
 // byte. Used by the CPU renderer and the CUDA display kernels alike.
 template <class CellAt, class FadeAt>
-GPULAB_HD uint32_t pixel_colour(const View& v, int width, int height, int px, int py,
-                                CellAt cell_at, FadeAt fade_at) {
+GPULAB_HD uint32_t pixel_colour(const View& v, int width, int height, int px, int py, CellAt cell_at,
+                                FadeAt fade_at) {
   const int64_t step = v.step_q8;
   const int64_t x0 = v.origin_x_q8 + px * step, y0 = v.origin_y_q8 + py * step;
   // Cells under the pixel, as a half-open range in whole cells (at least one cell).

@@ -33,7 +33,8 @@ struct PackedRule {
 };
 
 __host__ __device__ constexpr uint32_t leaf_mask(uint32_t birth, uint32_t survive, int alive, int t) {
-  return alive ? (t >= 1 && ((survive >> (t - 1)) & 1u) ? ~0u : 0u) : (t <= 8 && ((birth >> t) & 1u) ? ~0u : 0u);
+  return alive ? (t >= 1 && ((survive >> (t - 1)) & 1u) ? ~0u : 0u)
+               : (t <= 8 && ((birth >> t) & 1u) ? ~0u : 0u);
 }
 
 PackedRule make_packed_rule(const Rule& rule) {
@@ -51,11 +52,11 @@ struct NamedMasks {
   uint32_t birth, survive;
 };
 constexpr NamedMasks kCompiledRules[] = {
-    {1u << 3, (1u << 2) | (1u << 3)},                                               // B3/S23
-    {(1u << 3) | (1u << 6), (1u << 2) | (1u << 3)},                                 // B36/S23
+    {1u << 3, (1u << 2) | (1u << 3)},                // B3/S23
+    {(1u << 3) | (1u << 6), (1u << 2) | (1u << 3)},  // B36/S23
     {(1u << 3) | (1u << 6) | (1u << 7) | (1u << 8),
-     (1u << 3) | (1u << 4) | (1u << 6) | (1u << 7) | (1u << 8)},                    // B3678/S34678
-    {1u << 2, 0u},                                                                  // B2/S
+     (1u << 3) | (1u << 4) | (1u << 6) | (1u << 7) | (1u << 8)},  // B3678/S34678
+    {1u << 2, 0u},                                                // B2/S
 };
 constexpr int kCompiledRuleCount = sizeof(kCompiledRules) / sizeof(kCompiledRules[0]);
 
@@ -115,14 +116,15 @@ struct RowWords {
   uint64_t w, c, e;
 };
 
-__device__ __forceinline__ RowWords load_words(const uint64_t* __restrict__ row, int k, int k_west, int k_east) {
+__device__ __forceinline__ RowWords load_words(const uint64_t* __restrict__ row, int k, int k_west,
+                                               int k_east) {
   return RowWords{__ldg(row + k_west), __ldg(row + k), __ldg(row + k_east)};
 }
 
 // Bit-sliced sum of a row's cells with their west and east neighbours (0..3 per lane, 2 bit planes).
 template <bool kEdge>
-__device__ __forceinline__ void row_sum(RowWords r, bool first_word, bool last_word, int valid_bits, uint64_t& s0,
-                                        uint64_t& s1) {
+__device__ __forceinline__ void row_sum(RowWords r, bool first_word, bool last_word, int valid_bits,
+                                        uint64_t& s0, uint64_t& s1) {
   uint64_t c_ext = r.c;
   if (kEdge) {
     // Only when W % 64 != 0, so 1 <= valid_bits <= 63.
@@ -133,15 +135,15 @@ __device__ __forceinline__ void row_sum(RowWords r, bool first_word, bool last_w
     // bits with the first word, so that the generic shift brings column 0 to bit valid_bits - 1.
     if (last_word) c_ext = r.c | (r.e << valid_bits);
   }
-  const uint64_t west = (r.c << 1) | (r.w >> 63);     // bit b <- column 64k + b - 1
-  const uint64_t east = (c_ext >> 1) | (r.e << 63);    // bit b <- column 64k + b + 1
+  const uint64_t west = (r.c << 1) | (r.w >> 63);    // bit b <- column 64k + b - 1
+  const uint64_t east = (c_ext >> 1) | (r.e << 63);  // bit b <- column 64k + b + 1
   s0 = west ^ r.c ^ east;
   s1 = majority(west, r.c, east);
 }
 
 template <bool kEdge, int kRule>
-__device__ __forceinline__ void walk_strip(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, int nw,
-                                           int height, int k, int y_begin, int y_end, int valid_bits,
+__device__ __forceinline__ void walk_strip(const uint64_t* __restrict__ in, uint64_t* __restrict__ out,
+                                           int nw, int height, int k, int y_begin, int y_end, int valid_bits,
                                            const PackedRule& rule) {
   const int k_west = k == 0 ? nw - 1 : k - 1;
   const int k_east = k == nw - 1 ? 0 : k + 1;
@@ -182,9 +184,9 @@ __device__ __forceinline__ void walk_strip(const uint64_t* __restrict__ in, uint
 
 // snippet life_gpu_bitpacked
 template <int kRule>
-__global__ void __launch_bounds__(1024) step_bitpacked(const uint64_t* __restrict__ in, uint64_t* __restrict__ out,
-                                                       int nw, int height, int strips, int rows_per_strip,
-                                                       int valid_bits, PackedRule rule) {
+__global__ void __launch_bounds__(1024)
+    step_bitpacked(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, int nw, int height,
+                   int strips, int rows_per_strip, int valid_bits, PackedRule rule) {
   // nw * strips <= 1024 * 65536 < 2^31.
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= static_cast<unsigned>(nw) * static_cast<unsigned>(strips)) return;
@@ -205,11 +207,16 @@ __global__ void __launch_bounds__(1024) step_bitpacked(const uint64_t* __restric
 using StepKernel = void (*)(const uint64_t*, uint64_t*, int, int, int, int, int, PackedRule);
 StepKernel step_kernel_for(int compiled_rule) {
   switch (compiled_rule) {
-    case 0: return &step_bitpacked<0>;
-    case 1: return &step_bitpacked<1>;
-    case 2: return &step_bitpacked<2>;
-    case 3: return &step_bitpacked<3>;
-    default: return &step_bitpacked<kGenericRule>;
+    case 0:
+      return &step_bitpacked<0>;
+    case 1:
+      return &step_bitpacked<1>;
+    case 2:
+      return &step_bitpacked<2>;
+    case 3:
+      return &step_bitpacked<3>;
+    default:
+      return &step_bitpacked<kGenericRule>;
   }
 }
 static_assert(kCompiledRuleCount == 4, "step_kernel_for lists one instantiation per compiled rule");
@@ -222,7 +229,8 @@ __global__ void pack_cells(const uint8_t* __restrict__ cells, size_t pitch, int 
   for (int y = blockIdx.y; y < height; y += gridDim.y) {
     const uint8_t c = x < width ? cells[(static_cast<size_t>(y) + 1) * pitch + x + 1] : 0;
     const unsigned bits = __ballot_sync(0xFFFFFFFFu, c != 0);
-    if ((threadIdx.x & 31) == 0 && x / 32 < half_words) halves[static_cast<size_t>(y) * half_words + x / 32] = bits;
+    if ((threadIdx.x & 31) == 0 && x / 32 < half_words)
+      halves[static_cast<size_t>(y) * half_words + x / 32] = bits;
   }
 }
 
@@ -243,13 +251,13 @@ constexpr int kConvertBlock = 256;
 
 unsigned grid_rows(int height) {
   return height < static_cast<int>(gpulab::cuda::kMaxGridY) ? static_cast<unsigned>(height)
-                                                             : gpulab::cuda::kMaxGridY;
+                                                            : gpulab::cuda::kMaxGridY;
 }
 
 }  // namespace
 
-void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, int sm_count, const Rule& rule,
-                        cudaStream_t stream) {
+void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, int sm_count,
+                        const Rule& rule, cudaStream_t stream) {
   const int nw = in.words_per_row;
   const long long wanted_threads = 2048ll * (sm_count > 0 ? sm_count : 1);
   long long rows = static_cast<long long>(nw) * in.height / wanted_threads;
@@ -261,7 +269,8 @@ void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, 
   const long long threads = static_cast<long long>(nw) * strips;
   const int valid_bits = in.width - 64 * (nw - 1);
   const int compiled = strip_tuning().packed_generic_rule ? kGenericRule : compiled_rule_index(rule);
-  step_kernel_for(compiled)<<<static_cast<unsigned>(ceil_div(threads, block_threads)), block_threads, 0, stream>>>(
+  step_kernel_for(
+      compiled)<<<static_cast<unsigned>(ceil_div(threads, block_threads)), block_threads, 0, stream>>>(
       in.words, out, nw, in.height, strips, rows_per_strip, valid_bits, make_packed_rule(rule));
   CUDA_CHECK_LAUNCH("step_bitpacked");
 }
@@ -276,7 +285,8 @@ KernelInfo packed_kernel_info(int block_threads, const Rule& rule) {
 }
 
 void launch_pack(const ByteGrid& from, const PackedGrid& to, cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>(ceil_div(64ll * to.words_per_row, kConvertBlock)), grid_rows(from.height));
+  const dim3 grid(static_cast<unsigned>(ceil_div(64ll * to.words_per_row, kConvertBlock)),
+                  grid_rows(from.height));
   pack_cells<<<grid, kConvertBlock, 0, stream>>>(from.cells, from.pitch, from.width, from.height,
                                                  reinterpret_cast<uint32_t*>(to.words), to.words_per_row);
   CUDA_CHECK_LAUNCH("pack_cells");

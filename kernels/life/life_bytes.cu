@@ -55,8 +55,9 @@ __device__ __forceinline__ uint32_t neighbours_global(const uint8_t* __restrict_
 }
 
 // gridDim.y stops at 65535 blocks, so rows are covered by a stride loop over blockIdx.y.
-#define GPULAB_FOR_EACH_ROW(row_var, height) \
-  for (int row_var = blockIdx.y * blockDim.y + threadIdx.y; row_var < (height); row_var += gridDim.y * blockDim.y)
+#define GPULAB_FOR_EACH_ROW(row_var, height)                                    \
+  for (int row_var = blockIdx.y * blockDim.y + threadIdx.y; row_var < (height); \
+       row_var += gridDim.y * blockDim.y)
 
 // snippet life_gpu_global
 __global__ void step_global(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width,
@@ -111,8 +112,8 @@ __global__ void step_lut_constant(const uint8_t* __restrict__ grid, uint8_t* __r
 
 // Dynamic shared memory: a (edge + 2)² byte tile, edge = blockDim.x = blockDim.y.
 // snippet life_gpu_shared
-__global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width, int height,
-                            size_t pitch, uint32_t birth, uint32_t survive) {
+__global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int width,
+                            int height, size_t pitch, uint32_t birth, uint32_t survive) {
   extern __shared__ uint8_t tile[];
   const int edge = blockDim.x, tile_edge = edge + 2;
   const int tid = threadIdx.y * edge + threadIdx.x, threads = edge * edge;
@@ -150,20 +151,28 @@ size_t shared_tile_bytes(int block_threads) {
 
 const void* byte_kernel_func(ByteKernel kernel) {
   switch (kernel) {
-    case ByteKernel::Global: return reinterpret_cast<const void*>(&step_global);
-    case ByteKernel::LutLocal: return reinterpret_cast<const void*>(&step_lut_local);
-    case ByteKernel::LutConstant: return reinterpret_cast<const void*>(&step_lut_constant);
-    case ByteKernel::Shared: return reinterpret_cast<const void*>(&step_shared);
+    case ByteKernel::Global:
+      return reinterpret_cast<const void*>(&step_global);
+    case ByteKernel::LutLocal:
+      return reinterpret_cast<const void*>(&step_lut_local);
+    case ByteKernel::LutConstant:
+      return reinterpret_cast<const void*>(&step_lut_constant);
+    case ByteKernel::Shared:
+      return reinterpret_cast<const void*>(&step_shared);
   }
   return nullptr;
 }
 
 const char* byte_kernel_name(ByteKernel kernel) {
   switch (kernel) {
-    case ByteKernel::Global: return "step_global";
-    case ByteKernel::LutLocal: return "step_lut_local";
-    case ByteKernel::LutConstant: return "step_lut_constant";
-    case ByteKernel::Shared: return "step_shared";
+    case ByteKernel::Global:
+      return "step_global";
+    case ByteKernel::LutLocal:
+      return "step_lut_local";
+    case ByteKernel::LutConstant:
+      return "step_lut_constant";
+    case ByteKernel::Shared:
+      return "step_shared";
   }
   return "?";
 }
@@ -207,7 +216,8 @@ void launch_byte_step(ByteKernel kernel, const ByteGrid& in, uint8_t* out, int b
       step_global<<<grid, block, 0, stream>>>(in.cells, out, in.width, in.height, in.pitch, birth, survive);
       break;
     case ByteKernel::LutLocal:
-      step_lut_local<<<grid, block, 0, stream>>>(in.cells, out, in.width, in.height, in.pitch, birth, survive);
+      step_lut_local<<<grid, block, 0, stream>>>(in.cells, out, in.width, in.height, in.pitch, birth,
+                                                 survive);
       break;
     case ByteKernel::LutConstant:
       upload_constant_rule(rule, stream);
@@ -215,7 +225,8 @@ void launch_byte_step(ByteKernel kernel, const ByteGrid& in, uint8_t* out, int b
       break;
     case ByteKernel::Shared: {
       const size_t smem = static_cast<size_t>(block_edge + 2) * (block_edge + 2);
-      step_shared<<<grid, block, smem, stream>>>(in.cells, out, in.width, in.height, in.pitch, birth, survive);
+      step_shared<<<grid, block, smem, stream>>>(in.cells, out, in.width, in.height, in.pitch, birth,
+                                                 survive);
       break;
     }
   }

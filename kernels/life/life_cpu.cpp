@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <new>
 #include <optional>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "common/cpu_info.h"
 #include "common/error.h"

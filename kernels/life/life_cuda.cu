@@ -36,10 +36,14 @@ using PinnedWord = cuda::PinnedBuffer<unsigned long long>;
 
 ByteKernel byte_kernel(Kernel k) {
   switch (k) {
-    case Kernel::LutLocal: return ByteKernel::LutLocal;
-    case Kernel::LutConstant: return ByteKernel::LutConstant;
-    case Kernel::Shared: return ByteKernel::Shared;
-    default: return ByteKernel::Global;
+    case Kernel::LutLocal:
+      return ByteKernel::LutLocal;
+    case Kernel::LutConstant:
+      return ByteKernel::LutConstant;
+    case Kernel::Shared:
+      return ByteKernel::Shared;
+    default:
+      return ByteKernel::Global;
   }
 }
 
@@ -68,11 +72,13 @@ class CudaEngineImpl final : public CudaEngine {
     const size_t need = bytes_needed(Layout::Bytes, width, height);
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t held = cells_[0].bytes() + cells_[1].bytes() + words_[0].bytes() + words_[1].bytes() + fade_.bytes();
+    const size_t held =
+        cells_[0].bytes() + cells_[1].bytes() + words_[0].bytes() + words_[1].bytes() + fade_.bytes();
     const std::string what = "a " + std::to_string(width) + "x" + std::to_string(height) + " grid";
     // Checked before anything is freed: a grid that cannot fit leaves the running one alone.
     if (need > free_bytes + held)
-      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes) + " free on " + device_name_, true);
+      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes) + " free on " + device_name_,
+                     true);
 
     const size_t count = byte_grid_bytes(width, height);
     DeviceBuffer<uint8_t> a, b;
@@ -133,13 +139,14 @@ class CudaEngineImpl final : public CudaEngine {
   void upload(const Grid& grid) override {
     if (grid.width != width_ || grid.height != height_ ||
         grid.cells.size() != static_cast<size_t>(width_) * static_cast<size_t>(height_))
-      throw std::invalid_argument("upload: grid is " + std::to_string(grid.width) + "x" + std::to_string(grid.height) +
-                                  " but the engine holds " + std::to_string(width_) + "x" + std::to_string(height_));
+      throw std::invalid_argument("upload: grid is " + std::to_string(grid.width) + "x" +
+                                  std::to_string(grid.height) + " but the engine holds " +
+                                  std::to_string(width_) + "x" + std::to_string(height_));
     if (width_ == 0) return;
     const ByteGrid g = bytes();
-    CUDA_CHECK(cudaMemcpy2DAsync(g.cells + g.pitch + 1, g.pitch, grid.cells.data(), static_cast<size_t>(width_),
-                                 static_cast<size_t>(width_), static_cast<size_t>(height_), cudaMemcpyHostToDevice,
-                                 stream_));
+    CUDA_CHECK(cudaMemcpy2DAsync(g.cells + g.pitch + 1, g.pitch, grid.cells.data(),
+                                 static_cast<size_t>(width_), static_cast<size_t>(width_),
+                                 static_cast<size_t>(height_), cudaMemcpyHostToDevice, stream_));
     launch_normalize(g, stream_);  // any non-zero byte is a live cell; the kernels index tables with it
     layout_ = Layout::Bytes;
     reset_fade();
@@ -151,9 +158,9 @@ class CudaEngineImpl final : public CudaEngine {
     if (width_ == 0) return grid;
     to_bytes();
     const ByteGrid g = bytes();
-    CUDA_CHECK(cudaMemcpy2DAsync(grid.cells.data(), static_cast<size_t>(width_), g.cells + g.pitch + 1, g.pitch,
-                                 static_cast<size_t>(width_), static_cast<size_t>(height_), cudaMemcpyDeviceToHost,
-                                 stream_));
+    CUDA_CHECK(cudaMemcpy2DAsync(grid.cells.data(), static_cast<size_t>(width_), g.cells + g.pitch + 1,
+                                 g.pitch, static_cast<size_t>(width_), static_cast<size_t>(height_),
+                                 cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return grid;
   }
@@ -181,7 +188,8 @@ class CudaEngineImpl final : public CudaEngine {
     for (auto it = edits.rbegin(); it != edits.rend(); ++it) {
       const CellEdit& e = *it;
       if (e.x < 0 || e.y < 0 || e.x >= width_ || e.y >= height_) continue;
-      if (seen.insert(static_cast<uint64_t>(e.y) * static_cast<uint64_t>(width_) + static_cast<uint64_t>(e.x)).second)
+      if (seen.insert(static_cast<uint64_t>(e.y) * static_cast<uint64_t>(width_) + static_cast<uint64_t>(e.x))
+              .second)
         kept.push_back(e);
     }
     if (kept.empty()) return;
@@ -190,8 +198,8 @@ class CudaEngineImpl final : public CudaEngine {
       edits_ = DeviceBuffer<CellEdit>(std::max<size_t>(kept.size(), 256), "the cell edits", device_name_);
     }
     // Pageable source: the copy is staged before the call returns, so `kept` may go away after it.
-    CUDA_CHECK(cudaMemcpyAsync(edits_.get(), kept.data(), kept.size() * sizeof(CellEdit), cudaMemcpyHostToDevice,
-                               stream_));
+    CUDA_CHECK(cudaMemcpyAsync(edits_.get(), kept.data(), kept.size() * sizeof(CellEdit),
+                               cudaMemcpyHostToDevice, stream_));
     launch_set_cells(source(), edits_.get(), static_cast<int>(kept.size()), stream_);
   }
 
@@ -204,7 +212,8 @@ class CudaEngineImpl final : public CudaEngine {
       throw std::invalid_argument("block " + std::to_string(block) + " is not one of " + std::string(v.id) +
                                   "'s block shapes");
     if (ghost_block < 1 || ghost_block > 1024)
-      throw std::invalid_argument("ghost block of " + std::to_string(ghost_block) + " threads (allowed: 1..1024)");
+      throw std::invalid_argument("ghost block of " + std::to_string(ghost_block) +
+                                  " threads (allowed: 1..1024)");
     if (generations < 0)
       throw std::invalid_argument("step: generations must be >= 0, got " + std::to_string(generations));
     if (width_ == 0 || generations == 0) return;
@@ -246,8 +255,8 @@ class CudaEngineImpl final : public CudaEngine {
     if (width_ == 0) return 0;
     CUDA_CHECK(cudaMemsetAsync(total_.get(), 0, sizeof(unsigned long long), stream_));
     launch_population(source(), total_.get(), sm_count_, stream_);
-    CUDA_CHECK(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                               stream_));
+    CUDA_CHECK(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(unsigned long long),
+                               cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return *host_total_.get();
   }
@@ -278,15 +287,16 @@ class CudaEngineImpl final : public CudaEngine {
   void fade_tick() override {
     if (width_ == 0) return;
     if (!fade_) {  // allocated on first use: a view without age fade never pays W×H bytes for it
-      fade_ = DeviceBuffer<uint8_t>(static_cast<size_t>(width_) * static_cast<size_t>(height_), "the fade buffer",
-                                    device_name_);
+      fade_ = DeviceBuffer<uint8_t>(static_cast<size_t>(width_) * static_cast<size_t>(height_),
+                                    "the fade buffer", device_name_);
       CUDA_CHECK(cudaMemsetAsync(fade_.get(), 0, fade_.bytes(), stream_));
     }
     launch_fade_tick(source(), fade_.get(), stream_);
   }
 
   void render_host(const View& view, uint32_t* h_rgba) override {
-    const size_t pixels = static_cast<size_t>(std::max(view.tex_width, 0)) * static_cast<size_t>(std::max(view.tex_height, 0));
+    const size_t pixels =
+        static_cast<size_t>(std::max(view.tex_width, 0)) * static_cast<size_t>(std::max(view.tex_height, 0));
     if (pixels == 0) return;
     DeviceBuffer<uint32_t> d(pixels, "the rendered image", device_name_);
     render_device(view, d.get());
@@ -334,7 +344,8 @@ class CudaEngineImpl final : public CudaEngine {
     if (!words_[0]) {
       // Lazily, on the first packed step. If it fails the byte state is untouched and still current.
       const size_t count = packed_grid_bytes(width_, height_) / sizeof(uint64_t);
-      const std::string what = "the packed layout of a " + std::to_string(width_) + "x" + std::to_string(height_) + " grid";
+      const std::string what =
+          "the packed layout of a " + std::to_string(width_) + "x" + std::to_string(height_) + " grid";
       DeviceBuffer<uint64_t> a(count, what, device_name_);
       DeviceBuffer<uint64_t> b(count, what, device_name_);
       words_[0] = std::move(a);
@@ -377,7 +388,7 @@ class CudaEngineImpl final : public CudaEngine {
   int cur_ = 0;
   DeviceBuffer<uint64_t> words_[2];  // packed layout, allocated on the first packed step
   int cur_words_ = 0;
-  DeviceBuffer<uint8_t> fade_;       // W×H, allocated on the first fade_tick
+  DeviceBuffer<uint8_t> fade_;  // W×H, allocated on the first fade_tick
   DeviceBuffer<CellEdit> edits_;
   DeviceBuffer<unsigned long long> total_;
   PinnedWord host_total_{1};

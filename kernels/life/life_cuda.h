@@ -43,5 +43,4 @@ class CudaEngine : public Engine {
   static size_t bytes_needed(Layout layout, int width, int height);
 };
 
-
 }  // namespace gpulab::life

@@ -22,7 +22,9 @@ struct ByteGrid {
   size_t pitch = 0;
 };
 inline size_t byte_pitch(int width) { return (static_cast<size_t>(width) + 2 + 15) / 16 * 16; }
-inline size_t byte_grid_bytes(int width, int height) { return byte_pitch(width) * (static_cast<size_t>(height) + 2); }
+inline size_t byte_grid_bytes(int width, int height) {
+  return byte_pitch(width) * (static_cast<size_t>(height) + 2);
+}
 
 // Packed layout: 64 cells a word, bit b of word k = column 64k + b, `words_per_row` = ceil(W / 64)
 // words a row, no ghost rows; bits past column W - 1 in a row's last word are always zero.
@@ -64,8 +66,8 @@ void launch_swar_step(const ByteGrid& in, uint8_t* out, int block_threads, int s
 KernelInfo swar_kernel_info(int block_threads);
 
 // --- life_bitpacked.cu ---------------------------------------------------------------------------
-void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, int sm_count, const Rule& rule,
-                        cudaStream_t stream);
+void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, int sm_count,
+                        const Rule& rule, cudaStream_t stream);
 // The kernel that runs `rule` (the named rules have compiled-in instantiations).
 KernelInfo packed_kernel_info(int block_threads, const Rule& rule);
 void launch_pack(const ByteGrid& from, const PackedGrid& to, cudaStream_t stream);

@@ -23,8 +23,9 @@ dim3 cell_grid(int width, int height, int bx, int by) {
   return dim3(static_cast<unsigned>(ceil_div(width, bx)),
               static_cast<unsigned>(rows < gpulab::cuda::kMaxGridY ? rows : gpulab::cuda::kMaxGridY));
 }
-#define GPULAB_FOR_EACH_ROW(row_var, height) \
-  for (int row_var = blockIdx.y * blockDim.y + threadIdx.y; row_var < (height); row_var += gridDim.y * blockDim.y)
+#define GPULAB_FOR_EACH_ROW(row_var, height)                                    \
+  for (int row_var = blockIdx.y * blockDim.y + threadIdx.y; row_var < (height); \
+       row_var += gridDim.y * blockDim.y)
 
 struct ByteReader {
   const uint8_t* cells;
@@ -122,7 +123,8 @@ __global__ void population_bytes(const uint8_t* __restrict__ cells, size_t pitch
 }
 
 // The packed layout keeps unused bits zero, so every word can simply be counted.
-__global__ void population_packed(const uint64_t* __restrict__ words, long long count, unsigned long long* total) {
+__global__ void population_packed(const uint64_t* __restrict__ words, long long count,
+                                  unsigned long long* total) {
   unsigned long long sum = 0;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x)
@@ -144,7 +146,9 @@ __global__ void fade_kernel(Reader cell_at, uint8_t* fade, int width, int height
 struct BufferWriter {
   uint32_t* rgba;
   int pitch;  // pixels a row
-  __device__ void operator()(int px, int py, uint32_t c) const { rgba[static_cast<size_t>(py) * pitch + px] = c; }
+  __device__ void operator()(int px, int py, uint32_t c) const {
+    rgba[static_cast<size_t>(py) * pitch + px] = c;
+  }
 };
 struct SurfaceWriter {
   cudaSurfaceObject_t surface;
@@ -153,7 +157,8 @@ struct SurfaceWriter {
 };
 
 template <class Reader, class Writer>
-__global__ void render_kernel(Reader cell_at, FadeReader fade_at, View view, int width, int height, Writer write) {
+__global__ void render_kernel(Reader cell_at, FadeReader fade_at, View view, int width, int height,
+                              Writer write) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   if (px >= view.tex_width) return;
   GPULAB_FOR_EACH_ROW(py, view.tex_height) {
@@ -170,10 +175,11 @@ void launch_render(const CellSource& src, const uint8_t* d_fade, const View& vie
   const FadeReader fade{d_fade, src.bytes.width};
   const int w = src.bytes.width, h = src.bytes.height;
   if (src.layout == Layout::Bytes)
-    render_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, fade, view, w, h, write);
+    render_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, fade, view, w, h,
+                                              write);
   else
-    render_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, fade, view, w,
-                                              h, write);
+    render_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, fade,
+                                              view, w, h, write);
   CUDA_CHECK_LAUNCH("render_kernel");
 }
 
@@ -211,7 +217,8 @@ void launch_set_cells(const CellSource& src, const CellEdit* d_edits, int count,
   }
 }
 
-void launch_population(const CellSource& src, unsigned long long* d_total, int sm_count, cudaStream_t stream) {
+void launch_population(const CellSource& src, unsigned long long* d_total, int sm_count,
+                       cudaStream_t stream) {
   constexpr int kBlock = 256;
   if (src.layout == Layout::Bytes) {
     const long long items = static_cast<long long>(src.bytes.pitch / 16) * src.bytes.height;
@@ -220,8 +227,8 @@ void launch_population(const CellSource& src, unsigned long long* d_total, int s
     CUDA_CHECK_LAUNCH("population_bytes");
   } else {
     const long long items = static_cast<long long>(src.packed.words_per_row) * src.packed.height;
-    population_packed<<<reduction_blocks(items, kBlock, sm_count), kBlock, 0, stream>>>(src.packed.words, items,
-                                                                                       d_total);
+    population_packed<<<reduction_blocks(items, kBlock, sm_count), kBlock, 0, stream>>>(src.packed.words,
+                                                                                        items, d_total);
     CUDA_CHECK_LAUNCH("population_packed");
   }
 }
@@ -232,7 +239,8 @@ void launch_fade_tick(const CellSource& src, uint8_t* d_fade, cudaStream_t strea
   if (src.layout == Layout::Bytes)
     fade_kernel<<<grid, block, 0, stream>>>(ByteReader{src.bytes.cells, src.bytes.pitch}, d_fade, w, h);
   else
-    fade_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, d_fade, w, h);
+    fade_kernel<<<grid, block, 0, stream>>>(PackedReader{src.packed.words, src.packed.words_per_row}, d_fade,
+                                            w, h);
   CUDA_CHECK_LAUNCH("fade_kernel");
 }
 

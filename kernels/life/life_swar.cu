@@ -54,8 +54,8 @@ __device__ __forceinline__ uint32_t apply_rule(uint32_t t, uint32_t a, SwarRule 
   const uint32_t entry = __byte_perm(rule.lo, rule.hi, sel);
   // One-hot bit (t0 + 2a) per byte: (1 + t0)(1 + 3a) = 1 + t0 + 3a + 3(a & t0), at most 8: no carries.
   const uint32_t onehot = kOnes + t0 + 3u * (a + (a & t0));
-  const uint32_t hit = entry & onehot;               // 0 or a single bit <= 8 per byte
-  return ((hit + 0x7F7F7F7Fu) >> 7) & kOnes;         // non-zero byte -> 1
+  const uint32_t hit = entry & onehot;        // 0 or a single bit <= 8 per byte
+  return ((hit + 0x7F7F7F7Fu) >> 7) & kOnes;  // non-zero byte -> 1
 }
 
 struct Row {
@@ -80,9 +80,9 @@ __device__ __forceinline__ Row load_row(const uint8_t* __restrict__ row, int chu
 }
 
 // snippet life_gpu_swar
-__global__ void __launch_bounds__(1024) step_swar(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid,
-                                                  int height, size_t pitch, int chunks, int strips,
-                                                  int rows_per_strip, SwarRule rule) {
+__global__ void __launch_bounds__(1024)
+    step_swar(const uint8_t* __restrict__ grid, uint8_t* __restrict__ newgrid, int height, size_t pitch,
+              int chunks, int strips, int rows_per_strip, SwarRule rule) {
   // chunks * strips < 2^31 for every allowed size (at most 4097 chunks times 65536 rows).
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= static_cast<unsigned>(chunks) * static_cast<unsigned>(strips)) return;
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(1024) step_swar(const uint8_t* __restrict__ gr
     uint32_t res[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-      const uint32_t from_left = __funnelshift_l(col[i], col[i + 1], 8);   // byte j <- byte j - 1
+      const uint32_t from_left = __funnelshift_l(col[i], col[i + 1], 8);       // byte j <- byte j - 1
       const uint32_t from_right = __funnelshift_r(col[i + 1], col[i + 2], 8);  // byte j <- byte j + 1
       res[i] = apply_rule(from_left + col[i + 1] + from_right, mid.w[i], rule);
     }

@@ -83,7 +83,8 @@ std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error) {
 
 // Header: "x = m, y = n[, rule = B3/S23]", spaces optional, fields in any order.
 std::optional<PatternError> parse_header(std::string_view line, int line_no, Pattern& p,
-                                         std::optional<Rule>& header_rule, std::vector<PatternError>& warnings) {
+                                         std::optional<Rule>& header_rule,
+                                         std::vector<PatternError>& warnings) {
   bool seen_x = false, seen_y = false, seen_rule = false;
   size_t start = 0;
   for (;;) {
@@ -97,8 +98,8 @@ std::optional<PatternError> parse_header(std::string_view line, int line_no, Pat
     }
     const size_t eq = raw.find('=');
     if (eq == std::string_view::npos)
-      return PatternError{line_no, "header field " + quote(item, 40) +
-                                       " has no '=' (expected x = <width>, y = <height>)"};
+      return PatternError{
+          line_no, "header field " + quote(item, 40) + " has no '=' (expected x = <width>, y = <height>)"};
     const std::string key = lower(trim(raw.substr(0, eq)));
     std::string_view value = trim(raw.substr(eq + 1));
     if (key == "rule") {
@@ -404,7 +405,8 @@ PatternResult parse_pattern(std::string_view text, std::string_view filename_hin
 PatternResult load_pattern_file(const std::string& path) {
   const files::ReadResult file = files::read_regular_file(path, kMaxPatternFileBytes);
   if (!file.error.empty()) return fail(0, file.error);  // describe() names the file
-  return parse_pattern(std::string_view(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size()), path);
+  return parse_pattern(std::string_view(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size()),
+                       path);
 }
 
 std::string write_rle(const Grid& grid, const Rule& rule, std::string_view name) {

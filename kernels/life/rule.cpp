@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "life/life.h"
 #include "common/text.h"
+#include "life/life.h"
 
 namespace gpulab::life {
 namespace {

@@ -176,8 +176,7 @@ struct Variant : VariantRecord {
 // Σ|a||b| + 1e-30 at every element, with exact and Σ|a||b| in float64 and the bound of the
 // variant's precision (fp32_bound / tensor_bound at K).
 std::string verify_transpose(const Words& got, const Words& in);
-std::string verify_product(const Matrix& got, const Matrix& a, const Matrix& b,
-                           const Variant& v);
+std::string verify_product(const Matrix& got, const Matrix& a, const Matrix& b, const Variant& v);
 
 std::span<const Variant> variants();
 const Variant* find_variant(std::string_view id);

@@ -31,15 +31,13 @@ std::string verify_transpose(const Words& got, const Words& in) {
          " elements differ from the CPU's; first " + first;
 }
 
-std::string verify_product(const Matrix& got, const Matrix& a, const Matrix& b,
-                           const Variant& v) {
+std::string verify_product(const Matrix& got, const Matrix& a, const Matrix& b, const Variant& v) {
   const int m = a.rows, k = a.cols, n = v.aat() ? a.rows : b.cols;
   if (!v.aat() && a.cols != b.rows) return "A's columns differ from B's rows";
   if (got.rows != m || got.cols != n)
     return "C is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) + ", should be " +
            std::to_string(m) + "x" + std::to_string(n);
-  const double bound =
-      v.precision == Precision::Fp32 ? fp32_bound(k) : tensor_bound(v.precision, k);
+  const double bound = v.precision == Precision::Fp32 ? fp32_bound(k) : tensor_bound(v.precision, k);
   // Large products: every row would take minutes in float64 on one thread; 17 rows spread over C.
   const bool sample = double(m) * n * k > double(1 << 30);
   const int step = sample ? std::max(1, m / 16) : 1;

@@ -142,7 +142,9 @@ constexpr std::array<Variant, 16> kVariants{{
 
 std::span<const Variant> variants() { return kVariants; }
 
-const Variant* find_variant(std::string_view id) { return find_by_id(std::span<const Variant>(kVariants), id); }
+const Variant* find_variant(std::string_view id) {
+  return find_by_id(std::span<const Variant>(kVariants), id);
+}
 
 std::vector<const Variant*> variants_of(Op op) {
   std::vector<const Variant*> out;

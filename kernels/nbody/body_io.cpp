@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "common/text.h"
 #include "common/file_io.h"
+#include "common/text.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
@@ -210,8 +210,8 @@ std::string write_csv(const System& s, const Params& p, uint64_t step) {
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, r.ptr);
   };
-  out += "# gpulab nbody G=" + shortest(p.G) + " softening=" + shortest(p.softening) + " dt=" + shortest(p.dt) +
-         " step=" + std::to_string(step) + "\n";
+  out += "# gpulab nbody G=" + shortest(p.G) + " softening=" + shortest(p.softening) +
+         " dt=" + shortest(p.dt) + " step=" + std::to_string(step) + "\n";
   out += kColumns;
   out += '\n';
   for (size_t i = 0; i < s.size(); ++i) {

@@ -30,7 +30,6 @@ constexpr InitInfo kInits[] = {
 
 constexpr double kPi = std::numbers::pi;
 
-
 // xoshiro256** (Blackman & Vigna).
 class Random {
  public:

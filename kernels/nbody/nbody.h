@@ -109,7 +109,13 @@ std::vector<uint8_t> write_tipsy(const System& s, double time);  // all bodies a
 enum class Backend : uint8_t { Cpu, Cuda };
 // The force kernel a CUDA variant launches (the CPU reference has none).
 enum class ForceKernel : uint8_t {
-  NaiveAos, GlobalSoa, SharedTile, TileFloat4, TileSplit, TileRegister, WarpPairs
+  NaiveAos,
+  GlobalSoa,
+  SharedTile,
+  TileFloat4,
+  TileSplit,
+  TileRegister,
+  WarpPairs
 };
 // The record (blocks: 1D block sizes, empty for the CPU; kernel: a ForceKernel) and the backend.
 struct Variant : VariantRecord {

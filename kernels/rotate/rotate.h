@@ -93,9 +93,9 @@ std::string check_params(const Params& p);
 // and the kernels agree bit for bit): the coordinates (source_coord, lecture_source_coord) and the
 // unit model below run in the kernels and on the host; point_tap / linear_taps / blend, the float
 // definition's filtering, run on the host only (the CPU reference and the demo's inspector; the
-// GPU variants do what the texture unit does). The kernels must NOT call cosf/sinf themselves: the host computes the two coefficients once
-// (coefficients() below) and passes the floats in, so that both sides use the same values (device
-// cosf differs from the host's in the last bits, and 90° must give exactly 0 and 1).
+// GPU variants do what the texture unit does). The kernels must NOT call cosf/sinf themselves: the host
+// computes the two coefficients once (coefficients() below) and passes the floats in, so that both sides use
+// the same values (device cosf differs from the host's in the last bits, and 90° must give exactly 0 and 1).
 // Products and sums are rounded one by one (__fmul_rn/__fadd_rn on the device, where nvcc would
 // otherwise fuse them into FMAs); the host build must not contract either (x86-64 without -mfma
 // cannot; with -march=native, GCC needs -ffp-contract=off).
@@ -295,7 +295,7 @@ GPULAB_HD int unit_point_index(float c, int n, bool normalized) {
 // to nearest, ties up.
 GPULAB_HD int64_t unit_linear_fixed(float c, int n, bool normalized) {
   if (normalized) return (unit_fixed_u(c) * n + (int64_t(1) << 12)) >> 13;  // (X·2^21·256 + half) / 2^21
-  const float t = mul_rn(c, 256.0f);  // exact
+  const float t = mul_rn(c, 256.0f);                                        // exact
   if (t > -1.0f && t < 0.0f) return t >= -0.5f ? 0 : -1;  // t − floor(t) would not be exact here
   const float f = floorf(t);
   return int64_t(f) + (sub_rn(t, f) >= 0.5f ? 1 : 0);  // t − f is exact (Sterbenz) outside (−1, 0)
@@ -310,16 +310,25 @@ GPULAB_HD PointTap unit_point_tap(Coord c, int w, int h, bool normalized, Addres
 // weights in 256ths that sum to 256.
 struct UnitTaps {
   int i0, i1, j0, j1;
-  int a, b;                  // the 8-bit fractions (weights of column i1 and row j1)
+  int a, b;  // the 8-bit fractions (weights of column i1 and row j1)
   int w00, w10, w01, w11;
 };
 GPULAB_HD UnitTaps unit_linear_taps(Coord c, int w, int h, bool normalized, Address mode) {
-  const int64_t px = unit_linear_fixed(c.x, w, normalized) - 128, py = unit_linear_fixed(c.y, h, normalized) - 128;
+  const int64_t px = unit_linear_fixed(c.x, w, normalized) - 128,
+                py = unit_linear_fixed(c.y, h, normalized) - 128;
   const int i = int(px >> 8), j = int(py >> 8);
   const int a = int(px & 255), b = int(py & 255);
   const int w11 = (a * b + 128) >> 8;
-  return {address_index(i, w, mode), address_index(i + 1, w, mode), address_index(j, h, mode),
-          address_index(j + 1, h, mode), a, b, 256 - a - b + w11, a - w11, b - w11, w11};
+  return {address_index(i, w, mode),
+          address_index(i + 1, w, mode),
+          address_index(j, h, mode),
+          address_index(j + 1, h, mode),
+          a,
+          b,
+          256 - a - b + w11,
+          a - w11,
+          b - w11,
+          w11};
 }
 // The filtered byte from the four texel values (0 for a border texel): (S + 128) >> 8.
 GPULAB_HD uint8_t unit_blend(const UnitTaps& t, int t00, int t10, int t01, int t11) {
@@ -402,7 +411,7 @@ enum class ReadMode : uint8_t { ElementType, NormalizedFloat };
 inline std::string_view name(ReadMode r) { return r == ReadMode::ElementType ? "element" : "normalized"; }
 struct Settings {
   Params params;
-  bool normalized = true;                       // normalized texture coordinates (u = sx / W)
+  bool normalized = true;  // normalized texture coordinates (u = sx / W)
   ReadMode read_mode = ReadMode::NormalizedFloat;
 };
 
@@ -428,8 +437,8 @@ enum class Kind : uint8_t { Cpu, TexArray, TexPitch, Global, Lecture };
 // kernel: a Kind) and rotation's columns.
 struct Variant : VariantRecord {
   Backend backend;
-  int per_thread = 1;  // output pixels a thread writes, side by side in a row (a tile of b x b pixels
-                       // is then b/per_thread x b threads)
+  int per_thread = 1;        // output pixels a thread writes, side by side in a row (a tile of b x b pixels
+                             // is then b/per_thread x b threads)
   bool l2_prefetch = false;  // each block prefetches into L2 the source rows of a block launched later
   Kind kind() const { return kernel.as<Kind>(); }
 };

@@ -4,10 +4,10 @@
 // shared among threads for large images. Each output pixel depends only on its
 // own coordinates, so the result is the same for any thread count.
 #include <algorithm>
-#include <memory>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -67,7 +67,8 @@ image::Image for_each_pixel(const image::Image& src, const Params& p, Pixel pixe
   std::vector<std::thread> pool;
   pool.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back(rows, int(int64_t(src.height) * t / threads), int(int64_t(src.height) * (t + 1) / threads));
+    pool.emplace_back(rows, int(int64_t(src.height) * t / threads),
+                      int(int64_t(src.height) * (t + 1) / threads));
   for (std::thread& t : pool) t.join();
   return out;
 }
@@ -76,8 +77,9 @@ image::Image for_each_pixel(const image::Image& src, const Params& p, Pixel pixe
 struct Texels {
   const image::Image& img;
   int operator()(int i, int j, int ch) const {
-    return i < 0 || j < 0 ? 0
-                          : img.pixels[(size_t(j) * size_t(img.width) + size_t(i)) * size_t(img.channels) + size_t(ch)];
+    return i < 0 || j < 0
+               ? 0
+               : img.pixels[(size_t(j) * size_t(img.width) + size_t(i)) * size_t(img.channels) + size_t(ch)];
   }
 };
 
@@ -135,8 +137,8 @@ image::Image rotate_unit_cpu(const image::Image& src, const Settings& s, bool le
   const Texels texel{src};
   const int w = src.width, h = src.height, c = src.channels;
   return for_each_pixel(src, p, [&](int x, int y, uint8_t* o) {
-    const Coord tc = texture_coord(lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k), w,
-                                   h, s.normalized);
+    const Coord tc = texture_coord(
+        lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k), w, h, s.normalized);
     if (p.filter == Filter::Point) {
       const PointTap t = unit_point_tap(tc, w, h, s.normalized, p.address);
       for (int ch = 0; ch < c; ++ch) o[ch] = uint8_t(texel(t.i, t.j, ch));
@@ -156,7 +158,8 @@ int unit_linear_bound(int w, int h, const Settings& s) {
     // |sx| <= w/2 + (|dx| + |dy|)(|cos t| + |sin t|)/s with |dx| <= w/2, |dy| <= h/2 (the lecture's
     // rotation in normalized coordinates stretches one axis by the aspect ratio)
     const double aspect = std::max({1.0, double(w) / h, double(h) / w});  // the lecture's coordinates
-    const double reach = (0.5 * w + 0.5 * h) * aspect * (std::fabs(double(k.cos_s)) + std::fabs(double(k.sin_s))) + 1;
+    const double reach =
+        (0.5 * w + 0.5 * h) * aspect * (std::fabs(double(k.cos_s)) + std::fabs(double(k.sin_s))) + 1;
     dx += double(w) / 2097152.0 + (0.5 * w + reach) / 16777216.0;
     dy += double(h) / 2097152.0 + (0.5 * h + reach) / 16777216.0;
   }
@@ -179,7 +182,8 @@ class CpuEngine final : public Engine {
   int width() const override { return src_.width; }
   int height() const override { return src_.height; }
   void run(const Variant& v, int, const Settings& s) override {
-    if (v.backend != Backend::Cpu) throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CPU variant");
+    if (v.backend != Backend::Cpu)
+      throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CPU variant");
     if (src_.empty()) throw std::logic_error("rotate: no image uploaded");
     out_ = rotate_cpu(src_, effective(v, s).params);
   }
@@ -193,7 +197,8 @@ class CpuEngine final : public Engine {
 }  // namespace
 
 void check_upload(const image::Image& src) {
-  if (src.empty() || src.width <= 0 || src.height <= 0) throw std::invalid_argument("rotate: cannot upload an empty image");
+  if (src.empty() || src.width <= 0 || src.height <= 0)
+    throw std::invalid_argument("rotate: cannot upload an empty image");
   if (src.channels < 1 || src.channels > 4)
     throw std::invalid_argument("rotate: images have 1 to 4 channels, not " + std::to_string(src.channels));
   if (src.pixels.size() != src.pixel_count() * size_t(src.channels))

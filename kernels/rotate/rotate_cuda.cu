@@ -96,7 +96,9 @@ struct SurfaceRgba {
 struct FetchOnly {
   uint32_t* sink;
   uint32_t key;
-  __device__ static uint32_t word(uchar4 v) { return uint32_t(v.x) | uint32_t(v.y) << 8 | uint32_t(v.z) << 16 | uint32_t(v.w) << 24; }
+  __device__ static uint32_t word(uchar4 v) {
+    return uint32_t(v.x) | uint32_t(v.y) << 8 | uint32_t(v.z) << 16 | uint32_t(v.w) << 24;
+  }
   __device__ void put(int, int, uchar4 v) const {
     if (word(v) == key) *sink = key;
   }
@@ -143,8 +145,8 @@ __device__ __forceinline__ uchar4 tex_pixel(cudaTextureObject_t tex, const Launc
     }
     return tex2D<uchar4>(tex, c.x, c.y);
   } else {
-    const uint8_t g =
-        kPlain || L.normalized_read ? byte_of(tex2D<float>(tex, c.x, c.y)) : tex2D<unsigned char>(tex, c.x, c.y);
+    const uint8_t g = kPlain || L.normalized_read ? byte_of(tex2D<float>(tex, c.x, c.y))
+                                                  : tex2D<unsigned char>(tex, c.x, c.y);
     return make_uchar4(g, g, g, 255);
   }
 }
@@ -180,7 +182,8 @@ __device__ void prefetch_tile_rows(const Launch& L, const L2Prefetch& p, int til
   const int gx = int(gridDim.x), b = int(blockIdx.y) * gx + int(blockIdx.x) + p.ahead;
   if (b >= gx * int(gridDim.y)) return;
   const int x0 = (b % gx) * tile_w, y0 = (b / gx) * tile_h;
-  const TileFootprint f = tile_footprint(x0, y0, min(x0 + tile_w, L.w) - 1, min(y0 + tile_h, L.h) - 1, L.w, L.h, L.k);
+  const TileFootprint f =
+      tile_footprint(x0, y0, min(x0 + tile_w, L.w) - 1, min(y0 + tile_h, L.h) - 1, L.w, L.h, L.k);
   const int t = int(threadIdx.y * blockDim.x + threadIdx.x), rows = f.j1 - f.j0 + 1;
   if (rows > int(blockDim.x * blockDim.y) || t >= rows) return;
   const Span s = footprint_row(f, f.j0 + t, L.w);
@@ -191,7 +194,8 @@ __device__ void prefetch_tile_rows(const Launch& L, const L2Prefetch& p, int til
   // against 3.53e11 px/s in a probe).
   const uint8_t* row = p.src + size_t(f.j0 + t) * p.pitch;
   const size_t first = size_t(s.i0) * p.texel_bytes, end = size_t(s.i1 + 1) * p.texel_bytes;
-  for (size_t o = (first + 127) & ~size_t(127); o < end; o += 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(row + o));
+  for (size_t o = (first + 127) & ~size_t(127); o < end; o += 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + o));
 }
 
 // Four neighbouring pixels of a row per thread: the fetches are independent (the texture unit works
@@ -213,7 +217,8 @@ __global__ void rotate_tex_x4(cudaTextureObject_t tex, Launch L, Out out, L2Pref
   if (x >= L.w || y >= L.h) return;
   uchar4 v[4];
 #pragma unroll
-  for (int k = 0; k < 4; ++k) v[k] = tex_pixel<kRgba, kPlain>(tex, L, x + k, y);  // past w: fetched, not written
+  for (int k = 0; k < 4; ++k)
+    v[k] = tex_pixel<kRgba, kPlain>(tex, L, x + k, y);  // past w: fetched, not written
   out.put4(x, y, v, L.w);
 }
 // end snippet
@@ -259,13 +264,19 @@ __global__ void rotate_global(const uint8_t* __restrict__ src, size_t pitch, Lau
 }
 // end snippet
 
-cudaTextureFilterMode filter_mode(Filter f) { return f == Filter::Point ? cudaFilterModePoint : cudaFilterModeLinear; }
+cudaTextureFilterMode filter_mode(Filter f) {
+  return f == Filter::Point ? cudaFilterModePoint : cudaFilterModeLinear;
+}
 cudaTextureAddressMode address_mode(Address a) {
   switch (a) {
-    case Address::Wrap: return cudaAddressModeWrap;
-    case Address::Clamp: return cudaAddressModeClamp;
-    case Address::Mirror: return cudaAddressModeMirror;
-    case Address::Border: return cudaAddressModeBorder;
+    case Address::Wrap:
+      return cudaAddressModeWrap;
+    case Address::Clamp:
+      return cudaAddressModeClamp;
+    case Address::Mirror:
+      return cudaAddressModeMirror;
+    case Address::Border:
+      return cudaAddressModeBorder;
   }
   return cudaAddressModeBorder;
 }
@@ -302,7 +313,9 @@ size_t image_bytes(int w, int h, bool rgba) { return size_t(w) * size_t(h) * (rg
 class CudaEngineImpl final : public CudaEngine {
  public:
   CudaEngineImpl(Stream stream, const EngineDevice& device)
-      : stream_(reinterpret_cast<cudaStream_t>(stream)), device_name_(device.name), sm_count_(device.sm_count) {}
+      : stream_(reinterpret_cast<cudaStream_t>(stream)),
+        device_name_(device.name),
+        sm_count_(device.sm_count) {}
 
   Backend backend() const override { return Backend::Cuda; }
   std::string_view device_name() const override { return device_name_; }
@@ -320,16 +333,17 @@ class CudaEngineImpl final : public CudaEngine {
     const size_t held = img_.w ? image_bytes(img_.w, img_.h, img_.rgba) : 0;
     const std::string what = "an image of " + std::to_string(src.width) + "x" + std::to_string(src.height);
     if (need > free_bytes + held)
-      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes + held) + " free on " + device_name_ + " (" +
-                         mib(held) + " of it held by the current image)",
+      throw GpuError(what + " needs " + mib(need) + ", " + mib(free_bytes + held) + " free on " +
+                         device_name_ + " (" + mib(held) + " of it held by the current image)",
                      true);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     tex_ = TextureObject();  // it reads the memory about to be freed, whether or not the new image fits
     cuda::replace_device_state(
-        img_, img_.w > 0, need, free_bytes, [&] { return DeviceImage(src.width, src.height, four, what, device_name_); },
-        [&] { return host_; },
+        img_, img_.w > 0, need, free_bytes,
+        [&] { return DeviceImage(src.width, src.height, four, what, device_name_); }, [&] { return host_; },
         [&](const image::Image& saved) {
-          img_ = DeviceImage(saved.width, saved.height, saved.channels > 1, "the previous image", device_name_);
+          img_ =
+              DeviceImage(saved.width, saved.height, saved.channels > 1, "the previous image", device_name_);
           put(saved.channels > 1 ? image::convert_channels(saved, 4) : saved);
         });
     put(tex_img);
@@ -373,21 +387,25 @@ class CudaEngineImpl final : public CudaEngine {
     const int threads = block / v.per_thread * block;
     const bool four = img_.rgba;
     if (v.per_thread == 4)
-      return {{"rotate_tex_x4", four ? reinterpret_cast<const void*>(rotate_tex_x4<true, true, SurfaceRgba>)
-                                     : reinterpret_cast<const void*>(rotate_tex_x4<false, true, SurfaceRgba>),
+      return {{"rotate_tex_x4",
+               four ? reinterpret_cast<const void*>(rotate_tex_x4<true, true, SurfaceRgba>)
+                    : reinterpret_cast<const void*>(rotate_tex_x4<false, true, SurfaceRgba>),
                threads}};
     switch (v.kind()) {
       case Kind::TexArray:
       case Kind::TexPitch:
       case Kind::Lecture:
-        return {{"rotate_tex", four ? reinterpret_cast<const void*>(rotate_tex<true, SurfaceRgba>)
-                                    : reinterpret_cast<const void*>(rotate_tex<false, SurfaceRgba>),
+        return {{"rotate_tex",
+                 four ? reinterpret_cast<const void*>(rotate_tex<true, SurfaceRgba>)
+                      : reinterpret_cast<const void*>(rotate_tex<false, SurfaceRgba>),
                  threads}};
       case Kind::Global:
-        return {{"rotate_global", four ? reinterpret_cast<const void*>(rotate_global<true, SurfaceRgba>)
-                                       : reinterpret_cast<const void*>(rotate_global<false, SurfaceRgba>),
+        return {{"rotate_global",
+                 four ? reinterpret_cast<const void*>(rotate_global<true, SurfaceRgba>)
+                      : reinterpret_cast<const void*>(rotate_global<false, SurfaceRgba>),
                  threads}};
-      case Kind::Cpu: break;
+      case Kind::Cpu:
+        break;
     }
     return {};
   }
@@ -402,12 +420,12 @@ class CudaEngineImpl final : public CudaEngine {
     img_.array.copy_from_host(tex_img.pixels.data(), row, stream_);
     if (img_.rgba) {
       img_.src4.copy_from_host(reinterpret_cast<const uchar4*>(tex_img.pixels.data()), row, stream_);
-      CUDA_CHECK(cudaMemcpy2DAsync(img_.out4.get(), img_.out4.pitch(), img_.src4.get(), img_.src4.pitch(), row,
-                                   size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
+      CUDA_CHECK(cudaMemcpy2DAsync(img_.out4.get(), img_.out4.pitch(), img_.src4.get(), img_.src4.pitch(),
+                                   row, size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
     } else {
       img_.src1.copy_from_host(tex_img.pixels.data(), row, stream_);
-      CUDA_CHECK(cudaMemcpy2DAsync(img_.out1.get(), img_.out1.pitch(), img_.src1.get(), img_.src1.pitch(), row,
-                                   size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
+      CUDA_CHECK(cudaMemcpy2DAsync(img_.out1.get(), img_.out1.pitch(), img_.src1.get(), img_.src1.pitch(),
+                                   row, size_t(tex_img.height), cudaMemcpyDeviceToDevice, stream_));
     }
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host pixels may go once upload returns
   }
@@ -415,14 +433,15 @@ class CudaEngineImpl final : public CudaEngine {
   // The texture object for (source kind, effective settings), made again only when they change.
   cudaTextureObject_t texture(Kind kind, const Settings& e) {
     const bool over_array = kind != Kind::TexPitch;
-    const bool same = tex_ && tex_over_array_ == over_array && tex_settings_.params.filter == e.params.filter &&
-                      tex_settings_.params.address == e.params.address && tex_settings_.normalized == e.normalized &&
-                      tex_settings_.read_mode == e.read_mode;
+    const bool same = tex_ && tex_over_array_ == over_array &&
+                      tex_settings_.params.filter == e.params.filter &&
+                      tex_settings_.params.address == e.params.address &&
+                      tex_settings_.normalized == e.normalized && tex_settings_.read_mode == e.read_mode;
     if (same) return tex_.get();
-    const cudaTextureDesc desc =
-        cuda::texture_desc(filter_mode(e.params.filter), address_mode(e.params.address),
-                           e.read_mode == ReadMode::NormalizedFloat ? cudaReadModeNormalizedFloat : cudaReadModeElementType,
-                           e.normalized);  // border colour: zero-initialised, 0 in every channel
+    const cudaTextureDesc desc = cuda::texture_desc(
+        filter_mode(e.params.filter), address_mode(e.params.address),
+        e.read_mode == ReadMode::NormalizedFloat ? cudaReadModeNormalizedFloat : cudaReadModeElementType,
+        e.normalized);  // border colour: zero-initialised, 0 in every channel
     tex_ = TextureObject();
     if (over_array)
       tex_ = TextureObject::over(img_.array, desc);
@@ -437,12 +456,14 @@ class CudaEngineImpl final : public CudaEngine {
 
   template <class Out>
   void launch(const Variant& v, int block, const Settings& s, Out out) {
-    if (v.backend != Backend::Cuda) throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CUDA variant");
+    if (v.backend != Backend::Cuda)
+      throw std::invalid_argument("rotate: " + std::string(v.id) + " is not a CUDA variant");
     check_image();
     const std::string bad = check_params(s.params);
     if (!bad.empty()) throw std::invalid_argument(bad);
     if (std::find(v.blocks.begin(), v.blocks.end(), block) == v.blocks.end())
-      throw std::invalid_argument("rotate: block " + std::to_string(block) + " is not one of " + std::string(v.id) + "'s");
+      throw std::invalid_argument("rotate: block " + std::to_string(block) + " is not one of " +
+                                  std::string(v.id) + "'s");
     const Settings e = effective(v, s);
     Launch L;
     L.w = img_.w;
@@ -457,7 +478,8 @@ class CudaEngineImpl final : public CudaEngine {
     L.inv_w = pow2_inverse(L.w);
     L.inv_h = pow2_inverse(L.h);
     const dim3 threads(static_cast<unsigned>(block / v.per_thread), static_cast<unsigned>(block));
-    const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)), static_cast<unsigned>(cuda::ceil_div(L.h, block)));
+    const dim3 grid(static_cast<unsigned>(cuda::ceil_div(L.w, block)),
+                    static_cast<unsigned>(cuda::ceil_div(L.h, block)));
     if (v.per_thread == 4) {
       const cudaTextureObject_t tex = texture(v.kind(), e);
       const bool plain = !L.lecture && L.normalized && L.inv_w != 0 && L.inv_h != 0 && L.normalized_read;
@@ -501,7 +523,8 @@ class CudaEngineImpl final : public CudaEngine {
     if (total < 2) return 0;
     const unsigned n = threads.x * threads.y * threads.z;
     int& per_sm = blocks_per_sm_[{kernel, n}];
-    if (per_sm == 0) CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(n), 0));
+    if (per_sm == 0)
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(n), 0));
     const long long wave = static_cast<long long>(std::max(per_sm, 1)) * sm_count_;
     return static_cast<int>(std::clamp(wave * 3 / 2, 1LL, total / 2));
   }

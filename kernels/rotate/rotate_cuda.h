@@ -20,7 +20,8 @@ class CudaEngine : public Engine {
   // `pitch` bytes (a mapped pixel buffer GL then copies into the texture). On the engine's stream,
   // without synchronising; output() is not updated by these.
   virtual void run_to_surface(const Variant& v, int block, const Settings& s, SurfaceObject surface) = 0;
-  virtual void run_to_buffer(const Variant& v, int block, const Settings& s, uint8_t* d_rgba, size_t pitch) = 0;
+  virtual void run_to_buffer(const Variant& v, int block, const Settings& s, uint8_t* d_rgba,
+                             size_t pitch) = 0;
   // The variant's fetches and arithmetic without its stores (the output is left as it was, but for at
   // most one word): the rate the texture unit sustains alone, which bounds every variant's.
   virtual void run_fetch_only(const Variant& v, int block, const Settings& s) = 0;

@@ -75,7 +75,9 @@ HalfCompare compare_halves(const AbRun& a) {
 }  // namespace
 
 TEST(AbGl, LifesTwoCpuVariantsShowTheSameGridSideBySide) {
-  const AbRun a = run_ab("life-cpu", "demo = \"life\"\nvariant = [\"cpu-naive\", \"cpu-lut\"]\nparams = { grid = \"128x128\" }\n", 20);
+  const AbRun a = run_ab(
+      "life-cpu",
+      "demo = \"life\"\nvariant = [\"cpu-naive\", \"cpu-lut\"]\nparams = { grid = \"128x128\" }\n", 20);
   ASSERT_EQ(a.r.status, 0) << a.r.output;
   ASSERT_FALSE(a.j.is_discarded());
   const nlohmann::json& ab = a.j["ab"];
@@ -129,11 +131,17 @@ TEST_P(AbEveryDemo, CpuAgainstGpuRunsOrSaysWhyNot) {
 INSTANTIATE_TEST_SUITE_P(
     Demos, AbEveryDemo,
     ::testing::Values(
-        CpuVsGpu{"life", "demo = \"life\"\nvariant = [\"cpu-lut\", \"gpu-shared\"]\nparams = { grid = \"256x256\" }\n",
+        CpuVsGpu{
+            "life",
+            "demo = \"life\"\nvariant = [\"cpu-lut\", \"gpu-shared\"]\nparams = { grid = \"256x256\" }\n",
+            CpuVsGpu::Agree},
+        CpuVsGpu{"histeq", "demo = \"histeq\"\nvariant = [\"hist-cpu\", \"hist-atomic-global\"]\n",
                  CpuVsGpu::Agree},
-        CpuVsGpu{"histeq", "demo = \"histeq\"\nvariant = [\"hist-cpu\", \"hist-atomic-global\"]\n", CpuVsGpu::Agree},
-        CpuVsGpu{"nbody", "demo = \"nbody\"\nvariant = [\"cpu\", \"gpu-tile-float4\"]\nparams = { bodies = 1024 }\n",
+        CpuVsGpu{"nbody",
+                 "demo = \"nbody\"\nvariant = [\"cpu\", \"gpu-tile-float4\"]\nparams = { bodies = 1024 }\n",
                  CpuVsGpu::Either},
-        CpuVsGpu{"rotate", "demo = \"rotate\"\nvariant = [\"tex-array\", \"lecture\"]\nparams = { angle = 30, spin = 0, filter = \"point\" }\n",
+        CpuVsGpu{"rotate",
+                 "demo = \"rotate\"\nvariant = [\"tex-array\", \"lecture\"]\nparams = { angle = 30, spin = "
+                 "0, filter = \"point\" }\n",
                  CpuVsGpu::Differ}),
     [](const auto& info) { return std::string(info.param.demo); });

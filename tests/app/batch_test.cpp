@@ -13,12 +13,15 @@ TEST(BatchSteps, RunsExactlyKStepsInBoundedChunks) {
   for (long long k : {0LL, 1LL, 2LL, 7LL, 1000LL, 3000001LL}) {
     long long total = 0;
     int calls = 0, largest = 0;
-    run_batch_steps(k, [&](int n) {
-      EXPECT_GT(n, 0);
-      total += n;
-      ++calls;
-      largest = std::max(largest, n);
-    }, "steps");
+    run_batch_steps(
+        k,
+        [&](int n) {
+          EXPECT_GT(n, 0);
+          total += n;
+          ++calls;
+          largest = std::max(largest, n);
+        },
+        "steps");
     EXPECT_EQ(total, k);
     EXPECT_LE(largest, 1 << 20);
     if (k == 3000001) {

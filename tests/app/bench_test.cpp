@@ -28,9 +28,10 @@ TEST(Bench, SpeedupsAreAgainstBaselinesOfTheSameStageAndSize) {
   BenchSuite s;
   s.demo = "life";
   s.baselines = {"cpu-naive", "gpu-global"};
-  s.rows = {row("cpu-naive", 1024, 10.0), row("gpu-global", 1024, 0.5), row("gpu-swar", 1024, 0.1),
-            row("cpu-naive", 2048, 40.0), row("gpu-swar", 2048, 0.4),
-            row("cpu-naive", 1024, 1.0, "other"), row("gpu-swar", 1024, 0.5, "other")};
+  s.rows = {row("cpu-naive", 1024, 10.0),       row("gpu-global", 1024, 0.5),
+            row("gpu-swar", 1024, 0.1),         row("cpu-naive", 2048, 40.0),
+            row("gpu-swar", 2048, 0.4),         row("cpu-naive", 1024, 1.0, "other"),
+            row("gpu-swar", 1024, 0.5, "other")};
   compute_speedups(s);
   ASSERT_EQ(s.rows[2].speedups.size(), 2u);
   EXPECT_DOUBLE_EQ(s.rows[2].speedups[0], 100.0);
@@ -128,13 +129,20 @@ TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
                {"N", {"gpu-swar"}, 16384, 1, 1.0, "H100"}};
   compute_speedups(s);
   const std::string expected =
-      "gpulab bench: life on NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4) (peak memory bandwidth 3350 GB/s, peak FP32 66.9 TFLOP/s)\n"
-      "| variant    | block | size      | ms/step | cell updates/s |  GB/s | %peak | GFLOP/s | %fp32 | x cpu-naive | x gpu-global |\n"
-      "|------------|-------|-----------|---------|----------------|-------|-------|---------|-------|-------------|--------------|\n"
-      "| cpu-naive* | 16    | 1024x1024 |  0.9000 |      1.165e+09 |     - |     - |       - |     - |           1 |        0.556 |\n"
-      "| gpu-global | 16    | 1024x1024 |  0.5000 |      2.097e+09 | 100.0 |   3.0 |       - |     - |         1.8 |            1 |\n"
-      "| gpu-swar   | 16    | 1024x1024 |  0.1234 |      8.497e+09 |     - |     - |    1234 |   2.0 |        7.29 |         4.05 |\n"
-      "| cpu-naive  | 16    | 2048x2048 |  0.4000 |      1.049e+10 |     - |     - |       - |     - |           1 |            - |\n"
+      "gpulab bench: life on NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4) (peak memory bandwidth 3350 GB/s, "
+      "peak FP32 66.9 TFLOP/s)\n"
+      "| variant    | block | size      | ms/step | cell updates/s |  GB/s | %peak | GFLOP/s | %fp32 | x "
+      "cpu-naive | x gpu-global |\n"
+      "|------------|-------|-----------|---------|----------------|-------|-------|---------|-------|-------"
+      "------|--------------|\n"
+      "| cpu-naive* | 16    | 1024x1024 |  0.9000 |      1.165e+09 |     - |     - |       - |     - |       "
+      "    1 |        0.556 |\n"
+      "| gpu-global | 16    | 1024x1024 |  0.5000 |      2.097e+09 | 100.0 |   3.0 |       - |     - |       "
+      "  1.8 |            1 |\n"
+      "| gpu-swar   | 16    | 1024x1024 |  0.1234 |      8.497e+09 |     - |     - |    1234 |   2.0 |       "
+      " 7.29 |         4.05 |\n"
+      "| cpu-naive  | 16    | 2048x2048 |  0.4000 |      1.049e+10 |     - |     - |       - |     - |       "
+      "    1 |            - |\n"
       "| gpu-swar   | 16    | 2048x2048 | not measured: no CUDA device |\n"
       "(* measured as a baseline for the speedup columns)\n"
       "ms/step: median of the timed repeats after a warm-up; GB/s counts the fewest bytes a step must move.\n"
@@ -149,7 +157,8 @@ TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
 TEST(Bench, MsColumnKeepsFourSignificantDigits) {
   BenchSuite s;
   s.demo = "x";
-  s.rows = {row("a", 8, 0.00512), row("b", 8, 12.3456), row("c", 8, 1234.7), row("d", 8, 0.0123456), row("e", 8, 9.99996)};
+  s.rows = {row("a", 8, 0.00512), row("b", 8, 12.3456), row("c", 8, 1234.7), row("d", 8, 0.0123456),
+            row("e", 8, 9.99996)};
   const std::string out = format_bench(s);
   EXPECT_NE(out.find(" 0.005120 |"), std::string::npos) << out;
   EXPECT_NE(out.find(" 12.35 |"), std::string::npos) << out;
@@ -180,8 +189,8 @@ TEST(Bench, SpeedupsNeverCrossInputsOrStages) {
   s.baselines = {"hist-cpu"};
   s.rows = {row("hist-cpu", 64, 10.0, "hist", "uniform"), row("hist-cpu", 64, 40.0, "hist", "constant"),
             row("hist-smem", 64, 1.0, "hist", "uniform"), row("hist-smem", 64, 2.0, "hist", "constant"),
-            row("hist-smem", 64, 2.0, "scan", "uniform"),    // no hist-cpu in the scan stage
-            row("hist-smem", 64, 2.0, "hist", "narrow")};    // nor on the narrow input
+            row("hist-smem", 64, 2.0, "scan", "uniform"),  // no hist-cpu in the scan stage
+            row("hist-smem", 64, 2.0, "hist", "narrow")};  // nor on the narrow input
   compute_speedups(s);
   EXPECT_DOUBLE_EQ(s.rows[2].speedups[0], 10.0);
   EXPECT_DOUBLE_EQ(s.rows[3].speedups[0], 20.0);
@@ -196,10 +205,11 @@ TEST(Bench, GroupedBaselinesPickTheFastestMemberInEachStage) {
   BenchSuite s;
   s.demo = "histeq";
   s.baselines = {{"cpu", {"hist-cpu", "scan-cpu"}}, {"gpu naive", {"hist-atomic-global", "scan-serial"}}};
-  s.rows = {row("hist-cpu", 64, 8.0, "hist"), row("hist-atomic-global", 64, 4.0, "hist"),
-            row("hist-smem", 64, 1.0, "hist"), row("scan-cpu", 64, 0.5, "scan"),
-            row("scan-serial", 64, 3.0, "scan"), row("scan-serial", 64, 2.0, "scan"),  // two blocks: the faster
-            row("scan-warp", 64, 0.25, "scan")};
+  s.rows = {
+      row("hist-cpu", 64, 8.0, "hist"),    row("hist-atomic-global", 64, 4.0, "hist"),
+      row("hist-smem", 64, 1.0, "hist"),   row("scan-cpu", 64, 0.5, "scan"),
+      row("scan-serial", 64, 3.0, "scan"), row("scan-serial", 64, 2.0, "scan"),  // two blocks: the faster
+      row("scan-warp", 64, 0.25, "scan")};
   s.rows[5].block = "32";
   compute_speedups(s);
   EXPECT_DOUBLE_EQ(s.rows[2].speedups[0], 8.0);
@@ -220,8 +230,8 @@ struct PlanVariant {
 };
 
 TEST(Bench, PlanAddsEveryIdOfEveryBaselineGroupOnce) {
-  const std::vector<PlanVariant> table = {{"hist-cpu"}, {"hist-atomic-global"}, {"hist-smem"}, {"scan-cpu"},
-                                          {"scan-serial"}, {"scan-warp"}};
+  const std::vector<PlanVariant> table = {{"hist-cpu"}, {"hist-atomic-global"}, {"hist-smem"},
+                                          {"scan-cpu"}, {"scan-serial"},        {"scan-warp"}};
   const std::span<const PlanVariant> span(table);
   const std::vector<BenchBaseline> baselines = {{"cpu", {"hist-cpu", "scan-cpu"}},
                                                 {"gpu naive", {"hist-atomic-global", "scan-serial"}},
@@ -229,7 +239,8 @@ TEST(Bench, PlanAddsEveryIdOfEveryBaselineGroupOnce) {
   auto plan = bench_plan(span, {"scan-warp", "scan-cpu"}, baselines);
   std::vector<std::string> ids;
   for (auto [v, baseline_only] : plan) ids.push_back(v->id + (baseline_only ? "*" : ""));
-  EXPECT_EQ(ids, (std::vector<std::string>{"hist-cpu*", "hist-atomic-global*", "scan-serial*", "scan-warp", "scan-cpu"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"hist-cpu*", "hist-atomic-global*", "scan-serial*", "scan-warp",
+                                           "scan-cpu"}));
   EXPECT_EQ(bench_plan(span, {}, baselines).size(), table.size());
   EXPECT_THROW(bench_plan(span, {}, {{"cpu", {"hist-cpu", "nope"}}}), std::invalid_argument);
 }
@@ -241,9 +252,17 @@ TEST(Bench, RateTargetWithoutInputMustHoldOnEveryInput) {
             row("hist-smem", 64, 0.01, "hist", "constant"), row("hist-vec", 64, 0.004, "hist", "constant")};
   s.targets = {{"any input", {"hist-smem", "hist-vec"}, 64, 64, 1e9, ""},
                {"every input", {"hist-smem", "hist-vec"}, 64, 64, 2e9, ""},
-               {.what = "uniform only", .variants = {"hist-smem", "hist-vec"}, .width = 64, .height = 64,
-                .min_items_per_s = 2e9, .input = "uniform"},
-               {.what = "narrow", .variants = {"hist-vec"}, .width = 64, .height = 64, .min_items_per_s = 1,
+               {.what = "uniform only",
+                .variants = {"hist-smem", "hist-vec"},
+                .width = 64,
+                .height = 64,
+                .min_items_per_s = 2e9,
+                .input = "uniform"},
+               {.what = "narrow",
+                .variants = {"hist-vec"},
+                .width = 64,
+                .height = 64,
+                .min_items_per_s = 1,
                 .input = "narrow"}};
   const std::vector<BenchTargetResult> r = check_targets(s);
   ASSERT_EQ(r.size(), 4u);
@@ -259,23 +278,36 @@ TEST(Bench, RateTargetWithoutInputMustHoldOnEveryInput) {
   EXPECT_EQ(r[2].cases, 1);
   EXPECT_FALSE(r[3].measured);
   const std::string out = format_bench(s);
-  EXPECT_NE(out.find("target: any input: PASS (worst: hist-vec block 16 at 64x64 constant: 1.024e+09)"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: any input: PASS (worst: hist-vec block 16 at 64x64 constant: 1.024e+09)"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("target: uniform only: PASS (hist-smem block 16: 4.096e+09)"), std::string::npos) << out;
-  EXPECT_NE(out.find("target: narrow: not run (needs --size 64x64 and input 'narrow')"), std::string::npos) << out;
+  EXPECT_NE(out.find("target: narrow: not run (needs --size 64x64 and input 'narrow')"), std::string::npos)
+      << out;
 }
 
 TEST(Bench, MaxTimeTargetPassMissAndNotRun) {
   BenchSuite s;
   s.demo = "histeq";
   s.device = "NVIDIA H100 80GB HBM3";
-  s.rows = {row("reduce-warp", 4096, 0.00512, "reduce", "uniform"), row("reduce-warp", 4096, 0.0061, "reduce", "constant"),
+  s.rows = {row("reduce-warp", 4096, 0.00512, "reduce", "uniform"),
+            row("reduce-warp", 4096, 0.0061, "reduce", "constant"),
             row("apply-global", 4096, 0.25, "apply", "uniform")};
-  s.targets = {{.what = "reduce under 10 us", .variants = {"reduce-warp"}, .width = 4096, .height = 4096,
-                .device_hint = "H100", .max_ms = 0.01},
-               {.what = "reduce under 6 us", .variants = {"reduce-warp"}, .width = 4096, .height = 4096,
-                .device_hint = "A100", .max_ms = 0.006},
-               {.what = "apply under 0.2 ms", .variants = {"apply-global"}, .max_ms = 0.2},
-               {.what = "reduce at 8192", .variants = {"reduce-warp"}, .width = 8192, .height = 8192, .max_ms = 1}};
+  s.targets = {
+      {.what = "reduce under 10 us",
+       .variants = {"reduce-warp"},
+       .width = 4096,
+       .height = 4096,
+       .device_hint = "H100",
+       .max_ms = 0.01},
+      {.what = "reduce under 6 us",
+       .variants = {"reduce-warp"},
+       .width = 4096,
+       .height = 4096,
+       .device_hint = "A100",
+       .max_ms = 0.006},
+      {.what = "apply under 0.2 ms", .variants = {"apply-global"}, .max_ms = 0.2},
+      {.what = "reduce at 8192", .variants = {"reduce-warp"}, .width = 8192, .height = 8192, .max_ms = 1}};
   const std::vector<BenchTargetResult> r = check_targets(s);
   EXPECT_EQ(r[0].kind, BenchTarget::Kind::MaxTime);
   EXPECT_TRUE(r[0].pass);
@@ -284,35 +316,59 @@ TEST(Bench, MaxTimeTargetPassMissAndNotRun) {
   EXPECT_FALSE(r[2].pass);
   EXPECT_FALSE(r[3].measured);
   const std::string out = format_bench(s);
-  EXPECT_NE(out.find("target: reduce under 10 us: PASS (worst: reduce-warp block 16 at 4096x4096 constant: 6.100 \u00b5s/step)\n"),
-            std::string::npos) << out;
-  EXPECT_NE(out.find("target: reduce under 6 us: MISS (worst: reduce-warp block 16 at 4096x4096 constant: 6.100 \u00b5s/step) [the target is for an A100]"),
-            std::string::npos) << out;
-  EXPECT_NE(out.find("target: apply under 0.2 ms: MISS (apply-global block 16 at 4096x4096 uniform: 0.2500 ms/step)"),
-            std::string::npos) << out;
+  EXPECT_NE(out.find("target: reduce under 10 us: PASS (worst: reduce-warp block 16 at 4096x4096 constant: "
+                     "6.100 \u00b5s/step)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("target: reduce under 6 us: MISS (worst: reduce-warp block 16 at 4096x4096 constant: "
+                     "6.100 \u00b5s/step) [the target is for an A100]"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(
+      out.find(
+          "target: apply under 0.2 ms: MISS (apply-global block 16 at 4096x4096 uniform: 0.2500 ms/step)"),
+      std::string::npos)
+      << out;
   EXPECT_NE(out.find("target: reduce at 8192: not run (needs --size 8192x8192)"), std::string::npos) << out;
 }
 
 TEST(Bench, RatioTargetReportsTheWorstCase) {
   BenchSuite s;
   s.demo = "histeq";
-  s.rows = {row("hist-cub", 1024, 2.0, "hist", "uniform"),      row("hist-vec", 1024, 1.0, "hist", "uniform"),
-            row("hist-cub", 1024, 2.0, "hist", "constant"),     row("hist-lane-private", 1024, 1.5, "hist", "constant"),
-            row("hist-vec", 1024, 4.0, "hist", "constant"),     row("hist-cub", 16384, 40.0, "hist", "constant"),
-            row("hist-lane-private", 16384, 30.5, "hist", "constant"), row("hist-cub", 16384, 10.0, "hist", "uniform"),
+  s.rows = {row("hist-cub", 1024, 2.0, "hist", "uniform"),
+            row("hist-vec", 1024, 1.0, "hist", "uniform"),
+            row("hist-cub", 1024, 2.0, "hist", "constant"),
+            row("hist-lane-private", 1024, 1.5, "hist", "constant"),
+            row("hist-vec", 1024, 4.0, "hist", "constant"),
+            row("hist-cub", 16384, 40.0, "hist", "constant"),
+            row("hist-lane-private", 16384, 30.5, "hist", "constant"),
+            row("hist-cub", 16384, 10.0, "hist", "uniform"),
             row("hist-vec", 2048, 1.0, "hist", "uniform")};  // no hist-cub at 2048: not a case
   const std::vector<std::string> ours = {"hist-vec", "hist-lane-private"};
-  s.targets = {{.what = "best histogram faster than hist-cub on every size and input", .variants = ours,
-                .versus = {"hist-cub"}, .min_ratio = 1.2},
-               {.what = "1.2x at 1024", .variants = ours, .width = 1024, .height = 1024, .versus = {"hist-cub"},
-                .min_ratio = 1.2},
-               {.what = "2x at 1024 uniform", .variants = ours, .width = 1024, .height = 1024, .input = "uniform",
-                .versus = {"hist-cub"}, .min_ratio = 2},
-               {.what = "vs a missing one", .variants = ours, .versus = {"hist-atomic-global"}, .min_ratio = 1}};
+  s.targets = {
+      {.what = "best histogram faster than hist-cub on every size and input",
+       .variants = ours,
+       .versus = {"hist-cub"},
+       .min_ratio = 1.2},
+      {.what = "1.2x at 1024",
+       .variants = ours,
+       .width = 1024,
+       .height = 1024,
+       .versus = {"hist-cub"},
+       .min_ratio = 1.2},
+      {.what = "2x at 1024 uniform",
+       .variants = ours,
+       .width = 1024,
+       .height = 1024,
+       .input = "uniform",
+       .versus = {"hist-cub"},
+       .min_ratio = 2},
+      {.what = "vs a missing one", .variants = ours, .versus = {"hist-atomic-global"}, .min_ratio = 1}};
   const std::vector<BenchTargetResult> r = check_targets(s);
   EXPECT_EQ(r[0].kind, BenchTarget::Kind::Ratio);
   EXPECT_EQ(r[0].cases, 3);  // 1024 uniform and constant, 16384 constant
-  EXPECT_TRUE(r[0].pass);  // 1024: 2x and 1.33x; 16384 constant: 40 / 30.5 = 1.31 (16384 uniform: none of ours)
+  EXPECT_TRUE(
+      r[0].pass);  // 1024: 2x and 1.33x; 16384 constant: 40 / 30.5 = 1.31 (16384 uniform: none of ours)
   EXPECT_EQ(r[0].size, "16384x16384");
   EXPECT_EQ(r[0].input, "constant");
   EXPECT_EQ(r[0].variant, "hist-lane-private");
@@ -323,14 +379,23 @@ TEST(Bench, RatioTargetReportsTheWorstCase) {
   EXPECT_EQ(r[2].cases, 1);
   EXPECT_FALSE(r[3].measured);
   const std::string out = format_bench(s);
-  EXPECT_NE(out.find("target: best histogram faster than hist-cub on every size and input: PASS (worst: hist-lane-private 1.31x at 16384x16384 constant)"),
-            std::string::npos) << out;
-  EXPECT_NE(out.find("target: 1.2x at 1024: PASS (worst: hist-lane-private 1.33x at 1024x1024 constant)"), std::string::npos) << out;
-  EXPECT_NE(out.find("target: 2x at 1024 uniform: PASS (hist-vec 2x at 1024x1024 uniform)"), std::string::npos) << out;
-  EXPECT_NE(out.find("target: vs a missing one: not run (needs one of hist-vec, hist-lane-private and hist-atomic-global measured in the same case)"),
-            std::string::npos) << out;
+  EXPECT_NE(out.find("target: best histogram faster than hist-cub on every size and input: PASS (worst: "
+                     "hist-lane-private 1.31x at 16384x16384 constant)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("target: 1.2x at 1024: PASS (worst: hist-lane-private 1.33x at 1024x1024 constant)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("target: 2x at 1024 uniform: PASS (hist-vec 2x at 1024x1024 uniform)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("target: vs a missing one: not run (needs one of hist-vec, hist-lane-private and "
+                     "hist-atomic-global measured in the same case)"),
+            std::string::npos)
+      << out;
   s.targets[0].min_ratio = 1.4;
-  EXPECT_NE(format_bench(s).find("on every size and input: MISS (worst: hist-lane-private 1.31x at 16384x16384 constant)"),
+  EXPECT_NE(format_bench(s).find(
+                "on every size and input: MISS (worst: hist-lane-private 1.31x at 16384x16384 constant)"),
             std::string::npos);
 }
 
@@ -430,7 +495,8 @@ TEST(Bench, CpuRunMeasuresTheAskedVariantAndTheBaselines) {
 // ceiling measured in the same run, the CPU and the ceiling itself left out.
 TEST(Bench, RotationCeilingReportTakesTheBestVariantOfEachCase) {
   BenchSuite s;
-  s.rows = {row("cpu", 8192, 200.0, "rotate", "grey linear"), row("tex-array", 8192, 0.2, "rotate", "grey linear"),
+  s.rows = {row("cpu", 8192, 200.0, "rotate", "grey linear"),
+            row("tex-array", 8192, 0.2, "rotate", "grey linear"),
             row("tex-array-x4", 8192, 0.1, "rotate", "grey linear"),
             row("fetch-ceiling", 8192, 0.08, "rotate", "grey linear"),
             row("tex-array-x4", 8192, 0.3, "rotate", "RGBA8 linear")};

@@ -38,9 +38,9 @@ TEST(Cli, DefaultsRunTheWindowedApp) {
 }
 
 TEST(Cli, HeadlessCaptureOptions) {
-  auto p = parse({"--headless", "--demo", "life", "--frames", "60", "--screenshot", "x.png", "--size", "640x360",
-                  "--variant", "gpu-shared", "--block", "16", "--block", "ghost=128", "--grid", "300x200", "--seed",
-                  "9"});
+  auto p = parse({"--headless", "--demo", "life", "--frames", "60", "--screenshot", "x.png", "--size",
+                  "640x360", "--variant", "gpu-shared", "--block", "16", "--block", "ghost=128", "--grid",
+                  "300x200", "--seed", "9"});
   const ParseResult& r = p.result;
   ASSERT_TRUE(r.options) << r.error;
   const Options& o = *r.options;
@@ -79,8 +79,11 @@ TEST(Cli, UnknownFlagIsAUsageErrorNamingIt) {
 }
 
 TEST(Cli, BadValuesAreErrorsWithStatus1) {
-  for (std::vector<const char*> args : {std::vector<const char*>{"--frames", "abc"}, {"--size", "12y"},
-                                        {"--density", "1.5"}, {"--block", "0"}, {"--block", "ghost=x"},
+  for (std::vector<const char*> args : {std::vector<const char*>{"--frames", "abc"},
+                                        {"--size", "12y"},
+                                        {"--density", "1.5"},
+                                        {"--block", "0"},
+                                        {"--block", "ghost=x"},
                                         {"--steps", "-3"}}) {
     auto r = parse(args).result;
     EXPECT_FALSE(r.options) << args[0] << " " << args[1];
@@ -173,8 +176,8 @@ Demo& demo_named(Parsed& p, std::string_view name) {
 }
 
 TEST(Cli, ImageOptionsAreTheShellsAndOnlyImageDemosTakeThem) {
-  auto p = parse({"--headless", "--demo", "histeq", "--image", "in.png", "--save-image", "out.png", "--mode", "stretch",
-                  "--per-channel"});
+  auto p = parse({"--headless", "--demo", "histeq", "--image", "in.png", "--save-image", "out.png", "--mode",
+                  "stretch", "--per-channel"});
   ASSERT_TRUE(p.result.options) << p.result.error;
   const Options& o = *p.result.options;
   EXPECT_EQ(o.image, "in.png");
@@ -236,11 +239,12 @@ TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
   Options o;
   o.variants = {"scan-cpu"};  // one CPU variant takes every stage to the CPU
   ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}));
+  EXPECT_EQ(current_variants(h),
+            (std::vector<std::string>{"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}));
   o.variants = {"hist-atomic-global"};  // a GPU variant brings the others back to their GPU choice
   ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h),
-            (std::vector<std::string>{"hist-atomic-global", "scan-block", "reduce-warp-shuffle", "apply-shared"}));
+  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-atomic-global", "scan-block",
+                                                           "reduce-warp-shuffle", "apply-shared"}));
   o.variants = {"scan-cub"};
   o.blocks = {"histogram=128"};
   ASSERT_EQ(apply_variant_options(h, o), "");
@@ -249,8 +253,8 @@ TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
   ASSERT_EQ(apply_variant_options(h, o), "");
   o.variants = {"apply-global"};  // each stage returns to its last GPU choice, block and all
   ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h),
-            (std::vector<std::string>{"hist-atomic-global", "scan-cub", "reduce-warp-shuffle", "apply-global"}));
+  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-atomic-global", "scan-cub",
+                                                           "reduce-warp-shuffle", "apply-global"}));
   EXPECT_EQ(h.stages()[0].block, 128);
   o.blocks = {"scan=256"};  // scan-cub fixes its own launch
   EXPECT_NE(apply_variant_options(h, o).find("no block size"), std::string::npos);
@@ -364,8 +368,14 @@ TEST(CliValues, OutputPathsAreCheckedWhenTheCommandLineIsRead) {
 TEST(CliValues, ControlBytesInValuesAreEscapedInEveryMessage) {
   const std::string esc = "\x1B[2J";
   const std::vector<std::vector<std::string>> cases = {
-      {"--frames", esc},          {"--size", esc},      {"--grid", esc},    {"--block", esc},
-      {"--" + esc},               {"--demo", esc},      {"--density", esc}, {"bench", "--size", esc},
+      {"--frames", esc},
+      {"--size", esc},
+      {"--grid", esc},
+      {"--block", esc},
+      {"--" + esc},
+      {"--demo", esc},
+      {"--density", esc},
+      {"bench", "--size", esc},
       {"--demo", "rotate", "--filter", esc},
   };
   for (const auto& c : cases) {

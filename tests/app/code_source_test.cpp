@@ -109,7 +109,8 @@ TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
 TEST(CodeSource, LineDiffIsALongestCommonSubsequence) {
   const std::vector<std::string> a = {"a", "  b", "c", "d"};
   const std::vector<std::string> b = {"a", "b", "x", "d", "e"};
-  EXPECT_EQ(changed_lines(a, b), (std::vector<bool>{false, false, true, false, true})) << "indentation is ignored";
+  EXPECT_EQ(changed_lines(a, b), (std::vector<bool>{false, false, true, false, true}))
+      << "indentation is ignored";
   EXPECT_EQ(changed_lines({}, {"a"}), (std::vector<bool>{true}));
   EXPECT_TRUE(changed_lines({"a"}, {}).empty());
 }

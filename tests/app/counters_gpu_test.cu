@@ -80,9 +80,10 @@ TEST(CountersGpu, ACopyOfNBytesReadsAndWritesNBytes) {
   ASSERT_EQ(r.kernels.size(), 1u);
   EXPECT_NE(r.kernels[0].kernel.find("copy_kernel"), std::string::npos) << r.kernels[0].kernel;
   const double read = r.total[Metric::DramRead], written = r.total[Metric::DramWrite];
-  std::printf("copy of %zu bytes on %s: read %.0f (%.4f), written %.0f (%.4f), %.3f ms, DRAM %.0f%% of peak\n", bytes,
-              r.device.c_str(), read, read / bytes, written, written / bytes, r.total.ms(),
-              r.total[Metric::DramThroughputPct]);
+  std::printf(
+      "copy of %zu bytes on %s: read %.0f (%.4f), written %.0f (%.4f), %.3f ms, DRAM %.0f%% of peak\n", bytes,
+      r.device.c_str(), read, read / bytes, written, written / bytes, r.total.ms(),
+      r.total[Metric::DramThroughputPct]);
   EXPECT_NEAR(read / bytes, 1.0, slack);
   EXPECT_NEAR(written / bytes, 1.0, slack);
   EXPECT_GT(r.total.ms(), 0);
@@ -106,8 +107,8 @@ TEST(CountersGpu, AStride32SharedReadConflictsAndAStride1ReadDoesNot) {
   ASSERT_TRUE(one.ok() && thirty_two.ok());
   const double loads = double(blocks) * (threads / 32) * rounds;  // warp-level shared loads in the loop
   std::printf("stride 1: %.0f conflicts, %.0f shared loads; stride 32: %.0f conflicts, %.0f shared loads\n",
-              one.total[Metric::BankConflicts], one.total[Metric::SharedLoads], thirty_two.total[Metric::BankConflicts],
-              thirty_two.total[Metric::SharedLoads]);
+              one.total[Metric::BankConflicts], one.total[Metric::SharedLoads],
+              thirty_two.total[Metric::BankConflicts], thirty_two.total[Metric::SharedLoads]);
   EXPECT_GE(one.total[Metric::SharedLoads], loads);
   EXPECT_GE(thirty_two.total[Metric::SharedLoads], loads);
   // 32 lanes in one bank: 31 extra passes a load.
@@ -140,17 +141,19 @@ TEST(CountersGpu, LifeBitpackedReadsAboutOneGridAStep) {
   ASSERT_NO_FATAL_FAILURE(configure(demo, {"--grid", grid, "--seed", "3", "--variant", "gpu-bitpacked"}));
   demo.attach(gpu.ctx);
   cuda::Counters counters;
-  const presenter::CounterRow row =
-      presenter::measure_counters(counters, demo, gpu.ctx, stage_of(demo, "gpu-bitpacked"), "gpu-bitpacked", 0);
+  const presenter::CounterRow row = presenter::measure_counters(
+      counters, demo, gpu.ctx, stage_of(demo, "gpu-bitpacked"), "gpu-bitpacked", 0);
   demo.detach();
   ASSERT_TRUE(row.measured()) << row.unavailable;
   const double cells = row.ideal.items_per_step;
   const double grid_bytes = cells / 8;  // one bit a cell
   const double read = row.result.total[Metric::DramRead];
-  std::printf("life gpu-bitpacked %s: %zu kernel(s), read %.0f bytes = %.3f grids, written %.3f grids, ideal %.3f "
-              "grids, %.3f ms\n",
-              grid, row.result.kernels.size(), read, read / grid_bytes, row.result.total[Metric::DramWrite] / grid_bytes,
-              row.ideal.bytes_per_step / grid_bytes, row.result.total.ms());
+  std::printf(
+      "life gpu-bitpacked %s: %zu kernel(s), read %.0f bytes = %.3f grids, written %.3f grids, ideal %.3f "
+      "grids, %.3f ms\n",
+      grid, row.result.kernels.size(), read, read / grid_bytes,
+      row.result.total[Metric::DramWrite] / grid_bytes, row.ideal.bytes_per_step / grid_bytes,
+      row.result.total.ms());
   EXPECT_GT(read / grid_bytes, 0.8);
   EXPECT_LT(read / grid_bytes, 1.5);
 }
@@ -184,7 +187,8 @@ HistogramConflicts measure_histograms(const char* what, Grey grey) {
   demo.attach(gpu.ctx);
   cuda::Counters counters;
   const size_t stage = stage_of(demo, "hist-bank-private");
-  const presenter::CounterRow bank = presenter::measure_counters(counters, demo, gpu.ctx, stage, "hist-bank-private", 0);
+  const presenter::CounterRow bank =
+      presenter::measure_counters(counters, demo, gpu.ctx, stage, "hist-bank-private", 0);
   const presenter::CounterRow shared =
       presenter::measure_counters(counters, demo, gpu.ctx, stage, "hist-shared-private", 0);
   demo.detach();
@@ -197,9 +201,10 @@ HistogramConflicts measure_histograms(const char* what, Grey grey) {
   c.s = shared.result.total[Metric::BankConflicts];
   c.bw = bank.result.total[Metric::SharedWavefronts];
   c.sw = shared.result.total[Metric::SharedWavefronts];
-  std::printf("%s: hist-bank-private %.0f conflicts %.0f shared wavefronts %.3g ms; hist-shared-private %.0f "
-              "conflicts %.0f shared wavefronts %.3g ms\n",
-              what, c.b, c.bw, bank.result.total.ms(), c.s, c.sw, shared.result.total.ms());
+  std::printf(
+      "%s: hist-bank-private %.0f conflicts %.0f shared wavefronts %.3g ms; hist-shared-private %.0f "
+      "conflicts %.0f shared wavefronts %.3g ms\n",
+      what, c.b, c.bw, bank.result.total.ms(), c.s, c.sw, shared.result.total.ms());
   return c;
 }
 
@@ -251,7 +256,8 @@ TEST(CountersGpu, MeasuringLeavesTheDemoAsItWas) {
   const std::vector<Stage> stages = demo.stages();
   for (size_t s = 0; s < stages.size(); ++s)
     for (const VariantChoice& v : stages[s].variants) {
-      const presenter::CounterRow row = presenter::measure_counters(counters, demo, gpu.ctx, s, std::string(v.id), 0);
+      const presenter::CounterRow row =
+          presenter::measure_counters(counters, demo, gpu.ctx, s, std::string(v.id), 0);
       if (!v.needs_cuda) {
         EXPECT_EQ(row.unavailable, "a CPU variant: the GPU's counters count GPU kernels only");
       } else if (s == 0) {  // the step's GPU variants all run alone (the ghost stage's only inside a step)

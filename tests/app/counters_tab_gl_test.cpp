@@ -17,18 +17,22 @@ TEST(CountersTab, StartCountersOnTheCpuBackendOpensTheTabAndSaysWhyNothingIsCoun
   const fs::path dir = gpulab::testing::temp_dir("gpulab-counters-tab");
   const fs::path png = dir / "shot.png";
   const gpulab::testing::ReportedRun r = gpulab::testing::run_with_layout_report(
-      "--headless --cpu --demo life --grid 256x256 --start-counters --frames 3 --size 1280x720 --screenshot " +
+      "--headless --cpu --demo life --grid 256x256 --start-counters --frames 3 --size 1280x720 "
+      "--screenshot " +
           png.string(),
       dir, "gpulab-counters-tab");
   ASSERT_EQ(r.process.status, 0) << r.process.output;
   ASSERT_FALSE(r.report.is_discarded());
   const nlohmann::json& c = r.report["counters"];
-  EXPECT_TRUE(c["tab_open"].get<bool>()) << "F3 / --start-counters did not bring the Counters tab to the front";
+  EXPECT_TRUE(c["tab_open"].get<bool>())
+      << "F3 / --start-counters did not bring the Counters tab to the front";
   // A build without CUDA or CUPTI says so; a CUDA build run with --cpu has no device to count on.
   const std::string why = c["unavailable"].get<std::string>();
   const std::string build_reason = gpulab::cuda::counters_build_reason();
-  if (!build_reason.empty()) EXPECT_EQ(why, build_reason);
-  else EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
+  if (!build_reason.empty())
+    EXPECT_EQ(why, build_reason);
+  else
+    EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
   EXPECT_NE(r.process.output.find("counters unavailable: " + why), std::string::npos) << r.process.output;
   EXPECT_TRUE(c["measured"].empty());
   EXPECT_NE(r.process.output.find("counters: 0 measured"), std::string::npos) << r.process.output;

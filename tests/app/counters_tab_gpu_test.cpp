@@ -14,7 +14,8 @@
 TEST(CountersTabGpu, StartCountersMeasuresTheVariantAndTheMetersSample) {
   GPULAB_SKIP_WITHOUT_CUDA();
   const gpulab::testing::ReportedRun r = gpulab::testing::run_with_layout_report(
-      "--headless --demo life --grid 4096x4096 --variant gpu-shared --start-counters --frames 3 --size 1280x720",
+      "--headless --demo life --grid 4096x4096 --variant gpu-shared --start-counters --frames 3 --size "
+      "1280x720",
       gpulab::testing::temp_dir("gpulab-counters-tab-gpu"), "gpulab-counters-tab-gpu");
   ASSERT_EQ(r.process.status, 0) << r.process.output;
   ASSERT_FALSE(r.report.is_discarded());

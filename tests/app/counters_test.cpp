@@ -53,15 +53,18 @@ TEST(Counters, SumsAddCountsAndWeighPercentagesByDuration) {
 }
 
 TEST(Counters, KernelNamesLoseTheirReturnTypeParametersAndNamespaces) {
-  EXPECT_EQ(cuda::short_kernel_name("void life::step_shared<32>(const unsigned int*, unsigned int*, int, int)"),
-            "step_shared<32>");
+  EXPECT_EQ(
+      cuda::short_kernel_name("void life::step_shared<32>(const unsigned int*, unsigned int*, int, int)"),
+      "step_shared<32>");
   EXPECT_EQ(cuda::short_kernel_name("_Z4copyPKfPfm"), "copy");
   EXPECT_EQ(cuda::short_kernel_name("plain_kernel"), "plain_kernel");
-  EXPECT_EQ(cuda::short_kernel_name("void gpulab::life::cuda_detail::(anonymous namespace)::step_global<16>(int)"),
-            "step_global<16>");
+  EXPECT_EQ(
+      cuda::short_kernel_name("void gpulab::life::cuda_detail::(anonymous namespace)::step_global<16>(int)"),
+      "step_global<16>");
   EXPECT_EQ(cuda::short_kernel_name("void f<std::pair<int, int> >(int)"), "f<std::pair<int, int> >");
-  EXPECT_EQ(cuda::short_kernel_name("void cub::detail::histogram::DeviceHistogramSweepKernel<cub::policy_hub<unsigned "
-                                    "char, 256>, 256, 1>(int)"),
+  EXPECT_EQ(cuda::short_kernel_name(
+                "void cub::detail::histogram::DeviceHistogramSweepKernel<cub::policy_hub<unsigned "
+                "char, 256>, 256, 1>(int)"),
             "DeviceHistogramSweepKernel<\xE2\x80\xA6>");
 }
 
@@ -90,13 +93,15 @@ TEST(Counters, FiguresPerItemAgainstTheIdeal) {
   const Reading* read = find(rs, "DRAM read");
   ASSERT_TRUE(read);
   EXPECT_EQ(read->value, "3.90 kB · 3.90 B per cell update");
-  EXPECT_NE(read->meaning.find("2.45× the fewest bytes a step needs (2.00 B per cell update)"), std::string::npos)
+  EXPECT_NE(read->meaning.find("2.45× the fewest bytes a step needs (2.00 B per cell update)"),
+            std::string::npos)
       << read->meaning;
   EXPECT_NE(read->meaning.find("fetched twice"), std::string::npos) << read->meaning;
   const Reading* conflicts = find(rs, "bank conflicts");
   ASSERT_TRUE(conflicts);
   EXPECT_EQ(conflicts->value, "50.0");
-  EXPECT_NE(conflicts->meaning.find("0.25 extra passes per shared load"), std::string::npos) << conflicts->meaning;
+  EXPECT_NE(conflicts->meaning.find("0.25 extra passes per shared load"), std::string::npos)
+      << conflicts->meaning;
   EXPECT_FALSE(find(rs, "arithmetic intensity"));  // nothing to say without FLOPs
 }
 
@@ -115,7 +120,8 @@ TEST(Counters, ReadingsNameTheMinimumNoConflictsAndOccupancyAgainstTheTheoretica
   EXPECT_NE(find(rs, "DRAM read")->meaning.find("about once, the minimum"), std::string::npos);
   EXPECT_EQ(find(rs, "DRAM read")->value, "1.00 GB · 1.00 B per byte");
   EXPECT_EQ(find(rs, "bank conflicts")->meaning, "none (no shared memory used)");
-  EXPECT_EQ(find(rs, "shared loads")->meaning, "no shared-memory loads: this variant reads global memory only");
+  EXPECT_EQ(find(rs, "shared loads")->meaning,
+            "no shared-memory loads: this variant reads global memory only");
   EXPECT_EQ(find(rs, "achieved occupancy")->value, "30% (theoretical 100%)");
   EXPECT_NE(find(rs, "achieved occupancy")->meaning.find("well below the theoretical"), std::string::npos);
   EXPECT_NE(find(rs, "DRAM bandwidth")->meaning.find("memory-bound"), std::string::npos);
@@ -138,7 +144,8 @@ TEST(Counters, IntensityAndTheRidgeForAVariantThatCountsFlops) {
   EXPECT_NEAR(f.achieved_gflops, 2e4, 1e-6);
   const std::vector<Reading> rs = counter_readings(k, ideal);
   ASSERT_TRUE(find(rs, "arithmetic intensity"));
-  EXPECT_NE(find(rs, "arithmetic intensity")->meaning.find("above the ridge point (20.0)"), std::string::npos);
+  EXPECT_NE(find(rs, "arithmetic intensity")->meaning.find("above the ridge point (20.0)"),
+            std::string::npos);
   EXPECT_EQ(find(rs, "FP32 rate")->value, "20000 GFLOP/s · 33% of FP32 peak");
 }
 
@@ -276,7 +283,8 @@ TEST(Roofline, PointsSitAtTheirValuesUnderTheRoofsAndNoTextOverlaps) {
             << "'" << a.text << "' overlaps '" << L.chart.texts[j].text << "' at " << w << "x" << h;
     }
     bool note = false;
-    for (const TextRun& t : L.chart.texts) note = note || (t.role == TextRole::Note && t.text.find("gpu-naive") == 0);
+    for (const TextRun& t : L.chart.texts)
+      note = note || (t.role == TextRole::Note && t.text.find("gpu-naive") == 0);
     EXPECT_TRUE(note);
   }
 }
@@ -302,16 +310,18 @@ TEST(Roofline, MeasuredRowsWithoutFlopsAreListedNotPlaced) {
   EXPECT_DOUBLE_EQ(d.points[0].intensity, 1e4);
   EXPECT_NEAR(d.points[0].gflops, 2e4, 1e-6);
   ASSERT_EQ(d.unplaced.size(), 1u);
-  EXPECT_EQ(d.unplaced[0],
-            "gpu-bitpacked: not on the FP32 roofline (the demo counts no floating-point work); DRAM 2000 GB/s = "
-            "60.0% of its roof");
+  EXPECT_EQ(
+      d.unplaced[0],
+      "gpu-bitpacked: not on the FP32 roofline (the demo counts no floating-point work); DRAM 2000 GB/s = "
+      "60.0% of its roof");
 }
 
 TEST(Roofline, WithoutPeaksItSaysSoAndDrawsNoRoofs) {
   RooflineData d = h100ish();
   d.peak_gbps = 0;
   const RooflineLayout L = layout_roofline(d, 1920, 1080, approximate_text_measure());
-  for (const ChartLine& l : L.chart.lines) EXPECT_EQ(l.colour, ChartColour::Dim);  // leader lines only, no roofs
+  for (const ChartLine& l : L.chart.lines)
+    EXPECT_EQ(l.colour, ChartColour::Dim);  // leader lines only, no roofs
   const TextRun* sub = L.chart.text(TextRole::Subtitle);
   ASSERT_TRUE(sub);
   EXPECT_NE(sub->text.find("no peaks known"), std::string::npos);

@@ -23,9 +23,10 @@ TEST(CountersView, WithoutADeviceTheTabSaysWhyAndOffersNoMeasure) {
   testing::ImGuiText imgui;
   const std::string text = imgui.run([&] { view.draw(demo, ctx, 1.0f); });
 #if defined(GPULAB_HAVE_CUPTI)
-  EXPECT_NE(text.find("counters unavailable: no CUDA device, and the counters count a GPU's work (the test's CPU "
-                      "context)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("counters unavailable: no CUDA device, and the counters count a GPU's work (the test's CPU "
+                "context)"),
+      std::string::npos)
       << text;
 #else
   EXPECT_NE(text.find("counters unavailable: " + cuda::counters_build_reason()), std::string::npos) << text;

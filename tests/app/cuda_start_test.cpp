@@ -20,7 +20,13 @@ TEST(StartCudaEngine, NoDeviceNoEngineNoComplaint) {
   ctx.cuda = false;
   std::string failure;
   bool called = false;
-  auto e = start_cuda_engine(ctx, [&](Stream) { called = true; return std::make_unique<FakeEngine>(); }, &failure);
+  auto e = start_cuda_engine(
+      ctx,
+      [&](Stream) {
+        called = true;
+        return std::make_unique<FakeEngine>();
+      },
+      &failure);
   EXPECT_EQ(e, nullptr);
   EXPECT_FALSE(called);
   EXPECT_EQ(failure, "");
@@ -51,7 +57,8 @@ TEST(StartCudaEngine, AFailedStartIsNullWithTheReason) {
   ctx.cuda = true;
   std::string failure;
   auto e = start_cuda_engine(
-      ctx, [](Stream) -> std::unique_ptr<FakeEngine> { throw std::runtime_error("out of memory on the GPU"); },
+      ctx,
+      [](Stream) -> std::unique_ptr<FakeEngine> { throw std::runtime_error("out of memory on the GPU"); },
       &failure);
   EXPECT_EQ(e, nullptr);
   EXPECT_EQ(failure, "the CUDA engine did not start: out of memory on the GPU");

@@ -25,12 +25,16 @@ class FontDir {
  public:
   explicit FontDir(const char* value) {
     if (const char* old = std::getenv("GPULAB_FONT_DIR")) old_ = old;
-    if (value) ::setenv("GPULAB_FONT_DIR", value, 1);
-    else ::unsetenv("GPULAB_FONT_DIR");
+    if (value)
+      ::setenv("GPULAB_FONT_DIR", value, 1);
+    else
+      ::unsetenv("GPULAB_FONT_DIR");
   }
   ~FontDir() {
-    if (old_) ::setenv("GPULAB_FONT_DIR", old_->c_str(), 1);
-    else ::unsetenv("GPULAB_FONT_DIR");
+    if (old_)
+      ::setenv("GPULAB_FONT_DIR", old_->c_str(), 1);
+    else
+      ::unsetenv("GPULAB_FONT_DIR");
   }
 
  private:
@@ -127,7 +131,8 @@ TEST_F(Atlas, StyleIsScaledFromPristineEveryTime) {
   EXPECT_FLOAT_EQ(ImGui::GetStyle().ScrollbarSize, pristine.ScrollbarSize * 2.0f);
   EXPECT_EQ(current_theme(), Theme::Light);
   // High contrast: black text on a white window.
-  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text], bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImVec4 text = ImGui::GetStyle().Colors[ImGuiCol_Text],
+               bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   EXPECT_EQ(text.x + text.y + text.z, 0.0f);
   EXPECT_EQ(bg.x + bg.y + bg.z, 3.0f);
   EXPECT_EQ(bg.w, 1.0f);

@@ -46,16 +46,15 @@ std::vector<uint32_t> as_words(const std::vector<uint8_t>& bytes) {
 }
 
 // First differing pixel as text, or empty when equal.
-std::string first_difference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                             int width) {
+std::string first_difference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, int width) {
   if (got.size() != want.size())
     return "size " + std::to_string(got.size()) + " != " + std::to_string(want.size());
   for (size_t i = 0; i < got.size(); i += 4) {
     if (std::memcmp(&got[i], &want[i], 4) != 0) {
       const size_t pixel = i / 4;
       auto rgba = [](const uint8_t* p) {
-        return "(" + std::to_string(p[0]) + "," + std::to_string(p[1]) + "," +
-               std::to_string(p[2]) + "," + std::to_string(p[3]) + ")";
+        return "(" + std::to_string(p[0]) + "," + std::to_string(p[1]) + "," + std::to_string(p[2]) + "," +
+               std::to_string(p[3]) + ")";
       };
       return "pixel x=" + std::to_string(pixel % width) + " y=" + std::to_string(pixel / width) +
              " (from top): got " + rgba(&got[i]) + ", want " + rgba(&want[i]);
@@ -74,8 +73,7 @@ TEST_F(GlObjects, UploadKeepsImageRowYInTextureRowY) {
   texture.upload_rgba8_top_down(words.data());
   std::vector<uint8_t> stored(p.rgba.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(texture.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(stored.size()),
-                    stored.data());
+  glGetTextureImage(texture.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(stored.size()), stored.data());
   EXPECT_EQ(first_difference(stored, p.rgba, p.width), "");
 }
 
@@ -108,8 +106,7 @@ TEST_F(GlObjects, TexturedQuadFullViewportIsPixelExact) {
   TexturedQuad quad;
   quad.draw(texture, 0, 0, p.width, p.height);
   glBindFramebuffer(GL_FRAMEBUFFER, platform_->target_framebuffer());
-  EXPECT_EQ(first_difference(read_pixels_top_down(fb.id(), p.width, p.height), p.rgba, p.width),
-            "");
+  EXPECT_EQ(first_difference(read_pixels_top_down(fb.id(), p.width, p.height), p.rgba, p.width), "");
 }
 
 TEST_F(GlObjects, TexturedQuadSubRectangleLandsWhereGlViewportPutsIt) {
@@ -187,8 +184,7 @@ TEST_F(GlObjects, ScreenshotOfTheOffscreenTargetRoundTripsThroughPng) {
   glBindFramebuffer(GL_FRAMEBUFFER, platform_->target_framebuffer());
   const auto pixels = read_pixels_top_down(fb.id(), p.width, p.height);
 
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("gpulab-gl-test-" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() / ("gpulab-gl-test-" + std::to_string(::getpid()));
   const auto path = unique_screenshot_path(dir, "shot");
   ASSERT_EQ(write_png(path, p.width, p.height, pixels.data()), "");
   std::string error;

@@ -42,9 +42,7 @@ struct StreamGate {
     auto* gate = static_cast<StreamGate*>(self);
     while (!gate->open.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  void hold(gpulab::Stream s) {
-    ASSERT_EQ(cudaLaunchHostFunc(s, &StreamGate::wait, this), cudaSuccess);
-  }
+  void hold(gpulab::Stream s) { ASSERT_EQ(cudaLaunchHostFunc(s, &StreamGate::wait, this), cudaSuccess); }
   void release() { open = true; }
 };
 

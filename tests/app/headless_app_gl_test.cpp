@@ -1,6 +1,7 @@
 // End to end through the binary, headless (EGL; Mesa's software device where there is no GPU).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "core/demo.h"
 #include "gl/image_io.h"
@@ -30,8 +30,9 @@ TEST(HeadlessApp, LifeScreenshotShowsLiveAndDeadCells) {
   fs::remove(png);
   // 256x256 cells fitted into 480x270 pixels: about one pixel a cell, so the exact live and dead
   // colours must both be there (a blank or black frame fails).
-  const ProcessResult r = run_gpulab(
-      "--headless --demo life --frames 60 --size 480x270 --grid 256x256 --no-ui --screenshot " + png.string());
+  const ProcessResult r =
+      run_gpulab("--headless --demo life --frames 60 --size 480x270 --grid 256x256 --no-ui --screenshot " +
+                 png.string());
   ASSERT_EQ(r.status, 0) << r.output;
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
@@ -55,7 +56,8 @@ class EveryDemo : public ::testing::TestWithParam<std::string> {};
 
 std::set<uint32_t> colours_in(const gpulab::gl::Image& img) {
   std::set<uint32_t> seen;
-  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4) seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    seen.insert(img.rgba[i] | img.rgba[i + 1] << 8 | img.rgba[i + 2] << 16);
   return seen;
 }
 
@@ -64,16 +66,19 @@ TEST_P(EveryDemo, HeadlessScreenshotWithAndWithoutUiIsNotBlank) {
   for (const bool ui : {true, false}) {
     const fs::path png = temp_dir() / (demo + (ui ? "-ui.png" : "-noui.png"));
     fs::remove(png);
-    const ProcessResult r = run_gpulab("--headless --demo " + demo + " --frames 10 --size 640x480 --caption " +
-                                       (ui ? "" : "--no-ui ") + "--screenshot " + png.string());
+    const ProcessResult r =
+        run_gpulab("--headless --demo " + demo + " --frames 10 --size 640x480 --caption " +
+                   (ui ? "" : "--no-ui ") + "--screenshot " + png.string());
     ASSERT_EQ(r.status, 0) << r.output;
     std::string err;
     const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
     ASSERT_EQ(img.width, 640) << err;
     ASSERT_EQ(img.height, 480);
     const auto seen = colours_in(img);
-    if (ui) EXPECT_GT(seen.size(), 20u) << demo << ": the UI's text and widgets are missing";
-    else EXPECT_GT(seen.size(), 1u) << demo << ": a blank frame";
+    if (ui)
+      EXPECT_GT(seen.size(), 20u) << demo << ": the UI's text and widgets are missing";
+    else
+      EXPECT_GT(seen.size(), 1u) << demo << ": a blank frame";
   }
 }
 
@@ -90,7 +95,8 @@ TEST(HeadlessApp, PatternLargerThanTheGridIsRefused) {
   const fs::path out = temp_dir() / "refused.rle";
   fs::remove(out);
   const ProcessResult r = run_gpulab("--headless --cpu --grid 8x8 --pattern " GPULAB_TEST_ASSETS
-                                     "/patterns/gosper-glider-gun.rle --steps 0 --save-pattern " + out.string());
+                                     "/patterns/gosper-glider-gun.rle --steps 0 --save-pattern " +
+                                     out.string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("larger than the 8x8 grid"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
@@ -107,8 +113,8 @@ TEST(HeadlessApp, ScreenshotWithoutUiShowsOnlyCells) {
   fs::remove(png);
   // Only cell colours (live, dead, background and the blends of cells sharing a pixel) may appear;
   // the UI's anti-aliased text and widgets would bring dozens more.
-  const ProcessResult r = run_gpulab("--headless --cpu --frames 2 --size 128x128 --grid 64x64 --no-ui --screenshot " +
-                           png.string());
+  const ProcessResult r = run_gpulab(
+      "--headless --cpu --frames 2 --size 128x128 --grid 64x64 --no-ui --screenshot " + png.string());
   ASSERT_EQ(r.status, 0) << r.output;
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
@@ -128,8 +134,9 @@ TEST(HeadlessApp, SavePatternRunsExactlyKGenerations) {
   }
   const fs::path out = dir / "after.rle";
   fs::remove(out);
-  const ProcessResult r = run_gpulab("--headless --cpu --grid 16x16 --pattern " + (dir / "glider.rle").string() +
-                           " --steps 4 --save-pattern " + out.string());
+  const ProcessResult r =
+      run_gpulab("--headless --cpu --grid 16x16 --pattern " + (dir / "glider.rle").string() +
+                 " --steps 4 --save-pattern " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   auto res = gpulab::life::load_pattern_file(out.string());
   ASSERT_TRUE(res) << res.error.message;
@@ -171,7 +178,8 @@ TEST(HeadlessApp, ListNamesEveryDemoStageAndVariant) {
       if (d->stages().size() > 1) {
         EXPECT_NE(r.output.find("stage " + std::string(st.id)), std::string::npos) << st.id;
       }
-      for (const auto& v : st.variants) EXPECT_NE(r.output.find(std::string(v.id)), std::string::npos) << v.id;
+      for (const auto& v : st.variants)
+        EXPECT_NE(r.output.find(std::string(v.id)), std::string::npos) << v.id;
     }
   }
 }

@@ -106,8 +106,7 @@ TEST(HeadlessPlatform, ForcedSoftwareIsSoftwareAndSaysWhy) {
   ASSERT_TRUE(platform) << error;
   EXPECT_TRUE(platform->info().software) << platform->info().gl_renderer;
   EXPECT_EQ(platform->info().cuda_device, -1);
-  EXPECT_EQ(platform->info().egl_device.find("NVIDIA"), std::string::npos)
-      << platform->info().egl_device;
+  EXPECT_EQ(platform->info().egl_device.find("NVIDIA"), std::string::npos) << platform->info().egl_device;
 }
 
 TEST(HeadlessPlatform, RejectsEmptySize) {

@@ -24,8 +24,8 @@
 #include "histeq/histeq.h"
 #include "image/image.h"
 #include "support/demo_gl_fixture.h"
-#include "support/imgui_text.h"
 #include "support/gl_fixture.h"
+#include "support/imgui_text.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -33,8 +33,8 @@ namespace fs = std::filesystem;
 namespace gpulab {
 namespace {
 
-using testing::ProcessResult;
 using testing::colours_in_box;
+using testing::ProcessResult;
 using testing::rgba_of;
 using testing::texture_bytes;
 

@@ -124,8 +124,7 @@ TEST_F(ImageIo, ScreenshotPathCreatesTheFolderAndHasATimestamp) {
   EXPECT_TRUE(fs::is_directory(folder));
   EXPECT_EQ(path.parent_path(), folder);
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_TRUE(std::regex_match(path.filename().string(), std::regex(R"(life-\d{8}-\d{6}\.png)")))
-      << path;
+  EXPECT_TRUE(std::regex_match(path.filename().string(), std::regex(R"(life-\d{8}-\d{6}\.png)"))) << path;
 }
 
 TEST_F(ImageIo, ScreenshotPathNeverReturnsAnExistingFile) {

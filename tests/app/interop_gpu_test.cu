@@ -26,8 +26,7 @@ __global__ void write_pattern(cudaSurfaceObject_t surface, int width, int height
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
-  const uchar4 v =
-      make_uchar4(static_cast<unsigned char>(x), static_cast<unsigned char>(y), 0xAB, 0xFF);
+  const uchar4 v = make_uchar4(static_cast<unsigned char>(x), static_cast<unsigned char>(y), 0xAB, 0xFF);
   surf2Dwrite(v, surface, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
@@ -69,7 +68,8 @@ TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
   options.cuda_device = device;
   auto platform = gpulab::platform::create_headless(options, &why);
   ASSERT_TRUE(platform) << "no headless GL context: " << why;
-  ASSERT_FALSE(platform->info().software) << "no NVIDIA EGL device (got " << platform->info().gl_renderer << ")";
+  ASSERT_FALSE(platform->info().software)
+      << "no NVIDIA EGL device (got " << platform->info().gl_renderer << ")";
   ASSERT_EQ(cudaSetDevice(device), cudaSuccess);
 
   int gl_device = -1;
@@ -86,8 +86,7 @@ TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
     ASSERT_TRUE(image.has_value()) << why;
     EXPECT_EQ(image->kind(), GraphicsResource::Kind::Image);
     EXPECT_EQ(image->gl_name(), tex.id);
-    GraphicsResource buffer =
-        GraphicsResource::register_buffer(buf.id, gpulab::cuda::kRegisterNone);
+    GraphicsResource buffer = GraphicsResource::register_buffer(buf.id, gpulab::cuda::kRegisterNone);
     EXPECT_EQ(buffer.kind(), GraphicsResource::Kind::Buffer);
 
     auto stream = gpulab::cuda::Stream::create_non_blocking();
@@ -120,17 +119,16 @@ TEST(InteropGpu, TextureAndBufferRoundTripThroughCuda) {
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         const uint8_t* p = &pixels[(static_cast<size_t>(y) * w + x) * 4];
-        const bool ok = p[0] == static_cast<uint8_t>(x) && p[1] == static_cast<uint8_t>(y) &&
-                        p[2] == 0xAB && p[3] == 0xFF;
+        const bool ok = p[0] == static_cast<uint8_t>(x) && p[1] == static_cast<uint8_t>(y) && p[2] == 0xAB &&
+                        p[3] == 0xFF;
         if (!ok && wrong++ < 5)
-          ADD_FAILURE() << "pixel (" << x << ", " << y << ") = " << int(p[0]) << " " << int(p[1])
-                        << " " << int(p[2]) << " " << int(p[3]);
+          ADD_FAILURE() << "pixel (" << x << ", " << y << ") = " << int(p[0]) << " " << int(p[1]) << " "
+                        << int(p[2]) << " " << int(p[3]);
       }
     EXPECT_EQ(wrong, 0);
 
     std::vector<uint32_t> back(words, 0);
-    glGetNamedBufferSubData(buf.id, 0, static_cast<GLsizeiptr>(words * sizeof(uint32_t)),
-                            back.data());
+    glGetNamedBufferSubData(buf.id, 0, static_cast<GLsizeiptr>(words * sizeof(uint32_t)), back.data());
     ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     for (size_t i = 0; i < words; ++i) ASSERT_EQ(back[i], static_cast<uint32_t>(i * 3 + 1)) << i;
   }  // registrations go before the GL objects

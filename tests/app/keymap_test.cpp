@@ -109,7 +109,8 @@ TEST(KeyMap, OneRowAnAction) {
   EXPECT_EQ(rows.front().group, "Presenter");
   // F1 and ? share a row, as do the lesson's PageDown / Right / B and PageUp / Left (clickers differ).
   EXPECT_EQ(rows.size() + 4, shell_keys().size()) << "only F1 and ?, and the clickers' keys share rows";
-  const auto next = std::find_if(rows.begin(), rows.end(), [](const KeyRow& r) { return r.group == "Lesson"; });
+  const auto next =
+      std::find_if(rows.begin(), rows.end(), [](const KeyRow& r) { return r.group == "Lesson"; });
   ASSERT_NE(next, rows.end());
   EXPECT_EQ(next->keys, "PageDown / Right / B");
 }

@@ -45,7 +45,8 @@ int inked(const gl::Image& img, const Rect& box, Rgba c) {
 }
 
 TEST_F(LadderCountersPng, TheSavedChartShowsEachMeasuredRungsCountersLine) {
-  std::vector<Rung> rs = {rung("cpu-naive", false, 400), rung("gpu-naive", true, 2), rung("gpu-shared", true, 1)};
+  std::vector<Rung> rs = {rung("cpu-naive", false, 400), rung("gpu-naive", true, 2),
+                          rung("gpu-shared", true, 1)};
   compute_ladder(rs);
   CounterRow row;
   row.variant = "gpu-shared";
@@ -59,9 +60,11 @@ TEST_F(LadderCountersPng, TheSavedChartShowsEachMeasuredRungsCountersLine) {
   k[cuda::Metric::WarpsActivePct] = 87;
   row.result.kernels = {k};
   row.result.total = cuda::sum_kernels(row.result.kernels);
-  const ChartData d = ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters({row}, 1));
+  const ChartData d =
+      ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters({row}, 1));
 
-  const fs::path out = fs::temp_directory_path() / ("gpulab-ladder-counters-" + std::to_string(::getpid()) + ".png");
+  const fs::path out =
+      fs::temp_directory_path() / ("gpulab-ladder-counters-" + std::to_string(::getpid()) + ".png");
   ChartPngInfo info;
   const ChartTheme theme = ChartTheme::dark();
   ASSERT_EQ(save_chart_png(d, 1920, 1080, out, theme, &info), "");

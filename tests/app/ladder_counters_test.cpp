@@ -16,7 +16,8 @@ namespace {
 
 using cuda::Metric;
 
-CounterRow measured_row(size_t stage, const std::string& variant, double dram_bytes, double conflicts, double occ) {
+CounterRow measured_row(size_t stage, const std::string& variant, double dram_bytes, double conflicts,
+                        double occ) {
   CounterRow r;
   r.stage = stage;
   r.variant = variant;
@@ -63,7 +64,8 @@ TEST(LadderCounters, TheLineSaysBytesPerItemConflictsAndOccupancy) {
             "DRAM 3.90 B/cell update \xC2\xB7 1 bank conflict \xC2\xB7 50% occupancy");
   CounterRow no_items = measured_row(0, "x", 33.6e6, 1.25e6, 12);
   no_items.ideal.items_per_step = 0;
-  EXPECT_EQ(counters_chart_line(no_items), "DRAM 33.6 MB a step \xC2\xB7 1.25e+06 bank conflicts \xC2\xB7 12% occupancy");
+  EXPECT_EQ(counters_chart_line(no_items),
+            "DRAM 33.6 MB a step \xC2\xB7 1.25e+06 bank conflicts \xC2\xB7 12% occupancy");
   CounterRow failed;
   failed.gpu = true;
   failed.unavailable = "the driver lets only administrators read the counters";
@@ -88,7 +90,8 @@ TEST(LadderCounters, MeasuredRungsShowTheirLineUnderTheBarAndEveryGpuRungKeepsOn
   const std::vector<Rung> rs = ladder();
   const std::vector<CounterRow> rows = {measured_row(0, "gpu-shared", 2e6, 0, 87),
                                         measured_row(0, "gpu-naive", 3.9e6, 12345, 60)};
-  const ChartData d = ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters(rows, 1));
+  const ChartData d =
+      ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters(rows, 1));
   ASSERT_EQ(d.panels.size(), 2u);
   const ChartPanel& p = d.panels[0];
   ASSERT_EQ(p.rungs.size(), 5u);
@@ -144,7 +147,8 @@ TEST(LadderCounters, ACrowdedLadderStillShowsTheCountersWithoutOverlap) {
     rows.push_back(measured_row(0, rs.back().variant, 1e6 * i, 100 * i, 40 + i));
   }
   compute_ladder(rs);
-  const ChartData d = ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters(rows, 1));
+  const ChartData d =
+      ladder_chart(rs, "Game of Life", "NVIDIA H100 80GB HBM3", ladder_chart_counters(rows, 1));
   for (auto [w, h] : {std::pair{1920.0f, 1080.0f}, std::pair{3840.0f, 2160.0f}}) {
     const ChartLayout L = layout_chart(d, w, h, approximate_text_measure());
     EXPECT_EQ(problems_of(L), "");

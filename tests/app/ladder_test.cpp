@@ -11,7 +11,8 @@
 namespace gpulab::presenter {
 namespace {
 
-Rung rung(size_t stage, const char* id, bool gpu, RungState state, double ms, double pct_bw = 0, double pct_flops = 0) {
+Rung rung(size_t stage, const char* id, bool gpu, RungState state, double ms, double pct_bw = 0,
+          double pct_flops = 0) {
   Rung r;
   r.stage = stage;
   r.stage_id = stage == 0 ? "histogram" : "apply";

@@ -36,7 +36,8 @@ ReportedRun run_reported(const std::string& args, const fs::path& dir) {
 
 std::vector<std::string> lesson_names() {
   std::vector<std::string> out;
-  for (const fs::path& p : gpulab::presenter::shipped_lessons(GPULAB_TEST_ASSETS)) out.push_back(p.stem().string());
+  for (const fs::path& p : gpulab::presenter::shipped_lessons(GPULAB_TEST_ASSETS))
+    out.push_back(p.stem().string());
   return out;
 }
 
@@ -52,10 +53,10 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     SCOPED_TRACE("step " + std::to_string(k + 1));
     const gpulab::presenter::LessonStep& s = steps[k];
     const fs::path png = dir / ("step" + std::to_string(k + 1) + ".png");
-    const ReportedRun run = run_reported("--headless --lesson " + file.string() + " --lesson-step " +
-                                             std::to_string(k + 1) +
-                                             " --frames 2 --size 1280x720 --ui-scale 1 --screenshot " + png.string(),
-                                         dir);
+    const ReportedRun run =
+        run_reported("--headless --lesson " + file.string() + " --lesson-step " + std::to_string(k + 1) +
+                         " --frames 2 --size 1280x720 --ui-scale 1 --screenshot " + png.string(),
+                     dir);
     const ProcessResult& r = run.process;
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json& j = run.report;
@@ -67,13 +68,15 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     EXPECT_EQ(l.value("demo", std::string()), s.demo);
     EXPECT_EQ(l.value("caption", std::string()), s.caption);
     const std::string progress = l.value("progress", std::string());
-    EXPECT_EQ(progress.rfind("step " + std::to_string(k + 1) + " of " + std::to_string(steps.size()), 0), 0u) << progress;
+    EXPECT_EQ(progress.rfind("step " + std::to_string(k + 1) + " of " + std::to_string(steps.size()), 0), 0u)
+        << progress;
     // The intended variant runs, or the step says on screen that it cannot run here.
     const std::vector<std::string> running = l.value("variants", std::vector<std::string>{});
     const std::string problem = l.value("problem", std::string());
     const std::string& want = s.variants.front();
     if (std::find(running.begin(), running.end(), want) == running.end()) {
-      EXPECT_NE(problem.find(want + " cannot run here"), std::string::npos) << "running " << l["variants"] << ": " << problem;
+      EXPECT_NE(problem.find(want + " cannot run here"), std::string::npos)
+          << "running " << l["variants"] << ": " << problem;
     } else {
       EXPECT_EQ(problem, "") << "the step's variant runs, so nothing is said";
     }
@@ -82,7 +85,9 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     EXPECT_EQ(code.value("shown", false), s.code.value_or(false)) << code;
     if (s.code.value_or(false)) {
       EXPECT_GT(code.value("lines", 0), 2) << code;
-      EXPECT_NE(std::find(running.begin(), running.end(), code.value("variant", std::string())), running.end()) << code;
+      EXPECT_NE(std::find(running.begin(), running.end(), code.value("variant", std::string())),
+                running.end())
+          << code;
     }
     // The caption band sits at the bottom of the view, above nothing; the PNG's view is not blank.
     const auto band = l["caption_band"];
@@ -95,10 +100,11 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     const auto win = j["window"];
     const int view_x0 = static_cast<int>(win[0].get<float>() + win[2].get<float>()) + 2;
     ASSERT_LT(view_x0 + 100, img.width);
-    const auto view = gpulab::testing::colours_in_box(img, view_x0, 100, img.width, static_cast<int>(band[0].get<float>()) - 1);
+    const auto view = gpulab::testing::colours_in_box(img, view_x0, 100, img.width,
+                                                      static_cast<int>(band[0].get<float>()) - 1);
     EXPECT_GE(view.size(), 2u) << "the view is blank";
-    const auto caption = gpulab::testing::colours_in_box(img, view_x0, static_cast<int>(band[0].get<float>()) + 1,
-                                                          img.width, 719);
+    const auto caption = gpulab::testing::colours_in_box(
+        img, view_x0, static_cast<int>(band[0].get<float>()) + 1, img.width, 719);
     EXPECT_GE(caption.size(), 3u) << "no caption text drawn";
   }
 }
@@ -109,11 +115,10 @@ INSTANTIATE_TEST_SUITE_P(Lessons, EveryLesson, ::testing::ValuesIn(lesson_names(
 TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
   const fs::path dir = temp_dir() / "code";
   const fs::path png = dir / "shot.png";
-  const ReportedRun run = run_reported("--headless --lesson " +
-                                           (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml").string() +
-                                           " --lesson-step 2 --frames 2 --size 1600x900 --ui-scale 1 --screenshot " +
-                                           png.string(),
-                                       dir);
+  const ReportedRun run = run_reported(
+      "--headless --lesson " + (fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml").string() +
+          " --lesson-step 2 --frames 2 --size 1600x900 --ui-scale 1 --screenshot " + png.string(),
+      dir);
   ASSERT_EQ(run.process.status, 0) << run.process.output;
   const nlohmann::json& j = run.report;
   const nlohmann::json& c = j["code"];
@@ -132,25 +137,24 @@ TEST(LessonGl, TheCodePanelMarksWhatChangedFromThePreviousRung) {
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
   ASSERT_TRUE(err.empty()) << err;
-  const auto colours = gpulab::testing::colours_in_box(img, static_cast<int>(box[0].get<float>()) + 4,
-                                                        static_cast<int>(box[1].get<float>()) + 4,
-                                                        static_cast<int>(box[2].get<float>()) - 4,
-                                                        static_cast<int>(box[3].get<float>()) - 4);
+  const auto colours = gpulab::testing::colours_in_box(
+      img, static_cast<int>(box[0].get<float>()) + 4, static_cast<int>(box[1].get<float>()) + 4,
+      static_cast<int>(box[2].get<float>()) - 4, static_cast<int>(box[3].get<float>()) - 4);
   EXPECT_GE(colours.size(), 8u) << "highlighted source is drawn";
 }
 
 TEST(LessonGl, ProjectorModeShowsTheCaptionButNeverTheNotes) {
   const fs::path dir = temp_dir() / "projector";
   const fs::path file = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
-  const ReportedRun projector =
-      run_reported("--headless --projector --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720",
-                   dir);
+  const ReportedRun projector = run_reported(
+      "--headless --projector --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720",
+      dir);
   ASSERT_EQ(projector.process.status, 0) << projector.process.output;
   const nlohmann::json& p = projector.report["lesson"];
   EXPECT_FALSE(p.value("notes_shown", true));
   EXPECT_FALSE(p.value("caption", std::string()).empty());
-  const ReportedRun window =
-      run_reported("--headless --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720", dir);
+  const ReportedRun window = run_reported(
+      "--headless --lesson " + file.string() + " --lesson-step 2 --frames 2 --size 1280x720", dir);
   ASSERT_EQ(window.process.status, 0) << window.process.output;
   EXPECT_TRUE(window.report["lesson"].value("notes_shown", false)) << "the window's panel shows them";
 }

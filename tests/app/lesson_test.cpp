@@ -24,7 +24,9 @@ const fs::path kLessons = fs::path(GPULAB_TEST_ASSETS) / "lessons";
 
 LessonLoad parse(const std::string& text) { return parse_lesson(text, kLessons / "test.toml", make_demos); }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 // What every refusal must start with: the file, the line and (where there is one) the step.
 void expect_refused_at(const std::string& text, int line, int step, const std::string& says) {
@@ -46,9 +48,12 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
   // The lecture's demo and the variants its order passes through (course materials' order).
   const std::vector<std::pair<std::string, std::vector<std::string>>> want = {
       {"life", {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-constant", "gpu-shared", "gpu-bitpacked"}},
-      {"histeq", {"hist-naive-race", "hist-atomic-global", "hist-shared-private", "hist-atomic-gridstride", "hist-cub"}},
-      {"histeq", {"reduce-divergent", "reduce-strided-index", "reduce-sequential", "reduce-add-on-load",
-                  "reduce-unroll-last-warp"}},
+      {"histeq",
+       {"hist-naive-race", "hist-atomic-global", "hist-shared-private", "hist-atomic-gridstride",
+        "hist-cub"}},
+      {"histeq",
+       {"reduce-divergent", "reduce-strided-index", "reduce-sequential", "reduce-add-on-load",
+        "reduce-unroll-last-warp"}},
       {"nbody", {"cpu", "gpu-naive-aos", "gpu-global-soa", "gpu-shared-tile", "gpu-tile-float4"}},
       {"rotate", {"cpu", "tex-array", "lecture"}},
   };
@@ -94,10 +99,10 @@ params = { per-channel = true }
   ASSERT_TRUE(r.lesson) << r.error;
   const auto& s = r.lesson->steps;
   ASSERT_EQ(s.size(), 4u);
-  EXPECT_EQ(s[0].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut", "--density", "0.5",
-                                                    "--grid", "64x48"}));
-  EXPECT_EQ(s[1].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut", "--density", "0.25",
-                                                    "--grid", "64x48"}));
+  EXPECT_EQ(s[0].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut",
+                                                   "--density", "0.5", "--grid", "64x48"}));
+  EXPECT_EQ(s[1].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut",
+                                                   "--density", "0.25", "--grid", "64x48"}));
   EXPECT_NE(s[0].input_key(), s[1].input_key());
   EXPECT_EQ(s[1].title, "cpu-lut") << "a step without a title is named by its variant";
   EXPECT_EQ(s[2].args(), (std::vector<std::string>{"gpulab", "--demo", "nbody", "--bodies", "300"}))
@@ -131,14 +136,17 @@ params = { pattern = "../patterns/glider.rle", grid = "64x64" }
 )");
   ASSERT_TRUE(r.lesson) << r.error;
   const auto args = r.lesson->steps[0].args();
-  EXPECT_TRUE(has(args, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string())) << args[4];
+  EXPECT_TRUE(has(args, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string()))
+      << args[4];
 }
 
 TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
   // Not TOML at all (line 5 is in the second step).
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\ncaption = \n", 5, 2, "not valid TOML");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\ncaption = \n", 5, 2,
+                    "not valid TOML");
   // An unknown key at the top and in a step.
-  expect_refused_at("title = \"t\"\nauthor = \"me\"\n[[step]]\ndemo = \"life\"\n", 2, 0, "unknown key \"author\"");
+  expect_refused_at("title = \"t\"\nauthor = \"me\"\n[[step]]\ndemo = \"life\"\n", 2, 0,
+                    "unknown key \"author\"");
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n\n[[step]]\ncolour = \"red\"\n", 6, 2,
                     "unknown key \"colour\"");
   // An unknown variant id, alone and as the second of an A/B pair.
@@ -147,11 +155,13 @@ TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"nbody\"\nvariant = [\"cpu\", \"gpu-nope\"]\n", 4, 1,
                     "unknown variant \"gpu-nope\"");
   // Values out of range: the demo's own checks, on the parameter's line.
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { grid = \"64x64\" }\n[[step]]\n[step.params]\n"
-                    "density = 1.5\n",
-                    7, 2, "--density");
+  expect_refused_at(
+      "title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { grid = \"64x64\" }\n[[step]]\n[step.params]\n"
+      "density = 1.5\n",
+      7, 2, "--density");
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"nbody\"\nparams = { bodies = 0 }\n", 4, 1, "--bodies");
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"rotate\"\nparams = { filter = \"cubic\" }\n", 4, 1, "cubic");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"rotate\"\nparams = { filter = \"cubic\" }\n", 4, 1,
+                    "cubic");
   // A block the variant does not take.
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = \"gpu-shared\"\nblock = 7\n", 5, 1,
                     "gpu-shared takes blocks of");
@@ -160,15 +170,17 @@ TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
                     "unknown parameter \"bodies\" of the life demo");
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { save-pattern = \"x.rle\" }\n", 4, 1,
                     "unknown parameter \"save-pattern\"");
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\ncode = \"yes\"\n", 4, 1, "code must be true or false");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\ncode = \"yes\"\n", 4, 1,
+                    "code must be true or false");
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"histeq\"\nparams = { per-channel = \"yes\" }\n", 4, 1,
                     "is a switch");
   // A missing file, no demo, an unknown demo, the same variant twice for A/B.
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { pattern = \"no-such.rle\" }\n", 4, 1,
-                    "no-such.rle");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { pattern = \"no-such.rle\" }\n", 4,
+                    1, "no-such.rle");
   expect_refused_at("title = \"t\"\n[[step]]\ncaption = \"c\"\n", 2, 1, "the first step must name its demo");
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"pong\"\n", 2, 1, "no demo \"pong\"");
-  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = [\"cpu-lut\", \"cpu-lut\"]\n", 4, 1, "twice");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = [\"cpu-lut\", \"cpu-lut\"]\n", 4, 1,
+                    "twice");
   // No title, no steps.
   expect_refused_at("[[step]]\ndemo = \"life\"\n", 1, 0, "no title");
   expect_refused_at("title = \"t\"\n", 1, 0, "no steps");

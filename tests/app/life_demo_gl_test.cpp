@@ -25,7 +25,8 @@ class LifeDemoGl : public testing::CpuDemoGlTest<LifeDemoGl, 160, 120> {
     CpuDemoGlTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     ctx_.notify = [this](std::string line) { notices_.push_back(std::move(line)); };
-    dir_ = testing::temp_dir("gpulab-life-demo") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = testing::temp_dir("gpulab-life-demo") /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -105,7 +106,8 @@ TEST_F(LifeDemoGl, TheFilesWarningsAreTold) {
   LifeDemo demo;
   configure(demo, {"--grid", "9x9", "--pattern", file.c_str()});
   demo.attach(ctx_);
-  EXPECT_NE(all_notices().find("typo.rle:1: unknown header field '4ule'"), std::string::npos) << all_notices();
+  EXPECT_NE(all_notices().find("typo.rle:1: unknown header field '4ule'"), std::string::npos)
+      << all_notices();
   EXPECT_EQ(demo.engine().rule(), life::Rule::conway());
   notices_.clear();
   std::string err;
@@ -130,9 +132,9 @@ TEST_F(LifeDemoGl, SpecialFilesAreRefusedByTheBinaryWithoutBlocking) {
   // A pattern read once: a batch run on a pattern file saves the pattern, never a random fill.
   const fs::path rle = write("glider.rle", "x = 3, y = 3\nbo$2bo$3o!\n");
   const fs::path out = dir_ / "out.rle";
-  r = testing::run_gpulab("--headless --cpu --grid 16x16 --pattern " + rle.string() +
-                              " --steps 0 --save-pattern " + out.string(),
-                          "gpulab-life-fifo");
+  r = testing::run_gpulab(
+      "--headless --cpu --grid 16x16 --pattern " + rle.string() + " --steps 0 --save-pattern " + out.string(),
+      "gpulab-life-fifo");
   ASSERT_EQ(r.status, 0) << r.output;
   const life::PatternResult saved = life::load_pattern_file(out.string());
   ASSERT_TRUE(saved) << saved.error.message;

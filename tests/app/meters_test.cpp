@@ -35,9 +35,9 @@ TEST(Meters, TheWindowKeepsTheLastSecondsAndTheRateIsTheSamplesASecond) {
 
 TEST(Meters, ThePlotShowsTheLoadWhereItWasAndBridgesGaps) {
   MeterHistory h(10);
-  h.add(ramp(0.0, 0.02, 250, 5, 1));    // 0 .. 5 s idle
-  h.add(ramp(5.0, 0.02, 150, 90, 99));  // 5 .. 8 s memory-bound
-  h.add(ramp(9.0, 0.02, 51, 5, 1));     // a second without samples, then idle to 10 s
+  h.add(ramp(0.0, 0.02, 250, 5, 1));                     // 0 .. 5 s idle
+  h.add(ramp(5.0, 0.02, 150, 90, 99));                   // 5 .. 8 s memory-bound
+  h.add(ramp(9.0, 0.02, 51, 5, 1));                      // a second without samples, then idle to 10 s
   const std::vector<float> p = h.plot(Meter::Dram, 10);  // one bin a second
   ASSERT_EQ(p.size(), 10u);
   EXPECT_NEAR(p[0], 5.0f, 0.01f);

@@ -38,7 +38,8 @@ std::vector<uint8_t> frame_pixels(NbodyDemo& demo, const gl::Framebuffer& fb, bo
 
 std::vector<nbody::Vertex> buffer_vertices(const NbodyDisplay& d) {
   std::vector<nbody::Vertex> v(d.vertex_count());
-  glGetNamedBufferSubData(d.buffer_id(), 0, static_cast<GLsizeiptr>(v.size() * sizeof(nbody::Vertex)), v.data());
+  glGetNamedBufferSubData(d.buffer_id(), 0, static_cast<GLsizeiptr>(v.size() * sizeof(nbody::Vertex)),
+                          v.data());
   return v;
 }
 
@@ -53,7 +54,8 @@ TEST(NbodyDisplayGpu, MappedBufferHoldsTheKernelsVerticesAndHostCopyDrawsTheSame
   for (const char* bodies : {"1000", "4099"}) {  // 4099: not a multiple of any block
     NbodyDemo demo;
     Demo* views[] = {&demo};
-    const char* argv[] = {"gpulab", "--demo", "nbody", "--bodies", bodies, "--init", "galaxies", "--variant", "gpu-tile-split"};
+    const char* argv[] = {"gpulab", "--demo",   "nbody",     "--bodies",      bodies,
+                          "--init", "galaxies", "--variant", "gpu-tile-split"};
     const ParseResult r = parse_command_line(9, argv, views);
     ASSERT_TRUE(r.options) << r.error;
     ASSERT_EQ(apply_variant_options(demo, *r.options), "");
@@ -75,7 +77,8 @@ TEST(NbodyDisplayGpu, MappedBufferHoldsTheKernelsVerticesAndHostCopyDrawsTheSame
 
     demo.set_force_host_copy(true);
     const auto host = frame_pixels(demo, fb, /*playing=*/false);  // same state, host path
-    EXPECT_EQ(demo.display()->path_description().rfind("host copy (forced)", 0), 0u) << demo.display()->path_description();
+    EXPECT_EQ(demo.display()->path_description().rfind("host copy (forced)", 0), 0u)
+        << demo.display()->path_description();
     size_t lit = 0, differ_px = 0;
     for (size_t i = 0; i < host.size(); ++i) {
       differ_px += host[i] != interop[i];

@@ -2,13 +2,13 @@
 // initial conditions on screen, and bad input refused with the reason.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "gl/image_io.h"
 #include "nbody/nbody.h"
@@ -20,7 +20,9 @@ namespace {
 
 using gpulab::testing::ProcessResult;
 
-ProcessResult run_gpulab(const std::string& args) { return gpulab::testing::run_gpulab(args, "gpulab-nbody"); }
+ProcessResult run_gpulab(const std::string& args) {
+  return gpulab::testing::run_gpulab(args, "gpulab-nbody");
+}
 fs::path temp_dir() { return gpulab::testing::temp_dir("gpulab-nbody"); }
 
 std::string read_text(const fs::path& p) {
@@ -34,8 +36,10 @@ using namespace gpulab;
 
 TEST(NbodyBatch, StepsZeroWritesTheInitialStateExactly) {
   const fs::path csv = temp_dir() / "init.csv";
-  const ProcessResult r = run_gpulab("--headless --cpu --demo nbody --bodies 101 --init disk --seed 7 --steps 0 "
-                                     "--save-bodies " + csv.string());
+  const ProcessResult r = run_gpulab(
+      "--headless --cpu --demo nbody --bodies 101 --init disk --seed 7 --steps 0 "
+      "--save-bodies " +
+      csv.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string text = read_text(csv);
   EXPECT_EQ(text.rfind("# gpulab nbody G=1 softening=0.05 dt=0.005 step=0\nx,y,z,vx,vy,vz,m\n", 0), 0u)
@@ -52,8 +56,9 @@ TEST(NbodyBatch, KStepsEqualTheReferenceEngineAndLoadContinuesThem) {
   p.dt = 0.01f;
   p.softening = 0.1f;
   p.G = 2.0f;
-  const std::string flags = "--headless --cpu --demo nbody --bodies 64 --init plummer --seed 3 --dt 0.01 "
-                            "--softening 0.1 --gravity 2";
+  const std::string flags =
+      "--headless --cpu --demo nbody --bodies 64 --init plummer --seed 3 --dt 0.01 "
+      "--softening 0.1 --gravity 2";
   ProcessResult r = run_gpulab(flags + " --steps 20 --save-bodies " + a.string());
   ASSERT_EQ(r.status, 0) << r.output;
   auto engine = nbody::make_cpu_engine();
@@ -68,15 +73,16 @@ TEST(NbodyBatch, KStepsEqualTheReferenceEngineAndLoadContinuesThem) {
   EXPECT_EQ(got.file->system, engine->download());  // the CPU reference is deterministic
 
   // 20 steps, saved, loaded and 0 more steps: the same file content but the header's step.
-  r = run_gpulab("--headless --cpu --demo nbody --load-bodies " + a.string() + " --steps 0 --save-bodies " + b.string());
+  r = run_gpulab("--headless --cpu --demo nbody --load-bodies " + a.string() + " --steps 0 --save-bodies " +
+                 b.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const nbody::LoadResult again = nbody::load_bodies(b.string());
   ASSERT_TRUE(again.file) << again.error;
   EXPECT_EQ(again.file->system, got.file->system);
   EXPECT_EQ(*again.file->params, p);  // G, softening and dt come from the file's header
   // A flag overrides the header.
-  r = run_gpulab("--headless --cpu --demo nbody --load-bodies " + a.string() + " --dt 0.02 --steps 0 --save-bodies " +
-                 c.string());
+  r = run_gpulab("--headless --cpu --demo nbody --load-bodies " + a.string() +
+                 " --dt 0.02 --steps 0 --save-bodies " + c.string());
   ASSERT_EQ(r.status, 0) << r.output;
   const nbody::LoadResult over = nbody::load_bodies(c.string());
   ASSERT_TRUE(over.file && over.file->params) << over.error;
@@ -89,10 +95,11 @@ TEST(NbodyBatch, BadValuesAreRefusedWithTheReasonAndStatus1) {
   struct Case {
     std::string args, says;
   };
-  for (const Case& c : {Case{"--dt 0", "dt"}, Case{"--dt -1", "dt"}, Case{"--softening -0.5", "soften"},
-                        Case{"--bodies 0", "--bodies"}, Case{"--gravity nan", "--gravity"}, Case{"--init spiral", "spiral"},
-                        Case{"--load-bodies /no/such/file.csv", "/no/such/file.csv"},
-                        Case{"--load-bodies " GPULAB_TEST_DATA "/nbody/bad_number.csv", "line"}}) {
+  for (const Case& c :
+       {Case{"--dt 0", "dt"}, Case{"--dt -1", "dt"}, Case{"--softening -0.5", "soften"},
+        Case{"--bodies 0", "--bodies"}, Case{"--gravity nan", "--gravity"}, Case{"--init spiral", "spiral"},
+        Case{"--load-bodies /no/such/file.csv", "/no/such/file.csv"},
+        Case{"--load-bodies " GPULAB_TEST_DATA "/nbody/bad_number.csv", "line"}}) {
     const ProcessResult r =
         run_gpulab("--headless --cpu --demo nbody --steps 1 " + c.args + " --save-bodies " + out.string());
     EXPECT_EQ(r.status, 1) << c.args << "\n" << r.output;

@@ -39,8 +39,7 @@ __global__ void __launch_bounds__(256) register_heavy_kernel(const float* in, fl
   for (int j = 0; j < kLive; ++j) v[j] = in[(i + j * 7919) % n];
   float acc = 0.0f;
 #pragma unroll
-  for (int j = 0; j < kLive / 2; ++j)
-    acc += v[j] * v[kLive - 1 - j] + v[j] / (1.0f + v[(j * 5) % kLive]);
+  for (int j = 0; j < kLive / 2; ++j) acc += v[j] * v[kLive - 1 - j] + v[j] / (1.0f + v[(j * 5) % kLive]);
   out[i] = acc;
 }
 
@@ -69,7 +68,7 @@ void expect_limiters_consistent(const gpulab::cuda::OccupancyReport& r) {
 }
 
 gpulab::KernelInfo info(const char* name, const void* func, int block, size_t smem = 0,
-                              size_t (*smem_for)(int) = nullptr) {
+                        size_t (*smem_for)(int) = nullptr) {
   gpulab::KernelInfo k;
   k.name = name;
   k.func = func;
@@ -125,9 +124,8 @@ TEST(DeviceInfoGpu, MatchesTheRuntime) {
   ASSERT_EQ(cudaRuntimeGetVersion(&runtime), cudaSuccess);
   EXPECT_EQ(d.driver_version, driver);
   EXPECT_EQ(d.runtime_version, runtime);
-  EXPECT_EQ(
-      gpulab::cuda::format_cuda_version(d.runtime_version),
-      std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10));
+  EXPECT_EQ(gpulab::cuda::format_cuda_version(d.runtime_version),
+            std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10));
   std::printf("[ info ] %s: cc %s, %d SMs, %.0f GB/s peak, runtime %s, driver %s\n", d.name.c_str(),
               d.compute_capability().c_str(), d.sm_count, d.peak_bandwidth_gbs(),
               gpulab::cuda::format_cuda_version(d.runtime_version).c_str(),
@@ -154,16 +152,15 @@ TEST(OccupancyGpu, TrivialKernelAgreesWithTheApiAtEveryBlockSize) {
     const auto r = gpulab::cuda::analyze_occupancy(info("trivial", func, block));
     ASSERT_TRUE(r.error.empty()) << r.error;
     EXPECT_EQ(r.active_blocks_per_sm, api_blocks(func, block, 0)) << block;
-    EXPECT_TRUE(r.formulas_agree) << "block " << block << ": formulas " << r.formula_active_blocks
-                                  << ", API " << r.active_blocks_per_sm;
+    EXPECT_TRUE(r.formulas_agree) << "block " << block << ": formulas " << r.formula_active_blocks << ", API "
+                                  << r.active_blocks_per_sm;
     EXPECT_EQ(r.active_warps_per_sm, r.active_blocks_per_sm * ((block + 31) / 32));
     EXPECT_FLOAT_EQ(r.occupancy, static_cast<float>(r.active_warps_per_sm) / r.max_warps_per_sm);
     expect_limiters_consistent(r);
   }
   // One warp a block: the SM runs out of block slots long before warps or registers.
   const auto small = gpulab::cuda::analyze_occupancy(info("trivial", func, 32));
-  EXPECT_TRUE(small.limiters & gpulab::cuda::kLimitBlockCount)
-      << gpulab::cuda::limiter_text(small.limiters);
+  EXPECT_TRUE(small.limiters & gpulab::cuda::kLimitBlockCount) << gpulab::cuda::limiter_text(small.limiters);
   // 1024 threads: the warp slots bind.
   const auto big = gpulab::cuda::analyze_occupancy(info("trivial", func, 1024));
   EXPECT_TRUE(big.limiters & gpulab::cuda::kLimitWarps) << gpulab::cuda::limiter_text(big.limiters);
@@ -219,13 +216,12 @@ TEST(OccupancyGpu, LargeDynamicSharedMemoryIsSharedMemoryLimited) {
 TEST(OccupancyGpu, DynamicSmemFunctionDrivesTheCurve) {
   GPULAB_SKIP_WITHOUT_CUDA();
   const void* func = reinterpret_cast<const void*>(&dynamic_smem_kernel);
-  const auto r = gpulab::cuda::analyze_occupancy(
-      info("smem_for", func, 256, smem_for_threads(256), smem_for_threads));
+  const auto r =
+      gpulab::cuda::analyze_occupancy(info("smem_for", func, 256, smem_for_threads(256), smem_for_threads));
   ASSERT_TRUE(r.error.empty()) << r.error;
   for (const auto& p : r.curve) {
     EXPECT_EQ(p.dynamic_smem, smem_for_threads(p.block_threads));
-    EXPECT_EQ(p.active_blocks, api_blocks(func, p.block_threads, p.dynamic_smem))
-        << p.block_threads;
+    EXPECT_EQ(p.active_blocks, api_blocks(func, p.block_threads, p.dynamic_smem)) << p.block_threads;
   }
 }
 

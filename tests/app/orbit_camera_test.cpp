@@ -23,8 +23,8 @@ TEST(OrbitCamera, FitKeepsTheSphereInsideTheViewAtAnyAngleAndAspect) {
       const float r = 3.0f;
       c.fit(centre, r, aspect);
       float widest = 0;
-      for (const glm::vec3 d : {glm::vec3(1, 0, 0), glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, -1, 0),
-                                glm::vec3(0, 0, 1), glm::vec3(0, 0, -1)}) {
+      for (const glm::vec3 d : {glm::vec3(1, 0, 0), glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0),
+                                glm::vec3(0, -1, 0), glm::vec3(0, 0, 1), glm::vec3(0, 0, -1)}) {
         const glm::vec3 p = ndc(c, aspect, centre + r * d);
         EXPECT_LE(std::abs(p.x), 1.0f) << aspect << " " << yaw;
         EXPECT_LE(std::abs(p.y), 1.0f) << aspect << " " << yaw;

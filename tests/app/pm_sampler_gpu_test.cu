@@ -104,11 +104,14 @@ TEST(PmSamplerGpu, TheDramMeterRisesUnderACopyLoopAtTheConfiguredRate) {
   cudaFree(b);
 
   const Stats i = stats(idle), l = stats(load);
-  std::printf("PM sampling every %.1f ms: idle %zu samples in %.3f s (median step %.3f ms, DRAM mean %.1f%% max %.1f%%); "
-              "%d copies of %zu MB in %.3f s: %zu samples (median step %.3f ms, DRAM mean %.1f%% max %.1f%%, %.0f above 30%%); "
-              "status after: '%s'\n",
-              interval_ms, i.n, idle_wall, i.median_dt_ms, i.mean, i.max, copies, bytes >> 20, load_wall, l.n,
-              l.median_dt_ms, l.mean, l.max, l.above30, after.c_str());
+  std::printf(
+      "PM sampling every %.1f ms: idle %zu samples in %.3f s (median step %.3f ms, DRAM mean %.1f%% max "
+      "%.1f%%); "
+      "%d copies of %zu MB in %.3f s: %zu samples (median step %.3f ms, DRAM mean %.1f%% max %.1f%%, %.0f "
+      "above 30%%); "
+      "status after: '%s'\n",
+      interval_ms, i.n, idle_wall, i.median_dt_ms, i.mean, i.max, copies, bytes >> 20, load_wall, l.n,
+      l.median_dt_ms, l.mean, l.max, l.above30, after.c_str());
   EXPECT_EQ(after, "") << "the sampler failed while sampling";
   // The rate: by the GPU's timestamps, and by the number of samples over the wall time.
   ASSERT_GE(i.n, 2u);

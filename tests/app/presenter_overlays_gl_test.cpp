@@ -45,9 +45,10 @@ TEST_P(EveryDemoOverlay, HudIsReadableAndLeavesTheMiddleFree) {
   const fs::path dir = temp_dir() / ("hud-" + demo);
   const fs::path png = dir / "shot.png";
   // Enough frames for a measured step and a refresh of the read-out (twice a second at most).
-  const ReportedRun rr = run_reported(
-      "--headless --demo " + demo + " --hud --frames 24 --size 1920x1080 --ui-scale 1 " + "--screenshot " + png.string(),
-      dir);
+  const ReportedRun rr =
+      run_reported("--headless --demo " + demo + " --hud --frames 24 --size 1920x1080 --ui-scale 1 " +
+                       "--screenshot " + png.string(),
+                   dir);
   const ProcessResult& r = rr.process;
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json& j = rr.report;
@@ -91,8 +92,8 @@ TEST_P(EveryDemoOverlay, KeyListShowsTheShellsAndTheDemosKeysInsideTheScreen) {
     const std::string at = demo + " at " + std::to_string(scale);
     const fs::path dir = temp_dir() / ("keys-" + demo + std::to_string(static_cast<int>(scale)));
     const ReportedRun rr =
-        run_reported("--headless --cpu --demo " + demo + " --show-keys --frames 3 --size 1920x1080 " + "--ui-scale " +
-                         std::to_string(scale),
+        run_reported("--headless --cpu --demo " + demo + " --show-keys --frames 3 --size 1920x1080 " +
+                         "--ui-scale " + std::to_string(scale),
                      dir);
     const ProcessResult& r = rr.process;
     ASSERT_EQ(r.status, 0) << r.output;

@@ -25,8 +25,10 @@ ProcessResult run(const std::string& args, const fs::path& dir) {
 
 // ffprobe's count of the decoded video frames of `file`, -1 when it cannot read it.
 int ffprobe_frames(const fs::path& file) {
-  const std::string cmd = "ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames,width,height "
-                          "-of csv=p=0 '" + file.string() + "' 2>&1";
+  const std::string cmd =
+      "ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames,width,height "
+      "-of csv=p=0 '" +
+      file.string() + "' 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;
   char buf[256] = {};
@@ -46,7 +48,8 @@ TEST(Record, HeadlessRecordWritesAClipWithEveryFrame) {
   const fs::path clip = dir / "clip.mp4";
   ::unsetenv("GPULAB_FFMPEG");
   // An odd size: H.264 in 4:2:0 needs even edges, the recorder pads.
-  const ProcessResult r = run("--headless --demo life --cpu --record " + clip.string() + " --frames 12 --size 321x241", dir);
+  const ProcessResult r =
+      run("--headless --demo life --cpu --record " + clip.string() + " --frames 12 --size 321x241", dir);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("wrote " + clip.string() + ": 12 frames"), std::string::npos) << r.output;
   EXPECT_EQ(ffprobe_frames(clip), 12);
@@ -57,7 +60,8 @@ TEST(Record, WithoutFfmpegAPngSequenceAndHowToGetVideo) {
   const fs::path clip = dir / "clip.mp4";
   fs::create_directories(dir);
   ::setenv("GPULAB_FFMPEG", "none", 1);
-  const ProcessResult r = run("--headless --demo nbody --cpu --record " + clip.string() + " --frames 5 --size 200x120", dir);
+  const ProcessResult r =
+      run("--headless --demo nbody --cpu --record " + clip.string() + " --frames 5 --size 200x120", dir);
   ::unsetenv("GPULAB_FFMPEG");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("apt install ffmpeg"), std::string::npos) << r.output;
@@ -75,8 +79,8 @@ TEST(Record, WithoutFfmpegAPngSequenceAndHowToGetVideo) {
   const fs::path shot = dir / "shot.png";
   ::setenv("GPULAB_FFMPEG", "none", 1);
   const fs::path clip2 = dir / "again.mp4";
-  const ProcessResult r2 = run("--headless --demo rotate --cpu --record " + clip2.string() + " --frames 2 --size 200x120 --screenshot " +
-                                   shot.string(),
+  const ProcessResult r2 = run("--headless --demo rotate --cpu --record " + clip2.string() +
+                                   " --frames 2 --size 200x120 --screenshot " + shot.string(),
                                dir);
   ::unsetenv("GPULAB_FFMPEG");
   ASSERT_EQ(r2.status, 0) << r2.output;

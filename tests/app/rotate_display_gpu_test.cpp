@@ -51,7 +51,8 @@ TEST(RotateDisplayGpu, SurfaceAndPboPathsFillTheTextureWithTheEnginesOutput) {
       {"tex-array-x4", {"--angle", "-75", "--scale", "2.5", "--address", "wrap", "--filter", "point"}},
       {"tex-pitch", {"--angle", "30", "--filter", "point", "--normalized", "off", "--read-mode", "element"}},
       {"tex-pitch-prefetch", {"--angle", "30"}},
-      {"tex-pitch-prefetch", {"--angle", "200", "--scale", "0.7", "--address", "clamp", "--normalized", "off"}},
+      {"tex-pitch-prefetch",
+       {"--angle", "200", "--scale", "0.7", "--address", "clamp", "--normalized", "off"}},
       {"global", {"--angle", "30", "--address", "border"}},
       {"global", {"--angle", "135", "--scale", "0.8", "--address", "mirror", "--filter", "point"}},
       {"lecture", {"--angle", "180", "--filter", "point"}},
@@ -161,7 +162,9 @@ TEST(RotateDisplayGpu, DefaultsToTexArrayAndShowsWhatCudaDoesNotAllow) {
   demo.compute(f);
   const std::string v = demo.verify();
   EXPECT_TRUE(demo.verify_ok()) << v;
-  EXPECT_NE(v.find("the texture-unit model (rotate.h, measured on the H100): byte for byte"), std::string::npos) << v;
+  EXPECT_NE(v.find("the texture-unit model (rotate.h, measured on the H100): byte for byte"),
+            std::string::npos)
+      << v;
   // The inspector's texture-unit numbers are what the GPU wrote there.
   const image::Image out = demo.output_image();
   for (auto [x, y] : {std::pair{0, 0}, {101, 77}, {255, 256}, {511, 300}}) {

@@ -25,10 +25,10 @@
 #include "gl/image_io.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
-#include "support/rotate_params.h"
 #include "support/demo_gl_fixture.h"
-#include "support/imgui_text.h"
 #include "support/gl_fixture.h"
+#include "support/imgui_text.h"
+#include "support/rotate_params.h"
 #include "support/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -36,12 +36,12 @@ namespace fs = std::filesystem;
 namespace gpulab {
 namespace {
 
-using testing::ProcessResult;
-using testing::params;
-using testing::settings;
 using testing::colours_in_box;
+using testing::params;
+using testing::ProcessResult;
 using testing::rgba_image;
 using testing::rgba_of;
+using testing::settings;
 using testing::texture_bytes;
 
 ProcessResult run_gpulab(const std::string& args) { return testing::run_gpulab(args, "gpulab-rotate"); }

@@ -25,17 +25,18 @@ namespace {
 class SettingsFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gpulab-settings-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("gpulab-settings-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     if (const char* old = std::getenv("XDG_CONFIG_HOME")) old_ = old;
     ::setenv("XDG_CONFIG_HOME", dir_.c_str(), 1);
   }
   void TearDown() override {
-    if (old_) ::setenv("XDG_CONFIG_HOME", old_->c_str(), 1);
-    else ::unsetenv("XDG_CONFIG_HOME");
+    if (old_)
+      ::setenv("XDG_CONFIG_HOME", old_->c_str(), 1);
+    else
+      ::unsetenv("XDG_CONFIG_HOME");
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
@@ -50,8 +51,9 @@ class SettingsFile : public ::testing::Test {
   std::optional<std::string> old_;
 };
 
-#define EXPECT_HAS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "missing '" << (needle) << "' in: " << (haystack)
+#define EXPECT_HAS(haystack, needle)                               \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
+      << "missing '" << (needle) << "' in: " << (haystack)
 
 TEST_F(SettingsFile, PathFollowsXdgConfigHomeThenHome) {
   std::string why;
@@ -134,7 +136,8 @@ TEST_P(CorruptSettings, IsReportedWithFileAndLineAndDefaultsAreUsed) {
   EXPECT_HAS(r.problems[0], path().string() + ":" + std::to_string(c.line) + ": ");
   EXPECT_HAS(r.problems[0], c.says);
   EXPECT_EQ(r.settings, Settings{}) << c.name << ": defaults must be used";
-  for (char ch : r.problems[0]) EXPECT_FALSE(ch >= 0 && ch < 0x20) << "a raw control byte in: " << r.problems[0];
+  for (char ch : r.problems[0])
+    EXPECT_FALSE(ch >= 0 && ch < 0x20) << "a raw control byte in: " << r.problems[0];
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -143,15 +146,19 @@ INSTANTIATE_TEST_SUITE_P(
         CorruptCase{"bad_toml", "theme = \"light\"\nui_scale = = 2\n", 2, "not valid TOML"},
         CorruptCase{"unterminated_string", "# comment\n\ntheme = \"light\n", 3, "not valid TOML"},
         CorruptCase{"binary", "\x01\x02\x1b[2J\xff\xfe", 1, "not valid TOML"},
-        CorruptCase{"wrong_type_scale", "\nui_scale = \"big\"\n", 2, "'ui_scale' must be a number, not a string"},
-        CorruptCase{"wrong_type_theme", "theme = 1\n", 1, "'theme' must be \"dark\" or \"light\", not an integer"},
+        CorruptCase{"wrong_type_scale", "\nui_scale = \"big\"\n", 2,
+                    "'ui_scale' must be a number, not a string"},
+        CorruptCase{"wrong_type_theme", "theme = 1\n", 1,
+                    "'theme' must be \"dark\" or \"light\", not an integer"},
         CorruptCase{"unknown_theme", "theme = \"sepia\"\n", 1, "is 'sepia', not \"dark\" or \"light\""},
         CorruptCase{"scale_too_big", "ui_scale = 9.5\n", 1, "is 9.5, outside 0.75..4"},
         CorruptCase{"scale_too_small", "ui_scale = 0.5\n", 1, "outside 0.75..4"},
         CorruptCase{"scale_nan", "ui_scale = nan\n", 1, "outside 0.75..4"},
         CorruptCase{"scale_inf", "ui_scale = -inf\n", 1, "outside 0.75..4"},
-        CorruptCase{"window_too_small", "\n\nwindow_width = 10\n", 3, "'window_width' is 10, outside 200..16384"},
-        CorruptCase{"window_float", "window_height = 900.5\n", 1, "'window_height' must be an integer, not a number"},
+        CorruptCase{"window_too_small", "\n\nwindow_width = 10\n", 3,
+                    "'window_width' is 10, outside 200..16384"},
+        CorruptCase{"window_float", "window_height = 900.5\n", 1,
+                    "'window_height' must be an integer, not a number"},
         CorruptCase{"hud_int", "hud = 1\n", 1, "'hud' must be true or false, not an integer"},
         CorruptCase{"bad_demo", "last_demo = \"../../etc\"\n", 1, "not a demo's name"},
         CorruptCase{"unknown_key", "# gpulab\nfont_size = 20\n", 2, "unknown setting 'font_size'"},

@@ -46,8 +46,8 @@ TEST(RollingSeries, OneSampleIsEveryStatistic) {
   RollingSeries s("x", "ms", 4);
   s.push(2.5);
   EXPECT_EQ(s.size(), 1u);
-  for (double v : {s.latest(), s.median(), s.min(), s.max(), s.p95(), s.mean(), s.percentile(0),
-                   s.percentile(100)})
+  for (double v :
+       {s.latest(), s.median(), s.min(), s.max(), s.p95(), s.mean(), s.percentile(0), s.percentile(100)})
     EXPECT_DOUBLE_EQ(v, 2.5);
 }
 

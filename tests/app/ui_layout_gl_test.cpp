@@ -15,8 +15,8 @@
 
 #include "core/demo.h"
 #include "gl/image_io.h"
-#include "support/run_binary.h"
 #include "support/png_colours.h"
+#include "support/run_binary.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;
@@ -32,8 +32,10 @@ ProcessResult run_with_config(const std::string& args, const fs::path& config) {
   const std::string saved = old ? old : "";
   ::setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   ProcessResult r = gpulab::testing::run_gpulab(args, "gpulab-layout");
-  if (old) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
-  else ::unsetenv("XDG_CONFIG_HOME");
+  if (old)
+    ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+  else
+    ::unsetenv("XDG_CONFIG_HOME");
   return r;
 }
 
@@ -58,11 +60,13 @@ void expect_fits(const nlohmann::json& j, const std::string& what) {
   const float work_x1 = j["work_x1"], inner_y1 = inner[3];
   const float content_x1 = content[0], content_y1 = content[1];
   if (!j.value("scrollbar_x", false)) {
-    EXPECT_LE(content_x1, work_x1 + 1.0f) << what << ": widgets end at x=" << content_x1 << ", the panel's room at "
-                                          << work_x1 << ", and it does not scroll sideways";
+    EXPECT_LE(content_x1, work_x1 + 1.0f)
+        << what << ": widgets end at x=" << content_x1 << ", the panel's room at " << work_x1
+        << ", and it does not scroll sideways";
   }
   if (!j.value("scrollbar_y", false)) {
-    EXPECT_LE(content_y1, inner_y1 + 1.0f) << what << ": widgets below the panel's bottom, and it does not scroll";
+    EXPECT_LE(content_y1, inner_y1 + 1.0f)
+        << what << ": widgets below the panel's bottom, and it does not scroll";
   }
 }
 
@@ -73,9 +77,10 @@ TEST_P(EveryDemoLayout, NothingIsCutOffAtScale3On1080p) {
   const fs::path dir = temp_dir() / ("scale3-" + demo);
   fs::create_directories(dir);
   const fs::path png = dir / "shot.png", report = dir / "layout.json", config = dir / "config";
-  const ProcessResult r = run_with_config("--headless --demo " + demo + " --frames 4 --size 1920x1080 --ui-scale 3" +
-                                              " --screenshot " + png.string() + " --layout-report " + report.string(),
-                                          config);
+  const ProcessResult r =
+      run_with_config("--headless --demo " + demo + " --frames 4 --size 1920x1080 --ui-scale 3" +
+                          " --screenshot " + png.string() + " --layout-report " + report.string(),
+                      config);
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json j = read_json(report);
   ASSERT_FALSE(j.is_discarded());
@@ -97,10 +102,10 @@ TEST_P(EveryDemoLayout, TimingsAndOccupancyAreInViewAt1600x900) {
   const fs::path dir = temp_dir() / ("fold-" + demo);
   fs::create_directories(dir);
   const fs::path report = dir / "layout.json";
-  const ProcessResult r = run_with_config("--headless --demo " + demo +
-                                              " --frames 3 --size 1600x900 --ui-scale 1 --layout-report " +
-                                              report.string(),
-                                          dir / "config");
+  const ProcessResult r =
+      run_with_config("--headless --demo " + demo +
+                          " --frames 3 --size 1600x900 --ui-scale 1 --layout-report " + report.string(),
+                      dir / "config");
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json j = read_json(report);
   ASSERT_FALSE(j.is_discarded());
@@ -146,10 +151,11 @@ TEST(ProjectorMode, CompactLightPanelAtScale2) {
   std::string err;
   const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
   ASSERT_EQ(img.width, 1920) << err;
-  const int px = static_cast<int>(j["window"][0].get<float>()) + 30, py = static_cast<int>(j["window"][1].get<float>() +
-                                                                                          j["window"][3].get<float>()) - 6;
+  const int px = static_cast<int>(j["window"][0].get<float>()) + 30,
+            py = static_cast<int>(j["window"][1].get<float>() + j["window"][3].get<float>()) - 6;
   const size_t i = (static_cast<size_t>(py) * 1920 + px) * 4;
-  EXPECT_GT(img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2], 3 * 230) << "not a white panel at " << px << "," << py;
+  EXPECT_GT(img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2], 3 * 230)
+      << "not a white panel at " << px << "," << py;
 }
 
 TEST(HeadlessSettings, AreNeitherReadNorWritten) {
@@ -157,12 +163,13 @@ TEST(HeadlessSettings, AreNeitherReadNorWritten) {
   const fs::path config = dir / "config";
   fs::create_directories(config / "gpulab");
   {
-    std::ofstream(config / "gpulab" / "settings.toml") << "theme = \"light\"\nui_scale = 3.5\nlast_demo = \"nbody\"\n";
+    std::ofstream(config / "gpulab" / "settings.toml")
+        << "theme = \"light\"\nui_scale = 3.5\nlast_demo = \"nbody\"\n";
   }
   const auto before = fs::last_write_time(config / "gpulab" / "settings.toml");
   const fs::path report = dir / "layout.json";
-  const ProcessResult r =
-      run_with_config("--headless --cpu --frames 2 --size 800x600 --ui-scale 1 --layout-report " + report.string(), config);
+  const ProcessResult r = run_with_config(
+      "--headless --cpu --frames 2 --size 800x600 --ui-scale 1 --layout-report " + report.string(), config);
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json j = read_json(report);
   EXPECT_EQ(j.value("theme", ""), "dark") << "a headless run read the user's settings";

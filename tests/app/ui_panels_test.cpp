@@ -138,8 +138,7 @@ TEST(ThroughputFigures, FromTheMedian) {
 TEST_F(ImGuiFrame, TimingsPanelWithNoDataOneSampleAndAFullWindow) {
   EXPECT_SHOWS(text([] { gpulab::ui::timings_panel({}); }), "no timings yet");
 
-  gpulab::RollingSeries step("step", "ms", 240), display("display", "ms", 240),
-      frame_ms("frame", "ms");
+  gpulab::RollingSeries step("step", "ms", 240), display("display", "ms", 240), frame_ms("frame", "ms");
   gpulab::RollingSeries empty("upload", "ms");
   step.push(0.25);
   gpulab::ui::TimingsView view;
@@ -164,7 +163,7 @@ TEST_F(ImGuiFrame, TimingsPanelWithNoDataOneSampleAndAFullWindow) {
     EXPECT_SHOWS(t, "0.250");
     EXPECT_SHOWS(t, "upload");
     EXPECT_SHOWS(t, "8590 GB/s");  // 2 * 16384² B / 62.5 us
-    EXPECT_SHOWS(t, "256%");        // of 3352 GB/s: an impossible figure is shown as it is
+    EXPECT_SHOWS(t, "256%");       // of 3352 GB/s: an impossible figure is shown as it is
     EXPECT_SHOWS(t, "cell updates/s");
   }
 

@@ -88,10 +88,18 @@ TEST(VariantRecord, HisteqSelectorsAreTheirStagesKindsAndDistinct) {
         continue;
       }
       switch (si.id) {
-        case histeq::StageId::Histogram: kinds.push_back(int(v->kind<histeq::HistKind>())); break;
-        case histeq::StageId::Scan: kinds.push_back(int(v->kind<histeq::ScanKind>())); break;
-        case histeq::StageId::Reduce: kinds.push_back(int(v->kind<histeq::ReduceKind>())); break;
-        case histeq::StageId::Apply: kinds.push_back(int(v->kind<histeq::ApplyKind>())); break;
+        case histeq::StageId::Histogram:
+          kinds.push_back(int(v->kind<histeq::HistKind>()));
+          break;
+        case histeq::StageId::Scan:
+          kinds.push_back(int(v->kind<histeq::ScanKind>()));
+          break;
+        case histeq::StageId::Reduce:
+          kinds.push_back(int(v->kind<histeq::ReduceKind>()));
+          break;
+        case histeq::StageId::Apply:
+          kinds.push_back(int(v->kind<histeq::ApplyKind>()));
+          break;
       }
     }
     EXPECT_EQ(cpu, 1);
@@ -163,7 +171,8 @@ TEST(VariantRecord, DemoStagesShowTheirTables) {
       ASSERT_EQ(shown.size(), rotate::variants().size());
       expect_rows(rotate::variants(), 0);
     } else if (demo->name() == "matrix") {
-      ASSERT_EQ(shown.size(), matrix::variants().size());  // the default op's stage (transpose) first, as the table
+      ASSERT_EQ(shown.size(),
+                matrix::variants().size());  // the default op's stage (transpose) first, as the table
       expect_rows(matrix::variants(), 0);
     } else {
       ADD_FAILURE() << "a demo this test does not know";

@@ -38,8 +38,10 @@ bool wait_for_text(const fs::path& file, const std::string& text) {
 }
 
 void key(const char* name) {
-  const std::string cmd = std::string("xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
-                                      ">/dev/null 2>&1; xdotool key ") + name;
+  const std::string cmd = std::string(
+                              "xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
+                              ">/dev/null 2>&1; xdotool key ") +
+                          name;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
@@ -47,11 +49,14 @@ void key(const char* name) {
 struct App {
   fs::path dir;
   explicit App(const fs::path& d, const std::string& args) : dir(d) {
-    const std::string cmd = "cd " + dir.string() + " && XDG_CONFIG_HOME=" + (dir / "config").string() + " exec " +
-                            GPULAB_BINARY + " " + args + " >app.log 2>&1 & echo $! >" + (dir / "pid").string();
+    const std::string cmd = "cd " + dir.string() + " && XDG_CONFIG_HOME=" + (dir / "config").string() +
+                            " exec " + GPULAB_BINARY + " " + args + " >app.log 2>&1 & echo $! >" +
+                            (dir / "pid").string();
     EXPECT_EQ(std::system(cmd.c_str()), 0);
   }
-  bool running() const { return std::system(("kill -0 $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()) == 0; }
+  bool running() const {
+    return std::system(("kill -0 $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()) == 0;
+  }
   ~App() {
     std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
     std::error_code ec;
@@ -79,7 +84,8 @@ TEST(WindowSettings, ScaleThemeAndDemoKeysAreSaved) {
   ASSERT_TRUE(wait_for_text(file, "last_demo = \"nbody\"")) << slurp(file);
   key("ctrl+0");  // back to the display's scale: the key goes
   const auto t0 = std::chrono::steady_clock::now();
-  while (slurp(file).find("ui_scale") != std::string::npos && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
+  while (slurp(file).find("ui_scale") != std::string::npos &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(slurp(file).find("ui_scale"), std::string::npos) << slurp(file);
   EXPECT_NE(slurp(file).find("theme = \"light\""), std::string::npos) << slurp(file);

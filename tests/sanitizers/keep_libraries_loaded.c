@@ -8,7 +8,7 @@
  * memory is reachable, as it is in the driver's own view, and anything Mesa really leaks shows its
  * module's name (tests/sanitizers/lsan.supp). Defined in the executable, this dlclose() comes
  * before libc's in symbol lookup, for the libraries' calls too; nothing else changes. */
-int dlclose(void *handle) {
+int dlclose(void* handle) {
   (void)handle;
   return 0;
 }

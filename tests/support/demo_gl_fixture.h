@@ -31,7 +31,9 @@ class CpuDemoGlTest : public HeadlessGlTest<Suite, Width, Height> {
   }
 
   // Parses `args` (after `gpulab --demo NAME`) for the demo and configures it, as the app does.
-  void configure(Demo& demo, std::vector<const char*> args) { ASSERT_EQ(configure_demo(demo, std::move(args)), ""); }
+  void configure(Demo& demo, std::vector<const char*> args) {
+    ASSERT_EQ(configure_demo(demo, std::move(args)), "");
+  }
 
   Frame frame(int w, int h, bool playing) {
     Frame f;

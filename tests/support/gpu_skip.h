@@ -21,12 +21,12 @@ inline bool gpu_required() { return env_flag("GPULAB_REQUIRE_GPU"); }
 inline bool small_tests() { return env_flag("GPULAB_SMALL_TESTS"); }
 }  // namespace gpulab::testing
 
-#define GPULAB_SKIP_WITHOUT_CUDA()                                                              \
-  do {                                                                                          \
-    const ::gpulab::CudaStatus gpulab_status_ = ::gpulab::cuda_status();                        \
-    if (!gpulab_status_.available) {                                                            \
-      if (::gpulab::testing::gpu_required())                                                    \
+#define GPULAB_SKIP_WITHOUT_CUDA()                                                                       \
+  do {                                                                                                   \
+    const ::gpulab::CudaStatus gpulab_status_ = ::gpulab::cuda_status();                                 \
+    if (!gpulab_status_.available) {                                                                     \
+      if (::gpulab::testing::gpu_required())                                                             \
         FAIL() << "GPULAB_REQUIRE_GPU is set but no CUDA device can be used: " << gpulab_status_.reason; \
-      GTEST_SKIP() << "no CUDA device: " << gpulab_status_.reason;                              \
-    }                                                                                           \
+      GTEST_SKIP() << "no CUDA device: " << gpulab_status_.reason;                                       \
+    }                                                                                                    \
   } while (0)

@@ -29,7 +29,8 @@ inline image::Image save_png_checked(const std::filesystem::path& path, const im
 inline image::Image rgba_image(int w, int h) {
   image::Image img = image::convert_channels(image::generate("hazy-landscape", w, h), 4);
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) img.pixels[(size_t(y) * w + x) * 4 + 3] = uint8_t((x * 255) / std::max(1, w - 1));
+    for (int x = 0; x < w; ++x)
+      img.pixels[(size_t(y) * w + x) * 4 + 3] = uint8_t((x * 255) / std::max(1, w - 1));
   return img;
 }
 

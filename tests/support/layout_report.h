@@ -27,7 +27,8 @@ inline ReportedRun run_with_layout_report(const std::string& args, const std::fi
   r.process = run_gpulab_in(args + " --layout-report " + report.string(), dir, log_prefix);
   std::ifstream in(report);
   EXPECT_TRUE(in) << "no layout report " << report << "\n" << r.process.output;
-  r.report = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json(nlohmann::json::value_t::discarded);
+  r.report =
+      in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json(nlohmann::json::value_t::discarded);
   return r;
 }
 

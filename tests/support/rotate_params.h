@@ -13,7 +13,8 @@ inline rotate::Params params(float angle, float scale, rotate::Filter f, rotate:
   return p;
 }
 
-inline rotate::Settings settings(float angle, float scale, rotate::Filter f, rotate::Address a, bool normalized) {
+inline rotate::Settings settings(float angle, float scale, rotate::Filter f, rotate::Address a,
+                                 bool normalized) {
   rotate::Settings s;
   s.params = params(angle, scale, f, a);
   s.normalized = normalized;

@@ -14,8 +14,8 @@
 namespace gpulab::testing {
 
 struct ProcessResult {
-  int status = -1;      // exit status, -1 when the process did not exit normally
-  std::string output;   // stdout and stderr together
+  int status = -1;     // exit status, -1 when the process did not exit normally
+  std::string output;  // stdout and stderr together
 };
 
 // `GPULAB_BINARY args`, its output going through temp_directory_path()/<log_prefix>-<pid>.log.
@@ -45,7 +45,8 @@ inline ProcessResult run_gpulab_in(const std::string& args, const std::filesyste
 
 // temp_directory_path()/<prefix>-<pid>, created if missing.
 inline std::filesystem::path temp_dir(const std::string& prefix) {
-  std::filesystem::path d = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()));
+  std::filesystem::path d =
+      std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return d;
 }

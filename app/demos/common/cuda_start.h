@@ -12,7 +12,8 @@
 namespace gpulab {
 
 template <class Create>
-auto start_cuda_engine(const Context& ctx, Create&& create, std::string* failure) -> decltype(create(ctx.stream)) {
+auto start_cuda_engine(const Context& ctx, Create&& create, std::string* failure)
+    -> decltype(create(ctx.stream)) {
   if (!ctx.cuda) return nullptr;
   try {
     return create(ctx.stream);

@@ -18,7 +18,8 @@ bool resize_display_target(InteropTexture& target, int w, int h, const Context& 
 
 // The timing row of the path a display target's update (InteropTexture, InteropBuffer) took since
 // `start`: interop map/unmap, the host copy and upload, or the CPU fill; nothing without Timings.
-void time_display_path(Timings* t, DisplayPath path, double map_ms, std::chrono::steady_clock::time_point start);
+void time_display_path(Timings* t, DisplayPath path, double map_ms,
+                       std::chrono::steady_clock::time_point start);
 template <class Target>
 void time_display_path(Timings* t, const Target& target, std::chrono::steady_clock::time_point start) {
   time_display_path(t, target.last_path(), target.last_map_ms(), start);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace gpulab {
 void set_image_display_filter(GLuint texture) {
   glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, GL_LINEAR);

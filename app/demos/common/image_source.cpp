@@ -6,11 +6,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
-#include <cctype>
 #include <system_error>
 
 namespace gpulab {
@@ -104,14 +104,16 @@ std::string size_text(int width, int height) { return std::to_string(width) + "x
 
 std::string shape_mismatch(const image::Image& got, const image::Image& want, const std::string& reference) {
   if (got.width == want.width && got.height == want.height && got.channels == want.channels) return {};
-  return "the output is " + size_text(got.width, got.height) + " with " + std::to_string(got.channels) + " channels, " +
-         reference + " " + size_text(want.width, want.height) + " with " + std::to_string(want.channels);
+  return "the output is " + size_text(got.width, got.height) + " with " + std::to_string(got.channels) +
+         " channels, " + reference + " " + size_text(want.width, want.height) + " with " +
+         std::to_string(want.channels);
 }
 
 int pixel_difference(const image::Image& a, const image::Image& b, size_t i) {
   const size_t c = size_t(a.channels);
   int d = 0;
-  for (size_t k = 0; k < c; ++k) d = std::max(d, std::abs(int(a.pixels[i * c + k]) - int(b.pixels[i * c + k])));
+  for (size_t k = 0; k < c; ++k)
+    d = std::max(d, std::abs(int(a.pixels[i * c + k]) - int(b.pixels[i * c + k])));
   return d;
 }
 
@@ -162,8 +164,9 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
   try {
     upload();
   } catch (const GpuError& e) {
-    return name + ": " + dims + (e.out_of_memory() ? " does not fit in GPU memory (" : " cannot go to the GPU (") +
-           e.what() + "); the current image stays";
+    return name + ": " + dims +
+           (e.out_of_memory() ? " does not fit in GPU memory (" : " cannot go to the GPU (") + e.what() +
+           "); the current image stays";
   } catch (const std::exception& e) {
     return name + ": " + dims + " cannot be " + what + " (" + e.what() + "); the current image stays";
   }
@@ -182,8 +185,8 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 }
 
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
-                      const char* what, const std::function<void()>& upload, const std::function<void()>& show,
-                      const image::Generated* fallback,
+                      const char* what, const std::function<void()>& upload,
+                      const std::function<void()>& show, const image::Generated* fallback,
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify) {
   auto fall_back = [&] {

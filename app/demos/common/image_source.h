@@ -98,8 +98,8 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 // `fallback` through load_fallback (which throws what it says when it cannot, as does a null
 // fallback). Only the fallback runs when there is no image yet. `what` is the demo's word: "processed".
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
-                      const char* what, const std::function<void()>& upload, const std::function<void()>& show,
-                      const image::Generated* fallback,
+                      const char* what, const std::function<void()>& upload,
+                      const std::function<void()>& show, const image::Generated* fallback,
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify);
 

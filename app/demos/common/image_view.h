@@ -34,8 +34,7 @@ struct ImageView {
     inset = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
     if (!fitted) fit(img_w, img_h);
     const double free_w = std::max(1, fb_w - inset), free_h = fb_h;
-    const double fit_scale =
-        std::min(free_w / std::max(1, img_w), free_h / std::max(1, img_h)) * kFitMargin;
+    const double fit_scale = std::min(free_w / std::max(1, img_w), free_h / std::max(1, img_h)) * kFitMargin;
     scale = fit_scale * zoom;
     left = inset + free_w * 0.5 - centre_x * scale;
     top = free_h * 0.5 - centre_y * scale;

@@ -37,7 +37,8 @@ Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
 // variant and block each, in order; a scan after a histogram variant that writes the LUT is left out.
 // Its note says what runs ("hist-fused-scan 1024 → apply-shared 256"). The bench's pipeline rows and
 // the ladder's last panel (HisteqDemo::pipeline_probe) use it.
-Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream stream, const histeq::Planes& planes,
+Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
+                                 const histeq::Planes& planes,
                                  const std::vector<std::pair<const histeq::Variant*, int>>& steps);
 
 // Defined across the folder by responsibility: histeq_demo.cpp (lifecycle, variants, read-outs),

@@ -1,6 +1,6 @@
 // The before / after textures of histogram equalization and the split drawing. See histeq_display.h.
-#include "demos/common/image_display.h"
 #include "demos/histeq/histeq_display.h"
+#include "demos/common/image_display.h"
 
 #include <chrono>
 #include <cstring>
@@ -16,7 +16,8 @@ namespace gpulab {
 
 HisteqDisplay::HisteqDisplay(Context& ctx)
     : ctx_(ctx),
-      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop, ctx.interop_unavailable_reason())) {}
+      after_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
+                                              ctx.interop_unavailable_reason())) {}
 
 HisteqDisplay::~HisteqDisplay() = default;
 
@@ -29,7 +30,8 @@ bool HisteqDisplay::has_image() const { return bool(before_) && bool(after_->tex
 void HisteqDisplay::set_source(const image::Image& img) {
   // The new "before" texture first: when GL refuses it, the current one stays.
   before_ = image_texture(img);
-  if (resize_display_target(*after_, img.width, img.height, ctx_)) set_image_display_filter(after_->texture().id());
+  if (resize_display_target(*after_, img.width, img.height, ctx_))
+    set_image_display_filter(after_->texture().id());
 }
 
 void HisteqDisplay::update(histeq::Engine& engine, bool force_host_copy) {

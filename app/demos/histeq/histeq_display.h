@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/demo.h"
-#include "demos/common/image_display.h"
 #include "cuda/display_target.h"
+#include "demos/common/image_display.h"
 #include "gl/gl.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
@@ -49,6 +49,5 @@ class HisteqDisplay {
   std::unique_ptr<InteropTexture> after_;  // unregisters before its texture goes
   SplitImageQuad quad_;
 };
-
 
 }  // namespace gpulab

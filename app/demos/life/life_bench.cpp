@@ -19,9 +19,18 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
   spec.suite.demo = "life";
   spec.suite.baselines = {"cpu-naive", "gpu-global"};
   spec.suite.targets = {
-      {"gpu-bitpacked >= 9e12 cell updates/s at 32768x32768 (H100)", {"gpu-bitpacked"}, 32768, 32768, 9e12, "H100"},
+      {"gpu-bitpacked >= 9e12 cell updates/s at 32768x32768 (H100)",
+       {"gpu-bitpacked"},
+       32768,
+       32768,
+       9e12,
+       "H100"},
       {"best byte-per-cell variant >= 1.2e12 cell updates/s at 16384x16384 (H100)",
-       {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"}, 16384, 16384, 1.2e12, "H100"},
+       {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"},
+       16384,
+       16384,
+       1.2e12,
+       "H100"},
   };
   spec.item_unit = "cell updates";
   spec.variants =

@@ -1,25 +1,25 @@
 // Game of Life, host side: settings and UI, input (zoom, pan, draw), the CPU and CUDA engines and
 // moving the state between them when the variant's backend changes, verify, patterns.
+#include "demos/life/life_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
-#include "demos/life/life_demo.h"
 
-#include <CLI/CLI.hpp>
 #include <imgui.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
-#include "common/error.h"
-#include "core/batch.h"
-#include "common/text.h"
-#include "core/files.h"
 #include "base/stats.h"
+#include "common/error.h"
+#include "common/text.h"
+#include "core/batch.h"
+#include "core/files.h"
 #include "core/timings.h"
 #include "demos/life/life_display.h"
 #include "gl/image_io.h"
@@ -80,7 +80,8 @@ std::vector<Stage> LifeDemo::stages() const {
   ghost.title = "ghost copies";
   ghost.variants = {variant_choice(life::ghost_variant(), true)};
   ghost.block = ghost_block_;
-  const bool runs = variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
+  const bool runs =
+      variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
   ghost.active = runs;
   if (!runs) ghost.inactive_reason = "only the byte-per-cell GPU variants copy ghost cells";
   return {step, ghost};
@@ -140,7 +141,8 @@ void LifeDemo::add_options(CLI::App& cli) {
   g->add_option("--pattern", cli_.pattern, "load a pattern (.rle or .cells) at the grid's centre");
   g->add_option("--density", cli_.density, "random fill density when no pattern is given (default 0.25)")
       ->check(CLI::Range(0.0, 1.0));
-  g->add_option("--save-pattern", cli_.save_pattern, "write the grid as RLE (after --steps K generations) and exit")
+  g->add_option("--save-pattern", cli_.save_pattern,
+                "write the grid as RLE (after --steps K generations) and exit")
       ->type_name(kOutputPath);
 }
 
@@ -192,7 +194,8 @@ void LifeDemo::attach(Context& ctx) {
   pending_notices_.clear();
   std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  gpu_ = start_cuda_engine(ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
+  gpu_ = start_cuda_engine(
+      ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
 #endif
   if (variant_ < 0) {
     explicit_variant_ = false;
@@ -259,7 +262,8 @@ void LifeDemo::reset_contents() {
 // Takes a pattern just read from `path`: it becomes what reset places, and its rule the rule, unless
 // --rule was given for the command line's --pattern. Returns what the user should be told (the
 // file's warnings, a rule that was overruled), "" for nothing.
-std::string LifeDemo::adopt_pattern(life::PatternResult read, const std::filesystem::path& path, bool command_line) {
+std::string LifeDemo::adopt_pattern(life::PatternResult read, const std::filesystem::path& path,
+                                    bool command_line) {
   std::string told;
   auto tell = [&](std::string line) { told += (told.empty() ? "" : "\n") + std::move(line); };
   for (const life::PatternError& w : read.warnings) tell(life::describe(w, path.string()));
@@ -303,7 +307,8 @@ bool LifeDemo::load_pattern(const std::filesystem::path& path, std::string* erro
   active_->upload(grid);
   generation_ = 0;
   population_age_ = 1 << 30;
-  status_ = "loaded " + text::escape(path.filename().string()) + (name.empty() ? "" : " (" + text::escape(name) + ")");
+  status_ = "loaded " + text::escape(path.filename().string()) +
+            (name.empty() ? "" : " (" + text::escape(name) + ")");
   return true;
 }
 
@@ -402,8 +407,8 @@ void LifeDemo::compute(Frame& frame) {
     population_age_ = 0;
   }
   // Keep the grid fitted to the free part of the screen until the user zooms or pans.
-  const bool layout_changed = frame.width != last_fb_w_ || frame.height != last_fb_h_ ||
-                              frame.inset_left != last_inset_;
+  const bool layout_changed =
+      frame.width != last_fb_w_ || frame.height != last_fb_h_ || frame.inset_left != last_inset_;
   if (!view_fitted_ || (!view_touched_ && layout_changed)) {
     fit_view(frame.width, frame.height, frame.inset_left);
     view_touched_ = false;
@@ -495,8 +500,7 @@ void LifeDemo::verify(int generations) {
   reference->step(ref, 0, generations);
   life::Grid got = active_->download();
   life::Grid want = reference->download();
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char buf[256];
   if (auto d = life::first_difference(got, want)) {
     std::snprintf(buf, sizeof buf,
@@ -505,8 +509,8 @@ void LifeDemo::verify(int generations) {
                   std::string(ref.id).c_str(), want.at(d->x, d->y));
   } else {
     std::snprintf(buf, sizeof buf, "match: %s = %s after %d generations on %dx%d (%.2f s)",
-                  std::string(v.id).c_str(), std::string(ref.id).c_str(), generations,
-                  start.width, start.height, s);
+                  std::string(v.id).c_str(), std::string(ref.id).c_str(), generations, start.width,
+                  start.height, s);
   }
   verify_result_ = buf;
   notify(verify_result_);
@@ -558,8 +562,8 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
     const life::Grid got = e->download(), want = reference->download();
     load(*e, *input);
     if (auto d = life::first_difference(got, want))
-      return "differs from " + std::string(ref.id) + " after " + std::to_string(kGenerations) + " generations at cell (" +
-             std::to_string(d->x) + ", " + std::to_string(d->y) + ")";
+      return "differs from " + std::string(ref.id) + " after " + std::to_string(kGenerations) +
+             " generations at cell (" + std::to_string(d->x) + ", " + std::to_string(d->y) + ")";
     return {};
   };
   p.state = engine;
@@ -592,13 +596,15 @@ Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
 
 void LifeDemo::save_rle(const std::filesystem::path& path) {
   const life::Grid g = active_->download();
-  write_text_file(path, life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string()));
+  write_text_file(
+      path, life::write_rle(g, rule_, pattern_path_.empty() ? "gpulab grid" : pattern_path_.stem().string()));
 }
 
 std::string LifeDemo::run_batch(const Options& o) {
   if (cli_.save_pattern.empty()) return {};
   try {
-    run_batch_steps(o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "generations");
+    run_batch_steps(
+        o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "generations");
     save_rle(cli_.save_pattern);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
@@ -630,10 +636,12 @@ std::vector<Throughput> LifeDemo::throughput() const {
 
 std::string LifeDemo::caption() const {
   const life::Variant& v = current();
-  std::string s = "Game of Life | " + std::string(v.id) + " | block " + block_label(v.blocks, v.square_blocks, block_) + " | " +
-                  std::to_string(active_->width()) + "x" + std::to_string(active_->height());
-  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
-                                             : std::nullopt) {
+  std::string s = "Game of Life | " + std::string(v.id) + " | block " +
+                  block_label(v.blocks, v.square_blocks, block_) + " | " + std::to_string(active_->width()) +
+                  "x" + std::to_string(active_->height());
+  if (const auto ms = ctx_ && ctx_->timings
+                          ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                          : std::nullopt) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " | %.3f ms/generation", *ms);
     s += buf;

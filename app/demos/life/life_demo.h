@@ -108,7 +108,7 @@ class LifeDemo final : public Demo {
   // again); none: random fill.
   std::optional<life::Pattern> pattern_;
   std::filesystem::path pattern_path_;
-  bool rule_from_command_line_ = false;  // --rule given: it beats the rule in --pattern's file
+  bool rule_from_command_line_ = false;       // --rule given: it beats the rule in --pattern's file
   std::vector<std::string> pending_notices_;  // from configure(), told at attach
   double density_ = 0.25;
   uint64_t seed_ = 1;
@@ -119,7 +119,7 @@ class LifeDemo final : public Demo {
   // The UI's text fields.
   char rule_input_[32] = "";
   char path_input_[512] = "";
-  int custom_size_[2] = {0, 0};    // the resize fields: the grid's size until edited
+  int custom_size_[2] = {0, 0};     // the resize fields: the grid's size until edited
   int custom_size_of_[2] = {0, 0};  // the grid size the fields were last set from
 
   // View: pixels per cell and the cell at the centre of the framebuffer.

@@ -17,7 +17,7 @@ namespace gpulab {
 LifeDisplay::LifeDisplay(Context& ctx)
     : ctx_(ctx),
       target_(std::make_unique<InteropTexture>(ctx.stream, ctx.cuda && ctx.interop,
-                                                ctx.interop_unavailable_reason())),
+                                               ctx.interop_unavailable_reason())),
       quad_(std::make_unique<gl::TexturedQuad>()) {}
 
 LifeDisplay::~LifeDisplay() = default;  // target_ unregisters before its texture goes

@@ -469,8 +469,8 @@ std::vector<Throughput> MatrixDemo::throughput() const {
   t.section = last_section_.empty() ? section() : last_section_;
   t.steps = last_runs_;
   t.label = op_ == Op::Transpose ? "transpose (per matrix)"
-            : variant().aat()      ? "A·Aᵀ (per product)"
-                                   : "A·B (per product)";
+            : variant().aat()    ? "A·Aᵀ (per product)"
+                                 : "A·B (per product)";
   const MatrixWork w = matrix_work(*words_, *ops_, variant());
   t.items_per_step = w.items;
   t.item_unit = w.unit;

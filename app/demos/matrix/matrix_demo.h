@@ -33,7 +33,6 @@ class MatrixDisplay;  // matrix_display.cpp
 matrix::Words image_words(const image::Image& img);
 image::Image words_image(const matrix::Words& w, int channels);
 
-
 // What one step of variant v does on these inputs (the timings panel's and the probes' figures): its
 // items (elements of the transposed matrix or of C), the fewest bytes it must move and its FLOPs.
 struct MatrixWork {
@@ -96,7 +95,7 @@ class MatrixDemo final : public Demo {
   // The current variant's output (runs it when stale; waits for the GPU).
   matrix::Words transposed();
   matrix::Matrix product();
-  std::string verify();  // the verify button's line
+  std::string verify();     // the verify button's line
   int output_rows() const;  // of the displayed output
   int output_cols() const;
 

@@ -1,12 +1,12 @@
 // N-body, host side: settings and UI, the CPU and CUDA engines and moving the state between them
 // when the variant's backend changes, the camera, conservation plots, verify, body files, batch.
+#include "demos/nbody/nbody_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
-#include "demos/nbody/nbody_demo.h"
 
-#include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -15,11 +15,11 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/text.h"
+#include "base/stats.h"
 #include "common/error.h"
+#include "common/text.h"
 #include "core/batch.h"
 #include "core/files.h"
-#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/nbody/nbody_display.h"
 #include "gl/image_io.h"
@@ -112,19 +112,23 @@ void NbodyDemo::add_options(CLI::App& cli) {
   g->add_option("--bodies", cli_.bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
       ->check(CLI::Range(nbody::kMinBodies, nbody::kMaxBodies));
   // Given or not matters (they override a loaded file's header): each() notes it at parse time.
-  g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) { cli_.dt_given = true; });
+  g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) {
+    cli_.dt_given = true;
+  });
   g->add_option("--softening", cli_.softening, "Plummer softening length epsilon (default 0.05)")
       ->each([this](const std::string&) { cli_.softening_given = true; });
   g->add_option("--gravity", cli_.gravity, "gravitational constant G (default 1)")
       ->each([this](const std::string&) { cli_.gravity_given = true; });
-  g->add_option("--load-bodies", cli_.load_bodies, "start from a body file: CSV (as --save-bodies writes) or tipsy");
-  g->add_option("--save-bodies", cli_.save_bodies, "write the state as CSV after exactly --steps K steps, and exit")
+  g->add_option("--load-bodies", cli_.load_bodies,
+                "start from a body file: CSV (as --save-bodies writes) or tipsy");
+  g->add_option("--save-bodies", cli_.save_bodies,
+                "write the state as CSV after exactly --steps K steps, and exit")
       ->type_name(kOutputPath);
 }
 
 std::string NbodyDemo::configure(const Options& o) {
   if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
-  if (!explicit_variant_) variant_ = -1;  // chosen at attach
+  if (!explicit_variant_) variant_ = -1;                              // chosen at attach
   const std::string init_name = o.init.empty() ? "plummer" : o.init;  // --init (shared with matrix)
   const nbody::InitInfo* init = nbody::find_init(init_name);
   if (!init) return "unknown --init " + text::quote(init_name) + " (plummer, sphere, disk, galaxies)";
@@ -137,8 +141,9 @@ std::string NbodyDemo::configure(const Options& o) {
     if (r.file->params) params_ = *r.file->params;
     loaded_ = std::move(r.file->system);
     loaded_path_ = cli_.load_bodies;
-    if (cli_.bodies) return "--bodies and --load-bodies cannot go together (the file has " +
-                            std::to_string(loaded_->size()) + " bodies)";
+    if (cli_.bodies)
+      return "--bodies and --load-bodies cannot go together (the file has " +
+             std::to_string(loaded_->size()) + " bodies)";
   }
   // Flags override the file's header.
   if (cli_.dt_given) params_.dt = static_cast<float>(cli_.dt);
@@ -157,7 +162,8 @@ void NbodyDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
 #if defined(GPULAB_HAVE_CUDA)
-  gpu_ = start_cuda_engine(ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
+  gpu_ = start_cuda_engine(
+      ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
 #endif
   if (variant_ < 0) {
     explicit_variant_ = false;
@@ -327,7 +333,8 @@ void NbodyDemo::handle_input(const Frame& frame) {
   const float h = static_cast<float>(std::max(1, frame.height));
   if (in.wheel != 0.0f) camera_.zoom(in.wheel);
   if (in.dragging[0] && !in.shift) camera_.rotate(in.delta_x, in.delta_y, h);
-  if (in.dragging[1] || in.dragging[2] || (in.dragging[0] && in.shift)) camera_.pan(in.delta_x, in.delta_y, h);
+  if (in.dragging[1] || in.dragging[2] || (in.dragging[0] && in.shift))
+    camera_.pan(in.delta_x, in.delta_y, h);
 }
 
 void NbodyDemo::render(Frame& frame) {
@@ -350,7 +357,8 @@ void NbodyDemo::verify(int steps) {
   const nbody::Variant& v = current();
   nbody::System start = active_->download();
   if (static_cast<long long>(start.size()) > kMaxVerifyBodies) {
-    verify_result_ = "verify runs the O(N^2) CPU reference: at most " + std::to_string(kMaxVerifyBodies) + " bodies";
+    verify_result_ =
+        "verify runs the O(N^2) CPU reference: at most " + std::to_string(kMaxVerifyBodies) + " bodies";
     return;
   }
   auto reference = nbody::make_cpu_engine();
@@ -369,8 +377,10 @@ void NbodyDemo::verify(int steps) {
   const double radius = d.radius > 0 ? d.radius : 1.0;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s vs cpu after %d steps, %zu bodies: largest position difference %.3g (%.3g of the "
-                "90%%-mass radius) (%.2f s)", std::string(v.id).c_str(), steps, start.size(), diff, diff / radius, s);
+  std::snprintf(buf, sizeof buf,
+                "%s vs cpu after %d steps, %zu bodies: largest position difference %.3g (%.3g of the "
+                "90%%-mass radius) (%.2f s)",
+                std::string(v.id).c_str(), steps, start.size(), diff, diff / radius, s);
   verify_result_ = buf;
   notify(verify_result_);
 }
@@ -397,7 +407,8 @@ Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
   const nbody::Variant* pv = &v;
   p.run = [e, pv, block](int steps) { e->step(*pv, block, steps); };
   if (p.width > kMaxVerifyBodies) {
-    p.note = "not verified: the O(N^2) CPU reference is too slow above " + std::to_string(kMaxVerifyBodies) + " bodies";
+    p.note = "not verified: the O(N^2) CPU reference is too slow above " + std::to_string(kMaxVerifyBodies) +
+             " bodies";
   } else if (v.id != "cpu") {
     p.verify = [engine, start, pv, block, params]() -> std::string {
       constexpr int kSteps = 2;
@@ -414,8 +425,10 @@ Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
       const double diff = nbody::max_position_difference(got, want);
       if (!(diff <= 1e-4 * radius)) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "differs from cpu after %d steps: a position off by %.3g (%.3g of the 90%%-mass radius)",
-                      kSteps, diff, diff / radius);
+        std::snprintf(
+            buf, sizeof buf,
+            "differs from cpu after %d steps: a position off by %.3g (%.3g of the 90%%-mass radius)", kSteps,
+            diff, diff / radius);
         return buf;
       }
       return {};
@@ -459,7 +472,8 @@ void NbodyDemo::save_csv(const std::filesystem::path& path) {
 std::string NbodyDemo::run_batch(const Options& o) {
   if (cli_.save_bodies.empty()) return {};
   try {
-    run_batch_steps(o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "steps");
+    run_batch_steps(
+        o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "steps");
     save_csv(cli_.save_bodies);
     std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
                  static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
@@ -492,10 +506,12 @@ std::vector<Throughput> NbodyDemo::throughput() const {
 
 std::string NbodyDemo::caption() const {
   const nbody::Variant& v = current();
-  std::string s = "N-body | " + std::string(v.id) + (v.blocks.empty() ? "" : " | block " + std::to_string(block_)) +
-                  " | " + count_label(static_cast<long long>(active_->size())) + " bodies";
-  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
-                                             : std::nullopt) {
+  std::string s = "N-body | " + std::string(v.id) +
+                  (v.blocks.empty() ? "" : " | block " + std::to_string(block_)) + " | " +
+                  count_label(static_cast<long long>(active_->size())) + " bodies";
+  if (const auto ms = ctx_ && ctx_->timings
+                          ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                          : std::nullopt) {
     const double n = static_cast<double>(active_->size());
     char buf[96];
     std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", *ms,
@@ -575,17 +591,21 @@ void NbodyDemo::ui_system(float w) {
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputFloat("dt", &dt_input_, 0.0f, 0.0f, "%.5f", ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SetNextItemWidth(w);
-  changed |= ImGui::InputFloat("softening", &softening_input_, 0.0f, 0.0f, "%.4f", ImGuiInputTextFlags_EnterReturnsTrue);
+  changed |= ImGui::InputFloat("softening", &softening_input_, 0.0f, 0.0f, "%.4f",
+                               ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SetNextItemWidth(w);
-  changed |= ImGui::InputFloat("G", &gravity_input_, 0.0f, 0.0f, "%.4f", ImGuiInputTextFlags_EnterReturnsTrue);
+  changed |=
+      ImGui::InputFloat("G", &gravity_input_, 0.0f, 0.0f, "%.4f", ImGuiInputTextFlags_EnterReturnsTrue);
   if (changed) {
     nbody::Params p;
     p.dt = std::isfinite(dt_input_) ? std::clamp(dt_input_, 1e-6f, 1.0f) : params_.dt;
-    p.softening = std::isfinite(softening_input_) ? std::clamp(softening_input_, 0.0f, 10.0f) : params_.softening;
+    p.softening =
+        std::isfinite(softening_input_) ? std::clamp(softening_input_, 0.0f, 10.0f) : params_.softening;
     p.G = std::isfinite(gravity_input_) ? std::clamp(gravity_input_, 1e-6f, 1e3f) : params_.G;
     param_note_.clear();
     if (p.dt != dt_input_) param_note_ += "dt clamped to " + std::to_string(p.dt) + " (1e-6..1). ";
-    if (p.softening != softening_input_) param_note_ += "softening clamped to " + std::to_string(p.softening) + " (0..10). ";
+    if (p.softening != softening_input_)
+      param_note_ += "softening clamped to " + std::to_string(p.softening) + " (0..10). ";
     if (p.G != gravity_input_) param_note_ += "G clamped to " + std::to_string(p.G) + " (1e-6..1000). ";
     apply_params(p);
   }
@@ -625,8 +645,10 @@ void NbodyDemo::ui_plots() {
   std::vector<float> energy, momentum, angular;
   for (const Sample& s : samples_) {
     energy.push_back(static_cast<float>((s.d.energy() - b.energy()) / e0));
-    std::array<double, 3> dp{s.d.momentum[0] - b.momentum[0], s.d.momentum[1] - b.momentum[1], s.d.momentum[2] - b.momentum[2]};
-    std::array<double, 3> dl{s.d.angular_momentum[0] - b.angular_momentum[0], s.d.angular_momentum[1] - b.angular_momentum[1],
+    std::array<double, 3> dp{s.d.momentum[0] - b.momentum[0], s.d.momentum[1] - b.momentum[1],
+                             s.d.momentum[2] - b.momentum[2]};
+    std::array<double, 3> dl{s.d.angular_momentum[0] - b.angular_momentum[0],
+                             s.d.angular_momentum[1] - b.angular_momentum[1],
                              s.d.angular_momentum[2] - b.angular_momentum[2]};
     momentum.push_back(static_cast<float>(norm(dp) / std::max(pscale, 1e-30)));
     const double l0 = norm(b.angular_momentum);
@@ -637,15 +659,17 @@ void NbodyDemo::ui_plots() {
   char overlay[96];
   const float wplot = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
   std::snprintf(overlay, sizeof overlay, "energy drift (E-E0)/|E0| = %.2e", energy.back());
-  ImGui::PlotLines("##energy", energy.data(), static_cast<int>(energy.size()), 0, overlay, FLT_MAX, FLT_MAX, ImVec2(wplot, 60));
+  ImGui::PlotLines("##energy", energy.data(), static_cast<int>(energy.size()), 0, overlay, FLT_MAX, FLT_MAX,
+                   ImVec2(wplot, 60));
   std::snprintf(overlay, sizeof overlay, "momentum |P-P0| / sum m|v| = %.2e", momentum.back());
-  ImGui::PlotLines("##momentum", momentum.data(), static_cast<int>(momentum.size()), 0, overlay, FLT_MAX, FLT_MAX,
-                   ImVec2(wplot, 45));
-  std::snprintf(overlay, sizeof overlay, norm(b.angular_momentum) > 1e-12 ? "angular momentum |L-L0|/|L0| = %.2e"
-                                                                          : "angular momentum |L-L0| = %.2e",
+  ImGui::PlotLines("##momentum", momentum.data(), static_cast<int>(momentum.size()), 0, overlay, FLT_MAX,
+                   FLT_MAX, ImVec2(wplot, 45));
+  std::snprintf(overlay, sizeof overlay,
+                norm(b.angular_momentum) > 1e-12 ? "angular momentum |L-L0|/|L0| = %.2e"
+                                                 : "angular momentum |L-L0| = %.2e",
                 angular.back());
-  ImGui::PlotLines("##angular", angular.data(), static_cast<int>(angular.size()), 0, overlay, FLT_MAX, FLT_MAX,
-                   ImVec2(wplot, 45));
+  ImGui::PlotLines("##angular", angular.data(), static_cast<int>(angular.size()), 0, overlay, FLT_MAX,
+                   FLT_MAX, ImVec2(wplot, 45));
   ImGui::SetNextItemWidth(120);
   if (ImGui::InputInt("sample every K steps", &diag_every_)) diag_every_ = std::clamp(diag_every_, 1, 100000);
 }
@@ -666,7 +690,8 @@ void NbodyDemo::ui(Frame& frame) {
     const auto c0 = speed_colour(i / 32.0f), c1 = speed_colour((i + 1) / 32.0f);
     const ImU32 a = ImGui::ColorConvertFloat4ToU32(ImVec4(c0[0], c0[1], c0[2], 1));
     const ImU32 b = ImGui::ColorConvertFloat4ToU32(ImVec4(c1[0], c1[1], c1[2], 1));
-    dl->AddRectFilledMultiColor(ImVec2(p.x + lw * i / 32, p.y), ImVec2(p.x + lw * (i + 1) / 32, p.y + lh), a, b, b, a);
+    dl->AddRectFilledMultiColor(ImVec2(p.x + lw * i / 32, p.y), ImVec2(p.x + lw * (i + 1) / 32, p.y + lh), a,
+                                b, b, a);
   }
   ImGui::Dummy(ImVec2(lw, lh));
   ImGui::SameLine();
@@ -696,7 +721,8 @@ void NbodyDemo::ui(Frame& frame) {
     }
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("run this variant and the CPU reference K steps from the same state and compare positions");
+    ImGui::SetTooltip(
+        "run this variant and the CPU reference K steps from the same state and compare positions");
   if (!verify_result_.empty()) ImGui::TextWrapped("%s", verify_result_.c_str());
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
 }

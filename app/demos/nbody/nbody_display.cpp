@@ -28,7 +28,8 @@ struct NbodyDisplay::Gl {
 
 NbodyDisplay::NbodyDisplay(Context& ctx)
     : gl_(std::make_unique<Gl>()),
-      target_(std::make_unique<InteropBuffer>(sizeof(nbody::Vertex), ctx.stream, ctx.interop, ctx.interop_reason)) {}
+      target_(std::make_unique<InteropBuffer>(sizeof(nbody::Vertex), ctx.stream, ctx.interop,
+                                              ctx.interop_reason)) {}
 NbodyDisplay::~NbodyDisplay() = default;
 
 bool NbodyDisplay::interop_active() const { return target_->last_path() == DisplayPath::Interop; }

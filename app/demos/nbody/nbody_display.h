@@ -17,17 +17,20 @@ namespace gpulab {
 
 struct NbodyLook {
   glm::mat4 view_proj{1.0f};
-  float viewport_h = 1.0f;   // pixels
-  float fov_y = 0.785f;      // radians
-  float point_size = 3.0f;   // world-space size of a mean-mass body, scaled to pixels by distance
+  float viewport_h = 1.0f;  // pixels
+  float fov_y = 0.785f;     // radians
+  float point_size = 3.0f;  // world-space size of a mean-mass body, scaled to pixels by distance
   float mean_mass = 1.0f;
-  float speed_max = 1.0f;    // the ramp's top
+  float speed_max = 1.0f;  // the ramp's top
   float brightness = 0.6f;
 };
 
 // The speed ramp: slow bodies deep blue, then cyan, white, yellow, fast ones red.
-inline constexpr std::array<std::array<float, 3>, 5> kSpeedRamp{{
-    {0.15f, 0.25f, 0.85f}, {0.2f, 0.75f, 1.0f}, {1.0f, 1.0f, 1.0f}, {1.0f, 0.85f, 0.3f}, {1.0f, 0.3f, 0.15f}}};
+inline constexpr std::array<std::array<float, 3>, 5> kSpeedRamp{{{0.15f, 0.25f, 0.85f},
+                                                                 {0.2f, 0.75f, 1.0f},
+                                                                 {1.0f, 1.0f, 1.0f},
+                                                                 {1.0f, 0.85f, 0.3f},
+                                                                 {1.0f, 0.3f, 0.15f}}};
 std::array<float, 3> speed_colour(float t);  // t in [0, 1], the same interpolation as the shader
 
 class NbodyDisplay {

@@ -41,13 +41,15 @@ std::vector<std::string> ceiling_report(const BenchSuite& suite) {
     if (c.variant != kCeilingRow || !c.error.empty() || c.items_per_s <= 0) continue;
     const BenchRow* best = nullptr;
     for (const BenchRow& r : suite.rows) {
-      if (r.variant == kCeilingRow || r.variant == "cpu" || !r.error.empty() || r.size != c.size || r.input != c.input)
+      if (r.variant == kCeilingRow || r.variant == "cpu" || !r.error.empty() || r.size != c.size ||
+          r.input != c.input)
         continue;
       if (!best || r.items_per_s > best->items_per_s) best = &r;
     }
     if (!best) continue;
     char line[256];
-    std::snprintf(line, sizeof line, "%s %s: best %s %.3g px/s = %.0f%% of the fetch-only ceiling (%.3g px/s, this run)",
+    std::snprintf(line, sizeof line,
+                  "%s %s: best %s %.3g px/s = %.0f%% of the fetch-only ceiling (%.3g px/s, this run)",
                   c.input.c_str(), c.size.c_str(), best->variant.c_str(), best->items_per_s,
                   100.0 * best->items_per_s / c.items_per_s, c.items_per_s);
     out.push_back(line);
@@ -56,7 +58,8 @@ std::vector<std::string> ceiling_report(const BenchSuite& suite) {
 }
 
 bool RotateDemo::bench(const Options& o, BenchSpec* out) {
-  if (std::string bad = reject_seed(o, "the rotate bench (its picture is the fixed filter-test scene)"); !bad.empty())
+  if (std::string bad = reject_seed(o, "the rotate bench (its picture is the fixed filter-test scene)");
+      !bad.empty())
     throw std::runtime_error(bad);
   BenchSpec& spec = *out;
   spec.suite.demo = "rotate";

@@ -1,7 +1,7 @@
 // The source and output textures of texture rotation, the two output paths (surface, PBO) and the
 // drawing. See rotate_display.h.
-#include "demos/common/image_display.h"
 #include "demos/rotate/rotate_display.h"
+#include "demos/common/image_display.h"
 
 #include <chrono>
 #include <cstring>
@@ -47,7 +47,8 @@ bool RotateDisplay::interop_active() const {
 void RotateDisplay::set_source(const image::Image& img) {
   // The new source texture first: when GL refuses it, the current one stays.
   source_ = image_texture(img);
-  if (resize_display_target(*output_, img.width, img.height, ctx_)) set_image_display_filter(output_->texture().id());
+  if (resize_display_target(*output_, img.width, img.height, ctx_))
+    set_image_display_filter(output_->texture().id());
   // A pixel buffer follows the image's size once the PBO path has made one (it is made on first use:
   // the surface path never needs it).
   if (pbo_->count() != 0) pbo_->resize(static_cast<size_t>(img.width) * static_cast<size_t>(img.height));

@@ -18,8 +18,8 @@
 #include <string_view>
 
 #include "core/demo.h"
-#include "demos/common/image_display.h"
 #include "cuda/display_target.h"
+#include "demos/common/image_display.h"
 #include "gl/gl.h"
 #include "image/image.h"
 #include "rotate/rotate.h"

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "common/text.h"
-#include "demos/rotate/rotate_demo.h"
 #include "demos/common/probe_checks.h"
+#include "demos/rotate/rotate_demo.h"
 #include "demos/rotate/rotate_verify.h"
 #include "rotate/rotate.h"
 

@@ -11,8 +11,9 @@ using rotate::Backend;
 using rotate::Filter;
 }  // namespace
 
-RotateVerdict verify_rotation(const image::Image& got, const image::Image& source, const rotate::Variant& variant,
-                              const rotate::Settings& settings, const std::string& settings_text) {
+RotateVerdict verify_rotation(const image::Image& got, const image::Image& source,
+                              const rotate::Variant& variant, const rotate::Settings& settings,
+                              const std::string& settings_text) {
   RotateVerdict verdict;
   const rotate::Settings e = rotate::effective(variant, settings);
   const bool lecture = variant.kind() == rotate::Kind::Lecture;
@@ -34,7 +35,8 @@ RotateVerdict verify_rotation(const image::Image& got, const image::Image& sourc
       std::snprintf(buf, sizeof buf, "%s matches %s byte for byte (%s, %s)", id.c_str(), reference,
                     settings_text.c_str(), image_label(source).c_str());
     else
-      std::snprintf(buf, sizeof buf, "%s: %zu of %zu pixels differ from %s", id.c_str(), differ, n, reference);
+      std::snprintf(buf, sizeof buf, "%s: %zu of %zu pixels differ from %s", id.c_str(), differ, n,
+                    reference);
     verdict.text = buf;
     return verdict;
   }
@@ -55,7 +57,8 @@ RotateVerdict verify_rotation(const image::Image& got, const image::Image& sourc
       const int d = pixel_difference(got, want, i);
       if (d == 0) continue;
       if (point) {
-        const rotate::Coord sc = lecture ? rotate::lecture_source_coord(x, y, w, h, k) : rotate::source_coord(x, y, w, h, k);
+        const rotate::Coord sc =
+            lecture ? rotate::lecture_source_coord(x, y, w, h, k) : rotate::source_coord(x, y, w, h, k);
         const rotate::PointTap u = rotate::unit_point_tap(rotate::texture_coord(sc, w, h, e.normalized), w, h,
                                                           e.normalized, e.params.address),
                                def = rotate::point_tap(sc, w, h, e.params.address);
@@ -74,20 +77,24 @@ RotateVerdict verify_rotation(const image::Image& got, const image::Image& sourc
                        : "; the texture-unit model (rotate.h, measured on the H100) differs in " +
                              std::to_string(unit_differ) + " pixels on this GPU";
   const std::string tie_text =
-      ties == 0 ? "" : "; " + std::to_string(ties) + " at texel-edge ties, where the unit's fixed-point coordinate picks the next texel";
+      ties == 0 ? ""
+                : "; " + std::to_string(ties) +
+                      " at texel-edge ties, where the unit's fixed-point coordinate picks the next texel";
   if (!verdict.ok) {
-    std::snprintf(buf, sizeof buf, "%s: %zu of %zu pixels differ from %s by more than %d (largest difference %d)%s",
+    std::snprintf(buf, sizeof buf,
+                  "%s: %zu of %zu pixels differ from %s by more than %d (largest difference %d)%s",
                   id.c_str(), outside, n, reference, bound, largest, unit_text.c_str());
   } else if (differ == 0) {
     std::snprintf(buf, sizeof buf, "%s matches %s byte for byte%s (%s, %s)%s", id.c_str(), reference,
-                  ties ? " away from texel-edge ties" : "", settings_text.c_str(), image_label(source).c_str(),
-                  (tie_text + unit_text).c_str());
+                  ties ? " away from texel-edge ties" : "", settings_text.c_str(),
+                  image_label(source).c_str(), (tie_text + unit_text).c_str());
   } else {
-    std::snprintf(buf, sizeof buf,
-                  "%s matches %s within %d level%s: %zu of %zu pixels differ, largest %d (the texture unit's 8-bit "
-                  "weights; the bound is derived in rotate.h)%s",
-                  id.c_str(), reference, bound, bound == 1 ? "" : "s", differ, n, largest,
-                  (tie_text + unit_text).c_str());
+    std::snprintf(
+        buf, sizeof buf,
+        "%s matches %s within %d level%s: %zu of %zu pixels differ, largest %d (the texture unit's 8-bit "
+        "weights; the bound is derived in rotate.h)%s",
+        id.c_str(), reference, bound, bound == 1 ? "" : "s", differ, n, largest,
+        (tie_text + unit_text).c_str());
   }
   verdict.text = buf;
   return verdict;

@@ -16,7 +16,8 @@ struct RotateVerdict {
   std::string text;  // the verify button's line
 };
 
-RotateVerdict verify_rotation(const image::Image& got, const image::Image& source, const rotate::Variant& variant,
-                              const rotate::Settings& settings, const std::string& settings_text);
+RotateVerdict verify_rotation(const image::Image& got, const image::Image& source,
+                              const rotate::Variant& variant, const rotate::Settings& settings,
+                              const std::string& settings_text);
 
 }  // namespace gpulab

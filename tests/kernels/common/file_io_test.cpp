@@ -31,7 +31,8 @@ std::string slurp(const fs::path& p) {
 class FileIo : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = gpulab::testing::temp_dir("gpulab-file-io") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = gpulab::testing::temp_dir("gpulab-file-io") /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -102,12 +103,14 @@ TEST_F(FileIo, ASpecialFileIsNeverReplaced) {
   const std::string why = write_regular_file(fifo, std::string_view("png"));
   EXPECT_NE(why.find("FIFO"), std::string::npos) << why;
   EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo))) << "the FIFO was replaced";
-  EXPECT_NE(write_regular_file("/dev/null", std::string_view("x")).find("a character device"), std::string::npos);
+  EXPECT_NE(write_regular_file("/dev/null", std::string_view("x")).find("a character device"),
+            std::string::npos);
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_NE(write_regular_file(dir_, std::string_view("x")).find("a folder"), std::string::npos);
   // A link to a device is refused too, and stays a link.
   fs::create_symlink("/dev/null", dir_ / "null-link");
-  EXPECT_NE(write_regular_file(dir_ / "null-link", std::string_view("x")).find("character device"), std::string::npos);
+  EXPECT_NE(write_regular_file(dir_ / "null-link", std::string_view("x")).find("character device"),
+            std::string::npos);
   EXPECT_TRUE(fs::is_symlink(dir_ / "null-link"));
   EXPECT_EQ(entries(), 2);
   EXPECT_EQ(check_writable(fifo), write_regular_file(fifo, std::string_view("png")));
@@ -131,7 +134,8 @@ TEST_F(FileIo, AMissingFolderIsNamedAndNotCreated) {
   EXPECT_EQ(check_writable(dir_ / "fresh.png"), "");
   // A path whose folder is a file.
   { std::ofstream(dir_ / "plain") << "x"; }
-  EXPECT_NE(write_regular_file(dir_ / "plain" / "x.png", std::string_view("x")).find("not a folder"), std::string::npos);
+  EXPECT_NE(write_regular_file(dir_ / "plain" / "x.png", std::string_view("x")).find("not a folder"),
+            std::string::npos);
   EXPECT_NE(write_regular_file("", std::string_view("x")).find("empty path"), std::string::npos);
 }
 

@@ -16,7 +16,8 @@ bool has_raw_control(const std::string& s) {
 
 TEST(TextEscape, PrintableTextAndUtf8PassUnchanged) {
   EXPECT_EQ(escape("B3/S23 glider.rle"), "B3/S23 glider.rle");
-  EXPECT_EQ(escape("Gr\xC3\xBC\xC3\x9F\x65 \xE2\x9C\x93 \xF0\x9F\x98\x80"), "Gr\xC3\xBC\xC3\x9F\x65 \xE2\x9C\x93 \xF0\x9F\x98\x80");
+  EXPECT_EQ(escape("Gr\xC3\xBC\xC3\x9F\x65 \xE2\x9C\x93 \xF0\x9F\x98\x80"),
+            "Gr\xC3\xBC\xC3\x9F\x65 \xE2\x9C\x93 \xF0\x9F\x98\x80");
 }
 
 TEST(TextEscape, ControlBytesBecomeHexAndCannotReachTheTerminal) {
@@ -29,7 +30,9 @@ TEST(TextEscape, ControlBytesBecomeHexAndCannotReachTheTerminal) {
 }
 
 TEST(TextEscape, C1ControlsAndInvalidUtf8AreEscapedByteByByte) {
-  EXPECT_EQ(escape("\xC2\x9B" "31m"), "\\xC2\\x9B31m");  // U+009B, the one-byte CSI of 8-bit terminals
+  EXPECT_EQ(escape("\xC2\x9B"
+                   "31m"),
+            "\\xC2\\x9B31m");                            // U+009B, the one-byte CSI of 8-bit terminals
   EXPECT_EQ(escape("\x9B"), "\\x9B");                    // a lone continuation byte
   EXPECT_EQ(escape("\xC3"), "\\xC3");                    // a sequence cut at the end
   EXPECT_EQ(escape("\xE0\x80\xAF"), "\\xE0\\x80\\xAF");  // overlong

@@ -104,8 +104,8 @@ TEST(HistEqCpu, TwoLevelsBecomeBlackAndWhite) {
   const Lut lut = equalize_lut(histogram_cpu(px));
   EXPECT_EQ(lut[10], 0);
   EXPECT_EQ(lut[200], 255);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(lut[i], 0) << i;      // below i0: never used, 0
-  for (int i = 11; i < 200; ++i) EXPECT_EQ(lut[i], 0) << i;    // empty bins keep the cdf
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(lut[i], 0) << i;    // below i0: never used, 0
+  for (int i = 11; i < 200; ++i) EXPECT_EQ(lut[i], 0) << i;  // empty bins keep the cdf
   for (int i = 201; i < 256; ++i) EXPECT_EQ(lut[i], 255) << i;
   std::vector<uint8_t> expected(16, 255);
   for (int i : {0, 3, 5, 8, 12, 15}) expected[size_t(i)] = 0;
@@ -124,7 +124,8 @@ TEST(HistEqCpu, EveryValueOnceGivesTheIdentity) {
 TEST(HistEqCpu, FourLevelsSpreadEvenly) {
   // Values 0..3 once each: N = 4, h0 = 1, scale = 85: 0, 85, 170, 255.
   const image::Image img = make(2, 2, 1, {3, 0, 2, 1});
-  EXPECT_EQ(process_cpu(img, Mode::Equalize, Colour::Luminance).pixels, (std::vector<uint8_t>{255, 0, 170, 85}));
+  EXPECT_EQ(process_cpu(img, Mode::Equalize, Colour::Luminance).pixels,
+            (std::vector<uint8_t>{255, 0, 170, 85}));
 }
 
 TEST(HistEqCpu, OnePixelAndOneRowAndOneColumn) {
@@ -239,9 +240,7 @@ TEST(HistEqCpu, StretchUnchangedWhenMinEqualsMax) {
   EXPECT_EQ(process_cpu(img, Mode::Stretch, Colour::Luminance), img);
 }
 
-TEST(HistEqCpu, StretchFullRangeIsTheIdentity) {
-  EXPECT_EQ(stretch_lut({0, 255}), identity_lut());
-}
+TEST(HistEqCpu, StretchFullRangeIsTheIdentity) { EXPECT_EQ(stretch_lut({0, 255}), identity_lut()); }
 
 TEST(HistEqCpu, StretchRoundsExactlyWithTiesUp) {
   // min 10, max 20: 11 -> 25.5 -> 26, 13 -> 76.5 -> 77, 15 -> 127.5 -> 128, 12 -> 51.
@@ -314,8 +313,10 @@ TEST(HistEqCpu, SplitAndMergeBackIsOpenCvsRoundTrip) {
     ASSERT_EQ(p.planes[0][i], y);
     ASSERT_EQ(p.planes[1][i], cr);
     ASSERT_EQ(p.planes[2][i], cb);
-    ycrcb_to_rgb(y, cr, cb, &expected.pixels[3 * i], &expected.pixels[3 * i + 1], &expected.pixels[3 * i + 2]);
-    lossy |= expected.pixels[3 * i] != s[0] || expected.pixels[3 * i + 1] != s[1] || expected.pixels[3 * i + 2] != s[2];
+    ycrcb_to_rgb(y, cr, cb, &expected.pixels[3 * i], &expected.pixels[3 * i + 1],
+                 &expected.pixels[3 * i + 2]);
+    lossy |= expected.pixels[3 * i] != s[0] || expected.pixels[3 * i + 1] != s[1] ||
+             expected.pixels[3 * i + 2] != s[2];
   }
   EXPECT_TRUE(lossy) << "the 8-bit YCrCb round trip is lossy for some pixel of a random image";
   const std::vector<std::vector<uint8_t>> y{p.planes[0]};
@@ -334,7 +335,8 @@ TEST(HistEqCpu, LuminancePathEqualizesYOnly) {
     const std::vector<std::vector<uint8_t>> out{equalized_grey(p.planes[0])};
     image::Image expected = img;
     for (size_t i = 0; i < img.pixel_count(); ++i)
-      ycrcb_to_rgb(out[0][i], p.planes[1][i], p.planes[2][i], &expected.pixels[c * i], &expected.pixels[c * i + 1],
+      ycrcb_to_rgb(out[0][i], p.planes[1][i], p.planes[2][i], &expected.pixels[c * i],
+                   &expected.pixels[c * i + 1],
                    &expected.pixels[c * i + 2]);  // alpha (c = 4) stays as it was
     EXPECT_EQ(process_cpu(img, Mode::Equalize, Colour::Luminance), expected) << c;
     EXPECT_NE(expected, img);
@@ -371,7 +373,8 @@ TEST(HistEqCpu, AlphaIsKept) {
       ASSERT_EQ(out.channels, 4);
       for (size_t i = 0; i < rgba.pixel_count(); ++i) {
         ASSERT_EQ(out.pixels[4 * i + 3], rgba.pixels[4 * i + 3]) << i;
-        for (int k = 0; k < 3; ++k) ASSERT_EQ(out.pixels[4 * i + size_t(k)], out_rgb.pixels[3 * i + size_t(k)]) << i;
+        for (int k = 0; k < 3; ++k)
+          ASSERT_EQ(out.pixels[4 * i + size_t(k)], out_rgb.pixels[3 * i + size_t(k)]) << i;
       }
     }
 }
@@ -447,10 +450,18 @@ std::vector<uint8_t> to_rgba(const image::Image& img) {
     const uint8_t* s = &img.pixels[i * size_t(img.channels)];
     uint8_t* d = &out[4 * i];
     switch (img.channels) {
-      case 1: d[0] = d[1] = d[2] = s[0], d[3] = 255; break;
-      case 2: d[0] = d[1] = d[2] = s[0], d[3] = s[1]; break;
-      case 3: d[0] = s[0], d[1] = s[1], d[2] = s[2], d[3] = 255; break;
-      default: d[0] = s[0], d[1] = s[1], d[2] = s[2], d[3] = s[3]; break;
+      case 1:
+        d[0] = d[1] = d[2] = s[0], d[3] = 255;
+        break;
+      case 2:
+        d[0] = d[1] = d[2] = s[0], d[3] = s[1];
+        break;
+      case 3:
+        d[0] = s[0], d[1] = s[1], d[2] = s[2], d[3] = 255;
+        break;
+      default:
+        d[0] = s[0], d[1] = s[1], d[2] = s[2], d[3] = s[3];
+        break;
     }
   }
   return out;

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "common/random.h"
 #include "common/error.h"
+#include "common/random.h"
 #include "cuda/raii.h"
 #include "histeq/histeq.h"
 #include "histeq/histeq_cuda.h"
@@ -42,18 +42,23 @@ std::vector<Size> sizes() {
 enum class Content { Uniform, Constant, Narrow, TwoLevel, Ramp, Sparse };
 const char* content_name(Content c) {
   switch (c) {
-    case Content::Uniform: return "uniform";
-    case Content::Constant: return "constant";
-    case Content::Narrow: return "narrow";
-    case Content::TwoLevel: return "two-level";
-    case Content::Ramp: return "ramp";
-    case Content::Sparse: return "sparse";
+    case Content::Uniform:
+      return "uniform";
+    case Content::Constant:
+      return "constant";
+    case Content::Narrow:
+      return "narrow";
+    case Content::TwoLevel:
+      return "two-level";
+    case Content::Ramp:
+      return "ramp";
+    case Content::Sparse:
+      return "sparse";
   }
   return "";
 }
-constexpr Content kContents[] = {Content::Uniform, Content::Constant, Content::Narrow,
-                                 Content::TwoLevel, Content::Ramp, Content::Sparse};
-
+constexpr Content kContents[] = {Content::Uniform,  Content::Constant, Content::Narrow,
+                                 Content::TwoLevel, Content::Ramp,     Content::Sparse};
 
 std::vector<uint8_t> make_plane(Content c, size_t n, uint64_t seed) {
   std::vector<uint8_t> p(n);
@@ -61,12 +66,24 @@ std::vector<uint8_t> make_plane(Content c, size_t n, uint64_t seed) {
   for (size_t i = 0; i < n; ++i) {
     const uint64_t r = splitmix64(s);
     switch (c) {
-      case Content::Uniform: p[i] = uint8_t(r); break;
-      case Content::Constant: p[i] = 77; break;
-      case Content::Narrow: p[i] = uint8_t(100 + r % 24); break;
-      case Content::TwoLevel: p[i] = (r & 1) ? 200 : 10; break;
-      case Content::Ramp: p[i] = uint8_t(i); break;
-      case Content::Sparse: p[i] = (r % 1000 == 0) ? 255 : 3; break;
+      case Content::Uniform:
+        p[i] = uint8_t(r);
+        break;
+      case Content::Constant:
+        p[i] = 77;
+        break;
+      case Content::Narrow:
+        p[i] = uint8_t(100 + r % 24);
+        break;
+      case Content::TwoLevel:
+        p[i] = (r & 1) ? 200 : 10;
+        break;
+      case Content::Ramp:
+        p[i] = uint8_t(i);
+        break;
+      case Content::Sparse:
+        p[i] = (r % 1000 == 0) ? 255 : 3;
+        break;
     }
   }
   return p;
@@ -93,7 +110,8 @@ image::Image colour_image(int w, int h, int channels, uint64_t seed) {
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < channels; ++c) {
         // A low-contrast gradient with noise, different per channel.
-        const int v = 90 + (x * 37 / std::max(w, 1) + y * 23 / std::max(h, 1)) * (c + 1) % 60 + int(splitmix64(s) % 9);
+        const int v =
+            90 + (x * 37 / std::max(w, 1) + y * 23 / std::max(h, 1)) * (c + 1) % 60 + int(splitmix64(s) % 9);
         img.pixels[(size_t(y) * w + x) * channels + c] = uint8_t(c == 3 ? (splitmix64(s) & 0xFF) : v);
       }
   return img;
@@ -125,7 +143,8 @@ TEST_F(HistEqCuda, EveryExactHistogramVariantEqualsTheCpuOnEveryContentAndSize) 
       for (const Variant* var : variants_of(StageId::Histogram)) {
         if (var->backend != Backend::Cuda || !var->exact) continue;
         engine_->run(*var, var->default_block, 0);
-        EXPECT_EQ(engine_->histogram(0), want) << var->id << " " << content_name(c) << " " << sz.w << "x" << sz.h;
+        EXPECT_EQ(engine_->histogram(0), want)
+            << var->id << " " << content_name(c) << " " << sz.w << "x" << sz.h;
       }
     }
   }
@@ -150,7 +169,8 @@ TEST_F(HistEqCuda, RepeatedRunsStayExact) {
   // nor one variant's to another's.
   const std::vector<uint8_t> plane = make_plane(Content::Uniform, 4099, 9);
   engine_->upload(grey_planes(4099, 1, plane));
-  for (const char* id : {"hist-lane-private", "hist-shared-vec", "hist-bank-private", "hist-fused-scan", "hist-lane-private"}) {
+  for (const char* id : {"hist-lane-private", "hist-shared-vec", "hist-bank-private", "hist-fused-scan",
+                         "hist-lane-private"}) {
     for (int i = 0; i < 3; ++i) {
       engine_->run(v(id), v(id).default_block, 0);
       EXPECT_EQ(engine_->histogram(0), histogram_cpu(plane)) << id << " run " << i;
@@ -194,8 +214,8 @@ TEST_F(HistEqCuda, EveryScanVariantEqualsTheCpuLut) {
       for (int block : v("hist-fused-scan").blocks) {
         engine_->upload(grey_planes(sz.w, sz.h, plane));  // clears the LUT the scans above wrote
         engine_->run(v("hist-fused-scan"), block, 0);
-        EXPECT_EQ(engine_->lut(0), want) << "hist-fused-scan block " << block << " " << content_name(c) << " "
-                                         << sz.w << "x" << sz.h;
+        EXPECT_EQ(engine_->lut(0), want)
+            << "hist-fused-scan block " << block << " " << content_name(c) << " " << sz.w << "x" << sz.h;
         EXPECT_EQ(engine_->histogram(0), h) << "hist-fused-scan block " << block;
       }
     }
@@ -239,8 +259,8 @@ TEST_F(HistEqCuda, EveryReductionFindsMinAndMax) {
         if (var->backend != Backend::Cuda) continue;
         for (int block : var->blocks) {
           engine_->run(*var, block, 0);
-          EXPECT_EQ(engine_->minmax(0), want) << var->id << " block " << block << " " << content_name(c) << " "
-                                              << sz.w << "x" << sz.h;
+          EXPECT_EQ(engine_->minmax(0), want)
+              << var->id << " block " << block << " " << content_name(c) << " " << sz.w << "x" << sz.h;
           EXPECT_EQ(engine_->lut(0), stretch_lut(want)) << var->id;
         }
       }
@@ -248,8 +268,8 @@ TEST_F(HistEqCuda, EveryReductionFindsMinAndMax) {
   }
 }
 
-void run_pipeline(Engine& e, const Planes& p, Mode mode, const char* hist, const char* scan, const char* reduce,
-                  const char* apply) {
+void run_pipeline(Engine& e, const Planes& p, Mode mode, const char* hist, const char* scan,
+                  const char* reduce, const char* apply) {
   for (int plane = 0; plane < p.processed(); ++plane) {
     if (mode == Mode::Equalize) {
       e.run(*find_variant(hist), find_variant(hist)->default_block, plane);
@@ -275,7 +295,8 @@ TEST_F(HistEqCuda, WholeColourPipelinesEqualTheCpuReference) {
       for (Mode mode : {Mode::Equalize, Mode::Stretch}) {
         const Planes p = split(img, colour);
         engine_->upload(p);
-        run_pipeline(*engine_, p, mode, "hist-lane-private", "scan-block", "reduce-warp-shuffle", "apply-shared");
+        run_pipeline(*engine_, p, mode, "hist-lane-private", "scan-block", "reduce-warp-shuffle",
+                     "apply-shared");
         const image::Image got = merged_output(*engine_, p);
         const image::Image want = process_cpu(img, mode, colour);
         EXPECT_TRUE(got == want) << channels << " channels, colour " << int(colour) << ", mode " << int(mode);
@@ -297,7 +318,8 @@ TEST_F(HistEqCuda, TheDisplayShowsTheSourceBeforeTheFirstRun) {
   engine_->compose(rgba.data());
   // The YCrCb round trip of OpenCV is what an untouched luminance shows.
   const Planes p = split(img, Colour::Luminance);
-  EXPECT_EQ(rgba, image::convert_channels(merge(p, std::vector<std::vector<uint8_t>>{p.planes[0]}), 4).pixels);
+  EXPECT_EQ(rgba,
+            image::convert_channels(merge(p, std::vector<std::vector<uint8_t>>{p.planes[0]}), 4).pixels);
 }
 
 TEST_F(HistEqCuda, BadArgumentsAreRefused) {

@@ -49,13 +49,20 @@ std::vector<uint8_t> bytes(const cv::Mat& m) {
 enum class Kind { Uniform, Constant, NarrowBand, TwoLevel, Sparse, Skewed, DominantFirst };
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::Uniform: return "uniform";
-    case Kind::Constant: return "constant";
-    case Kind::NarrowBand: return "narrow band 100..123";
-    case Kind::TwoLevel: return "two-level";
-    case Kind::Sparse: return "sparse";
-    case Kind::Skewed: return "skewed";
-    case Kind::DominantFirst: return "dominant first bin";
+    case Kind::Uniform:
+      return "uniform";
+    case Kind::Constant:
+      return "constant";
+    case Kind::NarrowBand:
+      return "narrow band 100..123";
+    case Kind::TwoLevel:
+      return "two-level";
+    case Kind::Sparse:
+      return "sparse";
+    case Kind::Skewed:
+      return "skewed";
+    case Kind::DominantFirst:
+      return "dominant first bin";
   }
   return "?";
 }
@@ -68,13 +75,27 @@ image::Image grey(int w, int h, Kind kind, uint64_t seed) {
   for (auto& l : levels) l = uint8_t(r.below(256));
   for (auto& v : img.pixels) {
     switch (kind) {
-      case Kind::Uniform: v = uint8_t(r.below(256)); break;
-      case Kind::Constant: v = a; break;
-      case Kind::NarrowBand: v = uint8_t(100 + r.below(24)); break;
-      case Kind::TwoLevel: v = r.below(3) == 0 ? a : b; break;
-      case Kind::Sparse: v = levels[r.below(5)]; break;
-      case Kind::Skewed: v = uint8_t(std::min<uint32_t>(255, r.below(16) * r.below(16) + r.below(8))); break;
-      case Kind::DominantFirst: v = r.below(10) ? uint8_t(30) : uint8_t(30 + r.below(200)); break;
+      case Kind::Uniform:
+        v = uint8_t(r.below(256));
+        break;
+      case Kind::Constant:
+        v = a;
+        break;
+      case Kind::NarrowBand:
+        v = uint8_t(100 + r.below(24));
+        break;
+      case Kind::TwoLevel:
+        v = r.below(3) == 0 ? a : b;
+        break;
+      case Kind::Sparse:
+        v = levels[r.below(5)];
+        break;
+      case Kind::Skewed:
+        v = uint8_t(std::min<uint32_t>(255, r.below(16) * r.below(16) + r.below(8)));
+        break;
+      case Kind::DominantFirst:
+        v = r.below(10) ? uint8_t(30) : uint8_t(30 + r.below(200));
+        break;
     }
   }
   return img;
@@ -93,16 +114,17 @@ image::Image grey(int w, int h, Kind kind, uint64_t seed) {
   for (const std::vector<uint8_t>* got : results)
     for (size_t i = 0; i < expected.size(); ++i)
       if ((*got)[i] != expected[i])
-        return ::testing::AssertionFailure() << img.width << "x" << img.height << ": pixel " << i << " value "
-                                             << int(img.pixels[i]) << " -> " << int((*got)[i]) << ", OpenCV "
-                                             << int(expected[i]);
+        return ::testing::AssertionFailure()
+               << img.width << "x" << img.height << ": pixel " << i << " value " << int(img.pixels[i])
+               << " -> " << int((*got)[i]) << ", OpenCV " << int(expected[i]);
   return ::testing::AssertionSuccess();
 }
 
 TEST(HistEqOpenCv, EqualizeHistOnManyGreyImages) {
-  const Kind kinds[] = {Kind::Uniform, Kind::Constant,  Kind::NarrowBand,   Kind::TwoLevel,
-                        Kind::Sparse,  Kind::Skewed,    Kind::DominantFirst};
-  const std::pair<int, int> sizes[] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {64, 64}, {317, 211}, {1000, 1000}};
+  const Kind kinds[] = {Kind::Uniform, Kind::Constant, Kind::NarrowBand,   Kind::TwoLevel,
+                        Kind::Sparse,  Kind::Skewed,   Kind::DominantFirst};
+  const std::pair<int, int> sizes[] = {{1, 1}, {1, 7},   {7, 1},     {2, 2},
+                                       {3, 5}, {64, 64}, {317, 211}, {1000, 1000}};
   uint64_t seed = 1;
   for (Kind kind : kinds)
     for (auto [w, h] : sizes)
@@ -129,7 +151,8 @@ TEST(HistEqOpenCv, EqualizeHistTiesRoundToEven) {
     for (int k = 0; k < counts[v]; ++k) img.pixels[i++] = uint8_t(v);
   for (; i < img.pixels.size(); ++i) img.pixels[i] = 255;
   Rng r(5);  // shuffled, so position does not matter
-  for (size_t j = img.pixels.size() - 1; j > 0; --j) std::swap(img.pixels[j], img.pixels[r.below(uint32_t(j + 1))]);
+  for (size_t j = img.pixels.size() - 1; j > 0; --j)
+    std::swap(img.pixels[j], img.pixels[r.below(uint32_t(j + 1))]);
   ASSERT_TRUE(equals_opencv_equalize(img));
   cv::Mat dst;
   cv::equalizeHist(view(img), dst);
@@ -174,9 +197,9 @@ size_t count_mismatches(const char* from, const uint8_t* e, Convert convert) {
     convert(int(i >> 16), int((i >> 8) & 255), int(i & 255), &x, &y, &z);
     if (x != e[3 * size_t(i)] || y != e[3 * size_t(i) + 1] || z != e[3 * size_t(i) + 2]) {
       if (++mismatches <= 5)
-        ADD_FAILURE() << from << " " << (i >> 16) << "," << ((i >> 8) & 255) << "," << (i & 255) << ": ours " << int(x)
-                      << "," << int(y) << "," << int(z) << ", OpenCV " << int(e[3 * size_t(i)]) << ","
-                      << int(e[3 * size_t(i) + 1]) << "," << int(e[3 * size_t(i) + 2]);
+        ADD_FAILURE() << from << " " << (i >> 16) << "," << ((i >> 8) & 255) << "," << (i & 255) << ": ours "
+                      << int(x) << "," << int(y) << "," << int(z) << ", OpenCV " << int(e[3 * size_t(i)])
+                      << "," << int(e[3 * size_t(i) + 1]) << "," << int(e[3 * size_t(i) + 2]);
     }
   }
   return mismatches;
@@ -268,7 +291,8 @@ TEST(HistEqOpenCv, ColourWithAlphaFollowsTheRecipeAndKeepsAlpha) {
   for (size_t i = 0; i < rgba.pixel_count(); ++i)
     for (int k = 0; k < 3; ++k) rgb.pixels[3 * i + size_t(k)] = rgba.pixels[4 * i + size_t(k)];
   for (Colour colour : {Colour::Luminance, Colour::PerChannel}) {
-    const std::vector<uint8_t> expected = colour == Colour::Luminance ? opencv_luminance(rgb) : opencv_per_channel(rgb);
+    const std::vector<uint8_t> expected =
+        colour == Colour::Luminance ? opencv_luminance(rgb) : opencv_per_channel(rgb);
     const image::Image out = process_cpu(rgba, Mode::Equalize, colour);
     for (size_t i = 0; i < rgba.pixel_count(); ++i) {
       for (int k = 0; k < 3; ++k) ASSERT_EQ(out.pixels[4 * i + size_t(k)], expected[3 * i + size_t(k)]) << i;

@@ -12,16 +12,14 @@
 #include <vector>
 
 #include "common/error.h"
-#include "life/life.h"
 #include "cuda/raii.h"
+#include "life/life.h"
 #include "life/life_cuda.h"
 #include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
 
 namespace gpulab::life {
 namespace {
-
-
 
 // Device memory that the test takes away from the engine, to provoke out-of-memory paths.
 using gpulab::testing::MemoryHog;
@@ -79,12 +77,12 @@ std::string difference(const Grid& expected, const Grid& actual) {
 struct Size {
   int w, h;
 };
-const std::vector<Size> kSizes = {{1, 1},    {3, 5},     {63, 65},   {64, 64},  {65, 33},  {100, 257},
-                                  {333, 129}, {1024, 1024}, {1000, 1001}, {1, 77}, {77, 1}, {128, 2},
-                                  {127, 3},  {2, 130}};
+const std::vector<Size> kSizes = {{1, 1},     {3, 5},     {63, 65},     {64, 64},     {65, 33},
+                                  {100, 257}, {333, 129}, {1024, 1024}, {1000, 1001}, {1, 77},
+                                  {77, 1},    {128, 2},   {127, 3},     {2, 130}};
 // The four named rules (compiled into the bit-packed kernel) and two that take its generic path.
-const std::vector<std::string_view> kRules = {"B3/S23", "B36/S23", "B3678/S34678", "B2/S", "B1357/S1357",
-                                              "B035678/S1234"};
+const std::vector<std::string_view> kRules = {"B3/S23", "B36/S23",     "B3678/S34678",
+                                              "B2/S",   "B1357/S1357", "B035678/S1234"};
 
 TEST(LifeCuda, StatusAndSizes) {
   // Pure arithmetic: the memory check's numbers, (H + 2) rows of W + 2 rounded up to 16, and 64 cells a word.
@@ -239,8 +237,8 @@ TEST(LifeCuda, SwitchingLayoutsKeepsTheState) {
       std::string_view id;
       int generations;
     };
-    for (const Leg leg : {Leg{"gpu-swar", 5}, Leg{"gpu-bitpacked", 7}, Leg{"gpu-shared", 6}, Leg{"gpu-bitpacked", 3},
-                          Leg{"gpu-lut-constant", 2}}) {
+    for (const Leg leg : {Leg{"gpu-swar", 5}, Leg{"gpu-bitpacked", 7}, Leg{"gpu-shared", 6},
+                          Leg{"gpu-bitpacked", 3}, Leg{"gpu-lut-constant", 2}}) {
       gpu->step(variant(leg.id), variant(leg.id).default_block, leg.generations);
       cpu->step(variant("cpu-lut"), 0, leg.generations);
       // Population and download straight from whichever layout is current.
@@ -289,8 +287,8 @@ TEST(LifeCuda, RandomizeMatchesCpu) {
         gpu->resize(size.w, size.h);
         gpu->randomize(density, seed);
         const std::string diff = difference(cpu->download(), gpu->download());
-        EXPECT_TRUE(diff.empty()) << size.w << "x" << size.h << " density " << density << " seed " << seed << ": "
-                                  << diff;
+        EXPECT_TRUE(diff.empty()) << size.w << "x" << size.h << " density " << density << " seed " << seed
+                                  << ": " << diff;
       }
     }
   }
@@ -301,7 +299,8 @@ TEST(LifeCuda, ClearAndUploadNormalise) {
   auto gpu = CudaEngine::create(nullptr);
   gpu->resize(70, 9);
   Grid g(70, 9);
-  for (size_t i = 0; i < g.cells.size(); ++i) g.cells[i] = static_cast<uint8_t>(i % 3 == 0 ? 0 : 17 * (i % 5));
+  for (size_t i = 0; i < g.cells.size(); ++i)
+    g.cells[i] = static_cast<uint8_t>(i % 3 == 0 ? 0 : 17 * (i % 5));
   gpu->upload(g);
   const Grid back = gpu->download();
   for (size_t i = 0; i < g.cells.size(); ++i) ASSERT_EQ(back.cells[i], g.cells[i] ? 1 : 0) << "cell " << i;
@@ -320,7 +319,8 @@ TEST(LifeCuda, SetCellsMatchesCpu) {
   std::vector<CellEdit> edits;
   for (int i = 0; i < 400; ++i) {
     // Crowded on a few words (several edits a 64-bit word) with repeats, and some off the grid.
-    edits.push_back(CellEdit{(i * 37) % (w + 6) - 3, (i * 11) % (h + 4) - 2, static_cast<uint8_t>(i % 3 != 0)});
+    edits.push_back(
+        CellEdit{(i * 37) % (w + 6) - 3, (i * 11) % (h + 4) - 2, static_cast<uint8_t>(i % 3 != 0)});
   }
   edits.push_back(CellEdit{5, 5, 1});
   edits.push_back(CellEdit{5, 5, 0});  // the last edit of a cell wins
@@ -487,7 +487,8 @@ TEST(LifeCuda, RenderSurfaceMatchesCpu) {
   view.origin_x_q8 = -700;
   cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
   cudaArray_t array = nullptr;
-  ASSERT_EQ(cudaMallocArray(&array, &desc, view.tex_width, view.tex_height, cudaArraySurfaceLoadStore), cudaSuccess);
+  ASSERT_EQ(cudaMallocArray(&array, &desc, view.tex_width, view.tex_height, cudaArraySurfaceLoadStore),
+            cudaSuccess);
   cudaResourceDesc res{};
   res.resType = cudaResourceTypeArray;
   res.res.array.array = array;
@@ -587,7 +588,8 @@ TEST(LifeCuda, KernelListIsUsableForOccupancy) {
         ASSERT_NE(k.func, nullptr) << v->id << " " << k.name;
         cudaFuncAttributes attr{};
         ASSERT_EQ(cudaFuncGetAttributes(&attr, k.func), cudaSuccess) << v->id << " " << k.name;
-        EXPECT_GE(attr.maxThreadsPerBlock, k.block_threads) << v->id << " " << k.name << " cannot launch its block";
+        EXPECT_GE(attr.maxThreadsPerBlock, k.block_threads)
+            << v->id << " " << k.name << " cannot launch its block";
         if (k.dynamic_smem_for) {
           EXPECT_EQ(k.dynamic_smem_for(k.block_threads), k.dynamic_smem) << k.name;
         }
@@ -607,7 +609,8 @@ TEST(LifeCuda, KernelListIsUsableForOccupancy) {
         const std::vector<KernelInfo> generic = gpu->kernels(*v, block);
         gpu->set_rule(Rule::conway());
         ASSERT_EQ(generic.size(), 1u);
-        EXPECT_NE(generic[0].func, list[0].func) << "Conway should run a compiled-in rule, B1357/S1357 the generic one";
+        EXPECT_NE(generic[0].func, list[0].func)
+            << "Conway should run a compiled-in rule, B1357/S1357 the generic one";
         cudaFuncAttributes attr{};
         EXPECT_EQ(cudaFuncGetAttributes(&attr, generic[0].func), cudaSuccess);
       }

@@ -100,7 +100,8 @@ TEST(PatternRle, UnknownHeaderFieldsAreNamedSoAMisspeltRuleIsNotSilentlyDropped)
     EXPECT_FALSE(p.rule.has_value()) << key;
     ASSERT_EQ(r.warnings.size(), 1u) << key;
     EXPECT_EQ(r.warnings[0].line, 1);
-    EXPECT_NE(r.warnings[0].message.find(std::string("'") + key + "'"), std::string::npos) << r.warnings[0].message;
+    EXPECT_NE(r.warnings[0].message.find(std::string("'") + key + "'"), std::string::npos)
+        << r.warnings[0].message;
     EXPECT_NE(r.warnings[0].message.find("x, y and rule"), std::string::npos) << r.warnings[0].message;
   }
   // The known ones, in any case, warn about nothing.
@@ -141,12 +142,12 @@ TEST(PatternRle, ControlBytesFromTheFileNeverReachAMessageRaw) {
   const std::string nul(1, '\0');
   const std::string texts[] = {
       "x = 3" + esc + ", y = 3\n!",                 // a bad number
-      "x = 3, y = 3, " + esc + "rule\n!",            // a field without '='
-      "x = 3, y = 3, " + nul + "4ule = B3/S23\n!",   // an unknown field (a warning)
-      esc + "x = 3\n!",                              // no header
-      "#R 1 " + esc + "\nx = 1, y = 1\n!",           // a bad offset
-      "x = 3, y = 3, rule = B3" + esc + "/S23\n!",    // a bad rule
-      "x = 3, y = 3\nbo" + nul + "$!",               // a bad byte in the body
+      "x = 3, y = 3, " + esc + "rule\n!",           // a field without '='
+      "x = 3, y = 3, " + nul + "4ule = B3/S23\n!",  // an unknown field (a warning)
+      esc + "x = 3\n!",                             // no header
+      "#R 1 " + esc + "\nx = 1, y = 1\n!",          // a bad offset
+      "x = 3, y = 3, rule = B3" + esc + "/S23\n!",  // a bad rule
+      "x = 3, y = 3\nbo" + nul + "$!",              // a bad byte in the body
   };
   for (const std::string& t : texts) {
     const PatternResult r = parse_rle(t);
@@ -346,7 +347,8 @@ TEST(PatternFiles, MissingFileNamesPathAndReason) {
 }
 
 TEST(PatternFiles, AFifoIsRefusedAtOnceInsteadOfWaitingForAWriter) {
-  const auto path = std::filesystem::temp_directory_path() / ("gpulab_fifo_" + std::to_string(::getpid()) + ".rle");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("gpulab_fifo_" + std::to_string(::getpid()) + ".rle");
   std::filesystem::remove(path);
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   const PatternResult r = load_pattern_file(path.string());

@@ -25,7 +25,8 @@ TEST(PopulationAsyncGpu, PollEventuallyReturnsTheCount) {
       gpu->request_population();
       std::optional<uint64_t> got;
       const auto t0 = std::chrono::steady_clock::now();
-      while (!(got = gpu->poll_population()) && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
+      while (!(got = gpu->poll_population()) &&
+             std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
         std::this_thread::sleep_for(std::chrono::microseconds(100));
       ASSERT_TRUE(got.has_value()) << id << ": the count never arrived";
       EXPECT_EQ(*got, want) << id << " " << w << "x" << h;

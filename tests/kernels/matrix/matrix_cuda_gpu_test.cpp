@@ -74,7 +74,8 @@ TEST_F(MatrixCudaTest, EveryTransposeVariantIsExactAtOddAndTileSizes) {
 
 TEST_F(MatrixCudaTest, EveryMultiplyVariantIsWithinItsBound) {
   // {100, 260, 20}: K and N multiples of 4 (the 16-byte loads of gemm-warp-tile) with M, N off the tile.
-  std::vector<Shape> shapes = {{1, 1, 1}, {17, 33, 9}, {128, 128, 128}, {129, 255, 67}, {64, 200, 3}, {100, 260, 20}};
+  std::vector<Shape> shapes = {{1, 1, 1},      {17, 33, 9},  {128, 128, 128},
+                               {129, 255, 67}, {64, 200, 3}, {100, 260, 20}};
   if (!small_tests()) shapes.insert(shapes.end(), {{300, 200, 513}, {256, 512, 260}, {1000, 37, 1500}});
   for (const Shape s : shapes) {
     const Operands o = generate(Init::Random, s.m, s.n, s.k, s.m * 7 + s.k);

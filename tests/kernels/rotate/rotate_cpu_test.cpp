@@ -567,8 +567,10 @@ TEST(RotateUnitModel, ReproducesSamplesRecordedOnTheH100) {
 TEST(RotateUnitModel, LinearPositionIsXTimes256RoundedHalfUpForEveryFloat) {
   // Against long double for floats near the awkward spots: tiny negatives, halves, large values.
   std::vector<float> xs;
-  for (float base : {0.0f, -0.001953125f, -0.00390625f, 0.5f, -0.5f, 7.25f, -7.25f, 4096.0f, -4096.0f, 65535.5f})
-    for (int k = -40; k <= 40; ++k) xs.push_back(std::nextafter(base, base + float(k)) + float(k) * (1.0f / 4096));
+  for (float base :
+       {0.0f, -0.001953125f, -0.00390625f, 0.5f, -0.5f, 7.25f, -7.25f, 4096.0f, -4096.0f, 65535.5f})
+    for (int k = -40; k <= 40; ++k)
+      xs.push_back(std::nextafter(base, base + float(k)) + float(k) * (1.0f / 4096));
   for (float tiny : {1e-30f, -1e-30f, -1e-7f, 1e-7f, -0.001953124f, -0.001953126f}) xs.push_back(tiny);
   for (float x : xs) {
     const long double want = std::floor(static_cast<long double>(x) * 256 + 0.5L);
@@ -592,7 +594,8 @@ TEST(RotateUnitModel, DiffersFromTheDefinitionOnlyAtTiesAndWithinTheDerivedBound
           for (Filter f : kFilters)
             for (Address a : kAddresses)
               for (bool normalized : {true, false}) {
-                if (!normalized && (a == Address::Wrap || a == Address::Mirror)) continue;  // CUDA clamps there
+                if (!normalized && (a == Address::Wrap || a == Address::Mirror))
+                  continue;  // CUDA clamps there
                 const Settings s = settings(angle, scale, f, a, normalized);
                 const Image unit = rotate_unit_cpu(img, s), def = rotate_cpu(img, s.params);
                 const Coefficients k = coefficients(s.params);
@@ -602,13 +605,12 @@ TEST(RotateUnitModel, DiffersFromTheDefinitionOnlyAtTiesAndWithinTheDerivedBound
                 for (int y = 0; y < h; ++y)
                   for (int x = 0; x < w; ++x) {
                     const Coord sc = source_coord(x, y, w, h, k);
-                    const bool tie = f == Filter::Point &&
-                                     [&] {
-                                       const PointTap u = unit_point_tap(texture_coord(sc, w, h, normalized), w, h,
-                                                                         normalized, a),
-                                                      d = point_tap(sc, w, h, a);
-                                       return u.i != d.i || u.j != d.j;
-                                     }();
+                    const bool tie = f == Filter::Point && [&] {
+                      const PointTap u = unit_point_tap(texture_coord(sc, w, h, normalized), w, h, normalized,
+                                                        a),
+                                     d = point_tap(sc, w, h, a);
+                      return u.i != d.i || u.j != d.j;
+                    }();
                     ties += tie;
                     for (int ch = 0; ch < c; ++ch) {
                       const int d = std::abs(at(unit, x, y, ch) - at(def, x, y, ch));
@@ -649,7 +651,8 @@ TEST(RotateUnitModel, TheLinearBoundGrowsOnlyWithNormalizedCoordinatesOnLargeIma
   EXPECT_EQ(unit_linear_bound(301, 203, settings(30, 1, Filter::Linear, Address::Border, false)), 2);
   EXPECT_EQ(unit_linear_bound(8192, 8192, settings(30, 1, Filter::Linear, Address::Border, false)), 2);
   EXPECT_EQ(unit_linear_bound(64, 64, settings(30, 1, Filter::Linear, Address::Border, true)), 3);
-  EXPECT_GE(unit_linear_bound(32768, 32768, settings(30, 1 / 64.0f, Filter::Linear, Address::Wrap, true)), 10);
+  EXPECT_GE(unit_linear_bound(32768, 32768, settings(30, 1 / 64.0f, Filter::Linear, Address::Wrap, true)),
+            10);
 }
 
 // tex-pitch-prefetch asks the L2 for the rows tile_footprint / footprint_row give: they must hold
@@ -657,7 +660,8 @@ TEST(RotateUnitModel, TheLinearBoundGrowsOnlyWithNormalizedCoordinatesOnLargeIma
 // coordinates on and off, at every scale the demo allows), and on turned tiles they should be
 // tighter than the footprint's bounding box.
 TEST(RotateFootprint, CoversEveryTexelTheUnitReadsForATile) {
-  const std::pair<int, int> images[] = {{8192, 8192}, {301, 203}, {33, 17}, {1, 9}, {4096, 1000}, {32768, 32768}};
+  const std::pair<int, int> images[] = {{8192, 8192}, {301, 203},   {33, 17},
+                                        {1, 9},       {4096, 1000}, {32768, 32768}};
   const float angles[] = {0.0f, 30.0f, -47.5f, 90.0f, 180.0f, 123.4f, 10.0f};
   const float scales[] = {1.0f, 0.6f, 1.7f, 0.25f, 4.0f, 64.0f};
   uint32_t seed = 12345;
@@ -674,7 +678,8 @@ TEST(RotateFootprint, CoversEveryTexelTheUnitReadsForATile) {
               // the first tile, the last (clipped at the image's edge) and one in between
               const int bx = pick == 0 ? 0 : pick == 1 ? tx - 1 : int((seed >> 8) % uint32_t(tx));
               const int by = pick == 0 ? 0 : pick == 1 ? ty - 1 : int((seed >> 16) % uint32_t(ty));
-              const int x0 = bx * tile, y0 = by * tile, x1 = std::min(x0 + tile, w) - 1, y1 = std::min(y0 + tile, h) - 1;
+              const int x0 = bx * tile, y0 = by * tile, x1 = std::min(x0 + tile, w) - 1,
+                        y1 = std::min(y0 + tile, h) - 1;
               const TileFootprint f = tile_footprint(x0, y0, x1, y1, w, h, k);
               auto covered = [&](int i, int j) {
                 if (i < 0 || i >= w || j < 0 || j >= h) return true;  // not in the image: not prefetched
@@ -688,12 +693,13 @@ TEST(RotateFootprint, CoversEveryTexelTheUnitReadsForATile) {
                   const Coord c = texture_coord(source_coord(x, y, w, h, k), w, h, normalized);
                   const int i = int((unit_linear_fixed(c.x, w, normalized) - 128) >> 8),
                             j = int((unit_linear_fixed(c.y, h, normalized) - 128) >> 8);
-                  const int pi = unit_point_index(c.x, w, normalized), pj = unit_point_index(c.y, h, normalized);
-                  const bool ok = covered(i, j) && covered(i + 1, j) && covered(i, j + 1) && covered(i + 1, j + 1) &&
-                                  covered(pi, pj);
-                  ASSERT_TRUE(ok) << w << "x" << h << " angle " << angle << " scale " << scale << " normalized "
-                                  << normalized << " tile " << tile << " at (" << x0 << ", " << y0 << "), pixel ("
-                                  << x << ", " << y << ")";
+                  const int pi = unit_point_index(c.x, w, normalized),
+                            pj = unit_point_index(c.y, h, normalized);
+                  const bool ok = covered(i, j) && covered(i + 1, j) && covered(i, j + 1) &&
+                                  covered(i + 1, j + 1) && covered(pi, pj);
+                  ASSERT_TRUE(ok) << w << "x" << h << " angle " << angle << " scale " << scale
+                                  << " normalized " << normalized << " tile " << tile << " at (" << x0 << ", "
+                                  << y0 << "), pixel (" << x << ", " << y << ")";
                 }
               // in the image and no wider than the bounding box of the rows' spans
               long long area = 0;

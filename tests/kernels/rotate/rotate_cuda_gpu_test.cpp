@@ -42,7 +42,8 @@ image::Image test_image(int w, int h, int channels, uint32_t seed) {
       for (int c = 0; c < channels; ++c) {
         s = s * 1664525u + 1013904223u;
         // A smooth gradient plus noise: edges and texture both.
-        const int v = (x * 255 / std::max(w - 1, 1) + y * 97 / std::max(h - 1, 1) + c * 50 + int(s >> 28)) & 0xFF;
+        const int v =
+            (x * 255 / std::max(w - 1, 1) + y * 97 / std::max(h - 1, 1) + c * 50 + int(s >> 28)) & 0xFF;
         img.pixels[(size_t(y) * w + x) * channels + c] = uint8_t(v);
       }
   return img;
@@ -54,15 +55,18 @@ struct Compare {
   int largest = 0;
   size_t ties = 0;
 };
-Compare against_definition(const image::Image& got, const image::Image& want, const Variant& v, const Settings& e) {
+Compare against_definition(const image::Image& got, const image::Image& want, const Variant& v,
+                           const Settings& e) {
   Compare r;
   const Coefficients k = coefficients(e.params);
   const int w = want.width, h = want.height;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const Coord sc = v.kind() == Kind::Lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k);
+      const Coord sc =
+          v.kind() == Kind::Lecture ? lecture_source_coord(x, y, w, h, k) : source_coord(x, y, w, h, k);
       if (e.params.filter == Filter::Point) {
-        const PointTap u = unit_point_tap(texture_coord(sc, w, h, e.normalized), w, h, e.normalized, e.params.address),
+        const PointTap u = unit_point_tap(texture_coord(sc, w, h, e.normalized), w, h, e.normalized,
+                                          e.params.address),
                        d = point_tap(sc, w, h, e.params.address);
         if (u.i != d.i || u.j != d.j) {
           ++r.ties;
@@ -130,10 +134,12 @@ TEST_F(RotateCuda, EveryVariantMatchesTheReferenceForEveryModeAndSize) {
                   const std::string what = std::string(v.id) + " " + std::string(name(f)) + " " +
                                            std::string(name(a)) + (normalized ? " normalized " : " texel ") +
                                            std::to_string(angle) + "deg x" + std::to_string(scale) + " " +
-                                           std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(channels);
+                                           std::to_string(w) + "x" + std::to_string(h) + "x" +
+                                           std::to_string(channels);
                   const image::Image unit = rotate_unit_cpu(src, e, lecture);
                   EXPECT_EQ(count_differing(got, unit), 0u) << what << " against the unit model";
-                  const image::Image def = lecture ? rotate_lecture_cpu(src, e.params) : rotate_cpu(src, e.params);
+                  const image::Image def =
+                      lecture ? rotate_lecture_cpu(src, e.params) : rotate_cpu(src, e.params);
                   const Compare c = against_definition(got, def, v, e);
                   const int bound = f == Filter::Linear ? unit_linear_bound(w, h, e) : 0;
                   EXPECT_LE(c.largest, bound) << what << " against the definition (" << c.ties << " ties)";
@@ -147,8 +153,9 @@ TEST_F(RotateCuda, ExtremeScalesAndFineAnglesFollowTheUnitModel) {
   // Zoomed far out, wrap and mirror repeat the image many times: coordinates many periods away, where
   // the unit's 21-bit normalized coordinates decide; zoomed far in, positions between two texels
   // resolve to 256ths.
-  const std::vector<std::pair<int, int>> shapes =
-      small_tests() ? std::vector<std::pair<int, int>>{{17, 9}} : std::vector<std::pair<int, int>>{{17, 9}, {128, 96}};
+  const std::vector<std::pair<int, int>> shapes = small_tests()
+                                                      ? std::vector<std::pair<int, int>>{{17, 9}}
+                                                      : std::vector<std::pair<int, int>>{{17, 9}, {128, 96}};
   for (auto [w, h] : shapes)
     for (int channels : {1, 4}) {
       const image::Image src = test_image(w, h, channels, uint32_t(w + h + channels));
@@ -227,7 +234,8 @@ TEST_F(RotateCuda, FetchOnlyRunsWithoutWritingTheOutput) {
     engine_->run_fetch_only(v, v.default_block, s);
     image::Image after = engine_->output();
     ASSERT_EQ(after.pixels.size(), rotated.pixels.size());
-    EXPECT_TRUE(std::equal(after.pixels.begin() + 4, after.pixels.end(), rotated.pixels.begin() + 4)) << channels;
+    EXPECT_TRUE(std::equal(after.pixels.begin() + 4, after.pixels.end(), rotated.pixels.begin() + 4))
+        << channels;
     engine_->run(v, v.default_block, s);
     EXPECT_NE(engine_->output(), rotated) << "the 75° output differs from the 30° one";
   }
