@@ -17,6 +17,7 @@
 
 #include "base/stats.h"
 #include "common/error.h"
+#include "common/number.h"
 #include "common/text.h"
 #include "core/batch.h"
 #include "core/files.h"
@@ -159,14 +160,15 @@ std::string LifeDemo::configure(const Options& o) {
     rule_from_command_line_ = true;
   }
   if (!cli_.grid.empty()) {
-    int w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(cli_.grid.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-      return "--grid needs WxH, e.g. 1024x1024, got " + text::quote(cli_.grid);
+    // Parsed without wrap-around (4294967306x10 is not 10x10); check_size gives the edges' limits.
+    long long w = 0, h = 0;
+    if (std::string bad = text::parse_whole_size(cli_.grid, life::kMinEdge, life::kMaxEdge, &w, &h);
+        !bad.empty())
+      return "--grid " + bad + ", e.g. 1024x1024";
     const std::string err = life::check_size(w, h);
     if (!err.empty()) return err;
-    grid_w_ = w;
-    grid_h_ = h;
+    grid_w_ = static_cast<int>(w);
+    grid_h_ = static_cast<int>(h);
   }
   if (!cli_.pattern.empty()) {
     // Read once, here: what reset and the batch run place is this copy.

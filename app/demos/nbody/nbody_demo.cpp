@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "core/batch.h"
+#include "core/cli_number.h"
 #include "core/files.h"
 #include "core/timings.h"
 #include "demos/nbody/nbody_display.h"
@@ -110,7 +111,7 @@ bool NbodyDemo::set_block(size_t stage, int block, std::string* why) {
 void NbodyDemo::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("N-body (--demo nbody)");
   g->add_option("--bodies", cli_.bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
-      ->check(CLI::Range(nbody::kMinBodies, nbody::kMaxBodies));
+      ->check(whole_number(nbody::kMinBodies, nbody::kMaxBodies));
   // Given or not matters (they override a loaded file's header): each() notes it at parse time.
   g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) {
     cli_.dt_given = true;
