@@ -185,7 +185,7 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 }
 
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
-                      const char* what, const std::function<void()>& upload,
+                      bool headless, const char* what, const std::function<void()>& upload,
                       const std::function<void()>& show, const image::Generated* fallback,
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify) {
@@ -211,7 +211,7 @@ void start_with_image(const image::Image& img, const std::string& name, int max_
     }
   }
   if (problem.empty()) return;
-  if (batch) throw std::runtime_error(problem);
+  if (batch || headless) throw std::runtime_error(problem);
   notify(problem + "; showing a generated image instead");
   fall_back();
 }

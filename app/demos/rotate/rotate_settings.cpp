@@ -68,6 +68,7 @@ void RotateDemo::add_options(CLI::App& cli) {
 }
 
 std::string RotateDemo::configure(const Options& o) {
+  headless_ = o.headless;
   if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
   if (std::string bad = reject_seed(o, "the rotate demo (its images are files or fixed generated pictures)");
       !bad.empty())
