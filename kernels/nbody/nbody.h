@@ -57,6 +57,11 @@ struct System {
   bool operator==(const System&) const = default;
 };
 
+// "" when every value of `s` is finite, else "the state is not finite after step K (...)": a state
+// that blew up (coincident bodies without softening, huge values) is not written, since no body-file
+// reader, gpulab's included, takes nan.
+std::string check_finite(const System& s, uint64_t step);
+
 // ---------------------------------------------------------------------------------------------
 // Initial conditions. Deterministic for (kind, n, seed); total mass 1, centre of mass at the origin,
 // zero total momentum (corrected after sampling).

@@ -42,6 +42,15 @@ std::string format_number(double v) {
 
 }  // namespace
 
+std::string check_finite(const System& s, uint64_t step) {
+  for (const auto* v : {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz, &s.m})
+    for (size_t i = 0; i < v->size(); ++i)
+      if (!std::isfinite((*v)[i]))
+        return "the state is not finite after step " + std::to_string(step) + " (body " + std::to_string(i) +
+               "; bodies too close for the softening, or values too large)";
+  return {};
+}
+
 std::string check_params(const Params& p) {
   const std::pair<const char*, float> values[] = {{"G", p.G}, {"softening", p.softening}, {"dt", p.dt}};
   for (const auto& [name, value] : values)

@@ -473,12 +473,25 @@ void NbodyDemo::save_csv(const std::filesystem::path& path) {
 std::string NbodyDemo::run_batch(const Options& o) {
   if (cli_.save_bodies.empty()) return {};
   try {
+    // A state that blew up (coincident bodies without softening, huge values) is not written: the file
+    // would hold nan, which no reader (gpulab's own included) takes. Checked after each batch of steps
+    // (they double: a few dozen checks in all), so the step named is where it was first seen.
+    auto check_finite = [this]() {
+      if (std::string bad = nbody::check_finite(active_->download(), step_); !bad.empty())
+        throw std::runtime_error(bad + "; " + text::quote(cli_.save_bodies) + " not written");
+    };
     run_batch_steps(
-        o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "steps");
+        o.steps < 0 ? 0 : o.steps,
+        [&](int n) {
+          advance(n);
+          check_finite();
+        },
+        "steps");
+    check_finite();
     save_csv(cli_.save_bodies);
     std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
                  static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
-                 cli_.save_bodies.c_str());
+                 text::escape(cli_.save_bodies, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
