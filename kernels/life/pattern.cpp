@@ -73,11 +73,17 @@ bool parse_int(std::string_view s, long long& out) {
   return true;
 }
 
-// Golly appends a bounded-grid spec to the rule ("B3/S23:T100,100"); gpulab's torus size is set
-// separately, so the suffix is dropped.
-std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error) {
+// Golly appends a bounded-grid spec to the rule ("B3/S23:T100,100"); gpulab runs every pattern on a
+// torus of --grid's size, so the suffix is not used, and a warning says so (it used to run on the
+// default torus without a word).
+std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error, int line_no,
+                                   std::vector<PatternError>& warnings) {
   const size_t colon = text.find(':');
-  if (colon != std::string_view::npos) text = text.substr(0, colon);
+  if (colon != std::string_view::npos) {
+    warnings.push_back({line_no, "the rule's bounded grid " + quote(trim(text.substr(colon)), 40) +
+                                     " is not used: gpulab runs patterns on a torus of --grid's size"});
+    text = text.substr(0, colon);
+  }
   return Rule::parse(text, error);
 }
 
@@ -112,7 +118,7 @@ std::optional<PatternError> parse_header(std::string_view line, int line_no, Pat
       if (seen_rule) return PatternError{line_no, "rule appears twice in the header"};
       seen_rule = true;
       std::string why;
-      header_rule = parse_rle_rule(value, &why);
+      header_rule = parse_rle_rule(value, &why, line_no, warnings);
       if (!header_rule) return PatternError{line_no, why};
     } else if (key == "x" || key == "y") {
       bool& seen = key == "x" ? seen_x : seen_y;
@@ -219,7 +225,7 @@ PatternResult parse_rle(std::string_view text) {
         }
         case 'r': {
           std::string why;
-          hash_rule = parse_rle_rule(rest, &why);
+          hash_rule = parse_rle_rule(rest, &why, line_no, warnings);
           if (!hash_rule) return fail(line_no, why);
           break;
         }

@@ -79,9 +79,16 @@ TEST(PatternRle, HeaderSpellings) {
   // The older S/B rule form some files still carry.
   p = must_parse(parse_rle("x = 3, y = 3, rule = 23/3\nbo$2bo$3o!"));
   EXPECT_EQ(*p.rule, Rule::conway());
-  // Golly's bounded-grid suffix is dropped.
-  p = must_parse(parse_rle("x = 3, y = 3, rule = B3/S23:T64,64\nbo$2bo$3o!"));
+  // Golly's bounded-grid suffix is not used, and a warning says so (issue 30: it ran on the default
+  // torus without a word).
+  const PatternResult bounded = parse_rle("x = 3, y = 3, rule = B3/S23:T10,10\nbo$2bo$3o!");
+  p = must_parse(bounded);
   EXPECT_EQ(*p.rule, Rule::conway());
+  ASSERT_EQ(bounded.warnings.size(), 1u);
+  EXPECT_EQ(bounded.warnings[0].line, 1);
+  EXPECT_NE(bounded.warnings[0].message.find("bounded grid ':T10,10' is not used"), std::string::npos)
+      << bounded.warnings[0].message;
+  EXPECT_EQ(parse_rle("#r B3/S23:T10,10\nx = 3, y = 3\nbo$2bo$3o!").warnings.size(), 1u);
   p = must_parse(parse_rle("x = 3, y = 3, rule = B36/S23:P20,30,\nbo$2bo$3o!"));
   EXPECT_EQ(*p.rule, *Rule::parse("B36/S23"));
   // Trailing comma.
