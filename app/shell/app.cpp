@@ -495,7 +495,7 @@ bool App::write_screenshot(const std::filesystem::path& path) {
     notify("screenshot failed: " + err);
     return false;
   }
-  notify("screenshot saved: " + path.string());
+  notify("screenshot saved: " + text::escape(path.string(), 4096));
   return true;
 }
 

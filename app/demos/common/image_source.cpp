@@ -2,6 +2,7 @@
 #include "demos/common/image_source.h"
 
 #include "common/error.h"
+#include "common/text.h"
 
 #include <imgui.h>
 
@@ -266,7 +267,7 @@ std::string save_batch_image(const std::string& path, const std::function<image:
   try {
     const std::string err = image::save_png(path, produce());
     if (!err.empty()) return err;  // names the file
-    std::fprintf(stderr, "gpulab: %s, written to %s\n", done().c_str(), path.c_str());
+    std::fprintf(stderr, "gpulab: %s, written to %s\n", done().c_str(), text::escape(path, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }

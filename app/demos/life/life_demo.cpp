@@ -610,7 +610,7 @@ std::string LifeDemo::run_batch(const Options& o) {
     save_rle(cli_.save_pattern);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
-                 std::string(current().id).c_str(), cli_.save_pattern.c_str());
+                 std::string(current().id).c_str(), text::escape(cli_.save_pattern, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -731,7 +731,7 @@ void LifeDemo::ui(Frame& frame) {
     try {
       const auto rle = gl::unique_screenshot_path("patterns", "life", ".rle");
       save_rle(rle);
-      notify("saved " + rle.string());
+      notify("saved " + text::escape(rle.string(), 4096));
     } catch (const std::exception& e) {
       notify(e.what());
     }

@@ -637,7 +637,7 @@ void NbodyDemo::ui_system(float w) {
     try {
       const auto p = gl::unique_screenshot_path("bodies", "nbody", ".csv");
       save_csv(p);
-      notify("saved " + p.string());
+      notify("saved " + text::escape(p.string(), 4096));
     } catch (const std::exception& e) {
       notify(e.what());
     }
