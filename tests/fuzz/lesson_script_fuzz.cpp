@@ -4,12 +4,15 @@
 // 500 steps, each on a known demo, and no text longer than the player can draw (title 200 characters,
 // caption 1000, notes 4000: ImGui aborts on longer ones).
 //
-// Nothing is written. So that no file of the machine is read, an input holding a '/' (every path a
-// parameter could name outside the lesson's folder, which does not exist) is skipped.
+// Nothing is written. So that no file of the machine is read, an input is skipped when a word of it
+// (split at blanks, quotes and TOML's punctuation) names something that exists, as the command-line
+// target does; the lesson's own folder does not exist, so relative paths name nothing.
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "core/demo.h"
@@ -19,6 +22,21 @@
 using namespace gpulab;
 
 namespace {
+
+bool names_existing_path(std::string_view text) {
+  std::string word;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ' ';
+    if (std::string_view(" \t\r\n\"'=,{}[]").find(c) == std::string_view::npos && c != '\0') {
+      word += c;
+      continue;
+    }
+    std::error_code ec;
+    if (word.find('/') != std::string::npos && std::filesystem::exists(word, ec)) return true;
+    word.clear();
+  }
+  return false;
+}
 
 size_t chars(std::string_view s) {
   size_t n = 0;
@@ -30,7 +48,7 @@ size_t chars(std::string_view s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (text.find('/') != std::string_view::npos) return 0;
+  if (names_existing_path(text)) return 0;
   const presenter::LessonLoad r = presenter::parse_lesson(text, "no-such-folder/fuzz.toml", make_demos);
   if (!r.lesson) {
     fuzz::require(!r.error.empty(), "lesson: no lesson and no error");

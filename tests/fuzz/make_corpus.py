@@ -335,7 +335,7 @@ def command_lines():
 
 
 # ------------------------------------------------------------------------------------------------
-# Lesson scripts (no '/' in any: the target skips inputs that could name a file of the machine)
+# Lesson scripts (the target skips an input with a word naming a file of the machine)
 
 def lessons():
     t = "lesson_script"
