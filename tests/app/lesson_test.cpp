@@ -15,6 +15,7 @@
 #include "presenter/lesson.h"
 #include "presenter/lesson_player.h"
 #include "support/run_binary.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace gpulab;
