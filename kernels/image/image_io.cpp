@@ -602,6 +602,8 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
     return fail("corrupt " + std::string(format_name(format)) + " (" + reason + ")");
   }
   if (format == Format::Unknown) format = Format::Tga;  // the one format stb knows without a signature
+  // A top-down BMP stores a negative height; stb's loader takes its magnitude, its info call does not.
+  if (format == Format::Bmp && h < 0 && h > std::numeric_limits<int>::min()) h = -h;
   const std::string fmt = format_name(format);
   // All before decoding: stb allocates width x height x channels at once.
   why = check_size(uint64_t(std::max(w, 0)), uint64_t(std::max(h, 0)));

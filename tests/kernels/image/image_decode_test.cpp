@@ -642,6 +642,22 @@ TEST(ImageDecode, JpegOfMoreThanAThousandScansIsRefused) {
   EXPECT_REFUSED(j, "more than 1000 scans");
 }
 
+TEST(ImageDecode, ATopDownBmpLoads) {
+  // A negative height in the header means rows stored top first: refused as "8x0 pixels" before.
+  const Image rgb = pattern(5, 3, 3);
+  const Bytes bottom_up = make_bmp(rgb);
+  const size_t row = (5 * 3 + 3) / 4 * 4;
+  Bytes top_down(bottom_up.begin(), bottom_up.begin() + 54);
+  const uint32_t minus_h = uint32_t(-3);
+  for (int k = 0; k < 4; ++k) top_down[22 + k] = uint8_t(minus_h >> (8 * k));
+  for (int y = 2; y >= 0; --y)
+    top_down.insert(top_down.end(), bottom_up.begin() + long(54 + y * row),
+                    bottom_up.begin() + long(54 + (y + 1) * row));
+  const LoadResult r = decode(top_down, "top-down.bmp");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, rgb);
+}
+
 TEST(ImageDecode, APgmOfMaximumValueZeroIsRefused) {
   // stb read it as 255: a picture the file does not hold.
   EXPECT_REFUSED(make_pnm("P5\n2 1\n0\n", {0, 0}), "its maximum value is 0 (1 to 65535)");
