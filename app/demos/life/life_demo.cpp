@@ -172,7 +172,8 @@ std::string LifeDemo::configure(const Options& o) {
   }
   if (!cli_.pattern.empty()) {
     // Read once, here: what reset and the batch run place is this copy.
-    life::PatternResult r = life::load_pattern_file(cli_.pattern);
+    // The grid is known: an RLE header larger than it is refused before its cells are allocated.
+    life::PatternResult r = life::load_pattern_file(cli_.pattern, grid_w_, grid_h_);
     if (!r) return life::describe(r.error, cli_.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
       return text::escape(cli_.pattern) + ": the pattern is " + std::to_string(r.pattern->width) + "x" +

@@ -501,4 +501,17 @@ TEST(PatternPlace, TooLargeLeavesTheGridAlone) {
 }
 
 }  // namespace
+// Bad input, second round (issue 30): an RLE header is compared with the grid before the cells are
+// allocated.
+TEST(PatternRle, AHeaderLargerThanTheGridIsRefusedBeforeAllocating) {
+  const PatternResult r = parse_rle("#C big\nx = 30000, y = 30000\no!", 1024, 512);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error.line, 2);
+  EXPECT_EQ(r.error.message, "the pattern is 30000x30000, larger than the 1024x512 grid (use --grid)");
+  EXPECT_FALSE(parse_rle("x = 3, y = 600\no!", 1024, 512));
+  EXPECT_TRUE(parse_rle("x = 3, y = 3\nbo$2bo$3o!", 3, 3));  // exactly the grid
+  EXPECT_TRUE(parse_pattern("x = 3, y = 3\nbo$2bo$3o!", "g.rle", 3, 3));
+  EXPECT_FALSE(parse_pattern("x = 4, y = 3\nbo$2bo$3o!", "", 3, 3));
+}
+
 }  // namespace gpulab::life
