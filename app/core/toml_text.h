@@ -82,6 +82,19 @@ inline TomlDepth toml_too_deep(std::string_view s, int limit = kMaxTomlDepth) {
       ++i;
     }
   };
+  // The parts of a dotted key or header name up to `end` (or the line's end): dots outside quotes.
+  auto count_parts = [&](char end) {
+    int parts = 1;
+    while (i < n && s[i] != end && s[i] != '\n') {
+      if (s[i] == '"' || s[i] == '\'') {
+        skip_string();
+        continue;
+      }
+      if (s[i] == '.') ++parts;
+      ++i;
+    }
+    return parts;
+  };
   auto skip_comment = [&]() {
     while (i < n && s[i] != '\n') ++i;
   };
@@ -113,32 +126,14 @@ inline TomlDepth toml_too_deep(std::string_view s, int limit = kMaxTomlDepth) {
         continue;
       }
       if (c == '[' && open.empty()) {  // a table header: its parts are the base of the keys under it
-        int parts = 1;
         ++i;
-        while (i < n && s[i] != ']' && s[i] != '\n') {
-          if (s[i] == '"' || s[i] == '\'') {
-            skip_string();
-            continue;
-          }
-          if (s[i] == '.') ++parts;
-          ++i;
-        }
-        base = parts;
+        base = count_parts(']');
         if (TomlDepth d = too_deep(base); d.line) return d;
         mode = Mode::Rest;
         continue;
       }
       // A key, dotted or not, up to its '='.
-      int parts = 1;
-      while (i < n && s[i] != '=' && s[i] != '\n') {
-        if (s[i] == '"' || s[i] == '\'') {
-          skip_string();
-          continue;
-        }
-        if (s[i] == '.') ++parts;
-        ++i;
-      }
-      value_depth = (open.empty() ? base : open.back().depth) + parts;
+      value_depth = (open.empty() ? base : open.back().depth) + count_parts('=');
       if (TomlDepth d = too_deep(value_depth); d.line) return d;
       if (i < n && s[i] == '=') ++i;
       mode = Mode::Value;

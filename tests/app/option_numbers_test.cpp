@@ -15,13 +15,7 @@
 namespace gpulab {
 namespace {
 
-ParseResult parse(std::vector<const char*> args) {
-  std::vector<std::unique_ptr<Demo>> demos = make_demos();
-  std::vector<Demo*> views;
-  for (const auto& d : demos) views.push_back(d.get());
-  args.insert(args.begin(), "gpulab");
-  return parse_command_line(static_cast<int>(args.size()), args.data(), views);
-}
+ParseResult parse(std::vector<const char*> args) { return testing::parse_with_every_demo(std::move(args)); }
 
 #define EXPECT_HAS(haystack, needle)                               \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \

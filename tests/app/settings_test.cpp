@@ -15,6 +15,7 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "core/settings.h"
+#include "support/configure_demo.h"
 #include "support/unprivileged.h"
 
 namespace fs = std::filesystem;
@@ -311,13 +312,7 @@ TEST_F(SettingsFile, AReadOnlyFileIsNotReplaced) {
 }
 
 // --ui-scale, --projector and --reset-settings on the command line.
-ParseResult parse(std::vector<const char*> args) {
-  std::vector<std::unique_ptr<Demo>> demos = make_demos();
-  std::vector<Demo*> views;
-  for (const auto& d : demos) views.push_back(d.get());
-  args.insert(args.begin(), "gpulab");
-  return parse_command_line(static_cast<int>(args.size()), args.data(), views);
-}
+ParseResult parse(std::vector<const char*> args) { return testing::parse_with_every_demo(std::move(args)); }
 
 TEST(UiScaleOption, AcceptsTheRangeEnds) {
   for (const char* v : {"0.75", "1", "2.5", "4"}) {

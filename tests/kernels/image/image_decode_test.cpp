@@ -83,17 +83,21 @@ Bytes zlib_stored(const Bytes& raw) {
   return z;
 }
 
-// A PNG of any header; `rows` is the filtered data (a filter byte before each row).
-Bytes make_png(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& rows) {
+// A PNG of any header with `idat` as its one IDAT chunk's data.
+Bytes png_with_idat(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& idat) {
   Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   Bytes ihdr;
   put32be(ihdr, w);
   put32be(ihdr, h);
   ihdr.insert(ihdr.end(), {uint8_t(depth), uint8_t(colour_type), 0, 0, 0});
-  for (const Bytes& c :
-       {png_chunk("IHDR", ihdr), png_chunk("IDAT", zlib_stored(rows)), png_chunk("IEND", {})})
+  for (const Bytes& c : {png_chunk("IHDR", ihdr), png_chunk("IDAT", idat), png_chunk("IEND", {})})
     png.insert(png.end(), c.begin(), c.end());
   return png;
+}
+
+// A PNG of any header; `rows` is the filtered data (a filter byte before each row).
+Bytes make_png(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& rows) {
+  return png_with_idat(w, h, depth, colour_type, zlib_stored(rows));
 }
 
 Image pattern(int w, int h, int channels) {
@@ -603,17 +607,6 @@ Bytes deflated(const Bytes& raw) {
   EXPECT_EQ(compress2(z.data(), &n, raw.data(), uLong(raw.size()), 9), Z_OK);
   z.resize(n);
   return z;
-}
-
-Bytes png_with_idat(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& idat) {
-  Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  Bytes ihdr;
-  put32be(ihdr, w);
-  put32be(ihdr, h);
-  ihdr.insert(ihdr.end(), {uint8_t(depth), uint8_t(colour_type), 0, 0, 0});
-  for (const Bytes& c : {png_chunk("IHDR", ihdr), png_chunk("IDAT", idat), png_chunk("IEND", {})})
-    png.insert(png.end(), c.begin(), c.end());
-  return png;
 }
 
 TEST(ImageDecode, DataThatInflatePastTheImagesOwnSizeAreRefused) {
