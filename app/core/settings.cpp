@@ -195,7 +195,7 @@ std::string patch_settings_toml(std::string_view text, const Settings& settings)
     if (node.is_table() || node.is_array())
       insert_at = std::min(insert_at, static_cast<size_t>(node.source().begin.line) - 1);
   struct Edit {
-    size_t first, last;  // 0-based lines replaced (last < first: an insertion before `first`)
+    size_t first, count;  // `count` 0-based lines from `first` replaced (0: an insertion before `first`)
     std::vector<std::string> with;
   };
   std::vector<Edit> edits;
@@ -204,7 +204,7 @@ std::string patch_settings_toml(std::string_view text, const Settings& settings)
     if (now == before) continue;  // what the file says (or its default) already: the line is left as it is
     const toml::node* node = root.get(k);
     if (!node) {
-      if (!now.empty()) edits.push_back({insert_at, insert_at - 1, {std::string(k) + " = " + now}});
+      if (!now.empty()) edits.push_back({insert_at, 0, {std::string(k) + " = " + now}});
       continue;
     }
     if (node->is_table() || node->is_array()) continue;  // not ours to rewrite: reported when read
@@ -212,21 +212,22 @@ std::string patch_settings_toml(std::string_view text, const Settings& settings)
     const size_t first = at.begin.line - 1, last = at.end.line - 1;
     if (first >= lines.size() || last >= lines.size() || last < first) continue;
     if (now.empty()) {
-      edits.push_back({first, last, {}});  // left out now (the display's UI scale): the line goes
+      edits.push_back({first, last - first + 1, {}});  // left out now (the display's UI scale): the line goes
       continue;
     }
     // The value replaced where it stands, the key, spacing and a comment after it kept; columns are
     // counted in characters, so a line with other than ASCII is written afresh.
     std::string line = std::string(k) + " = " + now;
-    if (ascii(lines[first]) && ascii(lines[last]) && at.begin.column >= 1 && at.end.column >= 1)
+    if (ascii(lines[first]) && ascii(lines[last]) && at.begin.column >= 1 && at.end.column >= 1 &&
+        at.begin.column - 1 <= lines[first].size() && at.end.column - 1 <= lines[last].size())
       line = lines[first].substr(0, at.begin.column - 1) + now + lines[last].substr(at.end.column - 1);
-    edits.push_back({first, last, {line}});
+    edits.push_back({first, last - first + 1, {line}});
   }
   if (edits.empty()) return std::string(text);
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.first > b.first; });
   for (const Edit& e : edits) {
     const auto at = lines.begin() + static_cast<std::ptrdiff_t>(e.first);
-    if (e.last >= e.first) lines.erase(at, lines.begin() + static_cast<std::ptrdiff_t>(e.last) + 1);
+    lines.erase(at, at + static_cast<std::ptrdiff_t>(e.count));
     lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(e.first), e.with.begin(), e.with.end());
   }
   std::string out = bom ? "\xEF\xBB\xBF" : "";
