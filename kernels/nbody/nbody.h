@@ -173,4 +173,13 @@ class Engine {
 
 std::unique_ptr<Engine> make_cpu_engine(unsigned threads = 0);  // 0: all hardware threads
 
+// Seconds the CPU engine would take for `steps` steps of `s` with variant v: two steps of its first
+// `sample` bodies timed (after one that computes the first accelerations) and scaled by
+// (N / sample)^2, a step being N^2 interactions. For saying how long a run will take before it
+// starts: one step of 16Mi bodies on the CPU takes days.
+double estimate_cpu_seconds(const System& s, const Params& p, const Variant& v, long long steps,
+                            size_t sample = 2048);
+// The scaling it applies: a step of `sample` bodies taking `sample_step_seconds`, `steps` steps of n.
+double scale_cpu_seconds(double sample_step_seconds, size_t sample, size_t n, long long steps);
+
 }  // namespace gpulab::nbody

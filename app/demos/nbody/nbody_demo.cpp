@@ -480,6 +480,16 @@ std::string NbodyDemo::run_batch(const Options& o) {
       if (std::string bad = nbody::check_finite(active_->download(), step_); !bad.empty())
         throw std::runtime_error(bad + "; " + text::quote(cli_.save_bodies) + " not written");
     };
+    // On the CPU a step is N^2 interactions: a large system's first step alone can take days, so the
+    // time is estimated before it, from a sample (the step loop refines it once steps are timed).
+    if (current().backend == nbody::Backend::Cpu && active_->size() > 8192 && o.steps > 0) {
+      const double s = nbody::estimate_cpu_seconds(active_->download(), params_, current(), o.steps);
+      if (s > 10)
+        std::fprintf(
+            stderr,
+            "gpulab: %lld steps of %zu bodies on the CPU: about %s (from a sample of 2048; Ctrl+C stops)\n",
+            o.steps, active_->size(), duration_text(s).c_str());
+    }
     run_batch_steps(
         o.steps < 0 ? 0 : o.steps,
         [&](int n) {

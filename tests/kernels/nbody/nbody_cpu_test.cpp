@@ -413,5 +413,19 @@ TEST(NbodyFinite, ABlownUpStateIsFoundAndNamed) {
   EXPECT_NE(check_finite(engine->download(), 1), "");
 }
 
+// Issue 30: a CPU run's time is estimated before its first step, from a sample scaled by N^2 (one
+// step of 16Mi bodies takes days). The scaling exactly; the timing only for being there.
+TEST(NbodyEstimate, ScalesASampleByTheSquareOfTheBodies) {
+  EXPECT_DOUBLE_EQ(scale_cpu_seconds(0.004, 2048, 16777216, 10), 0.004 * 8192.0 * 8192.0 * 10);
+  EXPECT_DOUBLE_EQ(scale_cpu_seconds(0.004, 2048, 2048, 3), 0.012);
+  EXPECT_EQ(scale_cpu_seconds(0.004, 2048, 4096, 0), 0);
+  const System s = make_initial(InitKind::Plummer, 4096, 1, Params{});
+  const double t = estimate_cpu_seconds(s, Params{}, *find_variant("cpu"), 5, 512);
+  EXPECT_GT(t, 0);
+  EXPECT_TRUE(std::isfinite(t));
+  // Fewer bodies than the sample: the system itself is timed.
+  EXPECT_GT(estimate_cpu_seconds(s, Params{}, *find_variant("cpu"), 1, 1 << 20), 0);
+}
+
 }  // namespace
 }  // namespace gpulab::nbody
