@@ -1,0 +1,281 @@
+// gpu-bit-multistep: k generations a pass through memory, on the packed layout (life_bitpacked.cu).
+//
+// Lesson: one generation of the bit-packed rung reads and writes every word once, so it can go no
+// faster than DRAM (one step: 2 bits a cell). To go past that bound, read a tile once, advance it k
+// generations on chip, and write it once: the bytes per generation fall as 1/k, until the logic pipe
+// is the limit. The price is a halo: a tile that must be exact after k generations needs k cells of
+// its neighbours on every side, recomputed by both tiles.
+//
+// One warp owns a tile of 32 x 16 = 512 rows by 160 columns, all in registers: lane l holds rows
+// 16 l .. 16 l + 15, five 32-bit words a row (a 16-column halo, the 128 columns it writes, a 16-column
+// halo). Each generation the rows just above and below a lane's 16 come from its neighbour lanes by
+// warp shuffles; the columns west and east of a word by funnel shifts with the word beside it. What
+// lies outside the tile is unknown, so the outer cells go wrong by one more ring each generation: after
+// k <= 16 generations the 128 middle columns and the rows k .. 511 - k are still exact, and the warp
+// writes those. Tiles overlap by 2k rows and 32 columns.
+//
+// The count is bit-sliced (a lane of each 32-bit word is a cell): each row's three-cell sums, with
+// and without the middle cell, are computed once and used by the rows above and below. Conway's rule
+// then takes 12 logic instructions per 32 cells per generation (two shifts, ten three-input LOP3s):
+//   row:      w, e = the row shifted a column each way; s = w + c + e (2 bits), d = w + e (2 bits)
+//   neighbours N = s(above) + s(below) + d(here):  n0 = a0^b0^d0, k0 = maj(a0, b0, d0),
+//             x = a1^b1^d1, m = maj(a1, b1, d1);  N = n0 + 2 (k0 + x) + 4 m
+//   B3/S23:   alive next iff (N | cell) == 3, i.e. (n0 | cell) & (x ^ k0) & ~m
+// Other rules take the full count (0..8) and a multiplexer tree over the rule's bits, as the bit-packed
+// rung does.
+//
+// The torus: a tile's rows and columns are read modulo H and W, so a window may wrap any number of
+// times. The tile then holds a piece of the periodic plane the torus unrolls to, whose evolution is
+// the torus': every size works with every k, a grid narrower or lower than the tile included (no
+// smaller k is needed for small grids). When W is a multiple of 32 a window word is one aligned word;
+// otherwise it is gathered from the two words around it (and from the row's start across the seam).
+#include "common/cuda_check.h"
+#include "common/launch.cuh"
+#include "life/life_cuda_internal.cuh"
+
+namespace gpulab::life::cuda_detail {
+namespace {
+
+using gpulab::cuda::ceil_div;
+
+constexpr int kLaneRows = 16;                // rows a lane holds
+constexpr int kTileRows = 32 * kLaneRows;    // rows a warp holds
+constexpr int kWindowWords = 5;              // 32-bit words a lane holds of each row
+constexpr int kOutWords = kWindowWords - 1;  // words a lane writes of each row (128 columns)
+static_assert(kMaxGenerationsPerPass <= 16, "the window's halo is 16 columns");
+static_assert(2 * kMaxGenerationsPerPass < kTileRows, "a tile must keep rows to write");
+
+// The rule's truth table as masks, by state and neighbour count (0..8): all ones where the cell lives on.
+struct RuleMasks {
+  uint32_t leaf[2][9];
+};
+
+RuleMasks make_rule_masks(const Rule& rule) {
+  RuleMasks m{};
+  for (int n = 0; n <= 8; ++n) {
+    m.leaf[0][n] = (rule.birth >> n) & 1u ? ~0u : 0u;
+    m.leaf[1][n] = (rule.survive >> n) & 1u ? ~0u : 0u;
+  }
+  return m;
+}
+
+bool is_conway(const Rule& rule) { return rule == Rule::conway(); }
+
+__device__ __forceinline__ uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
+  return (a & b) | (a & c) | (b & c);
+}
+__device__ __forceinline__ uint32_t mux(uint32_t s, uint32_t if_set, uint32_t if_clear) {
+  return (s & if_set) | (~s & if_clear);
+}
+
+// A row's sums: s = west + cell + east, d = west + east, each as two bit planes.
+struct RowSums {
+  uint32_t s0, s1, d0, d1;
+};
+
+// The row sums of window word j of `row` (the words beside it give its outer columns; the window's
+// own edge words take zeros there, which only touches halo columns).
+template <bool kWithD>
+__device__ __forceinline__ RowSums row_sums(const uint32_t (&row)[kWindowWords], int j) {
+  const uint32_t c = row[j];
+  // Bit b is column b of the word: west of bit b is bit b - 1, east is bit b + 1.
+  const uint32_t w = j > 0 ? __funnelshift_l(row[j - 1], c, 1) : c << 1;
+  const uint32_t e = j < kWindowWords - 1 ? __funnelshift_r(c, row[j + 1], 1) : c >> 1;
+  RowSums r;
+  r.s0 = w ^ c ^ e;
+  r.s1 = maj(w, c, e);
+  if (kWithD) {
+    r.d0 = w ^ e;
+    r.d1 = w & e;
+  }
+  return r;
+}
+
+// The next state of 32 cells from the sums of the rows above (a) and below (b), the middle row's d
+// and the cells themselves.
+template <bool kConway>
+__device__ __forceinline__ uint32_t next_cells(const RowSums& a, const RowSums& b, const RowSums& here,
+                                               uint32_t cell, const RuleMasks& rule) {
+  const uint32_t n0 = a.s0 ^ b.s0 ^ here.d0, k0 = maj(a.s0, b.s0, here.d0);
+  const uint32_t x = a.s1 ^ b.s1 ^ here.d1, m = maj(a.s1, b.s1, here.d1);
+  if constexpr (kConway) {
+    return (n0 | cell) & (x ^ k0) & ~m;
+  } else {
+    // N = n0 + 2 n1 + 4 n2 + 8 n3 from n0 + 2 (k0 + x) + 4 m.
+    const uint32_t n1 = x ^ k0, c1 = x & k0;
+    const uint32_t n2 = m ^ c1, n3 = m & c1;  // n3: N = 8, and then n2 = n1 = n0 = 0
+    uint32_t by_state[2];
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+      const uint32_t* l = rule.leaf[s];
+      const uint32_t t01 = mux(n0, l[1], l[0]), t23 = mux(n0, l[3], l[2]);
+      const uint32_t t45 = mux(n0, l[5], l[4]), t67 = mux(n0, l[7], l[6]);
+      const uint32_t low = mux(n2, mux(n1, t67, t45), mux(n1, t23, t01));
+      by_state[s] = mux(n3, l[8], low);
+    }
+    return mux(cell, by_state[1], by_state[0]);
+  }
+}
+
+// 32 cells of a row starting at column c (any integer; taken modulo the width), bit b = column c + b.
+// For widths that are not a multiple of 32; the bits past the last column of a row are zero.
+__device__ uint32_t gather32(const uint32_t* __restrict__ row, int width, int c) {
+  c %= width;
+  if (c < 0) c += width;
+  // Bits c .. c + n - 1 (c + n <= width, 1 <= n <= 32), in the low bits.
+  auto take = [row, width](int from, int n) {
+    const int i = from >> 5, s = from & 31;
+    const uint32_t lo = __ldg(row + i);
+    const uint32_t hi = s != 0 && 32 * (i + 1) < width ? __ldg(row + i + 1) : 0u;
+    const uint32_t v = __funnelshift_r(lo, hi, s);
+    return n == 32 ? v : v & ((1u << n) - 1u);
+  };
+  if (width >= 32) {
+    if (c + 32 <= width) return take(c, 32);
+    const int n = width - c;  // 1..31 bits before the seam, the rest from column 0
+    return take(c, n) | (take(0, 32 - n) << n);
+  }
+  // A row narrower than a word: it repeats within the word.
+  uint32_t v = 0;
+  for (int b = 0; b < 32; ++b) {
+    v |= ((__ldg(row + (c >> 5)) >> (c & 31)) & 1u) << b;
+    c = c + 1 == width ? 0 : c + 1;
+  }
+  return v;
+}
+
+// snippet life_gpu_bit_multistep
+// kAligned: W is a multiple of 32 (every window word is one aligned word of the row).
+template <bool kAligned, bool kConway>
+__global__ void __launch_bounds__(256)
+    step_multistep(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int width, int height,
+                   int row_words, int tiles_x, int tiles_y, int generations, RuleMasks rule) {
+  const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  if (warp >= static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y)) return;  // whole warps
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int tx = static_cast<int>(warp % static_cast<unsigned>(tiles_x));
+  const int ty = static_cast<int>(warp / static_cast<unsigned>(tiles_x));
+  const int out_rows = kTileRows - 2 * generations;
+  const int y_out0 = ty * out_rows;  // the first row this warp writes
+  const int word0 = tx * kOutWords;  // the first word (32 columns) it writes
+
+  // The lane's first row, y_out0 - generations + 16 lane, modulo H (which may be smaller than the tile).
+  int y = (y_out0 - generations + kLaneRows * lane) % height;
+  if (y < 0) y += height;
+  // Aligned words word0 - 1 .. word0 + 4 of a row, modulo the row's words.
+  int a[kWindowWords + 1];
+  const int words = width >> 5;
+#pragma unroll
+  for (int i = 0; i <= kWindowWords; ++i) {
+    int w = (word0 - 1 + i) % (kAligned ? words : 1);
+    a[i] = w < 0 ? w + words : w;
+  }
+
+  // Load: window word j holds columns 32 (word0 - 1) + 16 + 32 j .. + 31: the upper half of one
+  // aligned word and the lower half of the next (a byte permute).
+  uint32_t cell[kLaneRows][kWindowWords];
+#pragma unroll
+  for (int r = 0; r < kLaneRows; ++r) {
+    const uint32_t* row = in + static_cast<size_t>(y) * row_words;
+    uint32_t v[kWindowWords + 1];
+#pragma unroll
+    for (int i = 0; i <= kWindowWords; ++i)
+      v[i] = kAligned ? __ldg(row + a[i]) : gather32(row, width, 32 * (word0 - 1 + i));
+#pragma unroll
+    for (int j = 0; j < kWindowWords; ++j) cell[r][j] = __byte_perm(v[j], v[j + 1], 0x5432);
+    y = y + 1 == height ? 0 : y + 1;
+  }
+
+  for (int g = 0; g < generations; ++g) {
+    // The rows just above and below the lane's 16 (lane 0's and lane 31's are halo: any value will do).
+    uint32_t up[kWindowWords], down[kWindowWords];
+#pragma unroll
+    for (int j = 0; j < kWindowWords; ++j) {
+      up[j] = __shfl_up_sync(0xFFFFFFFFu, cell[kLaneRows - 1][j], 1);
+      down[j] = __shfl_down_sync(0xFFFFFFFFu, cell[0][j], 1);
+    }
+    RowSums above[kWindowWords], here[kWindowWords];
+#pragma unroll
+    for (int j = 0; j < kWindowWords; ++j) {
+      above[j] = row_sums<false>(up, j);
+      here[j] = row_sums<true>(cell[0], j);
+    }
+#pragma unroll
+    for (int r = 0; r < kLaneRows; ++r) {
+      RowSums below[kWindowWords];
+#pragma unroll
+      for (int j = 0; j < kWindowWords; ++j)
+        below[j] = r + 1 < kLaneRows ? row_sums<true>(cell[r + 1], j) : row_sums<false>(down, j);
+        // Row r's sums are taken: its cells may be replaced by the next generation's.
+#pragma unroll
+      for (int j = 0; j < kWindowWords; ++j) {
+        cell[r][j] = next_cells<kConway>(above[j], below[j], here[j], cell[r][j], rule);
+        above[j] = here[j];
+        here[j] = below[j];
+      }
+    }
+  }
+
+  // Store the exact part: tile rows generations .. 511 - generations, the 128 middle columns. Words
+  // past the last column are written as zeros (the layout's padding), words past the row not at all.
+  y = y_out0 - generations + kLaneRows * lane;
+#pragma unroll
+  for (int r = 0; r < kLaneRows; ++r, ++y) {
+    const int t = kLaneRows * lane + r;
+    if (t < generations || t >= kTileRows - generations || y >= height) continue;
+    uint32_t* row = out + static_cast<size_t>(y) * row_words;
+#pragma unroll
+    for (int i = 0; i < kOutWords; ++i) {
+      const int w = word0 + i;
+      if (w >= row_words) break;
+      uint32_t v = __byte_perm(cell[r][i], cell[r][i + 1], 0x5432);
+      const int valid = width - 32 * w;
+      if (!kAligned || valid < 32) v = valid >= 32 ? v : valid <= 0 ? 0u : v & ((1u << valid) - 1u);
+      row[w] = v;
+    }
+  }
+}
+// end snippet
+
+using MultistepKernel = void (*)(const uint32_t*, uint32_t*, int, int, int, int, int, int, RuleMasks);
+MultistepKernel multistep_kernel_for(int width, const Rule& rule) {
+  const bool aligned = width % 32 == 0, conway = is_conway(rule);
+  if (aligned) return conway ? &step_multistep<true, true> : &step_multistep<true, false>;
+  return conway ? &step_multistep<false, true> : &step_multistep<false, false>;
+}
+
+}  // namespace
+
+int multistep_tile_rows(int generations) { return kTileRows - 2 * generations; }
+
+void launch_multistep(const PackedGrid& in, uint64_t* out, int block_threads, int generations,
+                      const Rule& rule, cudaStream_t stream) {
+  if (generations < 1 || generations > kMaxGenerationsPerPass)
+    throw std::invalid_argument("launch_multistep: " + std::to_string(generations) +
+                                " generations a pass (allowed: 1.." + std::to_string(kMaxGenerationsPerPass) +
+                                ")");
+  const int row_words = 2 * in.words_per_row;  // 32-bit words a row, the padding word included
+  const int tiles_x = static_cast<int>(ceil_div(row_words, kOutWords));
+  const int tiles_y = static_cast<int>(ceil_div(in.height, multistep_tile_rows(generations)));
+  const long long threads = 32ll * tiles_x * tiles_y;
+  multistep_kernel_for(
+      in.width, rule)<<<static_cast<unsigned>(ceil_div(threads, block_threads)), block_threads, 0, stream>>>(
+      reinterpret_cast<const uint32_t*>(in.words), reinterpret_cast<uint32_t*>(out), in.width, in.height,
+      row_words, tiles_x, tiles_y, generations, make_rule_masks(rule));
+  CUDA_CHECK_LAUNCH("step_multistep");
+}
+
+KernelInfo multistep_kernel_info(int block_threads, int width, const Rule& rule) {
+  KernelInfo k;
+  const bool aligned = width % 32 == 0, conway = is_conway(rule);
+  // Static text: KernelInfo keeps a view.
+  static constexpr std::string_view kNames[2][2] = {
+      {"step_multistep<any W, any rule>", "step_multistep<any W, B3/S23>"},
+      {"step_multistep<W % 32 = 0, any rule>", "step_multistep<W % 32 = 0, B3/S23>"}};
+  k.name = kNames[aligned][conway];
+  k.func = reinterpret_cast<const void*>(multistep_kernel_for(width, rule));
+  k.block_threads = block_threads;
+  return k;
+}
+
+}  // namespace gpulab::life::cuda_detail
