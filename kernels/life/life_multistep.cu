@@ -38,9 +38,11 @@ namespace {
 
 using gpulab::cuda::ceil_div;
 
-constexpr int kLaneRows = 16;                // rows a lane holds
+// The tile's shape: rows a lane holds, and 32-bit words a lane holds of each row (a 16-column halo each
+// side, so kWindowWords - 1 words written). The kernel takes any shape; this is the one the engine runs.
+constexpr int kLaneRows = 16;
+constexpr int kWindowWords = 5;
 constexpr int kTileRows = 32 * kLaneRows;    // rows a warp holds
-constexpr int kWindowWords = 5;              // 32-bit words a lane holds of each row
 constexpr int kOutWords = kWindowWords - 1;  // words a lane writes of each row (128 columns)
 static_assert(kMaxGenerationsPerPass <= 16, "the window's halo is 16 columns");
 static_assert(2 * kMaxGenerationsPerPass < kTileRows, "a tile must keep rows to write");
@@ -75,12 +77,12 @@ struct RowSums {
 
 // The row sums of window word j of `row` (the words beside it give its outer columns; the window's
 // own edge words take zeros there, which only touches halo columns).
-template <bool kWithD>
-__device__ __forceinline__ RowSums row_sums(const uint32_t (&row)[kWindowWords], int j) {
+template <bool kWithD, int kWords>
+__device__ __forceinline__ RowSums row_sums(const uint32_t (&row)[kWords], int j) {
   const uint32_t c = row[j];
   // Bit b is column b of the word: west of bit b is bit b - 1, east is bit b + 1.
   const uint32_t w = j > 0 ? __funnelshift_l(row[j - 1], c, 1) : c << 1;
-  const uint32_t e = j < kWindowWords - 1 ? __funnelshift_r(c, row[j + 1], 1) : c >> 1;
+  const uint32_t e = j < kWords - 1 ? __funnelshift_r(c, row[j + 1], 1) : c >> 1;
   RowSums r;
   r.s0 = w ^ c ^ e;
   r.s1 = maj(w, c, e);
@@ -146,69 +148,70 @@ __device__ uint32_t gather32(const uint32_t* __restrict__ row, int width, int c)
 
 // snippet life_gpu_bit_multistep
 // kAligned: W is a multiple of 32 (every window word is one aligned word of the row).
-template <bool kAligned, bool kConway>
+template <int kRows, int kWords, bool kAligned, bool kConway>
 __global__ void __launch_bounds__(256)
     step_multistep(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int width, int height,
                    int row_words, int tiles_x, int tiles_y, int generations, RuleMasks rule) {
+  constexpr int kTile = 32 * kRows, kOut = kWords - 1;  // rows a warp holds, words a lane writes
   const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   if (warp >= static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y)) return;  // whole warps
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int tx = static_cast<int>(warp % static_cast<unsigned>(tiles_x));
   const int ty = static_cast<int>(warp / static_cast<unsigned>(tiles_x));
-  const int out_rows = kTileRows - 2 * generations;
+  const int out_rows = kTile - 2 * generations;
   const int y_out0 = ty * out_rows;  // the first row this warp writes
-  const int word0 = tx * kOutWords;  // the first word (32 columns) it writes
+  const int word0 = tx * kOut;       // the first word (32 columns) it writes
 
   // The lane's first row, y_out0 - generations + 16 lane, modulo H (which may be smaller than the tile).
-  int y = (y_out0 - generations + kLaneRows * lane) % height;
+  int y = (y_out0 - generations + kRows * lane) % height;
   if (y < 0) y += height;
   // Aligned words word0 - 1 .. word0 + 4 of a row, modulo the row's words.
-  int a[kWindowWords + 1];
+  int a[kWords + 1];
   const int words = width >> 5;
 #pragma unroll
-  for (int i = 0; i <= kWindowWords; ++i) {
+  for (int i = 0; i <= kWords; ++i) {
     int w = (word0 - 1 + i) % (kAligned ? words : 1);
     a[i] = w < 0 ? w + words : w;
   }
 
   // Load: window word j holds columns 32 (word0 - 1) + 16 + 32 j .. + 31: the upper half of one
   // aligned word and the lower half of the next (a byte permute).
-  uint32_t cell[kLaneRows][kWindowWords];
+  uint32_t cell[kRows][kWords];
 #pragma unroll
-  for (int r = 0; r < kLaneRows; ++r) {
+  for (int r = 0; r < kRows; ++r) {
     const uint32_t* row = in + static_cast<size_t>(y) * row_words;
-    uint32_t v[kWindowWords + 1];
+    uint32_t v[kWords + 1];
 #pragma unroll
-    for (int i = 0; i <= kWindowWords; ++i)
+    for (int i = 0; i <= kWords; ++i)
       v[i] = kAligned ? __ldg(row + a[i]) : gather32(row, width, 32 * (word0 - 1 + i));
 #pragma unroll
-    for (int j = 0; j < kWindowWords; ++j) cell[r][j] = __byte_perm(v[j], v[j + 1], 0x5432);
+    for (int j = 0; j < kWords; ++j) cell[r][j] = __byte_perm(v[j], v[j + 1], 0x5432);
     y = y + 1 == height ? 0 : y + 1;
   }
 
   for (int g = 0; g < generations; ++g) {
     // The rows just above and below the lane's 16 (lane 0's and lane 31's are halo: any value will do).
-    uint32_t up[kWindowWords], down[kWindowWords];
+    uint32_t up[kWords], down[kWords];
 #pragma unroll
-    for (int j = 0; j < kWindowWords; ++j) {
-      up[j] = __shfl_up_sync(0xFFFFFFFFu, cell[kLaneRows - 1][j], 1);
+    for (int j = 0; j < kWords; ++j) {
+      up[j] = __shfl_up_sync(0xFFFFFFFFu, cell[kRows - 1][j], 1);
       down[j] = __shfl_down_sync(0xFFFFFFFFu, cell[0][j], 1);
     }
-    RowSums above[kWindowWords], here[kWindowWords];
+    RowSums above[kWords], here[kWords];
 #pragma unroll
-    for (int j = 0; j < kWindowWords; ++j) {
-      above[j] = row_sums<false>(up, j);
-      here[j] = row_sums<true>(cell[0], j);
+    for (int j = 0; j < kWords; ++j) {
+      above[j] = row_sums<false, kWords>(up, j);
+      here[j] = row_sums<true, kWords>(cell[0], j);
     }
 #pragma unroll
-    for (int r = 0; r < kLaneRows; ++r) {
-      RowSums below[kWindowWords];
+    for (int r = 0; r < kRows; ++r) {
+      RowSums below[kWords];
 #pragma unroll
-      for (int j = 0; j < kWindowWords; ++j)
-        below[j] = r + 1 < kLaneRows ? row_sums<true>(cell[r + 1], j) : row_sums<false>(down, j);
+      for (int j = 0; j < kWords; ++j)
+        below[j] = r + 1 < kRows ? row_sums<true, kWords>(cell[r + 1], j) : row_sums<false, kWords>(down, j);
         // Row r's sums are taken: its cells may be replaced by the next generation's.
 #pragma unroll
-      for (int j = 0; j < kWindowWords; ++j) {
+      for (int j = 0; j < kWords; ++j) {
         cell[r][j] = next_cells<kConway>(above[j], below[j], here[j], cell[r][j], rule);
         above[j] = here[j];
         here[j] = below[j];
@@ -218,14 +221,14 @@ __global__ void __launch_bounds__(256)
 
   // Store the exact part: tile rows generations .. 511 - generations, the 128 middle columns. Words
   // past the last column are written as zeros (the layout's padding), words past the row not at all.
-  y = y_out0 - generations + kLaneRows * lane;
+  y = y_out0 - generations + kRows * lane;
 #pragma unroll
-  for (int r = 0; r < kLaneRows; ++r, ++y) {
-    const int t = kLaneRows * lane + r;
-    if (t < generations || t >= kTileRows - generations || y >= height) continue;
+  for (int r = 0; r < kRows; ++r, ++y) {
+    const int t = kRows * lane + r;
+    if (t < generations || t >= kTile - generations || y >= height) continue;
     uint32_t* row = out + static_cast<size_t>(y) * row_words;
 #pragma unroll
-    for (int i = 0; i < kOutWords; ++i) {
+    for (int i = 0; i < kOut; ++i) {
       const int w = word0 + i;
       if (w >= row_words) break;
       uint32_t v = __byte_perm(cell[r][i], cell[r][i + 1], 0x5432);
@@ -239,9 +242,10 @@ __global__ void __launch_bounds__(256)
 
 using MultistepKernel = void (*)(const uint32_t*, uint32_t*, int, int, int, int, int, int, RuleMasks);
 MultistepKernel multistep_kernel_for(int width, const Rule& rule) {
+  constexpr int R = kLaneRows, W = kWindowWords;
   const bool aligned = width % 32 == 0, conway = is_conway(rule);
-  if (aligned) return conway ? &step_multistep<true, true> : &step_multistep<true, false>;
-  return conway ? &step_multistep<false, true> : &step_multistep<false, false>;
+  if (aligned) return conway ? &step_multistep<R, W, true, true> : &step_multistep<R, W, true, false>;
+  return conway ? &step_multistep<R, W, false, true> : &step_multistep<R, W, false, false>;
 }
 
 }  // namespace
