@@ -12,7 +12,7 @@ constexpr std::array<int, 3> kSquare{8, 16, 32};
 constexpr std::array<int, 5> kThreads{64, 128, 256, 512, 1024};
 constexpr std::array<int, 4> kGhost{32, 128, 256, 1024};
 // gpu-bit-multistep: each warp is a tile of its own; the block only groups them.
-constexpr std::array<int, 4> kWarps{32, 64, 128, 256};
+constexpr std::array<int, 3> kWarps{32, 64, 128};
 
 using K = Kernel;
 
