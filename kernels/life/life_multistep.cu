@@ -72,9 +72,29 @@ RuleMasks make_rule_masks(const Rule& rule) {
 
 bool is_conway(const Rule& rule) { return rule == Rule::conway(); }
 
-__device__ __forceinline__ uint32_t maj(uint32_t a, uint32_t b, uint32_t c) {
-  return (a & b) | (a & c) | (b & c);
+// One three-input logic instruction (LOP3) with truth table kLut: bit 4a + 2b + c of kLut is the
+// result for input bits a, b, c (so a = 0xF0, b = 0xCC, c = 0xAA give kLut back). Written out so that
+// each step of the count below is one instruction: left to itself the compiler shares two-input
+// pieces between the sum and the carry and ends with about 14 a word instead of 10 (SASS, sm_90).
+template <unsigned kLut>
+__device__ __forceinline__ uint32_t lop3(uint32_t a, uint32_t b, uint32_t c) {
+#if defined(__CUDA_ARCH__)
+  uint32_t d;
+  asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(d) : "r"(a), "r"(b), "r"(c), "n"(kLut));
+  return d;
+#else
+  uint32_t d = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    if ((kLut >> i) & 1u) d |= ((i & 4u) ? a : ~a) & ((i & 2u) ? b : ~b) & ((i & 1u) ? c : ~c);
+  return d;
+#endif
 }
+constexpr unsigned kXor3 = 0x96;                  // a ^ b ^ c
+constexpr unsigned kMaj = 0xE8;                   // at least two of a, b, c
+constexpr unsigned kXorAC = 0x5A, kAndAC = 0xA0;  // a ^ c, a & c
+constexpr unsigned kOneCarry = 0x14;              // (a ^ b) & ~c
+constexpr unsigned kOrAnd = 0xA8;                 // (a | b) & c
+
 __device__ __forceinline__ uint32_t mux(uint32_t s, uint32_t if_set, uint32_t if_clear) {
   return (s & if_set) | (~s & if_clear);
 }
@@ -93,11 +113,11 @@ __device__ __forceinline__ RowSums row_sums(const uint32_t (&row)[kWords], int j
   const uint32_t w = j > 0 ? __funnelshift_l(row[j - 1], c, 1) : c << 1;
   const uint32_t e = j < kWords - 1 ? __funnelshift_r(c, row[j + 1], 1) : c >> 1;
   RowSums r;
-  r.s0 = w ^ c ^ e;
-  r.s1 = maj(w, c, e);
+  r.s0 = lop3<kXor3>(w, c, e);
+  r.s1 = lop3<kMaj>(w, c, e);
   if (kWithD) {
-    r.d0 = w ^ e;
-    r.d1 = w & e;
+    r.d0 = lop3<kXorAC>(w, c, e);
+    r.d1 = lop3<kAndAC>(w, c, e);
   }
   return r;
 }
@@ -107,10 +127,10 @@ __device__ __forceinline__ RowSums row_sums(const uint32_t (&row)[kWords], int j
 template <bool kConway>
 __device__ __forceinline__ uint32_t next_cells(const RowSums& a, const RowSums& b, const RowSums& here,
                                                uint32_t cell, const RuleMasks& rule) {
-  const uint32_t n0 = a.s0 ^ b.s0 ^ here.d0, k0 = maj(a.s0, b.s0, here.d0);
-  const uint32_t x = a.s1 ^ b.s1 ^ here.d1, m = maj(a.s1, b.s1, here.d1);
+  const uint32_t n0 = lop3<kXor3>(a.s0, b.s0, here.d0), k0 = lop3<kMaj>(a.s0, b.s0, here.d0);
+  const uint32_t x = lop3<kXor3>(a.s1, b.s1, here.d1), m = lop3<kMaj>(a.s1, b.s1, here.d1);
   if constexpr (kConway) {
-    return (n0 | cell) & (x ^ k0) & ~m;
+    return lop3<kOrAnd>(n0, cell, lop3<kOneCarry>(x, k0, m));
   } else {
     // N = n0 + 2 n1 + 4 n2 + 8 n3 from n0 + 2 (k0 + x) + 4 m.
     const uint32_t n1 = x ^ k0, c1 = x & k0;
@@ -191,10 +211,20 @@ __global__ void __launch_bounds__(kMaxBlock)
       int t = warp * per + lr;
       int y = (y_first + t) % height;
       if (y < 0) y += height;
-      for (; t < kTile; t += step) {
-        stage[at(t, lc)] = __ldg(in + static_cast<size_t>(y) * row_words + gw);
-        y += ystep;
-        if (y >= height) y -= height;
+      // Eight loads in flight before their stores: a loop of one load and one store a turn waits a
+      // whole memory latency a row.
+      constexpr int kBatch = 8;
+      for (; t < kTile; t += kBatch * step) {
+        uint32_t v[kBatch];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+          if (t + b * step < kTile) v[b] = __ldg(in + static_cast<size_t>(y) * row_words + gw);
+          y += ystep;
+          if (y >= height) y -= height;
+        }
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+          if (t + b * step < kTile) stage[at(t + b * step, lc)] = v[b];
       }
     }
     __syncthreads();
