@@ -26,4 +26,9 @@ class CudaEngine : public Engine {
   static size_t bytes_needed(size_t n);
 };
 
+// For the tests: at most `warps` workers for gpu-pair-tiles (0: one resident wave, the default), so
+// that a small system walks the row tickets and the column counters as a large one does. Its result
+// does not depend on it (nor on the block size): the summation order is fixed by the tiles alone.
+void set_pair_tile_max_workers(int warps);
+
 }  // namespace gpulab::nbody

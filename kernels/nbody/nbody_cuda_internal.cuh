@@ -34,6 +34,7 @@ struct State {
   float4* acc = nullptr;
   float *x = nullptr, *y = nullptr, *z = nullptr, *m = nullptr;
   BodyAos* aos = nullptr;
+  int* pair_sync = nullptr;  // gpu-pair-tiles' row ticket and column counters (pair_tile_sync_count)
 };
 
 // What a force evaluation needs besides the state.
@@ -58,6 +59,12 @@ __device__ __forceinline__ float rsqrt_ftz(float x) {
   float r;
   asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
+}
+
+// Body i of the float4 positions, or a massless body at the origin past the end (padding of the
+// pair kernels' tiles: it pulls nothing, and what it feels is dropped).
+__device__ __forceinline__ float4 body_or_zero(const float4* __restrict__ pos, long long i, int n) {
+  return i < n ? pos[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
 // The interaction of body i with body j in its fastest form (12 FP32 instructions and one MUFU):
@@ -106,6 +113,13 @@ KernelInfo basic_force_info(ForceKernel kernel, int block, bool guard);
 void launch_pair_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
                         cudaStream_t stream);
 KernelInfo pair_force_info(int block, bool guard);
+
+// nbody_forces_pair_tiles.cu: gpu-pair-tiles (writes st.acc in a fixed order, no atomics on it; blocks
+// of whole warps, <= 256 threads). It needs st.pair_sync: pair_tile_sync_count(n) ints.
+size_t pair_tile_sync_count(size_t n);
+void launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
+                             cudaStream_t stream);
+KernelInfo pair_tile_force_info(int block, bool guard);
 
 // Launches the force kernel of `kernel` at `block` threads. `partials` (room for max_slices × n
 // float4) is used by gpu-tile-register when it splits the j-range over several blocks.

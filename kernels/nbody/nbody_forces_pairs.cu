@@ -34,10 +34,6 @@ constexpr int kChunk = 32 * kPairB;  // bodies a chunk
 // Index of the first task of row a in the row-major upper triangle (diagonal included) of k rows.
 __device__ __forceinline__ long long row_start(long long a, long long k) { return a * k - a * (a - 1) / 2; }
 
-__device__ __forceinline__ float4 body_or_zero(const float4* __restrict__ pos, long long i, int n) {
-  return i < n ? pos[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // massless padding
-}
-
 // snippet nbody_warp_pairs
 template <bool kGuard>
 __global__ void __launch_bounds__(256, 2)

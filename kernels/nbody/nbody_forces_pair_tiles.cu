@@ -1,0 +1,260 @@
+// gpu-pair-tiles: each pair once (Newton's third law), as gpu-warp-pairs, but without atomics: the
+// forces are summed in a fixed order, so two runs give the same bits.
+//
+// The bodies are cut into tiles of 256 (kTile). Tile pair (R, c) with c >= R is the work of row R on
+// column c. A warp is one worker: it takes a row R (a ticket, in increasing order), holds the 256
+// bodies of tile R in registers (8 a lane) and walks the columns c = C−1 down to R. Column c comes
+// through shared memory 32 bodies at a time; body j of a group meets lane l at step r = j − l
+// (mod 32), its partial force travelling one lane down with __shfl_sync after each step, so each
+// pair's r², rsqrt and (1/r)³ serve a_i += m_j·d·inv³ (kept in the lane's registers) and
+// a_j −= m_i·d·inv³. After 32 steps each group's reaction force is back in the lane that loaded the
+// body and waits in shared memory until the column is done. The diagonal tile (c = R) comes last
+// and is taken one-sided: every ordered pair, the j = i term zero.
+//
+// No atomics in the loop and no partial buffers: the sums go into acc in a fixed order, chained by
+// one counter a column. Tile c receives the reaction forces of rows 0, 1, …, c−1 and then row c's
+// own forces, in that order: row R adds its share to tile c once done[c] == R (acquire), then sets
+// done[c] = R + 1 (release). Row 0 writes without reading; row c, the last, multiplies by G. Rows
+// start in ticket order and walk the columns in the same order, so a row rarely waits (rows that run
+// together reach a column at the same time, one after the other), and it waits only on rows that
+// took their ticket before it, which are running: no deadlock whatever the grid.
+//
+// The grid is one resident wave of warps that take rows until none is left; rows come longest
+// first (row R has C − R tiles), which balances the tail.
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.h"
+#include "common/launch.cuh"
+#include "nbody/nbody_cuda.h"
+#include "nbody/nbody_cuda_internal.cuh"
+
+namespace gpulab::nbody::cuda_detail {
+namespace {
+
+using gpulab::cuda::ceil_div;
+
+constexpr int kLaneBodies = 8;               // i bodies a lane holds
+constexpr int kTile = 32 * kLaneBodies;      // bodies a tile: a warp's row, and a column
+constexpr int kGroups = kTile / 32;          // groups of 32 bodies a column tile
+constexpr int kWarpSmemFloat4 = 64 + kTile;  // a group staged twice, the column's reaction forces
+constexpr unsigned kAll = 0xFFFFFFFFu;
+
+__device__ __forceinline__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_release(int* p, int v) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Waits until `count` contributions have gone into a tile (every lane reads the counter).
+__device__ __forceinline__ void wait_for(const int* counter, int count) {
+  while (load_acquire(counter) < count) __nanosleep(64);
+}
+
+// The warp's stores into acc are visible before the counter says so.
+__device__ __forceinline__ void publish(int* counter, int count, int lane) {
+  __threadfence();
+  __syncwarp();
+  if (lane == 0) store_release(counter, count);
+}
+
+// snippet nbody_pair_tiles
+// sync[0]: the next row's ticket; sync[1 + c]: contributions added to tile c. Both zero at launch.
+// Dynamic shared memory: kWarpSmemFloat4 float4 a warp. kUnroll: steps a loop iteration.
+template <bool kGuard, int kUnroll = 8>
+__global__ void __launch_bounds__(256, 2)
+    forces_pair_tiles(const float4* __restrict__ pos, int n, float G, float eps2, int tiles, int workers,
+                      int* __restrict__ sync, float4* __restrict__ acc) {
+  extern __shared__ float4 smem[];
+  const int lane = threadIdx.x & 31;
+  if ((blockIdx.x * blockDim.x + threadIdx.x) / 32 >= static_cast<unsigned>(workers)) return;
+  float4* stage = smem + (threadIdx.x >> 5) * kWarpSmemFloat4;  // 64: group j = 0..31, twice
+  float4* reaction = stage + 64;                                // kTile: the column's a_j, unscaled
+  int* done = sync + 1;
+  const int next_lane = (lane + 1) & 31;
+
+  for (;;) {
+    int row = 0;
+    if (lane == 0) row = atomicAdd(sync, 1);  // once a row, not in the loop
+    row = __shfl_sync(kAll, row, 0);
+    if (row >= tiles) break;
+
+    float xi[kLaneBodies], yi[kLaneBodies], zi[kLaneBodies], mi[kLaneBodies];
+    float ax[kLaneBodies], ay[kLaneBodies], az[kLaneBodies];
+#pragma unroll
+    for (int k = 0; k < kLaneBodies; ++k) {
+      const float4 p = body_or_zero(pos, static_cast<long long>(row) * kTile + k * 32 + lane, n);
+      xi[k] = p.x;
+      yi[k] = p.y;
+      zi[k] = p.z;
+      mi[k] = p.w;
+      ax[k] = ay[k] = az[k] = 0.0f;
+    }
+
+    for (int c = tiles - 1; c >= row; --c) {
+      const long long col = static_cast<long long>(c) * kTile;
+      const bool diagonal = c == row;
+      float4 next = body_or_zero(pos, col + lane, n);
+      for (int g = 0; g < kGroups; ++g) {
+        __syncwarp();  // the last group's steps have read the stage
+        stage[lane] = next;
+        stage[lane + 32] = next;
+        __syncwarp();
+        if (g + 1 < kGroups) next = body_or_zero(pos, col + (g + 1) * 32 + lane, n);
+        const float4* at = stage + lane;  // step r reads body (lane + r) mod 32 at at[r]
+        if (!diagonal) {
+          float jx = 0.0f, jy = 0.0f, jz = 0.0f;  // the force on the body this lane holds now
+#pragma unroll kUnroll
+          for (int r = 0; r < 32; ++r) {
+            const float4 pj = at[r];
+#pragma unroll
+            for (int k = 0; k < kLaneBodies; ++k) {
+              const float dx = pj.x - xi[k], dy = pj.y - yi[k], dz = pj.z - zi[k];
+              float inv;
+              if constexpr (kGuard) {
+                const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
+                inv = d2 > 0.0f ? rsqrt_ftz(d2 + eps2) : 0.0f;
+              } else {
+                inv = rsqrt_ftz(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2))));
+              }
+              const float inv3 = inv * (inv * inv);
+              const float si = pj.w * inv3, sj = mi[k] * inv3;
+              ax[k] = fmaf(dx, si, ax[k]);
+              ay[k] = fmaf(dy, si, ay[k]);
+              az[k] = fmaf(dz, si, az[k]);
+              jx = fmaf(-dx, sj, jx);
+              jy = fmaf(-dy, sj, jy);
+              jz = fmaf(-dz, sj, jz);
+            }
+            // The j body's force moves one lane down with it (after 32 moves: back home).
+            jx = __shfl_sync(kAll, jx, next_lane);
+            jy = __shfl_sync(kAll, jy, next_lane);
+            jz = __shfl_sync(kAll, jz, next_lane);
+          }
+          reaction[g * 32 + lane] = make_float4(jx, jy, jz, 0.0f);  // this lane's own slot
+        } else {
+          // The diagonal tile: one-sided, every ordered pair (the j = i term is zero).
+#pragma unroll 4
+          for (int r = 0; r < 32; ++r) {
+            const float4 pj = at[r];
+#pragma unroll
+            for (int k = 0; k < kLaneBodies; ++k)
+              interact_fast<kGuard>(xi[k], yi[k], zi[k], pj, eps2, ax[k], ay[k], az[k]);
+          }
+        }
+      }
+      if (diagonal) break;
+      // Column c's reaction forces join acc after rows 0..row−1 (each lane its own bodies).
+      if (row > 0) wait_for(&done[c], row);
+#pragma unroll
+      for (int g = 0; g < kGroups; ++g) {
+        const long long j = col + g * 32 + lane;
+        if (j < n) {
+          float4 s = reaction[g * 32 + lane];
+          if (row > 0) {
+            const float4 a = __ldcg(&acc[j]);  // from L2: another SM wrote it
+            s.x = a.x + s.x;
+            s.y = a.y + s.y;
+            s.z = a.z + s.z;
+          }
+          __stcg(&acc[j], s);
+        }
+      }
+      publish(&done[c], row + 1, lane);
+    }
+    // The row's own forces come last (after rows 0..row−1 added theirs), times G.
+    if (row > 0) wait_for(&done[row], row);
+#pragma unroll
+    for (int k = 0; k < kLaneBodies; ++k) {
+      const long long i = static_cast<long long>(row) * kTile + k * 32 + lane;
+      if (i < n) {
+        float4 s = make_float4(ax[k], ay[k], az[k], 0.0f);
+        if (row > 0) {
+          const float4 a = __ldcg(&acc[i]);
+          s.x = a.x + s.x;
+          s.y = a.y + s.y;
+          s.z = a.z + s.z;
+        }
+        acc[i] = make_float4(G * s.x, G * s.y, G * s.z, 0.0f);
+      }
+    }
+  }
+}
+// end snippet
+
+using PairTileKernel = void (*)(const float4*, int, float, float, int, int, int*, float4*);
+
+PairTileKernel pair_tile_kernel(bool guard) {
+  return guard ? &forces_pair_tiles<true> : &forces_pair_tiles<false>;
+}
+
+size_t pair_tile_smem(int block) {
+  return static_cast<size_t>(block / 32) * kWarpSmemFloat4 * sizeof(float4);
+}
+
+int pair_tile_blocks_per_sm(int block, bool guard) {
+  static std::atomic<int> cache[2][9] = {};
+  int log2b = 0;
+  while ((1 << log2b) < block && log2b < 8) ++log2b;
+  std::atomic<int>& slot = cache[guard ? 1 : 0][log2b];
+  int v = slot.load(std::memory_order_relaxed);
+  if (v == 0) {
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &v, reinterpret_cast<const void*>(pair_tile_kernel(guard)), block, pair_tile_smem(block)));
+    v = std::max(v, 1);
+    slot.store(v, std::memory_order_relaxed);
+  }
+  return v;
+}
+
+std::atomic<int>& max_workers() {
+  static std::atomic<int> cap{0};
+  return cap;
+}
+
+}  // namespace
+
+size_t pair_tile_sync_count(size_t n) { return n == 0 ? 0 : 1 + (n + kTile - 1) / kTile; }
+
+void launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
+                             cudaStream_t stream) {
+  if (block % 32 != 0 || block < 32 || block > 256)
+    throw std::invalid_argument("gpu-pair-tiles: blocks of 32 to 256 threads, whole warps (" +
+                                std::to_string(block) + ")");
+  const int tiles = static_cast<int>(ceil_div(st.n, kTile));
+  CUDA_CHECK(cudaMemsetAsync(st.pair_sync, 0, pair_tile_sync_count(st.n) * sizeof(int), stream));
+  // One resident wave of warps, but no more than rows (nor than the tests' cap).
+  const long long warps_per_block = block / 32;
+  long long workers =
+      static_cast<long long>(gpu.sm_count) * pair_tile_blocks_per_sm(block, fp.guard) * warps_per_block;
+  workers = std::min<long long>(workers, tiles);
+  if (const int cap = max_workers().load(); cap > 0) workers = std::min<long long>(workers, cap);
+  const long long blocks = ceil_div(workers, warps_per_block);
+  pair_tile_kernel(fp.guard)<<<static_cast<unsigned>(blocks), block, pair_tile_smem(block), stream>>>(
+      st.pos, st.n, fp.G, fp.eps2, tiles, static_cast<int>(workers), st.pair_sync, st.acc);
+  CUDA_CHECK_LAUNCH("forces_pair_tiles");
+}
+
+KernelInfo pair_tile_force_info(int block, bool guard) {
+  KernelInfo k;
+  k.name = guard ? "forces_pair_tiles (ε = 0)" : "forces_pair_tiles";
+  k.func = reinterpret_cast<const void*>(pair_tile_kernel(guard));
+  k.block_threads = block;
+  k.dynamic_smem = pair_tile_smem(block);
+  k.dynamic_smem_for = [](int b) { return pair_tile_smem(b); };
+  return k;
+}
+
+}  // namespace gpulab::nbody::cuda_detail
+
+namespace gpulab::nbody {
+
+void set_pair_tile_max_workers(int warps) { cuda_detail::max_workers().store(std::max(warps, 0)); }
+
+}  // namespace gpulab::nbody
