@@ -114,11 +114,12 @@ void launch_pair_forces(const State& st, const ForceParams& fp, int block, const
                         cudaStream_t stream);
 KernelInfo pair_force_info(int block, bool guard);
 
-// nbody_forces_pair_tiles.cu: gpu-pair-tiles (writes st.acc in a fixed order, no atomics on it; blocks
-// of whole warps, <= 256 threads). It needs st.pair_sync: pair_tile_sync_count(n) ints.
+// nbody_forces_pair_tiles.cu: gpu-pair-tiles (sums in a fixed order, no atomics on the forces; blocks
+// of whole warps, <= 256 threads). It needs st.pair_sync: pair_tile_sync_count(n) ints. At small N it
+// leaves partial sums in `partials` (room for max_slices × n float4), else writes st.acc.
 size_t pair_tile_sync_count(size_t n);
-void launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
-                             cudaStream_t stream);
+ForceLaunch launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
+                                    float4* partials, int max_slices, cudaStream_t stream);
 KernelInfo pair_tile_force_info(int block, bool guard);
 
 // Launches the force kernel of `kernel` at `block` threads. `partials` (room for max_slices × n

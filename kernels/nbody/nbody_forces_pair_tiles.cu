@@ -20,7 +20,11 @@
 // took their ticket before it, which are running: no deadlock whatever the grid.
 //
 // The grid is one resident wave of warps that take rows until none is left; rows come longest
-// first (row R has C − R tiles), which balances the tail.
+// first (row R has C − R tiles), which balances the tail. With fewer rows than warps (N below about
+// half a million on an H100) the rows are cut into segments of columns, about two a warp: the
+// reaction forces still go through the column counters, and each segment's a_i goes to a slice of
+// its own that the kick kernel adds up in order (tile-register's partial sums), so no warp waits for
+// its row's other segments.
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -65,12 +69,19 @@ __device__ __forceinline__ void publish(int* counter, int count, int lane) {
 }
 
 // snippet nbody_pair_tiles
-// sync[0]: the next row's ticket; sync[1 + c]: contributions added to tile c. Both zero at launch.
-// Dynamic shared memory: kWarpSmemFloat4 float4 a warp. kUnroll: steps a loop iteration.
-template <bool kGuard, int kUnroll = 8>
+// A task is a segment of a row: row R's columns hi = tiles−1 − s·seg_len down to max(R, hi − seg_len + 1)
+// (segment s; the one that reaches R holds the diagonal). Tickets R·segs + s, row-major.
+//   segs == 1: whole rows; a_i joins `out` (= acc) last in the chain of its tile, times G.
+//   segs > 1:  a_i of segment s goes to islices[s·n + i], times G (zero for an empty segment); `out` is
+//              slice 0 of the partial sums, which the kick kernel adds up in order.
+// The reaction forces join out[j] (times G) in row order. sync[0]: the next ticket; sync[1 + c]:
+// contributions added to tile c. Both zero at launch. Dynamic shared memory: kWarpSmemFloat4 float4 a
+// warp. kUnroll: steps a loop iteration.
+template <bool kGuard, int kUnroll = 4>
 __global__ void __launch_bounds__(256, 2)
-    forces_pair_tiles(const float4* __restrict__ pos, int n, float G, float eps2, int tiles, int workers,
-                      int* __restrict__ sync, float4* __restrict__ acc) {
+    forces_pair_tiles(const float4* __restrict__ pos, int n, float G, float eps2, int tiles, int segs,
+                      int seg_len, int workers, int* __restrict__ sync, float4* __restrict__ out,
+                      float4* __restrict__ islices) {
   extern __shared__ float4 smem[];
   const int lane = threadIdx.x & 31;
   if ((blockIdx.x * blockDim.x + threadIdx.x) / 32 >= static_cast<unsigned>(workers)) return;
@@ -78,18 +89,30 @@ __global__ void __launch_bounds__(256, 2)
   float4* reaction = stage + 64;                                // kTile: the column's a_j, unscaled
   int* done = sync + 1;
   const int next_lane = (lane + 1) & 31;
+  const long long tickets = static_cast<long long>(tiles) * segs;
 
   for (;;) {
-    int row = 0;
-    if (lane == 0) row = atomicAdd(sync, 1);  // once a row, not in the loop
-    row = __shfl_sync(kAll, row, 0);
-    if (row >= tiles) break;
+    int ticket = 0;
+    if (lane == 0) ticket = atomicAdd(sync, 1);  // once a task, not in the loop
+    ticket = __shfl_sync(kAll, ticket, 0);
+    if (ticket >= tickets) break;
+    const int row = ticket / segs, seg = ticket % segs;
+    const int hi = tiles - 1 - seg * seg_len, lo = max(row, hi - seg_len + 1);
+    const long long row0 = static_cast<long long>(row) * kTile;
+    if (hi < row) {  // an empty segment of a short row: its slice is zero
+#pragma unroll
+      for (int k = 0; k < kLaneBodies; ++k)
+        if (row0 + k * 32 + lane < n)
+          islices[static_cast<long long>(seg) * n + row0 + k * 32 + lane] =
+              make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      continue;
+    }
 
     float xi[kLaneBodies], yi[kLaneBodies], zi[kLaneBodies], mi[kLaneBodies];
     float ax[kLaneBodies], ay[kLaneBodies], az[kLaneBodies];
 #pragma unroll
     for (int k = 0; k < kLaneBodies; ++k) {
-      const float4 p = body_or_zero(pos, static_cast<long long>(row) * kTile + k * 32 + lane, n);
+      const float4 p = body_or_zero(pos, row0 + k * 32 + lane, n);
       xi[k] = p.x;
       yi[k] = p.y;
       zi[k] = p.z;
@@ -97,7 +120,7 @@ __global__ void __launch_bounds__(256, 2)
       ax[k] = ay[k] = az[k] = 0.0f;
     }
 
-    for (int c = tiles - 1; c >= row; --c) {
+    for (int c = hi; c >= lo; --c) {
       const long long col = static_cast<long long>(c) * kTile;
       const bool diagonal = c == row;
       float4 next = body_or_zero(pos, col + lane, n);
@@ -150,45 +173,54 @@ __global__ void __launch_bounds__(256, 2)
         }
       }
       if (diagonal) break;
-      // Column c's reaction forces join acc after rows 0..row−1 (each lane its own bodies).
+      // Column c's reaction forces join out after rows 0..row−1 (each lane its own bodies).
       if (row > 0) wait_for(&done[c], row);
 #pragma unroll
       for (int g = 0; g < kGroups; ++g) {
         const long long j = col + g * 32 + lane;
         if (j < n) {
-          float4 s = reaction[g * 32 + lane];
+          const float4 r = reaction[g * 32 + lane];
+          float4 sum = make_float4(G * r.x, G * r.y, G * r.z, 0.0f);
           if (row > 0) {
-            const float4 a = __ldcg(&acc[j]);  // from L2: another SM wrote it
-            s.x = a.x + s.x;
-            s.y = a.y + s.y;
-            s.z = a.z + s.z;
+            const float4 a = __ldcg(&out[j]);  // from L2: another SM wrote it
+            sum.x = a.x + sum.x;
+            sum.y = a.y + sum.y;
+            sum.z = a.z + sum.z;
           }
-          __stcg(&acc[j], s);
+          __stcg(&out[j], sum);
         }
       }
       publish(&done[c], row + 1, lane);
     }
-    // The row's own forces come last (after rows 0..row−1 added theirs), times G.
+    if (segs > 1) {  // the segment's a_i into its own slice: no order to keep
+#pragma unroll
+      for (int k = 0; k < kLaneBodies; ++k)
+        if (row0 + k * 32 + lane < n)
+          islices[static_cast<long long>(seg) * n + row0 + k * 32 + lane] =
+              make_float4(G * ax[k], G * ay[k], G * az[k], 0.0f);
+      continue;
+    }
+    // Whole rows: the row's own forces join its tile last (after rows 0..row−1 added theirs).
     if (row > 0) wait_for(&done[row], row);
 #pragma unroll
     for (int k = 0; k < kLaneBodies; ++k) {
-      const long long i = static_cast<long long>(row) * kTile + k * 32 + lane;
+      const long long i = row0 + k * 32 + lane;
       if (i < n) {
-        float4 s = make_float4(ax[k], ay[k], az[k], 0.0f);
+        float4 sum = make_float4(G * ax[k], G * ay[k], G * az[k], 0.0f);
         if (row > 0) {
-          const float4 a = __ldcg(&acc[i]);
-          s.x = a.x + s.x;
-          s.y = a.y + s.y;
-          s.z = a.z + s.z;
+          const float4 a = __ldcg(&out[i]);
+          sum.x = a.x + sum.x;
+          sum.y = a.y + sum.y;
+          sum.z = a.z + sum.z;
         }
-        acc[i] = make_float4(G * s.x, G * s.y, G * s.z, 0.0f);
+        out[i] = sum;
       }
     }
   }
 }
 // end snippet
 
-using PairTileKernel = void (*)(const float4*, int, float, float, int, int, int*, float4*);
+using PairTileKernel = void (*)(const float4*, int, float, float, int, int, int, int, int*, float4*, float4*);
 
 PairTileKernel pair_tile_kernel(bool guard) {
   return guard ? &forces_pair_tiles<true> : &forces_pair_tiles<false>;
@@ -213,32 +245,58 @@ int pair_tile_blocks_per_sm(int block, bool guard) {
   return v;
 }
 
+// The tests' knobs (set_pair_tile_tuning).
 std::atomic<int>& max_workers() {
   static std::atomic<int> cap{0};
   return cap;
 }
+std::atomic<bool>& force_whole_rows() {
+  static std::atomic<bool> whole{false};
+  return whole;
+}
+
+// Tasks the rows are cut into: about two for each of an H100's 2112 resident warps. A function of
+// N alone, so that the summation order (and the bits) are the same on every GPU.
+constexpr long long kTasksWanted = 4096;
 
 }  // namespace
 
 size_t pair_tile_sync_count(size_t n) { return n == 0 ? 0 : 1 + (n + kTile - 1) / kTile; }
 
-void launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
-                             cudaStream_t stream) {
+ForceLaunch launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
+                                    float4* partials, int max_slices, cudaStream_t stream) {
   if (block % 32 != 0 || block < 32 || block > 256)
     throw std::invalid_argument("gpu-pair-tiles: blocks of 32 to 256 threads, whole warps (" +
                                 std::to_string(block) + ")");
-  const int tiles = static_cast<int>(ceil_div(st.n, kTile));
-  CUDA_CHECK(cudaMemsetAsync(st.pair_sync, 0, pair_tile_sync_count(st.n) * sizeof(int), stream));
-  // One resident wave of warps, but no more than rows (nor than the tests' cap).
+  const long long n = st.n;
+  const int tiles = static_cast<int>(ceil_div(n, kTile));
+  // One resident wave of warps (or the tests' cap).
   const long long warps_per_block = block / 32;
   long long workers =
       static_cast<long long>(gpu.sm_count) * pair_tile_blocks_per_sm(block, fp.guard) * warps_per_block;
-  workers = std::min<long long>(workers, tiles);
   if (const int cap = max_workers().load(); cap > 0) workers = std::min<long long>(workers, cap);
+  // Segments of seg_len columns, about kTasksWanted tasks (a slice of the partial buffer each); whole
+  // rows where the rows alone are that many, or the buffer has no room.
+  int segs = 1, seg_len = tiles;
+  if (partials != nullptr && max_slices > 2 && !force_whole_rows().load()) {
+    const long long pairs = static_cast<long long>(tiles) * (tiles + 1) / 2;
+    seg_len = static_cast<int>(
+        std::min<long long>(tiles, std::max(ceil_div(pairs, kTasksWanted), ceil_div(tiles, max_slices - 1))));
+    segs = static_cast<int>(ceil_div(tiles, seg_len));
+  }
+  const long long tasks = static_cast<long long>(tiles) * segs;
+  workers = std::min(workers, tasks);
+  float4* out = segs == 1 ? st.acc : partials;
+  float4* islices = segs == 1 ? nullptr : partials + n;
+  CUDA_CHECK(cudaMemsetAsync(st.pair_sync, 0, pair_tile_sync_count(n) * sizeof(int), stream));
+  if (segs > 1)  // tile 0 receives no reaction forces; its slice 0 stays zero
+    CUDA_CHECK(cudaMemsetAsync(out, 0, std::min<long long>(n, kTile) * sizeof(float4), stream));
   const long long blocks = ceil_div(workers, warps_per_block);
   pair_tile_kernel(fp.guard)<<<static_cast<unsigned>(blocks), block, pair_tile_smem(block), stream>>>(
-      st.pos, st.n, fp.G, fp.eps2, tiles, static_cast<int>(workers), st.pair_sync, st.acc);
+      st.pos, st.n, fp.G, fp.eps2, tiles, segs, seg_len, static_cast<int>(workers), st.pair_sync, out,
+      islices);
   CUDA_CHECK_LAUNCH("forces_pair_tiles");
+  return {out, segs == 1 ? 1 : segs + 1};
 }
 
 KernelInfo pair_tile_force_info(int block, bool guard) {
@@ -255,6 +313,9 @@ KernelInfo pair_tile_force_info(int block, bool guard) {
 
 namespace gpulab::nbody {
 
-void set_pair_tile_max_workers(int warps) { cuda_detail::max_workers().store(std::max(warps, 0)); }
+void set_pair_tile_tuning(int max_workers, bool whole_rows) {
+  cuda_detail::max_workers().store(std::max(max_workers, 0));
+  cuda_detail::force_whole_rows().store(whole_rows);
+}
 
 }  // namespace gpulab::nbody

@@ -336,8 +336,8 @@ ForceLaunch launch_forces(ForceKernel kernel, const State& st, const ForceParams
       launch_pair_forces(st, fp, block, gpu, stream);
       return {st.acc, 1};
     case ForceKernel::PairTiles:
-      launch_pair_tile_forces(st, fp, block, gpu, stream);
-      return {st.acc, 1};
+      return launch_pair_tile_forces(st, fp, block, gpu, partials, partials == nullptr ? 1 : max_slices,
+                                     stream);
   }
   throw std::logic_error("launch_forces: unknown kernel");
 }

@@ -213,23 +213,36 @@ TEST_F(NbodyCuda, AVariantIsDeterministic) {
   }
 }
 
+// Sets gpu-pair-tiles' test knobs for a scope, and resets them also on a failed assertion.
+struct PairTileTuning {
+  PairTileTuning(int max_workers, bool whole_rows) { set_pair_tile_tuning(max_workers, whole_rows); }
+  ~PairTileTuning() { set_pair_tile_tuning(0, false); }
+  PairTileTuning(const PairTileTuning&) = delete;
+  PairTileTuning& operator=(const PairTileTuning&) = delete;
+};
+
 // gpu-pair-tiles around its 256-body tiles: a single body, fewer bodies than a tile, one tile and
-// one body more, several tiles and a tail, at every block size, against the float64 reference
-// within the same tolerance as every rung.
+// one body more, several tiles and a tail, at every block size, in segments of rows (what it does
+// below about 700,000 bodies) and in whole rows (above), against the float64 reference within the
+// same tolerance as every rung.
 TEST_F(NbodyCuda, PairTilesMatchTheCpuAtOddSizesAndEveryBlock) {
   const Variant& v = variant("gpu-pair-tiles");
   const int k = small_tests() ? 2 : 5;
   const std::vector<size_t> ns = small_tests() ? std::vector<size_t>{1, 3, 255, 257, 1000}
                                                : std::vector<size_t>{1, 3, 31, 255, 257, 1001, 4097, 16385};
-  for (size_t n : ns) {
-    const System& want = cpu_after(n, k);
-    const double tol = tolerance_for(want);
-    for (int block : v.blocks) {
-      SCOPED_TRACE("block " + std::to_string(block) + " N=" + std::to_string(n));
-      const System got = gpu_after(v, block, n, k);
-      ASSERT_EQ(got.size(), n);
-      EXPECT_EQ(got.m, want.m);
-      EXPECT_LE(max_position_difference(got, want), tol);
+  for (bool whole_rows : {false, true}) {
+    PairTileTuning tuning(0, whole_rows);
+    for (size_t n : ns) {
+      const System& want = cpu_after(n, k);
+      const double tol = tolerance_for(want);
+      for (int block : v.blocks) {
+        SCOPED_TRACE("block " + std::to_string(block) + " N=" + std::to_string(n) +
+                     (whole_rows ? " whole rows" : " segments"));
+        const System got = gpu_after(v, block, n, k);
+        ASSERT_EQ(got.size(), n);
+        EXPECT_EQ(got.m, want.m);
+        EXPECT_LE(max_position_difference(got, want), tol);
+      }
     }
   }
 }
@@ -244,32 +257,31 @@ std::vector<unsigned char> raw_bytes(const System& s) {
   return bytes;
 }
 
-// Resets gpu-pair-tiles' worker cap when the test ends, also on a failed assertion.
-struct PairTileWorkers {
-  explicit PairTileWorkers(int warps) { set_pair_tile_max_workers(warps); }
-  ~PairTileWorkers() { set_pair_tile_max_workers(0); }
-  PairTileWorkers(const PairTileWorkers&) = delete;
-  PairTileWorkers& operator=(const PairTileWorkers&) = delete;
-};
-
-// Its summation order is fixed by the tiles alone: the same bytes from run to run, at every block
-// size, and whether one warp walks every row or many share them (1, 2, 3, 7 workers: rows taken in
-// turn, column counters waited on across warps and blocks).
+// Its summation order is fixed by N alone (and whole rows or segments): the same bytes from run to
+// run, at every block size, and whether one warp walks every task or many share them (1, 2, 3, 7
+// workers: tasks taken in turn, column counters waited on across warps and blocks).
 TEST_F(NbodyCuda, PairTilesGiveTheSameBitsEveryRunBlockAndGrid) {
   const Variant& v = variant("gpu-pair-tiles");
   const size_t n = small_tests() ? 1000 : 16385;
   const int k = small_tests() ? 2 : 4;
-  const std::vector<unsigned char> first = raw_bytes(gpu_after(v, v.default_block, n, k));
-  ASSERT_EQ(first.size(), n * 7 * sizeof(float));
-  const std::vector<unsigned char> second = raw_bytes(gpu_after(v, v.default_block, n, k));
-  EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size()), 0) << "two runs differ";
-  for (int workers : {1, 2, 3, 7, 0}) {
-    PairTileWorkers cap(workers);
-    for (int block : v.blocks) {
-      const std::vector<unsigned char> got = raw_bytes(gpu_after(v, block, n, k));
-      ASSERT_EQ(got.size(), first.size());
-      EXPECT_EQ(std::memcmp(got.data(), first.data(), first.size()), 0)
-          << "block " << block << ", " << workers << " workers";
+  for (bool whole_rows : {false, true}) {
+    SCOPED_TRACE(whole_rows ? "whole rows" : "segments");
+    std::vector<unsigned char> first;
+    {
+      PairTileTuning tuning(0, whole_rows);
+      first = raw_bytes(gpu_after(v, v.default_block, n, k));
+      ASSERT_EQ(first.size(), n * 7 * sizeof(float));
+      const std::vector<unsigned char> second = raw_bytes(gpu_after(v, v.default_block, n, k));
+      EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size()), 0) << "two runs differ";
+    }
+    for (int workers : {1, 2, 3, 7, 0}) {
+      PairTileTuning tuning(workers, whole_rows);
+      for (int block : v.blocks) {
+        const std::vector<unsigned char> got = raw_bytes(gpu_after(v, block, n, k));
+        ASSERT_EQ(got.size(), first.size());
+        EXPECT_EQ(std::memcmp(got.data(), first.data(), first.size()), 0)
+            << "block " << block << ", " << workers << " workers";
+      }
     }
   }
 }
