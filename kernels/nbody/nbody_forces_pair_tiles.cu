@@ -133,10 +133,9 @@ __global__ void __launch_bounds__(256, 2)
         const float4* at = stage + lane;  // step r reads body (lane + r) mod 32 at at[r]
         if (!diagonal) {
           float jx = 0.0f, jy = 0.0f, jz = 0.0f;  // the force on the body this lane holds now
-          float4 pj = at[0];
 #pragma unroll kUnroll
           for (int r = 0; r < 32; ++r) {
-            const float4 p_next = at[r + 1];  // a step ahead (at[32], read and unused, is in the stage)
+            const float4 pj = at[r];
 #pragma unroll
             for (int k = 0; k < kLaneBodies; ++k) {
               const float dx = pj.x - xi[k], dy = pj.y - yi[k], dz = pj.z - zi[k];
@@ -160,7 +159,6 @@ __global__ void __launch_bounds__(256, 2)
             jx = __shfl_sync(kAll, jx, next_lane);
             jy = __shfl_sync(kAll, jy, next_lane);
             jz = __shfl_sync(kAll, jz, next_lane);
-            pj = p_next;
           }
           reaction[g * 32 + lane] = make_float4(jx, jy, jz, 0.0f);  // this lane's own slot
         } else {
