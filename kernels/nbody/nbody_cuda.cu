@@ -36,6 +36,7 @@
 //   gpu-tile-split      1.289 (512)    1.463 (1024)  1.456 (256)
 //   gpu-tile-register   1.879 (512)    2.063 (512)   2.068 (512)   84% of issue slots busy (ncu)
 //   gpu-warp-pairs      2.306 (64)     2.743 (256)   2.768 (256)   N(N+1)/2 pair evaluations
+//   gpu-pair-tiles      0.644 (256)    1.838 (256)   2.578 (256)   the same, summed in a fixed order
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
