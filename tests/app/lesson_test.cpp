@@ -13,6 +13,7 @@
 #include "core/keymap.h"
 #include "presenter/lesson.h"
 #include "presenter/lesson_player.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace gpulab;
