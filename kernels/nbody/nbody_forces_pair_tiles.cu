@@ -147,24 +147,8 @@ __global__ void __launch_bounds__(256, 2)
           for (int r = 0; r < 32; ++r) {
             const float4 pj = at[r];
 #pragma unroll
-            for (int k = 0; k < kLaneBodies; ++k) {
-              const float dx = pj.x - xi[k], dy = pj.y - yi[k], dz = pj.z - zi[k];
-              float inv;
-              if constexpr (kGuard) {
-                const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
-                inv = d2 > 0.0f ? rsqrt_ftz(d2 + eps2) : 0.0f;
-              } else {
-                inv = rsqrt_ftz(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2))));
-              }
-              const float inv3 = inv * (inv * inv);
-              const float si = pj.w * inv3, sj = mi[k] * inv3;
-              ax[k] = fmaf(dx, si, ax[k]);
-              ay[k] = fmaf(dy, si, ay[k]);
-              az[k] = fmaf(dz, si, az[k]);
-              jx = fmaf(-dx, sj, jx);
-              jy = fmaf(-dy, sj, jy);
-              jz = fmaf(-dz, sj, jz);
-            }
+            for (int k = 0; k < kLaneBodies; ++k)
+              interact_pair<kGuard>(xi[k], yi[k], zi[k], mi[k], pj, eps2, ax[k], ay[k], az[k], jx, jy, jz);
             // The j body's force moves one lane down with it (after 32 moves: back home).
             jx = __shfl_sync(kAll, jx, next_lane);
             jy = __shfl_sync(kAll, jy, next_lane);
