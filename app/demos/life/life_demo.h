@@ -24,6 +24,7 @@ struct LifeInput {
   std::optional<life::Grid> cells;
   double density = 0.25;
   uint64_t seed = 42;
+  int generations_per_pass = life::kDefaultGenerationsPerPass;  // gpu-bit-multistep's k
 };
 // The probe of variant v at `block` (ghost copies at `ghost`) on `engine` (a GPU one runs on
 // `stream`), which it loads with `input`: LifeDemo::probe makes it on a copy of the current grid,
@@ -92,7 +93,7 @@ class LifeDemo final : public Demo {
 
   // The command line's settings (bound by add_options, checked by configure).
   struct Cli {
-    std::string grid, rule, pattern, save_pattern;
+    std::string grid, rule, pattern, save_pattern, generations_per_pass;
     double density = 0.25;
   } cli_;
 
@@ -101,6 +102,7 @@ class LifeDemo final : public Demo {
   int variant_ = 0;
   int block_ = 0;
   int ghost_block_ = 256;
+  int generations_per_pass_ = life::kDefaultGenerationsPerPass;  // gpu-bit-multistep's k (the slider)
   int grid_w_ = 1024, grid_h_ = 1024;
   life::Rule rule_;
   std::string rule_text_ = "B3/S23";
