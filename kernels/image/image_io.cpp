@@ -425,10 +425,12 @@ std::string check_png_data(const Header& hd, uint64_t w, uint64_t h) {
     return true;
   };
   bool done = false;
-  for (const std::span<const uint8_t> chunk : hd.idat) {
-    z.next_in = const_cast<Bytef*>(chunk.data());
-    z.avail_in = uInt(chunk.size());
-    while (z.avail_in > 0 && !done) {
+  for (size_t c = 0; c < hd.idat.size() && !done; ++c) {
+    z.next_in = const_cast<Bytef*>(hd.idat[c].data());
+    z.avail_in = uInt(hd.idat[c].size());
+    // On while input is left, or while the output buffer came back full (more may be pending even
+    // with no input left: the last rows of the last chunk).
+    do {
       z.next_out = out.data();
       z.avail_out = uInt(out.size());
       const int rc = inflate(&z, Z_NO_FLUSH);
@@ -445,9 +447,8 @@ std::string check_png_data(const Header& hd, uint64_t w, uint64_t h) {
         for (size_t k = 0; k < got && why.empty(); ++k)
           if (!per_byte(out[k])) break;
       if (!why.empty() || rc == Z_STREAM_END || (rc != Z_OK && rc != Z_BUF_ERROR)) done = true;
-      if (rc == Z_BUF_ERROR && z.avail_in == 0) break;
-    }
-    if (done) break;
+      if (rc == Z_BUF_ERROR) break;  // no progress without more input
+    } while (!done && (z.avail_in > 0 || z.avail_out == 0));
   }
   inflateEnd(&z);
   return why;

@@ -589,6 +589,25 @@ TEST(ImageDecode, PaletteIndicesPastThePaletteAreRefused) {
   EXPECT_REFUSED(make_palette_png(4, 1, 8, 4, {1, 1, 1, 1, 1}), "palette index 4, the palette has 4 entries");
   // In packed rows (2 bits a pixel), and in an interlaced file's passes too.
   EXPECT_REFUSED(make_palette_png(4, 1, 2, 3, {0, 0x1B}), "palette index 3, the palette has 3 entries");
+  // In the last row of an image whose data fill the inflate buffer many times over, one IDAT
+  // compressed by zlib: found after the input is all consumed.
+  Bytes rows;
+  for (int y = 0; y < 600; ++y) {
+    rows.push_back(0);
+    for (int x = 0; x < 600; ++x) rows.push_back(uint8_t(y == 599 && x == 599 ? 9 : (x + y) % 4));
+  }
+  uLongf zn = compressBound(uLong(rows.size()));
+  Bytes z(zn);
+  ASSERT_EQ(compress2(z.data(), &zn, rows.data(), uLong(rows.size()), 9), Z_OK);
+  z.resize(zn);
+  Bytes big = make_palette_png(600, 600, 8, 4, {0});
+  const size_t idat_at = 8 + 25 + 12 + 12;  // signature, IHDR, PLTE (4 entries), then IDAT
+  const Bytes tail(big.end() - 12, big.end());
+  big.resize(idat_at);
+  const Bytes idat = png_chunk("IDAT", z);
+  big.insert(big.end(), idat.begin(), idat.end());
+  big.insert(big.end(), tail.begin(), tail.end());
+  EXPECT_REFUSED(big, "palette index 9, the palette has 4 entries");
   // Within the palette: loads, the same every time. The unused bits after the last pixel of a packed
   // row are no index (0b11 there, with a palette of 2).
   const Bytes ok = make_palette_png(3, 2, 2, 2, {0, 0x13, 2, 0x00});
