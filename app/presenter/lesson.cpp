@@ -421,6 +421,11 @@ StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view dem
   return out;
 }
 
+std::string lesson_opened_notice(const Lesson& lesson) {
+  return "lesson: " + text::escape(lesson.title) + " (" + std::to_string(lesson.steps.size()) +
+         " steps; PageDown / PageUp)";
+}
+
 LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoFactory& make_demos) {
   Parser p(file, make_demos);
   return p.parse(text);
