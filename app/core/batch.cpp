@@ -38,13 +38,15 @@ void run_batch_steps(long long steps, const std::function<void(int)>& advance, s
   const auto t0 = clock::now();
   auto seconds = [&] { return now ? now() : std::chrono::duration<double>(clock::now() - t0).count(); };
   const double start = seconds();
+  // Chunks double up to a cap (never past it, so a billion steps do not overflow the count).
+  constexpr long long kMaxChunk = 1LL << 20;
   long long done = 0, chunk = 1;
   bool told = false;
   while (done < steps) {
-    const int n = static_cast<int>(std::min<long long>({steps - done, chunk, 1LL << 20}));
+    const int n = static_cast<int>(std::min(steps - done, chunk));
     advance(n);
     done += n;
-    chunk *= 2;
+    chunk = std::min(chunk * 2, kMaxChunk);
     const double elapsed = seconds() - start;
     // Timed once the steps done took long enough for their rate to mean something.
     if (!told && elapsed >= 0.2) {
