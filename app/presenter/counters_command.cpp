@@ -48,7 +48,7 @@ CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context&
     return row;
   }
   try {
-    Probe p = demo.probe(stage, id, block);
+    Probe p = demo.probe(picks_with(demo, stage, id, block), stage);
     if (!p.unavailable.empty() || !p.run) {
       row.unavailable = p.unavailable.empty() ? "the variant cannot be run step by step" : p.unavailable;
       return row;
@@ -243,9 +243,10 @@ RooflineData counters_roofline(const std::vector<CounterRow>& rows, std::string_
 
 int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   const std::vector<Stage> stages = demo.stages();
+  const std::vector<size_t> order = stage_order(demo);  // the running stage first
   std::vector<std::string> known;
-  for (const Stage& st : stages)
-    for (const VariantChoice& v : st.variants) known.push_back(std::string(v.id));
+  for (size_t s : order)
+    for (const VariantChoice& v : stages[s].variants) known.push_back(std::string(v.id));
   for (const std::string& id : o.counters_variants)
     if (std::find(known.begin(), known.end(), id) == known.end()) {
       std::string list;
@@ -260,7 +261,7 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
     return 0;
   }
   std::vector<CounterRow> rows;
-  for (size_t s = 0; s < stages.size(); ++s) {
+  for (size_t s : order) {
     for (const VariantChoice& v : stages[s].variants) {
       const bool asked = o.counters_variants.empty() ||
                          std::find(o.counters_variants.begin(), o.counters_variants.end(), v.id) !=

@@ -64,7 +64,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
       on_baseline = false;
       continue;
     }
-    if (s == 0) baseline = std::string(cpu->id);
+    if (s == demo.lead_stage()) baseline = std::string(cpu->id);
     on_baseline = on_baseline && cpu->id == v.id;
   }
   in.baseline_variant = baseline;

@@ -204,7 +204,7 @@ std::string ladder_csv(const std::vector<Rung>& rungs) {
 LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
     : demo_(demo), ctx_(ctx), options_(std::move(options)) {
   const std::vector<Stage> stages = demo_.stages();
-  for (size_t s = 0; s < stages.size(); ++s) {
+  for (size_t s : stage_order(demo_)) {
     const Stage& st = stages[s];
     for (size_t i = 0; i < st.variants.size(); ++i) {
       const VariantChoice& v = st.variants[i];
@@ -236,7 +236,7 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
   // pipeline at its best (the fastest measured variants chained), timed as one step.
   const size_t running = static_cast<size_t>(
       std::count_if(stages.begin(), stages.end(), [](const Stage& st) { return st.active; }));
-  if (options_.variants.empty() && demo_.offers_pipeline() && running >= 2) {
+  if (options_.variants.empty() && demo_.stage_tables().pipeline && running >= 2) {
     pipeline_stage_ = stages.size();
     for (const bool gpu : {false, true}) {
       Rung r;
@@ -374,7 +374,7 @@ void LadderRun::measure(size_t index) {
     const bool verifying = how.verify;
     BenchRow row;
     const BenchMeasured m = bench_measure_probe(
-        row, [&] { return demo_.probe(r.stage, r.variant, block); }, how, peaks);
+        row, [&] { return demo_.probe(picks_with(demo_, r.stage, r.variant, block), r.stage); }, how, peaks);
     if (m.outcome == BenchOutcome::Cancelled) return;
     if (m.outcome == BenchOutcome::Unavailable) {
       if (!any) {
@@ -442,24 +442,26 @@ void LadderRun::measure_pipeline(Rung& r) {
     per_stage.push_back(std::move(m));
     running.push_back(s);
   }
-  auto step = [&](size_t k, const Rung* x) { return PipelineStep{running[k], x->variant, x->block}; };
-  std::vector<std::vector<PipelineStep>> candidates(1);
-  for (size_t k = 0; k < running.size(); ++k) candidates[0].push_back(step(k, per_stage[k].front()));
+  auto step = [&](Picks& c, size_t k, const Rung* x) {
+    c[running[k]] = picks_with(demo_, running[k], x->variant, x->block)[running[k]];
+  };
+  std::vector<Picks> candidates(1, demo_.setup().picks);
+  for (size_t k = 0; k < running.size(); ++k) step(candidates[0], k, per_stage[k].front());
   // A first stage's variant may do a later stage's work (a histogram that writes the LUT) and be
   // slower on its own yet faster chained: every measured one of it is tried with the others' best.
   if (r.gpu)
     for (size_t i = 1; i < per_stage[0].size(); ++i) {
-      std::vector<PipelineStep> c = candidates[0];
-      c[0] = step(0, per_stage[0][i]);
+      Picks c = candidates[0];
+      step(c, 0, per_stage[0][i]);
       candidates.push_back(std::move(c));
     }
   const BenchSuite peaks = device_peaks();
   const BenchMeasure how = measure_how();  // the stages' variants were verified: not again
   bool any = false;
-  for (const std::vector<PipelineStep>& c : candidates) {
+  for (const Picks& c : candidates) {
     BenchRow row;
     const BenchMeasured m = bench_measure_probe(
-        row, [&] { return demo_.pipeline_probe(c); }, how, peaks);
+        row, [&] { return demo_.probe(c, kWholePipeline); }, how, peaks);
     if (m.outcome == BenchOutcome::Cancelled) return;
     if (m.outcome != BenchOutcome::Measured) {
       if (!any) {

@@ -3,9 +3,10 @@
 // copy of the demo's current input (Demo::probe), warm and synchronised by the bench's own
 // measurement (bench_measure_probe: median of repeats), each verified against the CPU reference
 // first (a variant that disagrees is marked Failed, never charted as a result), at its fastest
-// allowed block size or at the chosen one. A demo of several stages that offers its whole pipeline
-// (Demo::pipeline_probe) gets a last panel, "pipeline": the CPU pipeline and the GPU pipeline at its
-// best (the fastest measured variant of each running stage, chained), each timed as one step.
+// allowed block size or at the chosen one. A demo of several stages that make one result together
+// (StageTables::pipeline) gets a last panel, "pipeline": the CPU pipeline and the GPU pipeline at its
+// best (the fastest measured variant of each running stage, chained: Demo::probe of kWholePipeline),
+// each timed as one step. A rung is one pick of the demo's Setup changed; the lead stage comes first.
 // One code path for the window and `gpulab ladder`: a LadderRun runs on a worker thread (the window
 // polls it between frames, so no frame waits for a measurement) or on the caller's (the CLI).
 #include <atomic>

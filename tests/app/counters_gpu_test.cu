@@ -118,7 +118,7 @@ TEST(CountersGpu, AStride32SharedReadConflictsAndAStride1ReadDoesNot) {
 
 // A demo attached to the GPU context, configured from `args` as the app would.
 void configure(Demo& demo, std::vector<const char*> args) {
-  ASSERT_EQ(testing::configure_demo(demo, std::move(args)), "");
+  ASSERT_EQ(testing::configure_demo(demo, std::move(args), /*device=*/true), "");
 }
 
 size_t stage_of(const Demo& demo, std::string_view id) {

@@ -67,16 +67,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (o.mode != Options::Mode::Run) return 0;  // help, list, bench, check-display: no configure()
 
   Demo* demo = nullptr;
-  for (Demo* d : views)
-    if (d->name() == o.demo) demo = d;
+  size_t index = 0;
+  for (size_t i = 0; i < views.size(); ++i)
+    if (views[i]->name() == o.demo) demo = views[i], index = i;
   if (demo == nullptr) return 0;  // parse_command_line refuses an unknown --demo; nothing to configure
 
   for (size_t i = 1; i < args.size(); ++i)
     if (names_existing_path(args[i])) return 0;
   if (names_existing_path(o.image) || names_existing_path(o.save_image)) return 0;
 
-  std::string bad = apply_variant_options(*demo, o);
-  if (bad.empty()) bad = demo->configure(o);
-  fuzz::check_message("command line (apply_variant_options / configure)", bad);
+  // The Setup as the app resolves it (no device: the fuzzer runs on the CPU), then configure().
+  Setup setup;
+  std::string bad = resolve_setup(*demo, o, r.params.at(index), false, &setup);
+  if (bad.empty()) {
+    demo->bind(setup);
+    bad = demo->configure(o);
+  }
+  fuzz::check_message("command line (resolve_setup / configure)", bad);
   return 0;
 }

@@ -75,7 +75,7 @@ std::string pipeline_text(const Pipeline& p) {
 
 }  // namespace
 
-bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
+bool HisteqDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
   BenchSpec& spec = *out;
   BenchSuite& suite = spec.suite;
   suite.demo = "histeq";

@@ -14,7 +14,7 @@
 
 namespace gpulab {
 
-bool LifeDemo::bench(const Options& o, BenchSpec* out) {
+bool LifeDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
   BenchSpec& spec = *out;
   spec.suite.demo = "life";
   spec.suite.baselines = {"cpu-naive", "gpu-global"};

@@ -48,7 +48,7 @@ const BenchRow* best(const BenchSuite& s, const BenchRow& like, const std::vecto
 
 }  // namespace
 
-bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
+bool MatrixDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
   BenchSpec& spec = *out;
   spec.suite.demo = "matrix";
   spec.suite.baselines = {BenchBaseline("cuBLAS", {"gemm-cublas"}), BenchBaseline("D2D copy", {kMemcpy})};

@@ -20,7 +20,7 @@ namespace {
 constexpr double kCpuStepBudgetS = 3.0;  // the CPU reference is skipped where a step would take longer
 }  // namespace
 
-bool NbodyDemo::bench(const Options& o, BenchSpec* out) {
+bool NbodyDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
   BenchSpec& spec = *out;
   spec.suite.demo = "nbody";
   spec.suite.baselines = {"cpu", "gpu-naive-aos"};

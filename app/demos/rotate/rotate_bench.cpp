@@ -57,8 +57,9 @@ std::vector<std::string> ceiling_report(const BenchSuite& suite) {
   return out;
 }
 
-bool RotateDemo::bench(const Options& o, BenchSpec* out) {
-  if (std::string bad = reject_seed(o, "the rotate bench (its picture is the fixed filter-test scene)");
+bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad =
+          reject_seed(setup.shared, "the rotate bench (its picture is the fixed filter-test scene)");
       !bad.empty())
     throw std::runtime_error(bad);
   BenchSpec& spec = *out;
