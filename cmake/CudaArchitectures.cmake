@@ -1,9 +1,9 @@
 # Chooses CMAKE_CUDA_ARCHITECTURES once, before enable_language(CUDA), unless a preset or the command
 # line already set it: the local GPU ("native") when one is visible, else a list of real targets for
 # the common recent GPUs plus PTX for the newest, which the driver JIT-compiles for anything newer.
-# "default-list" asks for that list even where a GPU is visible: the all-archs preset (CI) compiles
-# every kernel for each architecture in it, so a kernel that needs a newer GPU than the oldest on
-# the list (sm_75, Turing: GTX 16xx, RTX 20xx) cannot land.
+# "default-list" asks for that list even where a GPU is visible. CI compiles every kernel for both
+# ends of it (the ci preset for sm_75, scripts/check-archs for the newest PTX), so a kernel that needs
+# a newer GPU than the oldest on the list (sm_75, Turing: GTX 16xx, RTX 20xx) cannot land.
 set(GPULAB_DEFAULT_CUDA_ARCHITECTURES "75-real;86-real;89-real;90-real;120")
 if(CMAKE_CUDA_ARCHITECTURES STREQUAL "default-list")
   set(CMAKE_CUDA_ARCHITECTURES "${GPULAB_DEFAULT_CUDA_ARCHITECTURES}" CACHE STRING "CUDA architectures" FORCE)

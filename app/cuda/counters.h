@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cuda/cupti_errors.h"
+
 namespace gpulab::cuda {
 
 // The metrics of one measurement. On the H100 these together need one pass (no replay).
@@ -83,16 +85,6 @@ struct CounterResult {
   double prepare_ms = 0, enable_ms = 0, step_ms = 0, decode_ms = 0;
   bool ok() const { return unavailable.empty(); }
 };
-
-// Which of CUPTI's profilers made a call: the reasons for an unsupported GPU name it.
-enum class CuptiProfiler { Range, PmSampling };
-
-// Why counters cannot be read, in words a lecturer can act on. `code` is a CUptiResult, `call` the
-// CUPTI function that returned it, `profiler` the profiler it served. CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-// (35) says how an administrator enables the counters; 39 (multiple subscribers) that another profiler
-// is attached.
-std::string cupti_error_reason(int code, std::string_view call, std::string_view cupti_text = {},
-                               CuptiProfiler profiler = CuptiProfiler::Range);
 
 // Why this build has no counters ("" when it was built with CUPTI).
 std::string counters_build_reason();

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/counters.h"
+#include "cuda/cupti_errors.h"
 
 namespace gpulab::cuda::cupti {
 

@@ -25,6 +25,8 @@
 namespace gpulab::presenter {
 
 enum class RungState { Pending, Measured, Failed, Unavailable };
+// "pending", "measured", "failed", "unavailable".
+const char* state_name(RungState s);
 
 struct Rung {
   size_t stage = 0;
@@ -49,11 +51,6 @@ struct LadderOptions {
   int repeats = 5;                    // timed repeats per block (the median is kept)
   std::function<void(const Rung&)> on_rung;  // called (on the measuring thread) as each rung ends
 };
-
-// `gpulab ladder`: measures every variant of the attached demo on its current input (the command
-// line's demo options, as in batch mode), prints the table, writes --csv, --json and --png. Returns
-// the exit status (0 also when GPU variants are listed as unavailable on the CPU backend).
-int run_ladder_command(Demo& demo, const Context& ctx, const Options& options);
 
 // The numbers of a ladder from its measured rungs: per stage, the baseline (its first measured
 // non-GPU rung in table order, else its first measured rung) and the speed-ups over it and over the

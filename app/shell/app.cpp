@@ -23,6 +23,7 @@
 #include "presenter/counters_command.h"
 #include "presenter/counters_view.h"
 #include "presenter/ladder.h"
+#include "presenter/ladder_command.h"
 #include "presenter/ladder_view.h"
 #include "presenter/lesson_player.h"
 #include "presenter/recorder.h"

@@ -11,6 +11,7 @@
 //   gpu-shared        a tile plus its halo staged in shared memory, each cell read once per block
 //   gpu-swar          16 cells a thread: 16-byte loads, byte-wise sums in registers (SIMD within a register)
 //   gpu-bitpacked     64 cells a word, neighbour counts by bit-sliced adders
+//   gpu-bit-multistep the packed layout, k generations a pass through memory (tiles in registers)
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -205,7 +206,17 @@ enum class Layout : uint8_t {
 };
 
 // What a variant runs: the CPU engine's two generations and the CUDA engine's step kernels.
-enum class Kernel : uint8_t { CpuNaive, CpuLut, Global, LutLocal, LutConstant, Shared, Swar, Bitpacked };
+enum class Kernel : uint8_t {
+  CpuNaive,
+  CpuLut,
+  Global,
+  LutLocal,
+  LutConstant,
+  Shared,
+  Swar,
+  Bitpacked,
+  BitMultistep
+};
 
 // The record (blocks: edge of a square 2D block, or 1D threads; kernel: a Kernel) and Life's columns.
 struct Variant : VariantRecord {
@@ -229,9 +240,24 @@ struct CellEdit {
   uint8_t alive = 0;
 };
 
+// gpu-bit-multistep's k: generations advanced on chip between one read and one write of the grid.
+inline constexpr int kMinGenerationsPerPass = 1;
+inline constexpr int kMaxGenerationsPerPass = 16;
+inline constexpr int kDefaultGenerationsPerPass = 16;
+// Reads k from text (the command line, a lesson): a whole number in 1..16. On failure returns
+// nullopt and, when `error` is given, says what is wrong, quoting the text.
+std::optional<int> parse_generations_per_pass(std::string_view text, std::string* error = nullptr);
+// The generations each pass of a call of `generations` takes with k a pass: k, except the last pass,
+// which takes what is left (a call of 20 at k = 16: 16 then 4).
+std::vector<int> multistep_passes(int generations, int generations_per_pass);
+// Throws std::invalid_argument naming k when it is outside 1..16 (Engine::set_generations_per_pass).
+void check_generations_per_pass(int k);
+
 // What a step moved through memory, for the throughput read-outs: the fewest bytes a generation of
-// this variant must read and write (each cell read once and written once in its layout).
-double bytes_per_generation(const Variant& v, int width, int height);
+// this variant must read and write (each cell read once and written once in its layout). A variant
+// that advances several generations a pass (gpu-bit-multistep) moves its grid once every
+// `generations_per_pass`.
+double bytes_per_generation(const Variant& v, int width, int height, int generations_per_pass = 1);
 
 // ---------------------------------------------------------------------------------------------
 // An engine owns one grid's state on its backend and advances it with that backend's variants.
@@ -248,6 +274,14 @@ class Engine {
   virtual int height() const = 0;
   virtual void set_rule(const Rule& rule) = 0;
   virtual Rule rule() const = 0;
+
+  // gpu-bit-multistep's k: generations a pass through memory (kMinGenerationsPerPass ..
+  // kMaxGenerationsPerPass, default kDefaultGenerationsPerPass); a step of fewer generations than k
+  // makes one shorter pass, and so does the last pass of a step that k does not divide. Throws
+  // std::invalid_argument outside 1..16, keeping the previous k. Variants that advance one generation
+  // a pass (all the others, the CPU's) ignore it.
+  virtual void set_generations_per_pass(int k) = 0;
+  virtual int generations_per_pass() const = 0;
 
   virtual void upload(const Grid& grid) = 0;  // grid must be width() × height()
   virtual Grid download() = 0;

@@ -86,6 +86,12 @@ class CpuEngine final : public Engine {
   int height() const override { return height_; }
   void set_rule(const Rule& rule) override { rule_ = rule; }
   Rule rule() const override { return rule_; }
+  // Kept for an engine switch; the CPU variants advance one generation a pass.
+  void set_generations_per_pass(int k) override {
+    check_generations_per_pass(k);
+    generations_per_pass_ = k;
+  }
+  int generations_per_pass() const override { return generations_per_pass_; }
 
   void upload(const Grid& grid) override {
     if (grid.width != width_ || grid.height != height_ ||
@@ -272,6 +278,7 @@ class CpuEngine final : public Engine {
   int height_ = 0;
   std::optional<uint64_t> requested_;  // request_population() counts at once on the CPU
   Rule rule_;
+  int generations_per_pass_ = kDefaultGenerationsPerPass;
   HostBytes cur_;   // the current generation, with its ghost ring
   HostBytes next_;  // receives the next generation; swapped with cur_ after each one
   HostBytes fade_;  // W×H fade bytes, no ghost ring

@@ -6,6 +6,7 @@
 //   gpu-global, gpu-lut-local, gpu-lut-constant, gpu-shared   life_bytes.cu (the lecture's kernels)
 //   gpu-swar                                                   life_swar.cu  (16 cells a thread)
 //   gpu-bitpacked                                              life_bitpacked.cu (64 cells a word)
+//   gpu-bit-multistep                                          life_multistep.cu (k generations a pass)
 //   display, population, random fills, edits                   life_display.cu
 //
 // Nothing here synchronises inside step(): the app times generations with events on the stream and
@@ -224,6 +225,15 @@ class CudaEngineImpl final : public CudaEngine {
       launch();
       if (timer_) timer_->end(name);
     };
+    if (kind == Kernel::BitMultistep) {
+      to_packed();
+      for (int pass : multistep_passes(generations, generations_per_pass_)) {
+        timed("step kernel",
+              [&] { launch_multistep(packed(), words_[1 - cur_words_].get(), block, pass, rule_, stream_); });
+        cur_words_ = 1 - cur_words_;
+      }
+      return;
+    }
     if (kind == Kernel::Bitpacked) {
       to_packed();
       for (int g = 0; g < generations; ++g) {
@@ -250,6 +260,21 @@ class CudaEngineImpl final : public CudaEngine {
   }
 
   void set_kernel_timer(KernelTimer* timer) override { timer_ = timer; }
+
+  void set_generations_per_pass(int k) override {
+    check_generations_per_pass(k);
+    generations_per_pass_ = k;
+  }
+  int generations_per_pass() const override { return generations_per_pass_; }
+
+  void run_packed_copy() override {
+    if (width_ == 0) return;
+    to_packed();
+    const PackedGrid g = packed();
+    CUDA_CHECK(cudaMemcpyAsync(words_[1 - cur_words_].get(), g.words, packed_grid_bytes(width_, height_),
+                               cudaMemcpyDeviceToDevice, stream_));
+    cur_words_ = 1 - cur_words_;
+  }
 
   uint64_t population() override {
     if (width_ == 0) return 0;
@@ -316,6 +341,7 @@ class CudaEngineImpl final : public CudaEngine {
     if (v.backend != Backend::Cuda) return {};
     const Kernel kind = v.step_kernel();
     if (kind == Kernel::Bitpacked) return {packed_kernel_info(block, rule_)};
+    if (kind == Kernel::BitMultistep) return {multistep_kernel_info(block, width_, rule_)};
     std::vector<KernelInfo> list;
     if (kind == Kernel::Swar)
       list.push_back(swar_kernel_info(block));
@@ -388,7 +414,8 @@ class CudaEngineImpl final : public CudaEngine {
   int cur_ = 0;
   DeviceBuffer<uint64_t> words_[2];  // packed layout, allocated on the first packed step
   int cur_words_ = 0;
-  DeviceBuffer<uint8_t> fade_;  // W×H, allocated on the first fade_tick
+  int generations_per_pass_ = kDefaultGenerationsPerPass;  // gpu-bit-multistep's k
+  DeviceBuffer<uint8_t> fade_;                             // W×H, allocated on the first fade_tick
   DeviceBuffer<CellEdit> edits_;
   DeviceBuffer<unsigned long long> total_;
   PinnedWord host_total_{1};

@@ -39,6 +39,9 @@ class CudaEngine : public Engine {
   virtual Stream stream() const = 0;
   // Null (the default) times nothing; the timer must outlive the steps it is set for.
   virtual void set_kernel_timer(KernelTimer* timer) = 0;
+  // The bench's yardstick of one generation a pass: a device-to-device copy of the packed grid (the
+  // bytes one generation of gpu-bitpacked must read and write). Puts the state in the packed layout.
+  virtual void run_packed_copy() = 0;
   // Device bytes the state of a w×h grid needs in a layout (both buffers), for the memory check.
   static size_t bytes_needed(Layout layout, int width, int height);
 };

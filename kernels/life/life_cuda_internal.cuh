@@ -70,6 +70,14 @@ void launch_packed_step(const PackedGrid& in, uint64_t* out, int block_threads, 
                         const Rule& rule, cudaStream_t stream);
 // The kernel that runs `rule` (the named rules have compiled-in instantiations).
 KernelInfo packed_kernel_info(int block_threads, const Rule& rule);
+// --- life_multistep.cu ---------------------------------------------------------------------------
+// `generations` (1..kMaxGenerationsPerPass) in one pass from `in` into `out` (same geometry).
+void launch_multistep(const PackedGrid& in, uint64_t* out, int block_threads, int generations,
+                      const Rule& rule, cudaStream_t stream);
+// Rows a warp writes at k generations a pass (its tile less the halo of k rows above and below).
+int multistep_tile_rows(int generations);
+KernelInfo multistep_kernel_info(int block_threads, int width, const Rule& rule);
+
 void launch_pack(const ByteGrid& from, const PackedGrid& to, cudaStream_t stream);
 void launch_unpack(const PackedGrid& from, const ByteGrid& to, cudaStream_t stream);
 

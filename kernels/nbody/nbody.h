@@ -18,6 +18,7 @@
 //   gpu-tile-split   several threads per body split the j-range and combine partial forces
 //   gpu-tile-register  8 bodies a thread in registers: one shared-memory load serves 8 interactions
 //   gpu-warp-pairs   each pair evaluated once (Newton's third law), forces added with atomics
+//   gpu-pair-tiles   each pair once, tiles of pairs, forces summed in a fixed order: deterministic
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -115,7 +116,8 @@ enum class ForceKernel : uint8_t {
   TileFloat4,
   TileSplit,
   TileRegister,
-  WarpPairs
+  WarpPairs,
+  PairTiles
 };
 // The record (blocks: 1D block sizes, empty for the CPU; kernel: a ForceKernel) and the backend.
 struct Variant : VariantRecord {

@@ -5,8 +5,10 @@
 //   gpu-naive-aos, gpu-global-soa, gpu-shared-tile       nbody_forces_basic.cu (the lecture's kernels)
 //   gpu-tile-float4, gpu-tile-split, gpu-tile-register   nbody_forces_tiled.cu (GPU Gems 3 and beyond)
 //   gpu-warp-pairs                                       nbody_forces_pairs.cu (each pair once, Newton's
-//   third law) kick-drift-kick, mirrors, diagnostics, vertices      nbody_integrate.cu (shared by all
-//   variants)
+//                                                        third law, atomics)
+//   gpu-pair-tiles                                       nbody_forces_pair_tiles.cu (each pair once,
+//                                                        summed in a fixed order)
+//   kick-drift-kick, mirrors, diagnostics, vertices      nbody_integrate.cu (shared by all variants)
 //
 // The state: pos (x, y, z, m) and vel as float4 are canonical, acc holds a(pos) between steps; the
 // integrate kernels keep the SoA arrays and the {pos, vel, mass} records of the first variants in
@@ -34,6 +36,7 @@
 //   gpu-tile-split      1.289 (512)    1.463 (1024)  1.456 (256)
 //   gpu-tile-register   1.879 (512)    2.063 (512)   2.068 (512)   84% of issue slots busy (ncu)
 //   gpu-warp-pairs      2.306 (64)     2.743 (256)   2.768 (256)   N(N+1)/2 pair evaluations
+//   gpu-pair-tiles      0.644 (256)    1.838 (256)   2.578 (256)   the same, summed in a fixed order
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -75,6 +78,7 @@ struct DeviceState {
   DeviceBuffer<float> x, y, z, m;
   DeviceBuffer<BodyAos> aos;
   DeviceBuffer<double> diag_blocks;
+  DeviceBuffer<int> pair_sync;
 
   DeviceState() = default;
   DeviceState(size_t count, const std::string& what, const std::string& device)
@@ -88,11 +92,12 @@ struct DeviceState {
         z(count, what, device),
         m(count, what, device),
         aos(count, what, device),
-        diag_blocks(diagnostic_blocks(count) * kDiagSums, what, device) {}
+        diag_blocks(diagnostic_blocks(count) * kDiagSums, what, device),
+        pair_sync(pair_tile_sync_count(count), what, device) {}
 
   size_t bytes() const {
     return pos.bytes() + vel.bytes() + acc.bytes() + partials.bytes() + x.bytes() + y.bytes() + z.bytes() +
-           m.bytes() + aos.bytes() + diag_blocks.bytes();
+           m.bytes() + aos.bytes() + diag_blocks.bytes() + pair_sync.bytes();
   }
   State view() const {
     State s;
@@ -105,6 +110,7 @@ struct DeviceState {
     s.z = z.get();
     s.m = m.get();
     s.aos = aos.get();
+    s.pair_sync = pair_sync.get();
     return s;
   }
 };
@@ -393,7 +399,7 @@ std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
 size_t CudaEngine::bytes_needed(size_t n) {
   if (n == 0) return 0;
   return n * (3 * sizeof(float4) + 4 * sizeof(float) + sizeof(BodyAos)) + partial_count(n) * sizeof(float4) +
-         diagnostic_blocks(n) * kDiagSums * sizeof(double);
+         diagnostic_blocks(n) * kDiagSums * sizeof(double) + pair_tile_sync_count(n) * sizeof(int);
 }
 
 }  // namespace gpulab::nbody

@@ -26,4 +26,10 @@ class CudaEngine : public Engine {
   static size_t bytes_needed(size_t n);
 };
 
+// For the tests: gpu-pair-tiles with at most `max_workers` warps (0: one resident wave, the default),
+// so that a small system walks the tickets and the column counters as a large one does, and with
+// whole rows (as from about 700,000 bodies) instead of segments. The bits depend on N and
+// `whole_rows` alone, not on the workers or the block size.
+void set_pair_tile_tuning(int max_workers, bool whole_rows);
+
 }  // namespace gpulab::nbody

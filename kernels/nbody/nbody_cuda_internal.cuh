@@ -34,6 +34,7 @@ struct State {
   float4* acc = nullptr;
   float *x = nullptr, *y = nullptr, *z = nullptr, *m = nullptr;
   BodyAos* aos = nullptr;
+  int* pair_sync = nullptr;  // gpu-pair-tiles' row ticket and column counters (pair_tile_sync_count)
 };
 
 // What a force evaluation needs besides the state.
@@ -60,23 +61,53 @@ __device__ __forceinline__ float rsqrt_ftz(float x) {
   return r;
 }
 
+// Body i of the float4 positions, or a massless body at the origin past the end (padding of the
+// pair kernels' tiles: it pulls nothing, and what it feels is dropped).
+__device__ __forceinline__ float4 body_or_zero(const float4* __restrict__ pos, long long i, int n) {
+  return i < n ? pos[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// 1/r = rsqrt(|d|² + ε²), r² summed by fma from ε² up; the guarded form (ε = 0 or tiny) gives 0
+// for d = 0 instead.
+template <bool kGuard>
+__device__ __forceinline__ float inv_distance(float dx, float dy, float dz, float eps2) {
+  if constexpr (kGuard) {
+    const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
+    return d2 > 0.0f ? rsqrt_ftz(d2 + eps2) : 0.0f;
+  } else {
+    return rsqrt_ftz(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2))));
+  }
+}
+
 // The interaction of body i with body j in its fastest form (12 FP32 instructions and one MUFU):
 //   r² = fma(dz, dz, fma(dy, dy, fma(dx, dx, ε²))),  s = m_j · (1/r)³,  a += d · s.
 template <bool kGuard>
 __device__ __forceinline__ void interact_fast(float xi, float yi, float zi, float4 pj, float eps2, float& ax,
                                               float& ay, float& az) {
   const float dx = pj.x - xi, dy = pj.y - yi, dz = pj.z - zi;
-  float inv;
-  if constexpr (kGuard) {
-    const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
-    inv = d2 > 0.0f ? rsqrt_ftz(d2 + eps2) : 0.0f;
-  } else {
-    inv = rsqrt_ftz(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2))));
-  }
+  const float inv = inv_distance<kGuard>(dx, dy, dz, eps2);
   const float s = (pj.w * inv) * (inv * inv);
   ax = fmaf(dx, s, ax);
   ay = fmaf(dy, s, ay);
   az = fmaf(dz, s, az);
+}
+
+// One pair for both bodies (Newton's third law; 16 FP32 instructions and one MUFU): one r², rsqrt
+// and (1/r)³ give a_i += m_j·d·inv³ and a_j −= m_i·d·inv³.
+template <bool kGuard>
+__device__ __forceinline__ void interact_pair(float xi, float yi, float zi, float mi, float4 pj, float eps2,
+                                              float& ax, float& ay, float& az, float& jx, float& jy,
+                                              float& jz) {
+  const float dx = pj.x - xi, dy = pj.y - yi, dz = pj.z - zi;
+  const float inv = inv_distance<kGuard>(dx, dy, dz, eps2);
+  const float inv3 = inv * (inv * inv);
+  const float si = pj.w * inv3, sj = mi * inv3;
+  ax = fmaf(dx, si, ax);
+  ay = fmaf(dy, si, ay);
+  az = fmaf(dz, si, az);
+  jx = fmaf(-dx, sj, jx);
+  jy = fmaf(-dy, sj, jy);
+  jz = fmaf(-dz, sj, jz);
 }
 
 // --- nbody_forces_basic.cu / nbody_forces_tiled.cu ---------------------------------------------
@@ -106,6 +137,14 @@ KernelInfo basic_force_info(ForceKernel kernel, int block, bool guard);
 void launch_pair_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
                         cudaStream_t stream);
 KernelInfo pair_force_info(int block, bool guard);
+
+// nbody_forces_pair_tiles.cu: gpu-pair-tiles (sums in a fixed order, no atomics on the forces; blocks
+// of whole warps, <= 256 threads). It needs st.pair_sync: pair_tile_sync_count(n) ints. At small N it
+// leaves partial sums in `partials` (room for max_slices × n float4), else writes st.acc.
+size_t pair_tile_sync_count(size_t n);
+ForceLaunch launch_pair_tile_forces(const State& st, const ForceParams& fp, int block, const GpuShape& gpu,
+                                    float4* partials, int max_slices, cudaStream_t stream);
+KernelInfo pair_tile_force_info(int block, bool guard);
 
 // Launches the force kernel of `kernel` at `block` threads. `partials` (room for max_slices × n
 // float4) is used by gpu-tile-register when it splits the j-range over several blocks.

@@ -34,10 +34,6 @@ constexpr int kChunk = 32 * kPairB;  // bodies a chunk
 // Index of the first task of row a in the row-major upper triangle (diagonal included) of k rows.
 __device__ __forceinline__ long long row_start(long long a, long long k) { return a * k - a * (a - 1) / 2; }
 
-__device__ __forceinline__ float4 body_or_zero(const float4* __restrict__ pos, long long i, int n) {
-  return i < n ? pos[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // massless padding
-}
-
 // snippet nbody_warp_pairs
 template <bool kGuard>
 __global__ void __launch_bounds__(256, 2)
@@ -99,24 +95,8 @@ __global__ void __launch_bounds__(256, 2)
               __shfl_sync(0xFFFFFFFFu, pj.x, next_lane), __shfl_sync(0xFFFFFFFFu, pj.y, next_lane),
               __shfl_sync(0xFFFFFFFFu, pj.z, next_lane), __shfl_sync(0xFFFFFFFFu, pj.w, next_lane));
 #pragma unroll
-          for (int k = 0; k < kPairB; ++k) {
-            const float dx = pj.x - xi[k], dy = pj.y - yi[k], dz = pj.z - zi[k];
-            float inv;
-            if constexpr (kGuard) {
-              const float d2 = fmaf(dz, dz, fmaf(dy, dy, dx * dx));
-              inv = d2 > 0.0f ? rsqrt_ftz(d2 + eps2) : 0.0f;
-            } else {
-              inv = rsqrt_ftz(fmaf(dz, dz, fmaf(dy, dy, fmaf(dx, dx, eps2))));
-            }
-            const float inv3 = inv * (inv * inv);
-            const float si = pj.w * inv3, sj = mi[k] * inv3;
-            ax[k] = fmaf(dx, si, ax[k]);
-            ay[k] = fmaf(dy, si, ay[k]);
-            az[k] = fmaf(dz, si, az[k]);
-            jx = fmaf(-dx, sj, jx);
-            jy = fmaf(-dy, sj, jy);
-            jz = fmaf(-dz, sj, jz);
-          }
+          for (int k = 0; k < kPairB; ++k)
+            interact_pair<kGuard>(xi[k], yi[k], zi[k], mi[k], pj, eps2, ax[k], ay[k], az[k], jx, jy, jz);
           // The j body moves one lane down; its force goes with it (32 moves: back home).
           jx = __shfl_sync(0xFFFFFFFFu, jx, next_lane);
           jy = __shfl_sync(0xFFFFFFFFu, jy, next_lane);

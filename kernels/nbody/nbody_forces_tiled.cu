@@ -335,6 +335,9 @@ ForceLaunch launch_forces(ForceKernel kernel, const State& st, const ForceParams
     case ForceKernel::WarpPairs:
       launch_pair_forces(st, fp, block, gpu, stream);
       return {st.acc, 1};
+    case ForceKernel::PairTiles:
+      return launch_pair_tile_forces(st, fp, block, gpu, partials, partials == nullptr ? 1 : max_slices,
+                                     stream);
   }
   throw std::logic_error("launch_forces: unknown kernel");
 }
@@ -371,6 +374,8 @@ std::vector<KernelInfo> force_kernel_infos(ForceKernel kernel, int block, bool g
     }
     case ForceKernel::WarpPairs:
       return {pair_force_info(block, guard)};
+    case ForceKernel::PairTiles:
+      return {pair_tile_force_info(block, guard)};
   }
   return {};
 }

@@ -12,7 +12,7 @@ constexpr std::array<int, 3> kBlocksPairs{64, 128, 256};
 
 using F = ForceKernel;
 
-constexpr std::array<Variant, 8> kVariants{{
+constexpr std::array<Variant, 9> kVariants{{
     {{"cpu", "CPU reference", "the O(N^2) reference on every CPU core, forces summed in double", "nbody_cpu"},
      Backend::Cpu},
     {{"gpu-naive-aos", "naive, array of structs",
@@ -48,6 +48,12 @@ constexpr std::array<Variant, 8> kVariants{{
       "atomicAdd, "
       "so the rounding order (the last bits) varies from run to run",
       "nbody_warp_pairs", kBlocksPairs, false, 256, F::WarpPairs},
+     Backend::Cuda},
+    {{"gpu-pair-tiles", "each pair once, summed in a fixed order",
+      "as gpu-warp-pairs, one rsqrt for a_i and a_j, but without atomics: a warp takes a row of 256-body "
+      "tiles, keeps a_i in registers and each column's a_j in shared memory, and adds them to the result "
+      "in row order (a counter a column): the same bits every run",
+      "nbody_pair_tiles", kBlocksPairs, false, 256, F::PairTiles},
      Backend::Cuda},
 }};
 

@@ -89,7 +89,7 @@ std::unique_ptr<Demo> histeq_at(const std::string& variant) {
 
 TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
   // hist-atomic-gridstride follows hist-atomic-global in the histogram stage's table: the signature,
-  // the stride and the loop changed, the closing brace did not.
+  // the stride, the loop and its body (the loop's own line) changed, the closing brace did not.
   const std::unique_ptr<Demo> histeq = histeq_at("hist-atomic-gridstride");
   ASSERT_TRUE(histeq);
   const Stage st = histeq->stages()[0];
@@ -99,10 +99,11 @@ TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
   std::vector<std::string> changed, same;
   for (const CodeLine& l : v.lines)
     if (!l.header) (l.changed ? changed : same).push_back(l.text);
-  ASSERT_EQ(changed.size(), 3u);
+  ASSERT_EQ(changed.size(), 4u);
   EXPECT_NE(changed[0].find("__global__ void hist_atomic_gridstride("), std::string::npos);
   EXPECT_NE(changed[1].find("const size_t stride = size_t(gridDim.x) * blockDim.x;"), std::string::npos);
   EXPECT_NE(changed[2].find("i += stride"), std::string::npos);
+  EXPECT_EQ(changed[3], "    atomicAdd(&hist[img[i]], 1u);");
   ASSERT_EQ(same.size(), 1u);
   EXPECT_EQ(same[0], "}");
 }

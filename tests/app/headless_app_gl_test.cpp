@@ -15,6 +15,7 @@
 #include "life/life.h"
 #include "life/pattern.h"
 #include "support/run_binary.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -94,9 +95,9 @@ INSTANTIATE_TEST_SUITE_P(Registered, EveryDemo, ::testing::ValuesIn(demo_names()
 TEST(HeadlessApp, PatternLargerThanTheGridIsRefused) {
   const fs::path out = temp_dir() / "refused.rle";
   fs::remove(out);
-  const ProcessResult r = run_gpulab("--headless --cpu --grid 8x8 --pattern " GPULAB_TEST_ASSETS
-                                     "/patterns/gosper-glider-gun.rle --steps 0 --save-pattern " +
-                                     out.string());
+  const ProcessResult r =
+      run_gpulab("--headless --cpu --grid 8x8 --pattern " + std::string(GPULAB_TEST_ASSETS) +
+                 "/patterns/gosper-glider-gun.rle --steps 0 --save-pattern " + out.string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("larger than the 8x8 grid"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));

@@ -17,6 +17,7 @@
 #include "support/image_checks.h"
 #include "support/layout_report.h"
 #include "support/run_binary.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;

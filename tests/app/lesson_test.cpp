@@ -16,6 +16,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "presenter/lesson.h"
 #include "presenter/lesson_player.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace gpulab;

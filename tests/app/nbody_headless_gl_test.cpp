@@ -13,6 +13,7 @@
 #include "gl/image_io.h"
 #include "nbody/nbody.h"
 #include "support/run_binary.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -99,7 +100,7 @@ TEST(NbodyBatch, BadValuesAreRefusedWithTheReasonAndStatus1) {
        {Case{"--dt 0", "dt"}, Case{"--dt -1", "dt"}, Case{"--softening -0.5", "soften"},
         Case{"--bodies 0", "--bodies"}, Case{"--gravity nan", "--gravity"}, Case{"--init spiral", "spiral"},
         Case{"--load-bodies /no/such/file.csv", "/no/such/file.csv"},
-        Case{"--load-bodies " GPULAB_TEST_DATA "/nbody/bad_number.csv", "line"}}) {
+        Case{"--load-bodies " + std::string(GPULAB_TEST_DATA) + "/nbody/bad_number.csv", "line"}}) {
     const ProcessResult r =
         run_gpulab("--headless --cpu --demo nbody --steps 1 " + c.args + " --save-bodies " + out.string());
     EXPECT_EQ(r.status, 1) << c.args << "\n" << r.output;

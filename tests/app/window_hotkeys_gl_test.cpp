@@ -13,6 +13,7 @@
 
 #include "gl/image_io.h"
 #include "support/png_colours.h"
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -14,6 +14,7 @@
 #include "support/configure_demo.h"
 #include "support/gl_fixture.h"
 #include "support/image_checks.h"
+#include "support/test_paths.h"
 
 namespace gpulab::testing {
 

@@ -1,7 +1,13 @@
 // Game of Life's benchmark: every variant (and block shape with --all-blocks) at each size, on a
 // random grid (density 0.25, --seed), measured by core's stepper through make_life_probe.
 // cpu-naive and gpu-global are always measured too, as the baselines of the speedup columns.
+// Its own rows (GPU): gpu-bit-multistep at k = 1, 2, 4 and 8 generations a pass (the variant's own
+// row is its default, k = 16), and the one-generation-a-pass DRAM bound: a device-to-device copy of
+// the packed grid, the bytes one generation of gpu-bitpacked must read and write.
+#include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/bench_stepper.h"
 #include "demos/common/bench_engines.h"
@@ -13,6 +19,43 @@
 #endif
 
 namespace gpulab {
+namespace {
+
+constexpr const char* kMultistep = "gpu-bit-multistep";
+constexpr const char* kCopyRow = "packed-copy";  // the one-step DRAM bound
+// The k sweep's rows besides the variant's own (k = kDefaultGenerationsPerPass).
+constexpr int kSweep[] = {1, 2, 4, 8};
+static_assert(life::kDefaultGenerationsPerPass == 16, "the sweep's last row is the variant's own");
+
+std::string sweep_row(int k) { return std::string(kMultistep) + " k=" + std::to_string(k); }
+
+// k of a row of the multistep sweep; 0 for any other row.
+int sweep_k(const std::string& row) {
+  if (row == kMultistep) return life::kDefaultGenerationsPerPass;
+  for (int k : kSweep)
+    if (row == sweep_row(k)) return k;
+  return 0;
+}
+
+// Each case's multistep rows and bitpacked against the copy (the bound of one generation a pass).
+std::vector<std::string> bound_report(const BenchSuite& suite) {
+  std::vector<std::string> out;
+  for (const BenchRow& c : suite.rows) {
+    if (c.variant != kCopyRow || !c.error.empty() || c.items_per_s <= 0) continue;
+    for (const BenchRow& r : suite.rows) {
+      if (r.size != c.size || !r.error.empty() || (sweep_k(r.variant) == 0 && r.variant != "gpu-bitpacked"))
+        continue;
+      char line[256];
+      std::snprintf(
+          line, sizeof line, "%s %s: %.3g cell updates/s = %.2fx the one-step DRAM bound (%.3g, this run)",
+          c.size.c_str(), r.variant.c_str(), r.items_per_s, r.items_per_s / c.items_per_s, c.items_per_s);
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 bool LifeDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
   BenchSpec& spec = *out;
@@ -24,6 +67,12 @@ bool LifeDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
        32768,
        32768,
        9e12,
+       "H100"},
+      {"gpu-bit-multistep >= 2.5e13 cell updates/s at 32768x32768 (H100)",
+       {kMultistep},
+       32768,
+       32768,
+       2.5e13,
        "H100"},
       {"best byte-per-cell variant >= 1.2e12 cell updates/s at 16384x16384 (H100)",
        {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"},
@@ -43,11 +92,34 @@ bool LifeDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
 
   auto engines = std::make_shared<BenchEngines<life::Engine>>(spec.suite, o, life::make_cpu_engine());
 #if defined(GPULAB_HAVE_CUDA)
-  if (engines->cuda()) engines->set_gpu(life::CudaEngine::create(engines->stream()));
+  if (engines->cuda()) {
+    engines->set_gpu(life::CudaEngine::create(engines->stream()));
+    // The multistep sweep and the one-step bound, beside the plan's rows of every case (when the
+    // plan measures gpu-bit-multistep or gpu-bitpacked: always, unless --variant leaves both out).
+    const life::Variant& ms = *life::find_variant(kMultistep);
+    const std::string ms_block = block_label(ms.blocks, ms.square_blocks, ms.default_block);
+    std::vector<std::string> rows;
+    for (int k : kSweep) rows.push_back(sweep_row(k));
+    rows.push_back(kCopyRow);
+    bool wanted = o.variants.empty();
+    for (const std::string& id : o.variants) wanted = wanted || id == kMultistep || id == "gpu-bitpacked";
+    for (const std::string& row : wanted ? rows : std::vector<std::string>{}) {
+      BenchJob job;
+      job.stage_id = "step";
+      job.variant = row;
+      job.block = row == kCopyRow ? 0 : ms.default_block;
+      job.block_label = row == kCopyRow ? "-" : ms_block;
+      spec.extra.push_back(job);
+    }
+  }
 #endif
   const uint64_t seed = bench_seed(o);
   spec.probe = [engines, seed](const BenchCase& c, const BenchJob& job) {
-    const life::Variant& v = *life::find_variant(job.variant);
+    const int k = sweep_k(job.variant);
+    const bool copy_row = job.variant == kCopyRow;
+    const life::Variant& v = *life::find_variant(k > 0      ? kMultistep
+                                                 : copy_row ? "gpu-bitpacked"
+                                                            : job.variant);
     std::string why;
     std::shared_ptr<life::Engine> e = engines->get(v.backend == life::Backend::Cuda, &why);
     if (!e) return probe_unavailable(why);
@@ -55,8 +127,29 @@ bool LifeDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
     input->width = static_cast<int>(c.width);
     input->height = static_cast<int>(c.height);
     input->seed = seed;
+    if (k > 0) input->generations_per_pass = k;
     constexpr int kGhostBlock = 256;  // the engine's default
-    return make_life_probe(std::move(e), engines->stream(), std::move(input), v, job.block, kGhostBlock);
+    Probe p = make_life_probe(std::move(e), engines->stream(), std::move(input), v, job.block, kGhostBlock);
+#if defined(GPULAB_HAVE_CUDA)
+    if (copy_row) {  // one read and one write of the packed grid: what one generation must move
+      auto* cuda = static_cast<life::CudaEngine*>(engines->gpu());
+      p.run = [cuda](int steps) {
+        for (int i = 0; i < steps; ++i) cuda->run_packed_copy();
+      };
+      p.verify = nullptr;
+    }
+#endif
+    return p;
+  };
+  spec.finish = [](BenchSuite& suite) {
+    for (const std::string& line : bound_report(suite)) suite.notes.push_back(line);
+    suite.notes.push_back(std::string(kMultistep) + " k=K: K generations a pass through memory (the row " +
+                          kMultistep + " is k=" + std::to_string(life::kDefaultGenerationsPerPass) +
+                          "); GB/s counts the packed grid read and written once a pass");
+    suite.notes.push_back(
+        std::string(kCopyRow) +
+        ": a device-to-device copy of the packed grid, the bytes one generation a pass must "
+        "move: the bound of every one-generation-a-pass rung");
   };
   return true;
 }

@@ -108,6 +108,9 @@ void LifeParams::add_options(CLI::App& cli) {
   g->add_option("--pattern", pattern, "load a pattern (.rle or .cells) at the grid's centre");
   g->add_option("--density", density, "random fill density when no pattern is given (default 0.25)")
       ->check(CLI::Range(0.0, 1.0));
+  g->add_option("--generations-per-pass", generations_per_pass,
+                "gpu-bit-multistep: generations advanced on chip per pass through memory, 1..16 (default 16)")
+      ->type_name("K");
   g->add_option("--save-pattern", save_pattern,
                 "write the grid as RLE (after --steps K generations) and exit")
       ->type_name(kOutputPath);
@@ -124,6 +127,7 @@ std::vector<std::string> LifeParams::given() const {
   if (!rule.empty()) out.push_back("--rule " + rule);
   if (!pattern.empty()) out.push_back("--pattern " + pattern);
   if (density != LifeParams().density) out.push_back("--density " + option_number(density));
+  if (!generations_per_pass.empty()) out.push_back("--generations-per-pass " + generations_per_pass);
   return out;
 }
 
@@ -163,6 +167,12 @@ std::string LifeDemo::configure(const Options& o) {
     std::string told = adopt_pattern(std::move(r), p.pattern, true);
     if (!told.empty()) pending_notices_.push_back(std::move(told));
   }
+  if (!p.generations_per_pass.empty()) {
+    std::string err;
+    const auto k = life::parse_generations_per_pass(p.generations_per_pass, &err);
+    if (!k) return "bad --generations-per-pass: " + err;
+    generations_per_pass_ = *k;
+  }
   density_ = p.density;
   if (in.seed) seed_ = *in.seed;
   return {};
@@ -192,6 +202,7 @@ void LifeDemo::attach(Context& ctx) {
   for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
     if (!e) continue;
     e->set_rule(rule_);
+    e->set_generations_per_pass(generations_per_pass_);
   }
   active_->resize(grid_w_, grid_h_);
   reset_contents();
@@ -218,6 +229,7 @@ void LifeDemo::switch_engine(life::Engine* to) {
   life::Grid grid = active_->download();
   if (to->width() != grid.width || to->height() != grid.height) to->resize(grid.width, grid.height);
   to->set_rule(rule_);
+  to->set_generations_per_pass(generations_per_pass_);
   to->upload(grid);
   active_ = to;
 }
@@ -501,6 +513,7 @@ namespace {
 void load(life::Engine& e, const LifeInput& in) {
   if (e.width() != in.width || e.height() != in.height) e.resize(in.width, in.height);
   e.set_rule(in.rule);
+  e.set_generations_per_pass(in.generations_per_pass);
   if (in.cells)
     e.upload(*in.cells);
   else
@@ -517,7 +530,7 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
   p.device = std::string(engine->device_name());
   p.items_per_step = static_cast<double>(input->width) * input->height;
   p.item_unit = "cell updates";
-  p.bytes_per_step = life::bytes_per_generation(v, input->width, input->height);
+  p.bytes_per_step = life::bytes_per_generation(v, input->width, input->height, input->generations_per_pass);
   p.width = input->width;
   p.height = input->height;
   p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
@@ -566,6 +579,7 @@ Probe LifeDemo::probe(const Picks& picks, size_t stage) {
   input->width = input->cells->width;
   input->height = input->cells->height;
   input->rule = rule_;
+  input->generations_per_pass = generations_per_pass_;
   std::shared_ptr<life::Engine> engine;
 #if defined(GPULAB_HAVE_CUDA)
   if (v->backend == life::Backend::Cuda) engine = life::CudaEngine::create(ctx_->stream);
@@ -611,7 +625,9 @@ std::vector<Throughput> LifeDemo::throughput() const {
   t.steps = last_steps_;
   t.items_per_step = static_cast<double>(active_->width()) * active_->height();
   t.item_unit = "cell updates";
-  t.bytes_per_step = life::bytes_per_generation(current(), active_->width(), active_->height());
+  // Passes of k generations; a frame of fewer generations makes one shorter pass.
+  t.bytes_per_step = life::bytes_per_generation(current(), active_->width(), active_->height(),
+                                                std::min(generations_per_pass_, std::max(last_steps_, 1)));
   return {t};
 }
 
@@ -620,6 +636,8 @@ std::string LifeDemo::caption() const {
   std::string s = "Game of Life | " + std::string(v.id) + " | block " +
                   block_label(v.blocks, v.square_blocks, block()) + " | " + std::to_string(active_->width()) +
                   "x" + std::to_string(active_->height());
+  if (v.step_kernel() == life::Kernel::BitMultistep)
+    s += " | " + std::to_string(generations_per_pass_) + " gen/pass";
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
                           : std::nullopt) {
@@ -687,6 +705,20 @@ void LifeDemo::ui(Frame& frame) {
   if (ImGui::Button("resize")) {
     std::string err;
     if (!resize_grid(custom_size_[0], custom_size_[1], &err)) notify(err);
+  }
+
+  // gpu-bit-multistep's k: memory-bound at 1, compute-bound as it grows.
+  if (current().step_kernel() == life::Kernel::BitMultistep) {
+    int k = generations_per_pass_;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt("generations / pass", &k, life::kMinGenerationsPerPass,
+                         life::kMaxGenerationsPerPass)) {
+      generations_per_pass_ = std::clamp(k, life::kMinGenerationsPerPass, life::kMaxGenerationsPerPass);
+      for (life::Engine* e : {cpu_.get(), gpu_.get()})
+        if (e) e->set_generations_per_pass(generations_per_pass_);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("generations advanced on chip between one read and one write of the grid");
   }
 
   // Contents.

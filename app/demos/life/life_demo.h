@@ -24,6 +24,7 @@ struct LifeInput {
   std::optional<life::Grid> cells;
   double density = 0.25;
   uint64_t seed = 42;
+  int generations_per_pass = life::kDefaultGenerationsPerPass;  // gpu-bit-multistep's k
 };
 // The probe of variant v at `block` (ghost copies at `ghost`) on `engine` (a GPU one runs on
 // `stream`), which it loads with `input`: LifeDemo::probe makes it on a copy of the current grid,
@@ -34,7 +35,7 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
 
 // The Game of Life's parameters: its command-line option group's values.
 struct LifeParams final : DemoParams {
-  std::string grid, rule, pattern, save_pattern;
+  std::string grid, rule, pattern, save_pattern, generations_per_pass;
   double density = 0.25;
 
   std::unique_ptr<DemoParams> clone() const override { return std::make_unique<LifeParams>(*this); }
@@ -104,6 +105,7 @@ class LifeDemo final : public Demo {
   std::unique_ptr<LifeDisplay> display_;
 
   // Settings (the Setup's parameters, read by configure; the panel changes them from there on).
+  int generations_per_pass_ = life::kDefaultGenerationsPerPass;  // gpu-bit-multistep's k (the slider)
   int grid_w_ = 1024, grid_h_ = 1024;
   life::Rule rule_;
   std::string rule_text_ = "B3/S23";

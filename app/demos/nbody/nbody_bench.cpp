@@ -31,7 +31,23 @@ bool NbodyDemo::bench(const Setup&, const Options& o, BenchSpec* out) {
       {"best variant >= 1.5e12 interactions/s at N = 16384 (H100)", gpu_ids, 16384, 1, 1.5e12, "H100"},
       {"best variant >= 2.2e12 interactions/s at N = 131072 (H100)", gpu_ids, 131072, 1, 2.2e12, "H100"},
       {"best variant >= 2.2e12 interactions/s at N = 1048576 (H100)", gpu_ids, 1048576, 1, 2.2e12, "H100"},
+      {"gpu-pair-tiles >= 3.3e12 interactions/s at N = 1048576 (H100)",
+       {"gpu-pair-tiles"},
+       1048576,
+       1,
+       3.3e12,
+       "H100"},
   };
+  // Without atomics, pair-once and deterministic, yet faster than the rung that adds with atomics.
+  BenchTarget versus_atomics;
+  versus_atomics.what = "gpu-pair-tiles >= 1.19x gpu-warp-pairs at N = 1048576 (H100)";
+  versus_atomics.variants = {"gpu-pair-tiles"};
+  versus_atomics.versus = {"gpu-warp-pairs"};
+  versus_atomics.width = 1048576;
+  versus_atomics.height = 1;
+  versus_atomics.min_ratio = 1.19;
+  versus_atomics.device_hint = "H100";
+  spec.suite.targets.push_back(versus_atomics);
   spec.item_unit = "interactions";
   spec.variants =
       bench_variants(nbody::variants(), [](const nbody::Variant&, BenchVariant& b) { b.stage_id = "step"; });

@@ -12,6 +12,7 @@
 
 #include "life/life.h"
 #include "life/pattern.h"
+#include "support/test_paths.h"
 
 namespace gpulab::life {
 namespace {

@@ -17,6 +17,7 @@
 #include "life/life_cuda.h"
 #include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
+#include "support/life_reference.h"
 
 namespace gpulab::life {
 namespace {
@@ -31,48 +32,8 @@ std::vector<const Variant*> gpu_variants() {
   return list;
 }
 
-const Variant& variant(std::string_view id) {
-  const Variant* v = find_variant(id);
-  if (v == nullptr) throw std::runtime_error("no variant " + std::string(id));
-  return *v;
-}
-
-Rule rule(std::string_view text) {
-  std::string error;
-  const auto r = Rule::parse(text, &error);
-  if (!r) throw std::runtime_error("bad rule " + std::string(text) + ": " + error);
-  return *r;
-}
-
-Grid random_grid(int w, int h, double density, uint64_t seed) {
-  auto cpu = make_cpu_engine();
-  cpu->resize(w, h);
-  cpu->randomize(density, seed);
-  return cpu->download();
-}
-
-Grid cpu_run(const Grid& start, const Rule& r, int generations) {
-  auto cpu = make_cpu_engine();
-  cpu->resize(start.width, start.height);
-  cpu->set_rule(r);
-  cpu->upload(start);
-  cpu->step(variant("cpu-lut"), 0, generations);
-  return cpu->download();
-}
-
-// Empty when equal, else where and how they differ.
-std::string difference(const Grid& expected, const Grid& actual) {
-  if (expected.width != actual.width || expected.height != actual.height)
-    return "size " + std::to_string(actual.width) + "x" + std::to_string(actual.height) + " instead of " +
-           std::to_string(expected.width) + "x" + std::to_string(expected.height);
-  const auto d = first_difference(expected, actual);
-  if (!d) return {};
-  size_t count = 0;
-  for (size_t i = 0; i < expected.cells.size(); ++i) count += expected.cells[i] != actual.cells[i];
-  return "first difference at (" + std::to_string(d->x) + ", " + std::to_string(d->y) + "): expected " +
-         std::to_string(expected.at(d->x, d->y)) + ", got " + std::to_string(actual.at(d->x, d->y)) + "; " +
-         std::to_string(count) + " cells differ";
-}
+// variant, rule, random_grid, cpu_run (cpu-lut) and difference, shared with life_multistep_gpu_test.cpp.
+using namespace testing::life_reference;
 
 struct Size {
   int w, h;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "life/life.h"
+#include "support/test_paths.h"
 
 namespace gpulab::life {
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nbody/nbody.h"
+#include "support/test_paths.h"
 
 namespace gpulab::nbody {
 namespace {

@@ -1,5 +1,6 @@
 // The CUDA N-body engine against the CPU reference: every GPU variant at its default and at every
 // other block size on sizes that are no multiple of anything, ε = 0, variant switches mid-run,
+// gpu-pair-tiles at odd sizes around its 256-body tiles and its bits (every run, block and grid alike),
 // diagnostics (blocking and polled), display vertices, the memory check and the kernel list of the
 // occupancy panel. Skips with a message where no CUDA device exists.
 //
@@ -209,6 +210,79 @@ TEST_F(NbodyCuda, AVariantIsDeterministic) {
       EXPECT_TRUE(a == b) << v->id;
     else
       EXPECT_LE(max_position_difference(a, b), tolerance_for(a)) << v->id;
+  }
+}
+
+// Sets gpu-pair-tiles' test knobs for a scope, and resets them also on a failed assertion.
+struct PairTileTuning {
+  PairTileTuning(int max_workers, bool whole_rows) { set_pair_tile_tuning(max_workers, whole_rows); }
+  ~PairTileTuning() { set_pair_tile_tuning(0, false); }
+  PairTileTuning(const PairTileTuning&) = delete;
+  PairTileTuning& operator=(const PairTileTuning&) = delete;
+};
+
+// gpu-pair-tiles around its 256-body tiles: a single body, fewer bodies than a tile, one tile and
+// one body more, several tiles and a tail, at every block size, in segments of rows (what it does
+// below about 700,000 bodies) and in whole rows (above), against the float64 reference within the
+// same tolerance as every rung.
+TEST_F(NbodyCuda, PairTilesMatchTheCpuAtOddSizesAndEveryBlock) {
+  const Variant& v = variant("gpu-pair-tiles");
+  const int k = small_tests() ? 2 : 5;
+  const std::vector<size_t> ns = small_tests() ? std::vector<size_t>{1, 3, 255, 257, 1000}
+                                               : std::vector<size_t>{1, 3, 31, 255, 257, 1001, 4097, 16385};
+  for (bool whole_rows : {false, true}) {
+    PairTileTuning tuning(0, whole_rows);
+    for (size_t n : ns) {
+      const System& want = cpu_after(n, k);
+      const double tol = tolerance_for(want);
+      for (int block : v.blocks) {
+        SCOPED_TRACE("block " + std::to_string(block) + " N=" + std::to_string(n) +
+                     (whole_rows ? " whole rows" : " segments"));
+        const System got = gpu_after(v, block, n, k);
+        ASSERT_EQ(got.size(), n);
+        EXPECT_EQ(got.m, want.m);
+        EXPECT_LE(max_position_difference(got, want), tol);
+      }
+    }
+  }
+}
+
+// The state's raw bytes: positions, velocities, masses.
+std::vector<unsigned char> raw_bytes(const System& s) {
+  std::vector<unsigned char> bytes;
+  for (const std::vector<float>* a : {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz, &s.m}) {
+    const auto* p = reinterpret_cast<const unsigned char*>(a->data());
+    bytes.insert(bytes.end(), p, p + a->size() * sizeof(float));
+  }
+  return bytes;
+}
+
+// Its summation order is fixed by N alone (and whole rows or segments): the same bytes from run to
+// run, at every block size, and whether one warp walks every task or many share them (1, 2, 3, 7
+// workers: tasks taken in turn, column counters waited on across warps and blocks).
+TEST_F(NbodyCuda, PairTilesGiveTheSameBitsEveryRunBlockAndGrid) {
+  const Variant& v = variant("gpu-pair-tiles");
+  const size_t n = small_tests() ? 1000 : 16385;
+  const int k = small_tests() ? 2 : 4;
+  for (bool whole_rows : {false, true}) {
+    SCOPED_TRACE(whole_rows ? "whole rows" : "segments");
+    std::vector<unsigned char> first;
+    {
+      PairTileTuning tuning(0, whole_rows);
+      first = raw_bytes(gpu_after(v, v.default_block, n, k));
+      ASSERT_EQ(first.size(), n * 7 * sizeof(float));
+      const std::vector<unsigned char> second = raw_bytes(gpu_after(v, v.default_block, n, k));
+      EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size()), 0) << "two runs differ";
+    }
+    for (int workers : {1, 2, 3, 7, 0}) {
+      PairTileTuning tuning(workers, whole_rows);
+      for (int block : v.blocks) {
+        const std::vector<unsigned char> got = raw_bytes(gpu_after(v, block, n, k));
+        ASSERT_EQ(got.size(), first.size());
+        EXPECT_EQ(std::memcmp(got.data(), first.data(), first.size()), 0)
+            << "block " << block << ", " << workers << " workers";
+      }
+    }
   }
 }
 

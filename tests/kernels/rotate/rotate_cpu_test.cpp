@@ -605,12 +605,13 @@ TEST(RotateUnitModel, DiffersFromTheDefinitionOnlyAtTiesAndWithinTheDerivedBound
                 for (int y = 0; y < h; ++y)
                   for (int x = 0; x < w; ++x) {
                     const Coord sc = source_coord(x, y, w, h, k);
-                    const bool tie = f == Filter::Point && [&] {
-                      const PointTap u = unit_point_tap(texture_coord(sc, w, h, normalized), w, h, normalized,
-                                                        a),
-                                     d = point_tap(sc, w, h, a);
-                      return u.i != d.i || u.j != d.j;
-                    }();
+                    const bool tie = f == Filter::Point &&
+                                     [&, w = w, h = h] {  // (clang 14 captures no structured binding)
+                                       const PointTap u = unit_point_tap(texture_coord(sc, w, h, normalized),
+                                                                         w, h, normalized, a),
+                                                      d = point_tap(sc, w, h, a);
+                                       return u.i != d.i || u.j != d.j;
+                                     }();
                     ties += tie;
                     for (int ch = 0; ch < c; ++ch) {
                       const int d = std::abs(at(unit, x, y, ch) - at(def, x, y, ch));
@@ -681,7 +682,7 @@ TEST(RotateFootprint, CoversEveryTexelTheUnitReadsForATile) {
               const int x0 = bx * tile, y0 = by * tile, x1 = std::min(x0 + tile, w) - 1,
                         y1 = std::min(y0 + tile, h) - 1;
               const TileFootprint f = tile_footprint(x0, y0, x1, y1, w, h, k);
-              auto covered = [&](int i, int j) {
+              auto covered = [&, w = w, h = h](int i, int j) {  // (clang 14 captures no structured binding)
                 if (i < 0 || i >= w || j < 0 || j >= h) return true;  // not in the image: not prefetched
                 ++checked;
                 if (j < f.j0 || j > f.j1) return false;

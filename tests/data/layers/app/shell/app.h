@@ -1,0 +1,3 @@
+#pragma once
+// The shell may include core.
+#include "core/up.h"

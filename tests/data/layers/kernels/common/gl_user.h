@@ -1,0 +1,3 @@
+#pragma once
+// kernels/ must not include GL headers.
+#include <GLFW/glfw3.h>
