@@ -20,9 +20,24 @@ std::string duration_text(double s) {
   return buf;
 }
 
-void run_batch_steps(long long steps, const std::function<void(int)>& advance, std::string_view unit) {
+std::string batch_estimate(long long steps, long long done, double elapsed, std::string_view unit) {
+  if (done <= 0 || elapsed <= 0 || done >= steps) return {};
+  const double total = elapsed / double(done) * double(steps);
+  if (total <= 10) return {};
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "gpulab: %lld %.*s at about %.3g a second: about %s in all, %s more (Ctrl+C stops)", steps,
+                static_cast<int>(unit.size()), unit.data(), double(done) / elapsed,
+                duration_text(total).c_str(), duration_text(total - elapsed).c_str());
+  return buf;
+}
+
+void run_batch_steps(long long steps, const std::function<void(int)>& advance, std::string_view unit,
+                     const std::function<double()>& now, const std::function<void(const std::string&)>& say) {
   using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
+  const auto t0 = clock::now();
+  auto seconds = [&] { return now ? now() : std::chrono::duration<double>(clock::now() - t0).count(); };
+  const double start = seconds();
   long long done = 0, chunk = 1;
   bool told = false;
   while (done < steps) {
@@ -30,14 +45,16 @@ void run_batch_steps(long long steps, const std::function<void(int)>& advance, s
     advance(n);
     done += n;
     chunk *= 2;
-    const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    if (!told && elapsed >= 1.0 && done < steps) {
+    const double elapsed = seconds() - start;
+    // Timed once the steps done took long enough for their rate to mean something.
+    if (!told && elapsed >= 0.2) {
       told = true;
-      const double rest = elapsed / double(done) * double(steps - done);
-      if (rest > 30)
-        std::fprintf(stderr, "gpulab: %lld %.*s at about %.3g a second: about %s more (Ctrl+C stops)\n",
-                     steps, static_cast<int>(unit.size()), unit.data(), double(done) / elapsed,
-                     duration_text(rest).c_str());
+      if (const std::string line = batch_estimate(steps, done, elapsed, unit); !line.empty()) {
+        if (say)
+          say(line);
+        else
+          std::fprintf(stderr, "%s\n", line.c_str());
+      }
     }
   }
 }

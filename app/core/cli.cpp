@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -13,6 +14,7 @@
 
 #include "common/file_io.h"
 #include "common/text.h"
+#include "core/cli_number.h"
 #include "core/demo.h"
 #include "core/keymap.h"
 
@@ -59,6 +61,14 @@ void all_options(CLI::App* app, std::vector<const CLI::Option*>& out, std::set<c
   for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) all_options(sub, out, seen);
 }
 
+// An option's name for messages: CLI11's get_name() is empty for hidden options (group ""), such as
+// --layout-report.
+std::string option_name(const CLI::Option* o) {
+  if (!o->get_lnames().empty()) return "--" + o->get_lnames().front();
+  if (!o->get_snames().empty()) return "-" + o->get_snames().front();
+  return o->get_name(true);
+}
+
 // A flag is an option that expects no value (CLI11 keeps its type size; its expected count is 0).
 bool takes_value(const CLI::Option* o) { return o->get_items_expected_max() > 0; }
 
@@ -70,9 +80,10 @@ std::string check_values(CLI::App& app) {
   std::vector<const CLI::Option*> options;
   std::set<const CLI::Option*> seen;
   all_options(&app, options, seen);
+  std::vector<std::pair<std::string, std::filesystem::path>> outputs;  // option, the file it writes
   for (const CLI::Option* opt : options) {
     if (opt->count() == 0 || !takes_value(opt)) continue;  // not given, or a flag
-    const std::string name = opt->get_name();
+    const std::string name = option_name(opt);
     const std::string type = opt->get_type_name();
     for (const std::string& v : opt->results()) {
       if (text::trim(v).empty()) return name + " needs a value, got an empty one";
@@ -88,6 +99,14 @@ std::string check_values(CLI::App& app) {
       }
       if (type.rfind(kOutputPath, 0) == 0) {
         if (std::string why = files::check_writable(v); !why.empty()) return name + ": " + why;
+        // Two outputs naming one file would overwrite each other (ladder --png X --csv X).
+        std::error_code ec;
+        std::filesystem::path file = std::filesystem::weakly_canonical(v, ec);
+        if (ec) file = std::filesystem::path(v).lexically_normal();
+        for (const auto& [other, path] : outputs)
+          if (path == file)
+            return other + " and " + name + " name the same file " + text::quote(v) + ": give each its own";
+        outputs.emplace_back(name, file);
       }
     }
   }
@@ -108,7 +127,7 @@ std::pair<std::string, int> check_empty_arguments(CLI::App& app, int argc, const
     if (before.size() > 1 && before[0] == '-' && before.find('=') == std::string::npos)
       for (const CLI::Option* o : options)
         if (takes_value(o) && o->check_name(before))
-          return {o->get_name() + " needs a value, got an empty one", 1};
+          return {option_name(o) + " needs a value, got an empty one", 1};
     return {"an empty argument (argument " + std::to_string(i) +
                 (before.empty() ? "" : ", after " + text::quote(before)) +
                 "): leave it out, or give the option before it a value",
@@ -145,8 +164,8 @@ struct Parser {
     app.add_option(
            "--steps", o.steps,
            "with a batch output (--save-pattern, --save-bodies...): run exactly K steps first (at most 10^9)")
-        ->check(CLI::Range(0LL, kMaxSteps));
-    app.add_option("--seed", seed, "seed of the demo's random contents")->check(CLI::Range(0LL, 1LL << 62));
+        ->check(whole_number(0, kMaxSteps));
+    app.add_option("--seed", seed, "seed of the demo's random contents")->check(whole_number(0, 1LL << 62));
     // Shared by the demos that generate their contents (each would otherwise add its own and clash).
     app.add_option(
            "--init", o.init,
@@ -158,7 +177,7 @@ struct Parser {
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
     app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
     app.add_option("--frames", o.frames, "headless: frames to render (default 120)")
-        ->check(CLI::Range(1, 1000000));
+        ->check(whole_number(1, 1000000));
     app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame")
         ->type_name(kOutputPath);
     app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");
@@ -187,7 +206,7 @@ struct Parser {
     app.add_option("--lesson", o.lesson,
                    "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
-        ->check(CLI::Range(1, 100000));
+        ->check(whole_number(1, 100000));
     app.add_option("--record", o.record,
                    "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG "
                    "sequence (in a window: F9)")
@@ -207,9 +226,9 @@ struct Parser {
     bench->add_option("--variant", bench_variants, "a variant to time (repeatable; default: all)");
     bench->add_option("--size", bench_sizes, "a size: N (N×N cells, N bodies...) or WxH (repeatable)");
     bench->add_option("--steps", bench_steps, "steps per timed repeat (default: chosen per variant)")
-        ->check(CLI::Range(1, 1000000));
+        ->check(whole_number(1, 1000000));
     bench->add_option("--repeats", o.bench_repeats, "timed repeats, the median is reported (default 7)")
-        ->check(CLI::Range(1, 1000));
+        ->check(whole_number(1, 1000));
     bench->add_flag("--all-blocks", o.bench_all_blocks,
                     "time every allowed block size, not just the default");
     bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
@@ -415,7 +434,7 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     }
     for (const CLI::Option* opt : group->get_options()) {
       if (opt->count() > 0)
-        return fail(opt->get_name() + " is an option of the " + std::string(demo->name()) +
+        return fail(option_name(opt) + " is an option of the " + std::string(demo->name()) +
                         " demo (add --demo " + std::string(demo->name()) + ")",
                     2);
     }

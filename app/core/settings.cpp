@@ -5,6 +5,7 @@
 
 #include "core/toml_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -51,12 +52,21 @@ fs::path settings_path(std::string* why) {
 SettingsLoad parse_settings(std::string_view text, const std::string& source) {
   SettingsLoad r;
   r.found = true;
+  if (const TomlDepth deep = toml_too_deep(text); deep.line) {
+    r.problems.push_back(text::escape(source) + ":" + std::to_string(deep.line) + ": nested " +
+                         std::to_string(deep.depth) +
+                         " levels deep (dotted keys, tables, arrays), more than " +
+                         std::to_string(kMaxTomlDepth) + "; the file is ignored, defaults used");
+    r.readable = false;
+    return r;
+  }
   toml::table table;
   try {
     table = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     r.problems.push_back(where(source, e.source()) + "not valid TOML (" + text::escape(e.description()) +
                          "); the file is ignored, defaults used");
+    r.readable = false;
     return r;
   }
   Settings& s = r.settings;
@@ -134,30 +144,112 @@ SettingsLoad load_settings(const fs::path& path) {
     r.found = true;
     r.problems.push_back(text::escape(path.string()) + ": cannot read the settings (" + rr.error +
                          "); defaults used");
+    r.readable = false;
     return r;
   }
   const std::string_view text(reinterpret_cast<const char*>(rr.bytes.data()), rr.bytes.size());
   return parse_settings(text, path.string());
 }
 
-std::string settings_to_toml(const Settings& s) {
-  std::ostringstream out;
-  out << "# gpulab settings, written by gpulab when it exits (gpulab --reset-settings forgets them).\n";
-  if (s.ui_scale) {
+namespace {
+
+// The keys gpulab owns, in the order a fresh file lists them.
+constexpr const char* kKeys[] = {"ui_scale", "theme", "hud", "last_demo", "window_width", "window_height"};
+
+// Key `k`'s value in TOML, or "" when the file leaves it out (no UI scale chosen, no last demo).
+std::string value_text(const Settings& s, std::string_view k) {
+  if (k == "ui_scale") {
+    if (!s.ui_scale) return {};
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", static_cast<double>(*s.ui_scale));
     std::string v = buf;
     if (v.find('.') == std::string::npos) v += ".0";
+    return v;
+  }
+  if (k == "theme") return std::string("\"") + theme_name(s.theme) + "\"";
+  if (k == "hud") return s.hud ? "true" : "false";
+  if (k == "last_demo") return s.last_demo.empty() ? std::string() : "\"" + s.last_demo + "\"";
+  if (k == "window_width") return std::to_string(s.window_width);
+  return std::to_string(s.window_height);
+}
+
+bool ascii(std::string_view line) {
+  for (const char c : line)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string patch_settings_toml(std::string_view text, const Settings& settings) {
+  const SettingsLoad was = parse_settings(text, "settings.toml");
+  if (!was.readable) return std::string(text);
+  const toml::table root = toml::parse(text, std::string("settings.toml"));
+  std::vector<std::string> lines;
+  for (std::string_view l : text::split_lines(text)) lines.emplace_back(l);
+  const bool bom = text.substr(0, 3) == "\xEF\xBB\xBF";
+  const bool crlf = text.find("\r\n") != std::string_view::npos;
+  // New keys go above the first table or array (a key below a [table] header would be the table's).
+  size_t insert_at = lines.size();
+  for (auto&& [key, node] : root)
+    if (node.is_table() || node.is_array())
+      insert_at = std::min(insert_at, static_cast<size_t>(node.source().begin.line) - 1);
+  struct Edit {
+    size_t first, count;  // `count` 0-based lines from `first` replaced (0: an insertion before `first`)
+    std::vector<std::string> with;
+  };
+  std::vector<Edit> edits;
+  for (const char* k : kKeys) {
+    const std::string now = value_text(settings, k), before = value_text(was.settings, k);
+    if (now == before) continue;  // what the file says (or its default) already: the line is left as it is
+    const toml::node* node = root.get(k);
+    if (!node) {
+      if (!now.empty()) edits.push_back({insert_at, 0, {std::string(k) + " = " + now}});
+      continue;
+    }
+    if (node->is_table() || node->is_array()) continue;  // not ours to rewrite: reported when read
+    const toml::source_region& at = node->source();
+    const size_t first = at.begin.line - 1, last = at.end.line - 1;
+    if (first >= lines.size() || last >= lines.size() || last < first) continue;
+    if (now.empty()) {
+      edits.push_back({first, last - first + 1, {}});  // left out now (the display's UI scale): the line goes
+      continue;
+    }
+    // The value replaced where it stands, the key, spacing and a comment after it kept; columns are
+    // counted in characters, so a line with other than ASCII is written afresh.
+    std::string line = std::string(k) + " = " + now;
+    if (ascii(lines[first]) && ascii(lines[last]) && at.begin.column >= 1 && at.end.column >= 1 &&
+        at.begin.column - 1 <= lines[first].size() && at.end.column - 1 <= lines[last].size())
+      line = lines[first].substr(0, at.begin.column - 1) + now + lines[last].substr(at.end.column - 1);
+    edits.push_back({first, last - first + 1, {line}});
+  }
+  if (edits.empty()) return std::string(text);
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.first > b.first; });
+  for (const Edit& e : edits) {
+    const auto at = lines.begin() + static_cast<std::ptrdiff_t>(e.first);
+    lines.erase(at, at + static_cast<std::ptrdiff_t>(e.count));
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(e.first), e.with.begin(), e.with.end());
+  }
+  std::string out = bom ? "\xEF\xBB\xBF" : "";
+  for (const std::string& l : lines) out += l + (crlf ? "\r\n" : "\n");
+  return out;
+}
+
+std::string settings_to_toml(const Settings& s) {
+  std::ostringstream out;
+  out << "# gpulab settings, written by gpulab when they change (gpulab --reset-settings forgets them).\n"
+         "# Edit freely: gpulab rewrites only the lines of the settings it changes.\n";
+  if (s.ui_scale) {
     out << "# UI scale, " << kMinUiScale << " to " << kMaxUiScale << " (left out: the display's scale)\n";
-    out << "ui_scale = " << v << "\n";
+    out << "ui_scale = " << value_text(s, "ui_scale") << "\n";
   }
   out << "# \"dark\", or \"light\" (high contrast, for projectors)\n";
-  out << "theme = \"" << theme_name(s.theme) << "\"\n";
+  out << "theme = " << value_text(s, "theme") << "\n";
   out << "# the heads-up display over the picture\n";
-  out << "hud = " << (s.hud ? "true" : "false") << "\n";
-  if (!s.last_demo.empty()) out << "last_demo = \"" << s.last_demo << "\"\n";
-  out << "window_width = " << s.window_width << "\n";
-  out << "window_height = " << s.window_height << "\n";
+  out << "hud = " << value_text(s, "hud") << "\n";
+  if (!s.last_demo.empty()) out << "last_demo = " << value_text(s, "last_demo") << "\n";
+  out << "window_width = " << value_text(s, "window_width") << "\n";
+  out << "window_height = " << value_text(s, "window_height") << "\n";
   return out.str();
 }
 
@@ -166,7 +258,23 @@ std::string save_settings(const fs::path& path, const Settings& settings) {
   fs::create_directories(path.parent_path(), ec);
   if (ec)
     return "cannot create " + text::quote(path.parent_path().string()) + " for the settings: " + ec.message();
-  std::string err = files::write_regular_file(path, settings_to_toml(settings));
+  std::string text = settings_to_toml(settings);
+  if (fs::exists(fs::symlink_status(path, ec))) {
+    // A file that is there is patched, never replaced: its comments and the lines gpulab does not
+    // own stay. One gpulab cannot read (now) is left as it is.
+    files::ReadResult rr = files::read_regular_file(path, kMaxSettingsBytes);
+    if (!rr.error.empty())
+      return "settings not saved: cannot read " + text::quote(path.string()) + " (" + rr.error +
+             "); it is left as it is";
+    const std::string_view old(reinterpret_cast<const char*>(rr.bytes.data()), rr.bytes.size());
+    const SettingsLoad was = parse_settings(old, path.string());
+    if (!was.readable)
+      return "settings not saved: " + (was.problems.empty() ? text::quote(path.string()) : was.problems[0]) +
+             "; it is left as it is";
+    text = patch_settings_toml(old, settings);
+    if (text == old) return {};
+  }
+  std::string err = files::write_regular_file(path, text);
   return err.empty() ? err : "settings not saved: " + err;
 }
 

@@ -304,7 +304,7 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
       std::fprintf(stderr, "gpulab: counters %s: %s\n", what, why.c_str());
       status = 1;
     } else {
-      std::fprintf(stderr, "counters: wrote %s\n", path.c_str());
+      std::fprintf(stderr, "counters: wrote %s\n", text::escape(path, 4096).c_str());
     }
   };
   write(o.counters_csv, counters_csv(rows), "--csv");
@@ -440,7 +440,7 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
       std::fprintf(stderr, "gpulab: ladder --counters %s: %s\n", what, why.c_str());
       status = 1;
     } else {
-      std::fprintf(stderr, "ladder: wrote %s\n", path.c_str());
+      std::fprintf(stderr, "ladder: wrote %s\n", text::escape(path, 4096).c_str());
     }
   };
   if (!o.ladder_csv.empty())

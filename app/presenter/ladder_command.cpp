@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/file_io.h"
+#include "common/text.h"
 #include "core/bench.h"
 #include "presenter/counters_command.h"
 #include "presenter/ladder.h"
@@ -47,7 +48,7 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
       std::fprintf(stderr, "gpulab: ladder %s: %s\n", what, why.c_str());
       status = 1;
     } else {
-      std::fprintf(stderr, "ladder: wrote %s\n", path.c_str());
+      std::fprintf(stderr, "ladder: wrote %s\n", text::escape(path, 4096).c_str());
     }
   };
   write(o.ladder_csv, ladder_csv(rungs), "--csv");
@@ -62,8 +63,8 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
       status = 1;
     } else {
       if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
-      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", o.ladder_png.c_str(), o.ladder_png_width,
-                   o.ladder_png_height);
+      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", text::escape(o.ladder_png, 4096).c_str(),
+                   o.ladder_png_width, o.ladder_png_height);
     }
   }
   if (o.ladder_counters)

@@ -24,6 +24,21 @@ namespace {
 
 constexpr uint64_t kMaxLessonBytes = 1 << 20;
 constexpr size_t kMaxSteps = 500;
+// The longest texts a lesson may show, in characters: ImGui draws a text in one draw list of at most
+// 65536 vertices (4 a glyph), so a caption of tens of thousands of characters would abort the app.
+// These leave room for everything else in the panel, and are far more than a slide can show anyway.
+constexpr size_t kMaxTitleChars = 200;
+constexpr size_t kMaxCaptionChars = 1000;
+constexpr size_t kMaxNotesChars = 4000;
+
+// "" when `text` has at most `max` characters (UTF-8 code points), else the message naming the key.
+std::string too_long(const std::string& key, std::string_view text, size_t max) {
+  size_t chars = 0;
+  for (const char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  if (chars <= max) return {};
+  return key + " is " + std::to_string(chars) + " characters long; at most " + std::to_string(max) +
+         " are allowed (shorten it, or split it over steps)";
+}
 
 // The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
 // --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names
@@ -90,6 +105,11 @@ class Parser {
 
   LessonLoad parse(std::string_view src) {
     LessonLoad r;
+    if (const TomlDepth deep = toml_too_deep(src); deep.line)
+      return fail(r, deep.line, step_at_line(src, deep.line),
+                  "nested " + std::to_string(deep.depth) +
+                      " levels deep (dotted keys, tables, arrays), more than " +
+                      std::to_string(kMaxTomlDepth));
     toml::table root;
     try {
       root = toml::parse(src, file_.string());
@@ -108,6 +128,8 @@ class Parser {
         if (!node.is_string())
           return fail(r, line, 0, "title must be a string, not " + std::string(toml_type_name(node)));
         lesson.title = *node.value<std::string>();
+        if (std::string bad = too_long("title", lesson.title, kMaxTitleChars); !bad.empty())
+          return fail(r, line, 0, bad);
       } else if (k == "step") {
         steps = node.as_array();
         if (!steps || !steps->is_array_of_tables())
@@ -175,21 +197,21 @@ class Parser {
       const toml::node& node = entry.second;
       const std::string k(entry.first.str());
       const int line = static_cast<int>(node.source().begin.line);
-      auto need_string = [&](std::string* out) -> Problem {
+      auto need_string = [&](std::string* out, size_t max_chars) -> Problem {
         if (!node.is_string())
           return {line, k + " must be a string, not " + std::string(toml_type_name(node))};
         *out = *node.value<std::string>();
-        return {};
+        return {line, too_long(k, *out, max_chars)};
       };
       Problem p;
       if (k == "title")
-        p = need_string(&s->title);
+        p = need_string(&s->title, kMaxTitleChars);
       else if (k == "caption")
-        p = need_string(&s->caption);
+        p = need_string(&s->caption, kMaxCaptionChars);
       else if (k == "notes")
-        p = need_string(&s->notes);
+        p = need_string(&s->notes, kMaxNotesChars);
       else if (k == "demo")
-        p = need_string(&s->demo);
+        p = need_string(&s->demo, kMaxTitleChars);
       else if (k == "ladder" || k == "code") {
         if (!node.is_boolean())
           p = {line, k + " must be true or false, not " + std::string(toml_type_name(node))};
@@ -268,9 +290,13 @@ class Parser {
           return {line, "unknown parameter " + text::quote(k) + " of the " + s->demo +
                             " demo (known: " + join(known.names) + ")"};
         std::string v;
+        if (const auto d = node.value_exact<double>(); d && !std::isfinite(*d))
+          return {line, "params." + k + " must be a finite number, not " + (std::isnan(*d) ? "nan" : "inf")};
         if (!scalar(node, &v))
           return {line, "params." + k + " must be a string, number or boolean, not " +
                             std::string(toml_type_name(node))};
+        if (std::string bad = too_long("params." + k, v, kMaxTitleChars * 20); !bad.empty())
+          return {line, bad};
         const bool flag = known.flags.count(k) > 0;
         if (flag != node.is_boolean())
           return {line, "params." + k +
@@ -329,7 +355,14 @@ class Parser {
 
   // The step's Setup (its parameters, shared inputs and picks) and, for an A/B step, B's: the same
   // with the second variant picked. "" or why not.
-  std::string make_setups(LessonStep& s) const {
+  std::string make_setups(LessonStep& s) {
+    // A step that is another's again (the same input, the same variants and blocks) is not configured
+    // twice: a lesson of many steps on one image decodes it once.
+    std::string key = s.demo;
+    for (const auto& [k, v] : s.params) key += "\n--" + k + "\n" + v;
+    for (const std::string& v : s.variants) key += "\n--variant\n" + v;
+    for (const std::string& b : s.blocks) key += "\n--block\n" + b;
+    const bool check_it = checked_.insert(key).second;
     std::unique_ptr<Demo> demo = fresh(s.demo);
     const StageTables& tables = demo->stage_tables();
     Setup a = default_setup(*demo, device_);
@@ -352,10 +385,10 @@ class Parser {
     if (b_pick) {
       Setup b = a;
       choose(tables, b, *b_pick);
-      if (std::string bad = check(b); !bad.empty()) return bad;
+      if (std::string bad = check_it ? check(b) : ""; !bad.empty()) return bad;
       s.b = std::move(b);
     }
-    if (std::string bad = check(a); !bad.empty()) return bad;
+    if (std::string bad = check_it ? check(a) : ""; !bad.empty()) return bad;
     s.setup = std::move(a);
     return {};
   }
@@ -364,6 +397,7 @@ class Parser {
   const DemoFactory& make_;
   bool device_ = false;
   std::vector<std::string> demo_names_;
+  std::set<std::string> checked_;  // the steps (as written) already configured
 };
 
 }  // namespace

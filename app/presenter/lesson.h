@@ -1,9 +1,9 @@
 #pragma once
 // Lesson scripts: a lecture as a TOML file of ordered steps that the lesson player (lesson_player.h)
-// walks through on a clicker. A step names a demo, its variant (two for A/B), block size and the
-// demo's own parameters, spelled as the demo's command-line options without the dashes, so that a
-// step is exactly what `gpulab --demo D --variant V --block B --KEY VALUE...` would start and is
-// checked by the same code (the demo's option group, configure(), apply_variant_options()).
+// walks through on a clicker. A step is a Setup: it names a demo, its variant (two for A/B), block
+// size and the demo's own parameters, spelled as the demo's command-line options without the dashes,
+// so that a step is exactly what `gpulab --demo D --variant V --block B --KEY VALUE...` would start
+// and is checked by the same code (the demo's option group, apply_choices(), configure()).
 //
 //   title = "Game of Life: from the CPU to bit packing"
 //   [[step]]

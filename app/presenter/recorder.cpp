@@ -1,6 +1,9 @@
 // The recorder (recorder.h): a pixel-pack ring on the GL side, ffmpeg or PNG files on a thread.
 #include "presenter/recorder.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -15,11 +18,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// ffmpeg writes to a temporary file beside the clip (same folder, same extension: ffmpeg picks the
+// container by it), renamed over the clip only when ffmpeg exited 0 and said nothing of a failed
+// trailer (ffmpeg 5 exits 0 when the trailer cannot be written, on a full disk). An earlier take of
+// the same name is kept until then, and kept when the recording fails or is interrupted.
 class FfmpegSink : public FrameSink {
  public:
-  FfmpegSink(FILE* pipe, size_t bytes) : pipe_(pipe), bytes_(bytes) {}
+  FfmpegSink(FILE* pipe, size_t bytes, fs::path tmp, fs::path out, fs::path log)
+      : pipe_(pipe), bytes_(bytes), tmp_(std::move(tmp)), out_(std::move(out)), log_(std::move(log)) {}
   ~FfmpegSink() override {
     if (pipe_) pclose(pipe_);
+    std::error_code ec;
+    fs::remove(tmp_, ec);  // not renamed: a failed or abandoned recording
+    fs::remove(log_, ec);
   }
   std::string write(const uint8_t* rgba) override {
     if (std::fwrite(rgba, 1, bytes_, pipe_) != bytes_)
@@ -29,13 +40,28 @@ class FfmpegSink : public FrameSink {
   std::string finish() override {
     const int rc = pclose(pipe_);
     pipe_ = nullptr;
-    return rc == 0 ? std::string()
-                   : "ffmpeg failed (exit status " + std::to_string(rc) + "; see its message above)";
+    // ffmpeg's own messages, passed on (escaped) now that it has ended.
+    files::ReadResult said = files::read_regular_file(log_, 1 << 20);
+    std::string told(said.bytes.begin(), said.bytes.end());
+    for (std::string_view line : text::split_lines(told))
+      if (!text::trim(line).empty()) std::fprintf(stderr, "ffmpeg: %s\n", text::escape(line, 1000).c_str());
+    const bool trailer_failed = told.find("Error writing trailer") != std::string::npos ||
+                                told.find("No space left on device") != std::string::npos;
+    const std::string keep = fs::exists(out_) ? "; " + text::quote(out_.string()) + " is left as it was" : "";
+    if (rc != 0)
+      return "ffmpeg failed (exit status " + std::to_string(rc) + "; see its message above)" + keep;
+    if (trailer_failed) return "ffmpeg could not finish the clip (see its message above)" + keep;
+    std::error_code ec;
+    if (fs::file_size(tmp_, ec) == 0 || ec) return "ffmpeg wrote nothing" + keep;
+    if (::rename(tmp_.c_str(), out_.c_str()) != 0)
+      return "cannot rename the finished clip to " + text::quote(out_.string()) + ": " + std::strerror(errno);
+    return {};
   }
 
  private:
   FILE* pipe_;
   size_t bytes_;
+  fs::path tmp_, out_, log_;
 };
 
 class PngSink : public FrameSink {
@@ -59,13 +85,19 @@ class PngSink : public FrameSink {
 
 }  // namespace
 
-std::string find_ffmpeg() {
+std::string find_ffmpeg(std::string* why) {
   if (const char* env = std::getenv("GPULAB_FFMPEG")) {
     const std::string e = env;
-    if (e.empty() || e == "none") return {};
+    if (e.empty() || e == "none") {
+      if (why) *why = "GPULAB_FFMPEG is " + text::quote(e);
+      return {};
+    }
     std::error_code ec;
-    return fs::is_regular_file(e, ec) ? e : std::string();
+    if (fs::is_regular_file(e, ec) && ::access(e.c_str(), X_OK) == 0) return e;
+    if (why) *why = "GPULAB_FFMPEG names " + text::quote(e) + ", which is not an executable file";
+    return {};
   }
+  if (why) *why = "no ffmpeg on PATH";
   const char* path = std::getenv("PATH");
   std::string p = path ? path : "/usr/bin:/bin";
   size_t start = 0;
@@ -98,6 +130,41 @@ fs::path png_frame_path(const fs::path& out, int k) {
   return out.parent_path() / (out.stem().string() + num);
 }
 
+std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::path& out, int w, int h,
+                                           int fps, std::string* error) {
+  // The temporary clip and ffmpeg's message log, beside the clip.
+  const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  const std::string ext = out.extension().string();
+  std::string tmp = (dir / (".gpulab-rec-XXXXXX" + ext)).string();
+  const int fd = ::mkstemps(tmp.data(), static_cast<int>(ext.size()));
+  if (fd < 0) {
+    *error =
+        "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  ::close(fd);
+  std::string log = (dir / ".gpulab-rec-XXXXXX.log").string();
+  const int log_fd = ::mkstemps(log.data(), 4);
+  if (log_fd < 0) {
+    *error =
+        "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return nullptr;
+  }
+  ::close(log_fd);
+  std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must fail the write, not end the app
+  const std::string cmd = ffmpeg_command(ffmpeg, tmp, w, h, fps) + " 2>" + text::shell_quote(log);
+  FILE* pipe = popen(cmd.c_str(), "w");
+  if (!pipe) {
+    *error = "cannot start " + text::quote(ffmpeg);
+    ::unlink(tmp.c_str());
+    ::unlink(log.c_str());
+    return nullptr;
+  }
+  return std::make_unique<FfmpegSink>(pipe, static_cast<size_t>(w) * static_cast<size_t>(h) * 4, tmp, out,
+                                      log);
+}
+
 Recorder::~Recorder() {
   if (recording_) stop();
 }
@@ -106,24 +173,26 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
   if (recording_) return "already recording to " + text::quote(out_.string());
   if (w <= 0 || h <= 0) return "nothing to record (an empty framebuffer)";
   const size_t bytes = static_cast<size_t>(w) * static_cast<size_t>(h) * 4;
-  const std::string ffmpeg = find_ffmpeg();
+  std::string no_ffmpeg;
+  const std::string ffmpeg = find_ffmpeg(&no_ffmpeg);
   if (!ffmpeg.empty()) {
-    std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must fail the write, not end the app
-    FILE* pipe = popen(ffmpeg_command(ffmpeg, out, w, h, fps).c_str(), "w");
-    if (!pipe) return "cannot start " + text::quote(ffmpeg);
-    sink_ = std::make_unique<FfmpegSink>(pipe, bytes);
+    std::string why;
+    sink_ = open_video_sink(ffmpeg, out, w, h, fps, &why);
+    if (!sink_) return why;
     video_ = true;
-    message_ = "recording " + out.string() + " (ffmpeg)";
+    message_ = "recording " + text::escape(out.string(), 4096) + " (ffmpeg)";
   } else {
     if (std::string why = files::check_writable(png_frame_path(out, 1)); !why.empty()) return why;
     sink_ = std::make_unique<PngSink>(out, w, h);
     video_ = false;
     message_ =
-        "no ffmpeg found: recording a PNG sequence " + png_frame_path(out, 1).string() +
+        "no ffmpeg (" + no_ffmpeg + "): recording a PNG sequence " +
+        text::escape(png_frame_path(out, 1).string(), 4096) +
         ", ... instead. For video install ffmpeg (apt install ffmpeg) or set GPULAB_FFMPEG, or join the "
         "frames later: ffmpeg -framerate " +
-        std::to_string(fps) + " -i " + (out.parent_path() / (out.stem().string() + "-%05d.png")).string() +
-        " -pix_fmt yuv420p " + out.string();
+        std::to_string(fps) + " -i " +
+        text::shell_quote(text::escape((out.parent_path() / (out.stem().string() + "-%05d.png")).string())) +
+        " -pix_fmt yuv420p " + text::shell_quote(text::escape(out.string()));
   }
   for (auto& b : ring_) b = gl::Buffer(bytes, nullptr, GL_MAP_READ_BIT);
   for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
@@ -225,9 +294,9 @@ std::string Recorder::stop() {
   for (auto& b : ring_) b = gl::Buffer();
   recording_ = false;
   if (!err.empty()) return "recording failed: " + err;
-  std::string line = (video_ ? "wrote " + out_.string()
+  std::string line = (video_ ? "wrote " + text::escape(out_.string(), 4096)
                              : "wrote " + std::to_string(encoded_) + " PNG frames " +
-                                   png_frame_path(out_, 1).string() + " ...") +
+                                   text::escape(png_frame_path(out_, 1).string(), 4096) + " ...") +
                      ": " + std::to_string(encoded_) + " frames";
   if (dropped_ > 0) line += " (" + std::to_string(dropped_) + " dropped: the encoder fell behind)";
   return line;

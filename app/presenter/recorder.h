@@ -27,8 +27,14 @@ class FrameSink {
   virtual std::string finish() = 0;                    // "" or why it failed
 };
 
-// The ffmpeg found: $GPULAB_FFMPEG when set ("none" or empty: none), else `ffmpeg` on PATH. "" when none.
-std::string find_ffmpeg();
+// The ffmpeg found: $GPULAB_FFMPEG when set ("none" or empty: none), else `ffmpeg` on PATH. "" when none,
+// with `why` saying so (naming GPULAB_FFMPEG when it is set to something that is not an executable).
+std::string find_ffmpeg(std::string* why = nullptr);
+// ffmpeg started on a temporary file beside `out` (clip.mp4: .gpulab-rec-XXXXXX.mp4), which finish()
+// renames over `out` only when ffmpeg succeeded; a failure (an exit status other than 0, or a trailer
+// ffmpeg could not write, as on a full disk) leaves an earlier `out` as it was. Null with `error`.
+std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const std::filesystem::path& out, int w,
+                                           int h, int fps, std::string* error);
 // The ffmpeg command line that encodes rawvideo RGBA frames of w x h at fps from stdin into `out`.
 std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h,
                            int fps);

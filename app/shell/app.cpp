@@ -16,6 +16,7 @@
 #include "common/cuda_probe.h"
 #include "common/error.h"
 #include "common/text.h"
+#include "core/batch.h"
 #include "core/keymap.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -537,7 +538,7 @@ bool App::write_screenshot(const std::filesystem::path& path) {
     notify("screenshot failed: " + err);
     return false;
   }
-  notify("screenshot saved: " + path.string());
+  notify("screenshot saved: " + text::escape(path.string(), 4096));
   return true;
 }
 
@@ -798,12 +799,20 @@ int App::run() {
       }
       notify(recorder_->message());
     }
+    // Many frames, or large ones, take long: said up front as the batch runs say it (core/batch.h).
+    const double frames_start = now_seconds();
+    bool estimated = false;
     for (int i = 0; i < frames; ++i) {
       if (i == frames - 1 && !options_.screenshot.empty()) {
         // The last frame: render it with or without the UI as asked, then write the PNG.
         ui_visible_ = options_.screenshot_ui;
       }
       frame();
+      if (const double elapsed = now_seconds() - frames_start; !estimated && elapsed >= 0.2) {
+        estimated = true;
+        if (const std::string line = batch_estimate(frames, i + 1, elapsed, "frames"); !line.empty())
+          std::fprintf(stderr, "%s\n", line.c_str());
+      }
     }
     if (recorder_ && recorder_->recording()) {
       const std::string line = recorder_->stop();

@@ -43,9 +43,14 @@ void App::load_settings_for_run() {
       SettingsLoad loaded = load_settings(path);
       for (const std::string& p : loaded.problems) notify("settings: " + p);
       settings_ = loaded.settings;
-      // A file with problems is rewritten clean at exit.
-      settings_on_disk_ = loaded.problems.empty() ? loaded.settings : Settings{};
-      if (!loaded.problems.empty()) settings_dirty_ = true;
+      // Written only when something changes, and then patched (save_settings): a rejected line stays
+      // for the user to see and fix. A file gpulab could not read is never written.
+      settings_on_disk_ = loaded.settings;
+      if (!loaded.readable) {
+        notify("settings: " + text::quote(path.string()) +
+               " is left as it is; changes made now last for this session only");
+        settings_path_.clear();
+      }
     }
     if (options_.reset_settings) settings_dirty_ = true;
     if (!options_.size_given) {

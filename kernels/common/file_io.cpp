@@ -60,6 +60,10 @@ std::string check_target(const fs::path& shown, const fs::path& target) {
   if (::stat(target.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode))
       return "cannot write " + name + ": it is " + file_kind(st.st_mode) + ", not a regular file";
+    // Renaming over a file needs only the folder's permission: a read-only file would be replaced.
+    // Not for root either (who may write anything): no write bit at all means "keep this".
+    if (::access(target.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)
+      return "cannot write " + name + ": it is read-only (not replaced)";
     return {};
   }
   if (errno != ENOENT && errno != ENOTDIR) return "cannot write " + name + ": " + errno_text(errno);
@@ -155,14 +159,33 @@ ReadResult read_regular_file(const fs::path& path, uint64_t max_bytes) {
   return r;
 }
 
-std::string check_writable(const fs::path& path) { return check_target(path, write_target(path)); }
+// The temporary file a write goes through: in the target's folder (rename works within one file
+// system), a short name of its own, so that a target of any legal name length can be written.
+static std::string temp_pattern(const fs::path& target) {
+  return (target.has_parent_path() ? target.parent_path() : fs::path(".")).string() + "/.gpulab-tmp-XXXXXX";
+}
+
+std::string check_writable(const fs::path& path) {
+  const fs::path target = write_target(path);
+  if (std::string why = check_target(path, target); !why.empty()) return why;
+  // The folder may be read-only, or full: only creating the file tells, so the temporary file is
+  // tried now, before the work, rather than after it.
+  std::string tmp = temp_pattern(target);
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0)
+    return "cannot write " + text::quote(path.string()) +
+           ": cannot create a file in its folder: " + errno_text(errno);
+  ::close(fd);
+  ::unlink(tmp.c_str());
+  return {};
+}
 
 std::string write_regular_file(const fs::path& path, std::span<const uint8_t> bytes) {
   const fs::path target = write_target(path);
   if (std::string why = check_target(path, target); !why.empty()) return why;
   const std::string name = text::quote(path.string());
 
-  std::string tmp = target.string() + ".tmp-XXXXXX";
+  std::string tmp = temp_pattern(target);
   Fd f(::mkstemp(tmp.data()));
   if (f.fd < 0)
     return "cannot write " + name + ": cannot create a temporary file beside it: " + errno_text(errno);

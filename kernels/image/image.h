@@ -39,8 +39,19 @@ struct LoadResult {
 // truncated, without allocating). Notes: GIF always loads as RGBA (stb's choice); stb's PNG decoder
 // takes at most 1 GiB of decoded data, below kMaxPixels for RGB(A), and says so.
 LoadResult load(const std::filesystem::path& path);
-// The same for bytes in memory; `name` is used in messages.
+// The same for bytes in memory; `name` is used in messages. Also refused before decoding: an image
+// whose decoding needs more than half the memory available now (memory_problem), a PNG whose data
+// inflate past the bytes its size needs (a decompression bomb) or that uses a palette index past its
+// palette, and a JPEG of more than 1000 scans.
 LoadResult decode(std::span<const uint8_t> bytes, std::string_view name);
+
+// The share of available memory one decode may take: 1 / kMemoryShareDivisor.
+inline constexpr uint64_t kMemoryShareDivisor = 2;
+// The memory available now (MemAvailable of /proc/meminfo), 0 when unknown.
+uint64_t available_memory();
+// "" when `need` bytes are at most the share of `available` (or available is 0: unknown), else the
+// message saying how much is needed and available.
+std::string memory_problem(uint64_t need, uint64_t available);
 
 // Writes a PNG with the image's own channel count (grey stays 8-bit grey). Written next to the
 // target and renamed into place, so a failure never leaves a truncated file. "" or the reason.

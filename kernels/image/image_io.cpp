@@ -10,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -18,6 +19,8 @@
 #include <stdexcept>
 #include <system_error>
 #include <tuple>
+
+#include <zlib.h>
 
 #include "common/file_io.h"
 #include "common/text.h"
@@ -123,7 +126,17 @@ struct Header {
   std::optional<std::pair<uint64_t, uint64_t>> size;  // width, height, where the walk found them
   uint64_t idat_bytes = 0;                            // PNG: compressed data in all IDAT chunks
   int png_bits_per_pixel = 0;                         // PNG: bit depth x samples, from IHDR
+  int png_colour_type = 0, png_bit_depth = 0;         // PNG: from IHDR
+  bool png_interlaced = false;                        // PNG: Adam7
+  uint32_t png_palette_entries = 0;                   // PNG: PLTE's length / 3
+  std::vector<std::span<const uint8_t>> idat;         // PNG: the IDAT chunks' data, in order
+  bool jpeg_progressive = false;                      // JPEG: the first frame header's
+  int jpeg_scans = 0;                                 // JPEG: start-of-scan segments
 };
+
+// The most scans a JPEG may have (libjpeg-turbo's limit too): each progressive scan makes stb walk
+// every coefficient again, so tens of thousands of tiny scans take minutes.
+constexpr int kMaxJpegScans = 1000;
 
 // Chunks must be whole up to IEND, critical chunks must have a correct CRC (libpng's default;
 // stb checks neither: it decodes a PNG cut inside its last chunk), and acTL before IDAT makes the
@@ -147,7 +160,11 @@ std::string check_png(std::span<const uint8_t> b, Header& h) {
       static constexpr int samples[7] = {1, 0, 3, 1, 2, 0, 4};  // by colour type
       h.size = {{be32(data), be32(data + 4)}};
       h.png_bits_per_pixel = data[9] <= 6 ? data[8] * samples[data[9]] : 0;
+      h.png_bit_depth = data[8];
+      h.png_colour_type = data[9];
+      h.png_interlaced = data[12] == 1;
     }
+    if (name == "PLTE") h.png_palette_entries = len / 3;
     if (name == "acTL" && !seen_idat) {
       const uint32_t frames = len >= 4 ? be32(data) : 0;
       return "animated PNG (APNG, " + std::to_string(frames) +
@@ -156,6 +173,7 @@ std::string check_png(std::span<const uint8_t> b, Header& h) {
     if (name == "IDAT") {
       seen_idat = true;
       h.idat_bytes += len;
+      h.idat.emplace_back(data, len);
     }
     if (name == "IEND") return {};
     pos += size_t(len) + 12;
@@ -268,8 +286,12 @@ std::string check_jpeg(std::span<const uint8_t> b, Header& h) {
     if (sof && len >= 7) h.size = {{be16(&b[pos + 5]), be16(&b[pos + 3])}};
     if (m == 0xC4)
       if (std::string why = check_dht(b, pos + 2, len - 2, huffman); !why.empty()) return why;
-    if (m == 0xDA)
+    if (m == 0xDA) {
+      if (++h.jpeg_scans > kMaxJpegScans)
+        return "corrupt JPEG: more than " + std::to_string(kMaxJpegScans) + " scans (a decoding bomb?)";
       if (std::string why = check_sos(b, pos + 2, len - 2, progressive, huffman); !why.empty()) return why;
+    }
+    h.jpeg_progressive = progressive;
     pos += len;
     if (m == 0xDA) {  // start of scan: entropy-coded data up to the next marker that is not RSTn
       for (;;) {
@@ -308,7 +330,128 @@ std::string check_pnm(std::span<const uint8_t> b, Header& h) {
              ") is out of range";
   }
   h.size = {{fields[0], fields[1]}};
+  // Netpbm: 1 to 65535. stb reads a maximum value of 0 as 255, a picture the file does not hold.
+  if (fields[2] == 0 || fields[2] > 65535)
+    return "corrupt PGM/PPM: its maximum value is " + std::to_string(fields[2]) + " (1 to 65535)";
   return {};
+}
+
+// The PNG's image data inflated with zlib into a small buffer, before stb inflates it into one that
+// grows as long as the stream lasts: a stream that inflates past the bytes the image's own size
+// needs is a decompression bomb (a few MiB can inflate to GiB) and refused as soon as it passes them.
+// In a palette image, each row is unfiltered on the way and its indices checked against the palette:
+// stb reads an index past the palette's end from uninitialised memory (a different picture each run).
+std::string check_png_data(const Header& hd, uint64_t w, uint64_t h) {
+  struct Pass {
+    uint64_t x0, y0, dx, dy;
+  };
+  static constexpr Pass kAdam7[7] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                                     {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+  static constexpr Pass kWhole[1] = {{0, 0, 1, 1}};
+  const std::span<const Pass> passes = hd.png_interlaced ? std::span<const Pass>(kAdam7) : kWhole;
+  const uint64_t bpp = uint64_t(hd.png_bits_per_pixel);
+  // Each pass: rows of a filter byte and ceil(width x bits / 8) bytes.
+  struct Rows {
+    uint64_t bytes, count, pixels;  // bytes a row without its filter byte, rows, pixels a row
+  };
+  std::vector<Rows> rows;
+  uint64_t need = 0;
+  for (const Pass& p : passes) {
+    const uint64_t pw = w > p.x0 ? (w - p.x0 + p.dx - 1) / p.dx : 0,
+                   ph = h > p.y0 ? (h - p.y0 + p.dy - 1) / p.dy : 0;
+    if (pw == 0 || ph == 0) continue;
+    rows.push_back({(pw * bpp + 7) / 8, ph, pw});
+    need += ph * (1 + rows.back().bytes);
+  }
+  const bool palette = hd.png_colour_type == 3 && hd.png_bit_depth >= 1 && hd.png_bit_depth <= 8;
+  if (palette && hd.png_palette_entries == 0) return {};  // stb refuses it itself ("no PLTE")
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return {};
+  std::vector<uint8_t> out(64 << 10), row, prev;
+  uint64_t total = 0;
+  size_t pass = 0, row_in_pass = 0, at = 0;  // where the next byte goes: at 0, the filter byte
+  uint8_t filter = 0;
+  std::string why;
+  const auto per_byte = [&](uint8_t v) -> bool {  // false: stop (why says so, or the data is all there)
+    if (pass >= rows.size()) return false;
+    const uint64_t row_bytes = rows[pass].bytes;
+    if (at == 0) {
+      filter = v;
+      row.assign(size_t(row_bytes), 0);
+      if (row_in_pass == 0) prev.assign(size_t(row_bytes), 0);
+      ++at;
+      return true;
+    }
+    const size_t i = at - 1;
+    const int a = i >= 1 ? row[i - 1] : 0, b = prev[i], c = i >= 1 ? prev[i - 1] : 0;
+    int x = v;
+    switch (filter) {
+      case 1:
+        x += a;
+        break;
+      case 2:
+        x += b;
+        break;
+      case 3:
+        x += (a + b) / 2;
+        break;
+      case 4: {
+        const int pa = std::abs(b - c), pb = std::abs(a - c), pc = std::abs(a + b - 2 * c);
+        x += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+        break;
+      }
+      default:
+        break;  // 0, or one stb refuses itself
+    }
+    row[i] = uint8_t(x);
+    if (++at <= row_bytes) return true;
+    // A whole row: its indices, packed from the high bits (the last byte's unused bits are no pixel).
+    const int bits = hd.png_bit_depth;
+    for (uint64_t k = 0; k < rows[pass].pixels; ++k) {
+      const uint64_t bit = k * uint64_t(bits);
+      const unsigned index = (row[size_t(bit / 8)] >> (8 - bits - int(bit % 8))) & ((1u << bits) - 1);
+      if (index >= hd.png_palette_entries) {
+        why = "corrupt PNG: palette index " + std::to_string(index) + ", the palette has " +
+              std::to_string(hd.png_palette_entries) + " entries";
+        return false;
+      }
+    }
+    std::swap(row, prev);
+    at = 0;
+    if (++row_in_pass == rows[pass].count) {
+      ++pass;
+      row_in_pass = 0;
+    }
+    return true;
+  };
+  bool done = false;
+  for (size_t c = 0; c < hd.idat.size() && !done; ++c) {
+    z.next_in = const_cast<Bytef*>(hd.idat[c].data());
+    z.avail_in = uInt(hd.idat[c].size());
+    // On while input is left, or while the output buffer came back full (more may be pending even
+    // with no input left: the last rows of the last chunk).
+    do {
+      z.next_out = out.data();
+      z.avail_out = uInt(out.size());
+      const int rc = inflate(&z, Z_NO_FLUSH);
+      const size_t got = out.size() - z.avail_out;
+      total += got;
+      if (total > need) {
+        why = "corrupt PNG: its compressed data inflate to more than the " + std::to_string(need) +
+              " bytes a " + std::to_string(w) + "x" + std::to_string(h) +
+              " image holds (a decompression bomb?)";
+        done = true;
+        break;
+      }
+      if (palette)
+        for (size_t k = 0; k < got && why.empty(); ++k)
+          if (!per_byte(out[k])) break;
+      if (!why.empty() || rc == Z_STREAM_END || (rc != Z_OK && rc != Z_BUF_ERROR)) done = true;
+      if (rc == Z_BUF_ERROR) break;  // no progress without more input
+    } while (!done && (z.avail_in > 0 || z.avail_out == 0));
+  }
+  inflateEnd(&z);
+  return why;
 }
 
 std::string check_size(uint64_t w, uint64_t h) {
@@ -460,6 +603,8 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
     return fail("corrupt " + std::string(format_name(format)) + " (" + reason + ")");
   }
   if (format == Format::Unknown) format = Format::Tga;  // the one format stb knows without a signature
+  // A top-down BMP stores a negative height; stb's loader takes its magnitude, its info call does not.
+  if (format == Format::Bmp && h < 0 && h > std::numeric_limits<int>::min()) h = -h;
   const std::string fmt = format_name(format);
   // All before decoding: stb allocates width x height x channels at once.
   why = check_size(uint64_t(std::max(w, 0)), uint64_t(std::max(h, 0)));
@@ -472,6 +617,14 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
                 std::to_string(bytes.size()));
   if (stbi_is_16_bit_from_memory(bytes.data(), len))
     return fail("16-bit images are not supported: convert to 8-bit");
+  // What decoding takes: stb's pixels, its inflated PNG data or JPEG component planes (and a
+  // progressive JPEG's coefficients, 2 bytes each), and the copy returned.
+  const uint64_t count = uint64_t(w) * uint64_t(h);
+  const uint64_t need = count * uint64_t(channels) * 3 + (header.jpeg_progressive ? count * 3 * 2 : 0);
+  if (std::string short_of = memory_problem(need, available_memory()); !short_of.empty())
+    return fail("the image is " + std::to_string(w) + "x" + std::to_string(h) + " pixels: " + short_of);
+  if (format == Format::Png)
+    if (std::string bad = check_png_data(header, uint64_t(w), uint64_t(h)); !bad.empty()) return fail(bad);
 
   int dw = 0, dh = 0, dc = 0;
   std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
@@ -487,6 +640,29 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
   result.image.channels = channels;
   result.image.pixels.assign(pixels.get(), pixels.get() + size_t(w) * size_t(h) * size_t(channels));
   return result;
+}
+
+uint64_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
+std::string memory_problem(uint64_t need, uint64_t available) {
+  if (available == 0 || need <= available / kMemoryShareDivisor) return {};
+  auto gib = [](uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / double(1ull << 30));
+    return std::string(buf);
+  };
+  return "decoding it needs about " + gib(need) + " of memory, more than half of the " + gib(available) +
+         " available now (close other programs, or scale the image down)";
 }
 
 LoadResult load(const fs::path& path) {

@@ -73,11 +73,17 @@ bool parse_int(std::string_view s, long long& out) {
   return true;
 }
 
-// Golly appends a bounded-grid spec to the rule ("B3/S23:T100,100"); gpulab's torus size is set
-// separately, so the suffix is dropped.
-std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error) {
+// Golly appends a bounded-grid spec to the rule ("B3/S23:T100,100"); gpulab runs every pattern on a
+// torus of --grid's size, so the suffix is not used, and a warning says so (it used to run on the
+// default torus without a word).
+std::optional<Rule> parse_rle_rule(std::string_view text, std::string* error, int line_no,
+                                   std::vector<PatternError>& warnings) {
   const size_t colon = text.find(':');
-  if (colon != std::string_view::npos) text = text.substr(0, colon);
+  if (colon != std::string_view::npos) {
+    warnings.push_back({line_no, "the rule's bounded grid " + quote(trim(text.substr(colon)), 40) +
+                                     " is not used: gpulab runs patterns on a torus of --grid's size"});
+    text = text.substr(0, colon);
+  }
   return Rule::parse(text, error);
 }
 
@@ -112,7 +118,7 @@ std::optional<PatternError> parse_header(std::string_view line, int line_no, Pat
       if (seen_rule) return PatternError{line_no, "rule appears twice in the header"};
       seen_rule = true;
       std::string why;
-      header_rule = parse_rle_rule(value, &why);
+      header_rule = parse_rle_rule(value, &why, line_no, warnings);
       if (!header_rule) return PatternError{line_no, why};
     } else if (key == "x" || key == "y") {
       bool& seen = key == "x" ? seen_x : seen_y;
@@ -178,7 +184,7 @@ std::string describe(const PatternError& error, std::string_view source) {
   return out;
 }
 
-PatternResult parse_rle(std::string_view text) {
+PatternResult parse_rle(std::string_view text, int max_width, int max_height) {
   const std::vector<std::string_view> lines = split_lines(text);
   Pattern p;
   std::vector<PatternError> warnings;
@@ -219,7 +225,7 @@ PatternResult parse_rle(std::string_view text) {
         }
         case 'r': {
           std::string why;
-          hash_rule = parse_rle_rule(rest, &why);
+          hash_rule = parse_rle_rule(rest, &why, line_no, warnings);
           if (!hash_rule) return fail(line_no, why);
           break;
         }
@@ -246,6 +252,10 @@ PatternResult parse_rle(std::string_view text) {
                        ? "empty file: no RLE header 'x = <width>, y = <height>'"
                        : "no RLE header 'x = <width>, y = <height>' (only comment lines)");
   p.rule = header_rule ? header_rule : hash_rule;
+  if ((max_width > 0 && p.width > max_width) || (max_height > 0 && p.height > max_height))
+    return fail(header_line, "the pattern is " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                                 ", larger than the " + std::to_string(max_width) + "x" +
+                                 std::to_string(max_height) + " grid (use --grid)");
   if (std::string problem = allocate_cells(p); !problem.empty()) return fail(header_line, problem);
 
   // The run-length body: [count] tag, tags b (dead), o (alive), $ (end of row), ! (end).
@@ -380,12 +390,13 @@ PatternResult parse_cells(std::string_view text) {
   return r;
 }
 
-PatternResult parse_pattern(std::string_view text, std::string_view filename_hint) {
+PatternResult parse_pattern(std::string_view text, std::string_view filename_hint, int max_width,
+                            int max_height) {
   const size_t dot = filename_hint.rfind('.');
   const size_t slash = filename_hint.find_last_of("/\\");
   if (dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash)) {
     const std::string ext = lower(filename_hint.substr(dot));
-    if (ext == ".rle") return parse_rle(text);
+    if (ext == ".rle") return parse_rle(text, max_width, max_height);
     if (ext == ".cells") return parse_cells(text);
   }
   // No telling extension: look at the first non-blank line.
@@ -397,16 +408,16 @@ PatternResult parse_pattern(std::string_view text, std::string_view filename_hin
           1, "Life 1.05/1.06 files are not supported; save the pattern as RLE (.rle) or plaintext (.cells)");
     if (line.front() == '!' || line.front() == '.' || line.front() == 'O' || line.front() == '*')
       return parse_cells(text);
-    return parse_rle(text);
+    return parse_rle(text, max_width, max_height);
   }
   return fail(0, "empty file: no pattern in it");
 }
 
-PatternResult load_pattern_file(const std::string& path) {
+PatternResult load_pattern_file(const std::string& path, int max_width, int max_height) {
   const files::ReadResult file = files::read_regular_file(path, kMaxPatternFileBytes);
   if (!file.error.empty()) return fail(0, file.error);  // describe() names the file
   return parse_pattern(std::string_view(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size()),
-                       path);
+                       path, max_width, max_height);
 }
 
 std::string write_rle(const Grid& grid, const Rule& rule, std::string_view name) {

@@ -89,12 +89,19 @@ class DictParser {
     v->type = Value::Type::Tuple;
     skip();
     while (!eat(')')) {
+      const size_t start = i_;
       bool neg = eat('-');
       if (i_ >= s_.size() || s_[i_] < '0' || s_[i_] > '9') return "a dimension that is not an integer";
       long long n = 0;
       while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
         n = n * 10 + (s_[i_++] - '0');
         if (n > (1LL << 40)) return "a dimension far too large";
+      }
+      // 2.0 or 2e3: a number, but no dimension (it was "the tuple is not closed").
+      if (i_ < s_.size() && (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E')) {
+        size_t end = i_;
+        while (end < s_.size() && s_[end] != ',' && s_[end] != ')' && s_[end] != ' ') ++end;
+        return "a dimension must be a whole number, got " + text::quote(s_.substr(start, end - start), 40);
       }
       v->tuple.push_back(neg ? -n : n);
       skip();

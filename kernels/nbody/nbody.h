@@ -58,6 +58,11 @@ struct System {
   bool operator==(const System&) const = default;
 };
 
+// "" when every value of `s` is finite, else "the state is not finite after step K (...)": a state
+// that blew up (coincident bodies without softening, huge values) is not written, since no body-file
+// reader, gpulab's included, takes nan.
+std::string check_finite(const System& s, uint64_t step);
+
 // ---------------------------------------------------------------------------------------------
 // Initial conditions. Deterministic for (kind, n, seed); total mass 1, centre of mass at the origin,
 // zero total momentum (corrected after sampling).
@@ -169,5 +174,14 @@ class Engine {
 };
 
 std::unique_ptr<Engine> make_cpu_engine(unsigned threads = 0);  // 0: all hardware threads
+
+// Seconds the CPU engine would take for `steps` steps of `s` with variant v: two steps of its first
+// `sample` bodies timed (after one that computes the first accelerations) and scaled by
+// (N / sample)^2, a step being N^2 interactions. For saying how long a run will take before it
+// starts: one step of 16Mi bodies on the CPU takes days.
+double estimate_cpu_seconds(const System& s, const Params& p, const Variant& v, long long steps,
+                            size_t sample = 2048);
+// The scaling it applies: a step of `sample` bodies taking `sample_step_seconds`, `steps` steps of n.
+double scale_cpu_seconds(double sample_step_seconds, size_t sample, size_t n, long long steps);
 
 }  // namespace gpulab::nbody

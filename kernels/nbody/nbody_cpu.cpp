@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <barrier>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -41,6 +42,15 @@ std::string format_number(double v) {
 }
 
 }  // namespace
+
+std::string check_finite(const System& s, uint64_t step) {
+  for (const auto* v : {&s.x, &s.y, &s.z, &s.vx, &s.vy, &s.vz, &s.m})
+    for (size_t i = 0; i < v->size(); ++i)
+      if (!std::isfinite((*v)[i]))
+        return "the state is not finite after step " + std::to_string(step) + " (body " + std::to_string(i) +
+               "; bodies too close for the softening, or values too large)";
+  return {};
+}
 
 std::string check_params(const Params& p) {
   const std::pair<const char*, float> values[] = {{"G", p.G}, {"softening", p.softening}, {"dt", p.dt}};
@@ -424,5 +434,35 @@ double max_position_difference(const System& a, const System& b) {
 }
 
 std::unique_ptr<Engine> make_cpu_engine(unsigned threads) { return std::make_unique<CpuEngine>(threads); }
+
+double estimate_cpu_seconds(const System& s, const Params& p, const Variant& v, long long steps,
+                            size_t sample) {
+  const size_t n = s.size(), k = std::min(n, std::max<size_t>(sample, 1));
+  if (k == 0 || steps <= 0) return 0;
+  System part;
+  part.resize(k);
+  for (auto [from, to] : {std::pair{&s.x, &part.x},
+                          {&s.y, &part.y},
+                          {&s.z, &part.z},
+                          {&s.vx, &part.vx},
+                          {&s.vy, &part.vy},
+                          {&s.vz, &part.vz},
+                          {&s.m, &part.m}})
+    std::copy(from->begin(), from->begin() + static_cast<std::ptrdiff_t>(k), to->begin());
+  auto engine = make_cpu_engine();
+  engine->set_params(p);
+  engine->upload(part);
+  engine->step(v, 0, 1);  // the first accelerations too
+  const auto t0 = std::chrono::steady_clock::now();
+  engine->step(v, 0, 2);
+  const double per_step = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 2;
+  return scale_cpu_seconds(per_step, k, n, steps);
+}
+
+double scale_cpu_seconds(double sample_step_seconds, size_t sample, size_t n, long long steps) {
+  if (sample == 0 || steps <= 0) return 0;
+  const double scale = double(n) / double(sample);
+  return sample_step_seconds * scale * scale * double(steps);
+}
 
 }  // namespace gpulab::nbody

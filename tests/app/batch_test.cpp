@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace gpulab {
@@ -35,6 +36,51 @@ TEST(BatchSteps, DurationsReadAsAPersonWouldSayThem) {
   EXPECT_EQ(duration_text(12 * 60), "12 min");
   EXPECT_EQ(duration_text(3.5 * 3600), "3.5 h");
   EXPECT_EQ(duration_text(2.1 * 86400), "2.1 days");
+}
+
+// Issue 30: every batch run estimated over 10 s says so up front (as --steps 1e9 did), not only the
+// ones whose rest passes half a minute after a second. A fake clock: each step takes `step_s`.
+std::vector<std::string> estimates(long long steps, double step_s, long long* steps_before_told = nullptr) {
+  double t = 0;
+  long long done = 0;
+  std::vector<std::string> said;
+  run_batch_steps(
+      steps,
+      [&](int n) {
+        t += n * step_s;
+        done += n;
+      },
+      "steps", [&] { return t; },
+      [&](const std::string& line) {
+        said.push_back(line);
+        if (steps_before_told) *steps_before_told = done;
+      });
+  return said;
+}
+
+TEST(BatchSteps, ARunOfMoreThanTenSecondsIsEstimatedUpFront) {
+  long long before = 0;
+  // 40 steps of 0.5 s: 20 s in all, said after the first step (it alone takes long enough to time).
+  std::vector<std::string> said = estimates(40, 0.5, &before);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(before, 1);
+  EXPECT_EQ(said[0], "gpulab: 40 steps at about 2 a second: about 20 s in all, 20 s more (Ctrl+C stops)");
+  // A billion fast steps: days, said once the first chunks took 0.2 s.
+  said = estimates(1000000000, 1e-4, &before);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_LT(before, 5000);
+  EXPECT_NE(said[0].find("about 27.8 h in all"), std::string::npos) << said[0];
+  // 10 s or less: nothing said.
+  EXPECT_TRUE(estimates(20, 0.5).empty());
+  EXPECT_TRUE(estimates(100000, 1e-6).empty());
+}
+
+TEST(BatchSteps, TheEstimateLineReadsAsAPersonWouldSayIt) {
+  EXPECT_EQ(
+      batch_estimate(1000, 10, 25.0, "generations"),
+      "gpulab: 1000 generations at about 0.4 a second: about 42 min in all, 41 min more (Ctrl+C stops)");
+  EXPECT_EQ(batch_estimate(1000, 10, 0.05, "steps"), "");    // 5 s
+  EXPECT_EQ(batch_estimate(1000, 1000, 99.0, "steps"), "");  // done
 }
 
 }  // namespace

@@ -14,8 +14,10 @@
 #include "demos/histeq/histeq_demo.h"
 #include "demos/life/life_demo.h"
 #include "demos/nbody/nbody_demo.h"
+#include "image/image.h"
 #include "presenter/lesson.h"
 #include "presenter/lesson_player.h"
+#include "support/run_binary.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -216,6 +218,73 @@ TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
   // No title, no steps.
   expect_refused_at("[[step]]\ndemo = \"life\"\n", 1, 0, "no title");
   expect_refused_at("title = \"t\"\n", 1, 0, "no steps");
+}
+
+// Bad input, second round (issue 30): nothing a lesson file says may crash or abort the app.
+TEST(Lesson, DeepNestingIsRefusedBeforeTheParserRecurses) {
+  // ~40,000 dotted parts (a key or a table header) overflowed toml++'s stack.
+  std::string deep = "a";
+  for (int i = 1; i < 40000; ++i) deep += ".a";
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n" + deep + " = 1\n", 4, 1, "nested");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\n[" + deep + "]\n", 5, 2,
+                    "more than 64");
+  expect_refused_at("title = \"t\"\nx = " + std::string(300, '[') + "\n", 2, 0, "nested");
+}
+
+TEST(Lesson, OverLongTextsAreRefusedWithTheLimit) {
+  // A caption of ~24,000 characters aborted the window on ImGui's 16-bit vertex index.
+  const std::string step = "title = \"t\"\n[[step]]\ndemo = \"life\"\n";
+  expect_refused_at(step + "caption = \"" + std::string(24000, 'x') + "\"\n", 4, 1,
+                    "caption is 24000 characters long; at most 1000");
+  expect_refused_at(step + "notes = \"" + std::string(5000, 'n') + "\"\n", 4, 1, "notes is 5000 characters");
+  expect_refused_at(step + "title = \"" + std::string(300, 't') + "\"\n", 4, 1, "title is 300 characters");
+  expect_refused_at("title = \"" + std::string(201, 'T') + "\"\n[[step]]\ndemo = \"life\"\n", 1, 0,
+                    "title is 201 characters");
+  // Characters, not bytes: 1000 two-byte characters are fine.
+  std::string umlauts;
+  for (int i = 0; i < 1000; ++i) umlauts += "\xC3\xBC";
+  const LessonLoad ok = parse(step + "caption = \"" + umlauts + "\"\n");
+  ASSERT_TRUE(ok.lesson) << ok.error;
+  EXPECT_EQ(ok.lesson->steps[0].caption, umlauts);
+}
+
+TEST(Lesson, ANonFiniteParameterIsNamedAsSuch) {
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { density = nan }\n", 4, 1,
+                    "params.density must be a finite number, not nan");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { density = -inf }\n", 4, 1,
+                    "not inf");
+  // An integer that wraps in 32 bits is refused as typed, on its line (the one number parser).
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\nparams = { grid = \"4294967306x10\" }\n", 4, 1,
+                    "4294967306x10");
+}
+
+TEST(Lesson, AStepThatRepeatsAnotherIsStartedOnce) {
+  // 500 steps naming one image decoded it 500 times while the lesson was checked.
+  int made = 0;
+  const DemoFactory counting = [&made] {
+    ++made;
+    return make_demos();
+  };
+  const fs::path png = gpulab::testing::temp_dir("gpulab-lesson") / "one.png";
+  ASSERT_EQ(image::save_png(png, image::generate("hazy-landscape", 64, 48)), "");
+  auto steps = [&png](int n) {
+    std::string text = "title = \"t\"\n";
+    for (int i = 0; i < n; ++i)
+      text += "[[step]]\ndemo = \"histeq\"\nparams = { image = \"" + png.string() + "\" }\n";
+    return text;
+  };
+  made = 0;
+  ASSERT_TRUE(parse_lesson(steps(1), kLessons / "test.toml", counting).lesson);
+  const int one = made;
+  made = 0;
+  const LessonLoad many = parse_lesson(steps(40), kLessons / "test.toml", counting);
+  ASSERT_TRUE(many.lesson) << many.error;
+  EXPECT_EQ(many.lesson->steps.size(), 40u);
+  // Each step's parameters are still read against a fresh demo (one set each), but the step itself is
+  // started (configured, its image decoded) once.
+  EXPECT_EQ(made, one + 39) << "a repeated step was started again";
+  // A different step is checked on its own: a bad one after good ones is still refused.
+  expect_refused_at(steps(3) + "[[step]]\nparams = { image = \"no-such.png\" }\n", 12, 4, "no-such.png");
 }
 
 TEST(Lesson, AnUnreadableFileIsNamed) {

@@ -62,8 +62,8 @@ TEST(MatrixDemo, BadOptionsAreRefusedWithTheReason) {
   const Case cases[] = {
       {{"--op", "divide"}, "--op must be transpose or multiply"},
       {{"--init", "ones"}, "--init must be random, identity or pattern"},
-      {{"--m", "0"}, "--m must be 1..65536"},
-      {{"--m", "70000"}, "--m must be 1..65536"},
+      {{"--m", "0"}, "--m: must be from 1 to 65536, got '0'"},
+      {{"--m", "70000"}, "--m: must be from 1 to 65536, got '70000'"},
       {{"--m", "65536", "--k", "65536"}, "at most 2^28 elements"},
       {{"--op", "transpose", "--k", "3"}, "belong to --op multiply"},
       {{"--op", "transpose", "--variant", "gemm-cublas"}, "is a multiply variant"},

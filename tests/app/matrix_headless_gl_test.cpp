@@ -105,7 +105,7 @@ TEST(MatrixHeadless, BadInputIsRefusedWithTheReason) {
       {"--a " + a.string(), "--a and --b come together"},
       {"--op divide", "--op must be transpose or multiply"},
       {"--op multiply --init ones", "--init must be random, identity or pattern"},
-      {"--op multiply --m 70000", "--m must be 1..65536"},
+      {"--op multiply --m 70000", "--m: must be from 1 to 65536, got '70000'"},
       {"--op transpose --variant gemm-naive", "is a multiply variant"},
       {"--op transpose --m 5", "belong to --op multiply"},
   };

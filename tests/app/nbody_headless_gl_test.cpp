@@ -139,3 +139,27 @@ TEST(NbodyHeadless, EveryInitialConditionDrawsAPicture) {
 }
 
 }  // namespace
+
+// Bad input, second round (issue 30).
+TEST(NbodyBatch, AStateThatBlowsUpIsNotWritten) {
+  // Two bodies all but coincident, no softening: -nan in every field, exit 0, before.
+  const fs::path in = temp_dir() / "close.csv", out = temp_dir() / "blown.csv";
+  std::ofstream(in) << "# gpulab nbody G=1 softening=0 dt=0.005 step=0\nx,y,z,vx,vy,vz,m\n"
+                       "0,0,0,0,0,0,1\n1e-30,0,0,0,0,0,1\n";
+  const ProcessResult r = run_gpulab("--headless --cpu --demo nbody --load-bodies " + in.string() +
+                                     " --steps 3 --save-bodies " + out.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("the state is not finite after step"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(NbodyBatch, TheSuccessLineEscapesThePath) {
+  // Control bytes in the output's name reached the terminal raw.
+  const fs::path out = temp_dir() / "clear\x1b[2J.csv";
+  const ProcessResult r =
+      run_gpulab("--headless --cpu --demo nbody --bodies 8 --steps 1 --save-bodies '" + out.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out));
+  EXPECT_NE(r.output.find("clear\\x1B[2J.csv"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "a raw escape byte in the output";
+}

@@ -15,6 +15,8 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "core/settings.h"
+#include "support/configure_demo.h"
+#include "support/unprivileged.h"
 
 namespace fs = std::filesystem;
 
@@ -200,14 +202,117 @@ TEST_F(SettingsFile, ForgetRemovesTheFile) {
   EXPECT_EQ(load().settings, Settings{});
 }
 
-// --ui-scale, --projector and --reset-settings on the command line.
-ParseResult parse(std::vector<const char*> args) {
-  std::vector<std::unique_ptr<Demo>> demos = make_demos();
-  std::vector<Demo*> views;
-  for (const auto& d : demos) views.push_back(d.get());
-  args.insert(args.begin(), "gpulab");
-  return parse_command_line(static_cast<int>(args.size()), args.data(), views);
+// Bad input, second round (issue 30): a settings file is never lost, and no file crashes the reader.
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
+
+TEST_F(SettingsFile, DeepNestingIsRefusedWithTheLineBeforeTheParserRecurses) {
+  // 32,000 dotted parts under the 64 KiB limit crashed toml++ (a stack overflow) at every start.
+  std::string key = "a";
+  for (int i = 1; i < 32000; ++i) key += ".a";
+  write("theme = \"light\"\n# the next line nests too deep\n" + key + " = 1\n");
+  ASSERT_LT(fs::file_size(path()), 64u * 1024);
+  const SettingsLoad r = load();
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_HAS(r.problems[0], path().string() + ":3: nested");
+  EXPECT_HAS(r.problems[0], "more than 64");
+  EXPECT_FALSE(r.readable);
+  EXPECT_EQ(r.settings, Settings{});
+  // Deep tables, arrays and inline tables too; 64 levels are read.
+  EXPECT_FALSE(parse_settings("[" + key.substr(0, 2 * 70 - 1) + "]\n", "s.toml").readable);
+  EXPECT_FALSE(
+      parse_settings("x = " + std::string(100, '[') + std::string(100, ']') + "\n", "s.toml").readable);
+  std::string inline_tables = "x = ";
+  for (int i = 0; i < 100; ++i) inline_tables += "{ a = ";
+  inline_tables += "1" + std::string(100, '}') + "\n";
+  EXPECT_FALSE(parse_settings(inline_tables, "s.toml").readable);
+  const SettingsLoad ok = parse_settings(key.substr(0, 2 * 60 - 1) + " = 1\n", "s.toml");
+  EXPECT_TRUE(ok.readable);
+  ASSERT_EQ(ok.problems.size(), 1u);
+  EXPECT_HAS(ok.problems[0], "unknown setting 'a'");
+  // Dots inside strings and quoted keys are no nesting.
+  EXPECT_TRUE(parse_settings("\"" + key + "\" = \"" + key + "\"\n", "s.toml").readable);
+}
+
+TEST_F(SettingsFile, AFileThatCannotBeReadIsNeverOverwritten) {
+  for (const std::string& text : {std::string("# mine\ntheme = \"light\"\nhud = tru\n"),
+                                  std::string("window_width = 123456789012345678901\n"),
+                                  "# big\n" + std::string(70 * 1024, '#') + "\n"}) {
+    write(text);
+    const SettingsLoad r = load();
+    EXPECT_FALSE(r.readable) << r.problems.at(0);
+    Settings changed;
+    changed.hud = true;
+    const std::string err = save_settings(path(), changed);
+    EXPECT_HAS(err, "left as it is");
+    EXPECT_EQ(slurp(path()), text) << "the user's file must stay byte for byte";
+  }
+}
+
+TEST_F(SettingsFile, ARewriteKeepsCommentsUnknownKeysAndRejectedLines) {
+  const std::string text =
+      "# my settings\n"
+      "theme   = \"dark\"   # dark for the lab\n"
+      "hud = false\n"
+      "font_size = 20       # not gpulab's (yet)\n"
+      "window_width = 10    # rejected: too small\n"
+      "\n"
+      "[extra]\n"
+      "x = 1\n";
+  write(text);
+  const SettingsLoad r = load();
+  ASSERT_TRUE(r.readable);
+  EXPECT_EQ(r.problems.size(), 3u);  // font_size, window_width, [extra]
+  // Nothing changed: nothing written (a file with problems used to be rewritten a second after start).
+  EXPECT_EQ(save_settings(path(), r.settings), "");
+  EXPECT_EQ(slurp(path()), text);
+  // The theme and a new key change: those lines alone.
+  Settings s = r.settings;
+  s.theme = Theme::Light;
+  s.ui_scale = 2.0f;
+  ASSERT_EQ(save_settings(path(), s), "");
+  EXPECT_EQ(slurp(path()),
+            "# my settings\n"
+            "theme   = \"light\"   # dark for the lab\n"
+            "hud = false\n"
+            "font_size = 20       # not gpulab's (yet)\n"
+            "window_width = 10    # rejected: too small\n"
+            "\n"
+            "ui_scale = 2.0\n"
+            "[extra]\n"
+            "x = 1\n");
+  EXPECT_EQ(load().settings.theme, Theme::Light);
+  // Back to the display's scale: its line goes, the rest stays.
+  s.ui_scale.reset();
+  ASSERT_EQ(save_settings(path(), s), "");
+  EXPECT_EQ(slurp(path()).find("ui_scale"), std::string::npos);
+  EXPECT_HAS(slurp(path()), "font_size = 20       # not gpulab's (yet)\n");
+  EXPECT_HAS(slurp(path()), "# my settings\n");
+}
+
+TEST_F(SettingsFile, AReadOnlyFileIsNotReplaced) {
+  write("theme = \"dark\"\n");
+  ASSERT_EQ(::chmod(path().c_str(), 0444), 0);
+  Settings s;
+  s.theme = Theme::Light;
+  EXPECT_HAS(save_settings(path(), s), "read-only");  // root too: no write bit at all means keep it
+  EXPECT_EQ(slurp(path()), "theme = \"dark\"\n");
+  // As an unprivileged user, whose folder is writable but whose file is not (0644, owned by root):
+  // the temporary file used to be renamed over it.
+  ASSERT_EQ(::chmod(path().c_str(), 0644), 0);
+  ASSERT_EQ(::chmod(path().parent_path().c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(dir_.c_str(), 0777), 0);
+  const std::string err = gpulab::testing::as_unprivileged([&] { return save_settings(path(), s); });
+  ASSERT_EQ(err.rfind("child failed", 0), std::string::npos) << err;
+  if (::geteuid() == 0) EXPECT_HAS(err, "read-only");  // as a normal user the file is the user's own
+  if (::geteuid() == 0) EXPECT_EQ(slurp(path()), "theme = \"dark\"\n");
+}
+
+// --ui-scale, --projector and --reset-settings on the command line.
+ParseResult parse(std::vector<const char*> args) { return testing::parse_with_every_demo(std::move(args)); }
 
 TEST(UiScaleOption, AcceptsTheRangeEnds) {
   for (const char* v : {"0.75", "1", "2.5", "4"}) {

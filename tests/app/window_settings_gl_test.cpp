@@ -97,11 +97,16 @@ TEST(WindowSettings, ACorruptFileIsReportedAndTheAppRuns) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
   const fs::path dir = fresh_dir("gpulab-window-corrupt");
   fs::create_directories(dir / "config" / "gpulab");
-  std::ofstream(dir / "config" / "gpulab" / "settings.toml") << "theme = \"light\"\nui_scale = = 2\n";
+  const fs::path file = dir / "config" / "gpulab" / "settings.toml";
+  const std::string text = "# mine\ntheme = \"light\"\nui_scale = = 2\n";
+  std::ofstream(file) << text;
   App app(dir, "--cpu --size 800x600 --grid 64x64");
-  ASSERT_TRUE(wait_for_text(dir / "app.log", "settings.toml:2: not valid TOML")) << slurp(dir / "app.log");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_TRUE(wait_for_text(dir / "app.log", "settings.toml:3: not valid TOML")) << slurp(dir / "app.log");
+  EXPECT_TRUE(wait_for_text(dir / "app.log", "is left as it is")) << slurp(dir / "app.log");
+  // Past the first second, when the file used to be replaced by the defaults (issue 30).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   EXPECT_TRUE(app.running()) << slurp(dir / "app.log");
+  EXPECT_EQ(slurp(file), text) << "the user's file must stay as it was";
 }
 
 }  // namespace

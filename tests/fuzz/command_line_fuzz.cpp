@@ -1,8 +1,8 @@
 // Fuzz target: the command line, gpulab::parse_command_line with every demo's option group
 // registered as gpulab_main does, then (run mode, parsing succeeded) what App::init does before
-// anything touches GL: apply_variant_options and the chosen demo's configure(). The input is split
+// anything touches GL: resolve_setup and the chosen demo's configure(). The input is split
 // on NUL and newline bytes into argv[1..] (argv[0] is "gpulab").
-// Oracle: no message (the parser's, apply_variant_options', configure()'s) holds a raw control byte.
+// Oracle: no message (the parser's, resolve_setup's, configure()'s) holds a raw control byte.
 //
 // Nothing here writes a file or opens a window: parsing only stores paths (--screenshot,
 // --save-pattern, --save-bodies, --save-image, bench --json) and configure() only reads the input

@@ -334,11 +334,54 @@ def command_lines():
     write(t, "nul-separated.bin", b"\0".join([b"--demo", b"rotate", b"--angle", b"-45"]))
 
 
+# ------------------------------------------------------------------------------------------------
+# Lesson scripts (the target skips an input with a word naming a file of the machine)
+
+def lessons():
+    t = "lesson_script"
+    write(t, "life.toml", 'title = "Game of Life"\n[[step]]\ntitle = "The CPU reference"\ndemo = "life"\n'
+                          'variant = "cpu-naive"\nparams = { grid = "64x48", rule = "B3/S23", density = 0.3 }\n'
+                          'caption = "One cell at a time."\nnotes = "Start here."\n'
+                          '[[step]]\nvariant = ["cpu-naive", "cpu-lut"]\nladder = true\ncode = true\n')
+    write(t, "nbody.toml", 'title = "N-body"\n[[step]]\ndemo = "nbody"\nvariant = "cpu"\n'
+                           'params = { bodies = 64, dt = 0.01, softening = 0.1, init = "disk", seed = 3 }\n'
+                           '[[step]]\ndemo = "matrix"\nparams = { op = "multiply", m = 8, n = 9, k = 10 }\n')
+    write(t, "histeq.toml", 'title = "Histogram"\n[[step]]\ndemo = "histeq"\n[step.params]\nmode = "stretch"\n'
+                            'per-channel = true\n[[step]]\ndemo = "rotate"\nblock = 16\n'
+                            'params = { angle = 30, filter = "point" }\n')
+    write(t, "bad-nesting.toml", 'title = "t"\n[[step]]\ndemo = "life"\n' + ".".join(["a"] * 80) + ' = 1\n')
+    write(t, "bad-caption.toml", 'title = "t"\n[[step]]\ndemo = "life"\ncaption = "' + "x" * 1001 + '"\n')
+    write(t, "bad-number.toml", 'title = "t"\n[[step]]\ndemo = "life"\nparams = { grid = "4294967306x10", '
+                                'density = nan }\n')
+    write(t, "bad-toml.toml", 'title = "t"\n[[step]]\ndemo = \n')
+    write(t, "unknown-key.toml", 'title = "t"\nauthor = "\\u001b[2J"\n[[step]]\ndemo = "life"\n')
+
+
+# ------------------------------------------------------------------------------------------------
+# Settings files
+
+def settings():
+    t = "settings_file"
+    write(t, "written.toml", '# gpulab settings\nui_scale = 1.5\ntheme = "light"\nhud = true\n'
+                             'last_demo = "nbody"\nwindow_width = 1280\nwindow_height = 720\n')
+    write(t, "comments.toml", '# mine\ntheme   = "dark"   # for the lab\nfont_size = 20\n\n[extra]\nx = [1, 2]\n')
+    write(t, "rejected.toml", 'ui_scale = 9.5\nwindow_width = 10\nhud = "yes"\nlast_demo = "../x"\n')
+    write(t, "crlf-bom.toml", b"\xEF\xBB\xBFtheme = 'light'\r\nhud = false\r\n")
+    write(t, "typo.toml", "hud = tru\n")
+    write(t, "big-integer.toml", "window_width = 123456789012345678901\n")
+    write(t, "deep.toml", ".".join(["a"] * 100) + " = 1\n")
+    write(t, "tables.toml", "theme.x = 1\nhud = [true]\n[ui_scale]\n")
+    write(t, "multiline.toml", 'theme = """\nlight"""\nlast_demo = ' + "'" * 3 + "life" + "'" * 3 + "\n")
+
+
 if __name__ == "__main__":
-    for target in ("image_decode", "life_pattern", "nbody_bodies", "command_line"):
+    for target in ("image_decode", "life_pattern", "nbody_bodies", "command_line", "lesson_script",
+                   "settings_file"):
         shutil.rmtree(os.path.join(CORPUS, target), ignore_errors=True)
         os.makedirs(os.path.join(CORPUS, target))
     images()
     life()
     bodies()
     command_lines()
+    lessons()
+    settings()

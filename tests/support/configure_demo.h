@@ -3,9 +3,10 @@
 // for it alone, its Setup resolved (the picks for a machine without a CUDA device unless `device`)
 // and bound, then Demo::configure. The Setups live here, one per call, for as long as the tests run
 // (a demo keeps a pointer to its Setup); choose_variant / choose_block change a configured demo's
-// picks as the app's pickers do.
+// picks as the app's pickers do; and a command line parsed with every demo.
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,15 @@ inline bool choose_block(Demo& demo, size_t stage, int block, std::string* why) 
   next.picks[stage].block = block;
   next.focus = stage;
   return change_picks(demo, s, next, why);
+}
+
+// `gpulab ARGS` parsed with every demo's option group registered, as gpulab_main parses it.
+inline ParseResult parse_with_every_demo(std::vector<const char*> args) {
+  std::vector<std::unique_ptr<Demo>> demos = make_demos();
+  std::vector<Demo*> views;
+  for (const auto& d : demos) views.push_back(d.get());
+  args.insert(args.begin(), "gpulab");
+  return parse_command_line(static_cast<int>(args.size()), args.data(), views);
 }
 
 }  // namespace gpulab::testing

@@ -2,6 +2,7 @@
 #include "demos/common/image_source.h"
 
 #include "common/error.h"
+#include "common/text.h"
 
 #include <imgui.h>
 
@@ -185,7 +186,7 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 }
 
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
-                      const char* what, const std::function<void()>& upload,
+                      bool headless, const char* what, const std::function<void()>& upload,
                       const std::function<void()>& show, const image::Generated* fallback,
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify) {
@@ -211,7 +212,7 @@ void start_with_image(const image::Image& img, const std::string& name, int max_
     }
   }
   if (problem.empty()) return;
-  if (batch) throw std::runtime_error(problem);
+  if (batch || headless) throw std::runtime_error(problem);
   notify(problem + "; showing a generated image instead");
   fall_back();
 }
@@ -266,7 +267,7 @@ std::string save_batch_image(const std::string& path, const std::function<image:
   try {
     const std::string err = image::save_png(path, produce());
     if (!err.empty()) return err;  // names the file
-    std::fprintf(stderr, "gpulab: %s, written to %s\n", done().c_str(), path.c_str());
+    std::fprintf(stderr, "gpulab: %s, written to %s\n", done().c_str(), text::escape(path, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }

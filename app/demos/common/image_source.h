@@ -94,11 +94,12 @@ std::string replace_image(const std::string& name, const std::string& dims, cons
 
 // At attach: the image configure() read (--image) goes to the demo's engine (upload) and display
 // (show, skipped when it is larger than a GL texture, which batch mode does not need). When that
-// fails, batch mode throws the reason; a window says why and falls back to the generated image
-// `fallback` through load_fallback (which throws what it says when it cannot, as does a null
-// fallback). Only the fallback runs when there is no image yet. `what` is the demo's word: "processed".
+// fails, batch mode and a headless run (whose picture is the output: exit 1, as the README says)
+// throw the reason; a window says why and falls back to the generated image `fallback` through
+// load_fallback (which throws what it says when it cannot, as does a null fallback). Only the
+// fallback runs when there is no image yet. `what` is the demo's word: "processed".
 void start_with_image(const image::Image& img, const std::string& name, int max_texture, bool batch,
-                      const char* what, const std::function<void()>& upload,
+                      bool headless, const char* what, const std::function<void()>& upload,
                       const std::function<void()>& show, const image::Generated* fallback,
                       const std::function<bool(const image::Generated&, std::string*)>& load_fallback,
                       const std::function<void(std::string)>& notify);

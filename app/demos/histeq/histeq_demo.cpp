@@ -188,6 +188,7 @@ std::vector<std::string> HisteqParams::given() const {
 std::string HisteqDemo::configure(const Options& o) {
   const HisteqParams& p = params<HisteqParams>();
   const SharedInputs& in = setup().shared;
+  headless_ = o.headless;
   if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
   if (std::string bad = reject_seed(in, "the histeq demo (its images are files or fixed generated pictures)");
       !bad.empty())
@@ -235,7 +236,7 @@ void HisteqDemo::attach(Context& ctx) {
   picker_.set_files(list_image_files(ctx.assets / "images"));
   // The image from --image (loaded by configure), else a generated one.
   start_with_image(
-      image_, origin_.name, max_texture_, batch_requested(), "processed", [&] { sync_engine(); },
+      image_, origin_.name, max_texture_, batch_requested(), headless_, "processed", [&] { sync_engine(); },
       [&] { display_->set_source(image_); }, default_generated(),
       [&](const image::Generated& g, std::string* err) {
         image_ = image::Image();  // nothing to restore when this one fails too

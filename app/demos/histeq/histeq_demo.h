@@ -141,7 +141,8 @@ class HisteqDemo final : public Demo {
   std::unique_ptr<histeq::Engine> gpu_;  // a histeq::CudaEngine when built with CUDA and a device exists
   histeq::Engine* active_ = nullptr;
   std::unique_ptr<HisteqDisplay> display_;
-  int max_texture_ = 0;  // GL_MAX_TEXTURE_SIZE, queried at attach
+  int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach
+  bool headless_ = false;  // --headless: an --image that cannot be shown is an error (exit 1)
 
   std::string save_image_;  // --save-image (from the shell's Options)
 

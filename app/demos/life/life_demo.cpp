@@ -17,6 +17,7 @@
 
 #include "base/stats.h"
 #include "common/error.h"
+#include "common/number.h"
 #include "common/text.h"
 #include "core/batch.h"
 #include "core/files.h"
@@ -147,18 +148,20 @@ std::string LifeDemo::configure(const Options& o) {
     rule_from_command_line_ = true;
   }
   if (!p.grid.empty()) {
-    int w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(p.grid.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-      return "--grid needs WxH, e.g. 1024x1024, got " + text::quote(p.grid);
+    // Parsed without wrap-around (4294967306x10 is not 10x10); check_size gives the edges' limits.
+    long long w = 0, h = 0;
+    if (std::string bad = text::parse_whole_size(p.grid, life::kMinEdge, life::kMaxEdge, &w, &h);
+        !bad.empty())
+      return "--grid " + bad + ", e.g. 1024x1024";
     const std::string err = life::check_size(w, h);
     if (!err.empty()) return err;
-    grid_w_ = w;
-    grid_h_ = h;
+    grid_w_ = static_cast<int>(w);
+    grid_h_ = static_cast<int>(h);
   }
   if (!p.pattern.empty()) {
     // Read once, here: what reset and the batch run place is this copy.
-    life::PatternResult r = life::load_pattern_file(p.pattern);
+    // The grid is known: an RLE header larger than it is refused before its cells are allocated.
+    life::PatternResult r = life::load_pattern_file(p.pattern, grid_w_, grid_h_);
     if (!r) return life::describe(r.error, p.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
       return text::escape(p.pattern) + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
@@ -603,7 +606,7 @@ std::string LifeDemo::run_batch(const Options& o) {
     save_rle(out);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
-                 std::string(current().id).c_str(), out.c_str());
+                 std::string(current().id).c_str(), text::escape(out, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -742,7 +745,7 @@ void LifeDemo::ui(Frame& frame) {
     try {
       const auto rle = gl::unique_screenshot_path("patterns", "life", ".rle");
       save_rle(rle);
-      notify("saved " + rle.string());
+      notify("saved " + text::escape(rle.string(), 4096));
     } catch (const std::exception& e) {
       notify(e.what());
     }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/text.h"
+#include "core/cli_number.h"
 #include "demos/common/image_source.h"
 #include "demos/matrix/matrix_demo.h"
 #include "demos/matrix/matrix_display.h"
@@ -20,9 +21,15 @@ void MatrixParams::add_options(CLI::App& cli) {
   g->add_option("--b", b, "multiply: B (K x N) from a NumPy .npy file (float32, C order)")
       ->type_name("B.npy");
   g->add_option("--save-c", save_c, "multiply, batch: write C as .npy")->type_name(kOutputPath);
-  g->add_option("--m", m, "multiply: rows of A and C (generated inputs; default 384)")->type_name("M");
-  g->add_option("--n", n, "multiply: columns of B and C (default: --m, else 512)")->type_name("N");
-  g->add_option("--k", k, "multiply: columns of A, rows of B (default: --m, else 200)")->type_name("K");
+  g->add_option("--m", m, "multiply: rows of A and C (generated inputs; default 384)")
+      ->type_name("M")
+      ->check(whole_number(1, matrix::kMaxSide));
+  g->add_option("--n", n, "multiply: columns of B and C (default: --m, else 512)")
+      ->type_name("N")
+      ->check(whole_number(1, matrix::kMaxSide));
+  g->add_option("--k", k, "multiply: columns of A, rows of B (default: --m, else 200)")
+      ->type_name("K")
+      ->check(whole_number(1, matrix::kMaxSide));
   g->add_option("--save-a", save_a, "multiply, batch: write the generated A as .npy")->type_name(kOutputPath);
   g->add_option("--save-b", save_b, "multiply, batch: write the generated B as .npy")->type_name(kOutputPath);
 }

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "core/batch.h"
+#include "core/cli_number.h"
 #include "core/files.h"
 #include "core/timings.h"
 #include "demos/nbody/nbody_display.h"
@@ -101,7 +102,7 @@ bool NbodyDemo::picks_changed(const Picks&, std::string* why) {
 void NbodyParams::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("N-body (--demo nbody)");
   g->add_option("--bodies", bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
-      ->check(CLI::Range(nbody::kMinBodies, nbody::kMaxBodies));
+      ->check(whole_number(nbody::kMinBodies, nbody::kMaxBodies));
   // Given or not matters (they override a loaded file's header): each() notes it at parse time.
   g->add_option("--dt", dt, "time step (default 0.005)")->each([this](const std::string&) {
     dt_given = true;
@@ -482,12 +483,35 @@ std::string NbodyDemo::run_batch(const Options& o) {
   const std::string& out = params<NbodyParams>().save_bodies;
   if (out.empty()) return {};
   try {
+    // A state that blew up (coincident bodies without softening, huge values) is not written: the file
+    // would hold nan, which no reader (gpulab's own included) takes. Checked after each batch of steps
+    // (they double: a few dozen checks in all), so the step named is where it was first seen.
+    auto check_finite = [this, &out]() {
+      if (std::string bad = nbody::check_finite(active_->download(), step_); !bad.empty())
+        throw std::runtime_error(bad + "; " + text::quote(out) + " not written");
+    };
+    // On the CPU a step is N^2 interactions: a large system's first step alone can take days, so the
+    // time is estimated before it, from a sample (the step loop refines it once steps are timed).
+    if (current().backend == nbody::Backend::Cpu && active_->size() > 8192 && o.steps > 0) {
+      const double s = nbody::estimate_cpu_seconds(active_->download(), params_, current(), o.steps);
+      if (s > 10)
+        std::fprintf(
+            stderr,
+            "gpulab: %lld steps of %zu bodies on the CPU: about %s (from a sample of 2048; Ctrl+C stops)\n",
+            o.steps, active_->size(), duration_text(s).c_str());
+    }
     run_batch_steps(
-        o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "steps");
+        o.steps < 0 ? 0 : o.steps,
+        [&](int n) {
+          advance(n);
+          check_finite();
+        },
+        "steps");
+    check_finite();
     save_csv(out);
     std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
                  static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
-                 out.c_str());
+                 text::escape(out, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -633,7 +657,7 @@ void NbodyDemo::ui_system(float w) {
     try {
       const auto p = gl::unique_screenshot_path("bodies", "nbody", ".csv");
       save_csv(p);
-      notify("saved " + p.string());
+      notify("saved " + text::escape(p.string(), 4096));
     } catch (const std::exception& e) {
       notify(e.what());
     }

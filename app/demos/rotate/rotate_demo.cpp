@@ -158,7 +158,7 @@ void RotateDemo::attach(Context& ctx) {
   picker_.set_files(list_image_files(ctx.assets / "images"));
   // The image from --image (read by configure), else the generated filter test.
   start_with_image(
-      image_, origin_.name, max_texture_, batch_requested(), "rotated", [&] { sync_engine(); },
+      image_, origin_.name, max_texture_, batch_requested(), headless_, "rotated", [&] { sync_engine(); },
       [&] { display_->set_source(image_); }, default_generated(),
       [&](const image::Generated& g, std::string* err) {
         image_ = image::Image();  // nothing to restore when this one fails too

@@ -168,7 +168,8 @@ class RotateDemo final : public Demo {
   std::unique_ptr<rotate::Engine> gpu_;  // a rotate::CudaEngine when built with CUDA and a device exists
   rotate::Engine* active_ = nullptr;
   std::unique_ptr<RotateDisplay> display_;
-  int max_texture_ = 0;  // GL_MAX_TEXTURE_SIZE, queried at attach
+  int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach
+  bool headless_ = false;  // --headless: an --image that cannot be shown is an error (exit 1)
 
   std::string save_image_;  // --save-image (from the shell's Options)
 

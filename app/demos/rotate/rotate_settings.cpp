@@ -93,6 +93,7 @@ std::vector<std::string> RotateParams::given() const {
 std::string RotateDemo::configure(const Options& o) {
   const RotateParams& cli = params<RotateParams>();
   const SharedInputs& in = setup().shared;
+  headless_ = o.headless;
   if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
   if (std::string bad = reject_seed(in, "the rotate demo (its images are files or fixed generated pictures)");
       !bad.empty())

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "support/run_binary.h"
+#include "support/unprivileged.h"
 
 namespace gpulab::files {
 namespace {
@@ -151,6 +152,45 @@ TEST_F(FileIo, AnUnwritableFolderGivesTheSystemsReason) {
   const std::string why = write_regular_file(dir_ / "ro" / "x.png", std::string_view("x"));
   fs::permissions(dir_ / "ro", fs::perms::owner_all);
   EXPECT_NE(why.find("Permission denied"), std::string::npos) << why;
+}
+
+TEST_F(FileIo, AReadOnlyFileIsNotReplaced) {
+  // The temporary file used to be renamed over it: renaming needs only the folder's permission.
+  const fs::path out = dir_ / "kept.csv";
+  { std::ofstream(out) << "old"; }
+  fs::permissions(out, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::string why = write_regular_file(out, std::string_view("new"));
+  EXPECT_NE(why.find("read-only"), std::string::npos) << why;
+  EXPECT_EQ(check_writable(out), why);
+  EXPECT_EQ(slurp(out), "old");
+  EXPECT_EQ(entries(), 1) << "a temporary file left behind";
+}
+
+TEST_F(FileIo, AnUnwritableFolderIsFoundByTheUpFrontCheck) {
+  // As a normal user (nobody, when the tests run as root): the check before the work used to pass
+  // and the write after it fail ("cannot create a temporary file beside it").
+  fs::create_directories(dir_ / "ro");
+  fs::permissions(dir_, fs::perms::all);
+  fs::permissions(dir_ / "ro", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                   fs::perms::others_read | fs::perms::others_exec);
+  const fs::path out = dir_ / "ro" / "x.png";
+  const std::string why = gpulab::testing::as_unprivileged([&] { return check_writable(out); });
+  EXPECT_EQ(why.rfind("child failed", 0), std::string::npos) << why;
+  if (::geteuid() == 0) {
+    EXPECT_NE(why.find("Permission denied"), std::string::npos) << why;
+    EXPECT_NE(why.find((dir_ / "ro" / "x.png").string()), std::string::npos) << why;
+  }
+  EXPECT_TRUE(fs::is_empty(dir_ / "ro")) << "the trial file must not stay";
+}
+
+TEST_F(FileIo, ANameOfTheLongestLegalLengthCanBeWritten) {
+  // 254 bytes plus ".tmp-XXXXXX" was past NAME_MAX: the check passed, the write failed.
+  const fs::path out = dir_ / (std::string(250, 'n') + ".csv");
+  ASSERT_EQ(out.filename().string().size(), 254u);
+  EXPECT_EQ(check_writable(out), "");
+  EXPECT_EQ(write_regular_file(out, std::string_view("x")), "");
+  EXPECT_EQ(slurp(out), "x");
+  EXPECT_EQ(entries(), 1) << "a temporary file left behind";
 }
 
 TEST_F(FileIo, ControlBytesInAPathAreEscapedInTheMessage) {

@@ -15,6 +15,8 @@
 
 #include "image/image.h"
 
+#include <zlib.h>
+
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC
 #define STBI_WRITE_NO_STDIO
@@ -81,17 +83,21 @@ Bytes zlib_stored(const Bytes& raw) {
   return z;
 }
 
-// A PNG of any header; `rows` is the filtered data (a filter byte before each row).
-Bytes make_png(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& rows) {
+// A PNG of any header with `idat` as its one IDAT chunk's data.
+Bytes png_with_idat(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& idat) {
   Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   Bytes ihdr;
   put32be(ihdr, w);
   put32be(ihdr, h);
   ihdr.insert(ihdr.end(), {uint8_t(depth), uint8_t(colour_type), 0, 0, 0});
-  for (const Bytes& c :
-       {png_chunk("IHDR", ihdr), png_chunk("IDAT", zlib_stored(rows)), png_chunk("IEND", {})})
+  for (const Bytes& c : {png_chunk("IHDR", ihdr), png_chunk("IDAT", idat), png_chunk("IEND", {})})
     png.insert(png.end(), c.begin(), c.end());
   return png;
+}
+
+// A PNG of any header; `rows` is the filtered data (a filter byte before each row).
+Bytes make_png(uint32_t w, uint32_t h, int depth, int colour_type, const Bytes& rows) {
+  return png_with_idat(w, h, depth, colour_type, zlib_stored(rows));
 }
 
 Image pattern(int w, int h, int channels) {
@@ -555,6 +561,133 @@ TEST_F(ImageLoad, UnopenableFileSaysWhy) {
   const LoadResult r = load(dir_ / "plain.png" / "inner.png");
   EXPECT_TRUE(r.image.empty());
   EXPECT_NE(r.error.find("inner.png: Not a directory"), std::string::npos) << r.error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input, second round (issue 30): palette indices past the palette, decompression bombs within
+// the size limits, JPEGs of endless scans, and images that need more memory than there is.
+
+// A palette PNG (colour type 3) with `entries` palette entries and the given filtered rows.
+Bytes make_palette_png(uint32_t w, uint32_t h, int depth, int entries, const Bytes& rows) {
+  Bytes png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  Bytes ihdr, plte;
+  put32be(ihdr, w);
+  put32be(ihdr, h);
+  ihdr.insert(ihdr.end(), {uint8_t(depth), 3, 0, 0, 0});
+  for (int i = 0; i < entries; ++i) plte.insert(plte.end(), {uint8_t(60 * i), uint8_t(255 - 60 * i), 7});
+  for (const Bytes& c : {png_chunk("IHDR", ihdr), png_chunk("PLTE", plte),
+                         png_chunk("IDAT", zlib_stored(rows)), png_chunk("IEND", {})})
+    png.insert(png.end(), c.begin(), c.end());
+  return png;
+}
+
+TEST(ImageDecode, PaletteIndicesPastThePaletteAreRefused) {
+  // stb read them from uninitialised stack memory: a different picture on each run.
+  EXPECT_REFUSED(make_palette_png(4, 2, 8, 4, {0, 0, 1, 2, 3, 0, 3, 200, 0, 1}),
+                 "corrupt PNG: palette index 200, the palette has 4 entries");
+  // Found after unfiltering: Sub turns 1,1,1,1 into the indices 1,2,3,4.
+  EXPECT_REFUSED(make_palette_png(4, 1, 8, 4, {1, 1, 1, 1, 1}), "palette index 4, the palette has 4 entries");
+  // In packed rows (2 bits a pixel), and in an interlaced file's passes too.
+  EXPECT_REFUSED(make_palette_png(4, 1, 2, 3, {0, 0x1B}), "palette index 3, the palette has 3 entries");
+  // In the last row of an image whose data fill the inflate buffer many times over, one IDAT
+  // compressed by zlib: found after the input is all consumed.
+  Bytes rows;
+  for (int y = 0; y < 600; ++y) {
+    rows.push_back(0);
+    for (int x = 0; x < 600; ++x) rows.push_back(uint8_t(y == 599 && x == 599 ? 9 : (x + y) % 4));
+  }
+  uLongf zn = compressBound(uLong(rows.size()));
+  Bytes z(zn);
+  ASSERT_EQ(compress2(z.data(), &zn, rows.data(), uLong(rows.size()), 9), Z_OK);
+  z.resize(zn);
+  Bytes big = make_palette_png(600, 600, 8, 4, {0});
+  const size_t idat_at = 8 + 25 + 12 + 12;  // signature, IHDR, PLTE (4 entries), then IDAT
+  const Bytes tail(big.end() - 12, big.end());
+  big.resize(idat_at);
+  const Bytes idat = png_chunk("IDAT", z);
+  big.insert(big.end(), idat.begin(), idat.end());
+  big.insert(big.end(), tail.begin(), tail.end());
+  EXPECT_REFUSED(big, "palette index 9, the palette has 4 entries");
+  // Within the palette: loads, the same every time. The unused bits after the last pixel of a packed
+  // row are no index (0b11 there, with a palette of 2).
+  const Bytes ok = make_palette_png(3, 2, 2, 2, {0, 0x13, 2, 0x00});
+  const LoadResult a = decode(ok, "ok.png"), b = decode(ok, "ok.png");
+  ASSERT_EQ(a.error, "");
+  EXPECT_EQ(a.image, b.image);
+  EXPECT_EQ(a.image.width, 3);
+  // Up adds the row above: 0x13 again, so the second row is the first.
+  EXPECT_TRUE(std::equal(a.image.pixels.begin(), a.image.pixels.begin() + 9, a.image.pixels.begin() + 9));
+}
+
+// `raw` deflated at the best compression (zlib), a PNG's IDAT of it.
+Bytes deflated(const Bytes& raw) {
+  uLongf n = compressBound(uLong(raw.size()));
+  Bytes z(n);
+  EXPECT_EQ(compress2(z.data(), &n, raw.data(), uLong(raw.size()), 9), Z_OK);
+  z.resize(n);
+  return z;
+}
+
+TEST(ImageDecode, DataThatInflatePastTheImagesOwnSizeAreRefused) {
+  // An 8x8 grey image holds 8 x (1 + 8) = 72 bytes; its data inflate to 16 MiB (stb inflated them all,
+  // 2.2 GB from a 2 MB file).
+  const Bytes bomb = png_with_idat(8, 8, 8, 0, deflated(Bytes(16 << 20, 0)));
+  EXPECT_LT(bomb.size(), 64u << 10);
+  EXPECT_REFUSED(bomb, "inflate to more than the 72 bytes a 8x8 image holds");
+  // The same image with exactly its own data loads, compressed or not.
+  Bytes rows;
+  for (int y = 0; y < 8; ++y) {
+    rows.push_back(0);
+    for (int x = 0; x < 8; ++x) rows.push_back(uint8_t(x * 30 + y));
+  }
+  const LoadResult r = decode(png_with_idat(8, 8, 8, 0, deflated(rows)), "ok.png");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image.pixels[9], 31);
+  EXPECT_EQ(refusal(make_png(8, 8, 8, 0, rows)), "");
+}
+
+TEST(ImageDecode, JpegOfMoreThanAThousandScansIsRefused) {
+  // A progressive JPEG of 50,000 scans took 19 s in stb. DC refinement scans use no Huffman table.
+  Bytes j = {0xFF, 0xD8, 0xFF, 0xC2, 0, 11, 8, 0, 8, 0, 8, 1, 1, 0x11, 0};
+  for (int i = 0; i < 1001; ++i) j.insert(j.end(), {0xFF, 0xDA, 0, 8, 1, 1, 0x00, 0, 0, 0x10, 0x00});
+  j.insert(j.end(), {0xFF, 0xD9});
+  EXPECT_REFUSED(j, "more than 1000 scans");
+}
+
+TEST(ImageDecode, ATopDownBmpLoads) {
+  // A negative height in the header means rows stored top first: refused as "8x0 pixels" before.
+  const Image rgb = pattern(5, 3, 3);
+  const Bytes bottom_up = make_bmp(rgb);
+  const size_t row = (5 * 3 + 3) / 4 * 4;
+  Bytes top_down(bottom_up.begin(), bottom_up.begin() + 54);
+  const uint32_t minus_h = uint32_t(-3);
+  for (int k = 0; k < 4; ++k) top_down[22 + k] = uint8_t(minus_h >> (8 * k));
+  for (int y = 2; y >= 0; --y)
+    top_down.insert(top_down.end(), bottom_up.begin() + long(54 + y * row),
+                    bottom_up.begin() + long(54 + (y + 1) * row));
+  const LoadResult r = decode(top_down, "top-down.bmp");
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image, rgb);
+}
+
+TEST(ImageDecode, APgmOfMaximumValueZeroIsRefused) {
+  // stb read it as 255: a picture the file does not hold.
+  EXPECT_REFUSED(make_pnm("P5\n2 1\n0\n", {0, 0}), "its maximum value is 0 (1 to 65535)");
+  EXPECT_REFUSED(make_pnm("P5\n2 1\n70000\n", Bytes(4, 0)), "its maximum value is 70000");
+  EXPECT_EQ(refusal(make_pnm("P5\n2 1\n1\n", {0, 1})), "");
+}
+
+TEST(ImageDecode, MemoryIsCheckedAgainstAShareOfWhatIsAvailable) {
+  constexpr uint64_t GiB = 1ull << 30;
+  EXPECT_EQ(memory_problem(GiB, 8 * GiB), "");
+  EXPECT_EQ(memory_problem(4 * GiB, 8 * GiB), "");  // half is allowed
+  const std::string why = memory_problem(3 * GiB, 2 * GiB);
+  EXPECT_NE(why.find("needs about 3.0 GiB"), std::string::npos) << why;
+  EXPECT_NE(why.find("half of the 2.0 GiB available"), std::string::npos) << why;
+  EXPECT_EQ(memory_problem(100 * GiB, 0), "") << "unknown memory: not refused on a guess";
+  // The 32768-a-side RGBA image the README promises (12 GiB to decode) where the memory is there.
+  EXPECT_EQ(memory_problem(32768ull * 32768 * 4 * 3, 64 * GiB), "");
+  EXPECT_GT(available_memory(), 0u) << "MemAvailable of /proc/meminfo";
 }
 
 }  // namespace

@@ -80,9 +80,16 @@ TEST(PatternRle, HeaderSpellings) {
   // The older S/B rule form some files still carry.
   p = must_parse(parse_rle("x = 3, y = 3, rule = 23/3\nbo$2bo$3o!"));
   EXPECT_EQ(*p.rule, Rule::conway());
-  // Golly's bounded-grid suffix is dropped.
-  p = must_parse(parse_rle("x = 3, y = 3, rule = B3/S23:T64,64\nbo$2bo$3o!"));
+  // Golly's bounded-grid suffix is not used, and a warning says so (issue 30: it ran on the default
+  // torus without a word).
+  const PatternResult bounded = parse_rle("x = 3, y = 3, rule = B3/S23:T10,10\nbo$2bo$3o!");
+  p = must_parse(bounded);
   EXPECT_EQ(*p.rule, Rule::conway());
+  ASSERT_EQ(bounded.warnings.size(), 1u);
+  EXPECT_EQ(bounded.warnings[0].line, 1);
+  EXPECT_NE(bounded.warnings[0].message.find("bounded grid ':T10,10' is not used"), std::string::npos)
+      << bounded.warnings[0].message;
+  EXPECT_EQ(parse_rle("#r B3/S23:T10,10\nx = 3, y = 3\nbo$2bo$3o!").warnings.size(), 1u);
   p = must_parse(parse_rle("x = 3, y = 3, rule = B36/S23:P20,30,\nbo$2bo$3o!"));
   EXPECT_EQ(*p.rule, *Rule::parse("B36/S23"));
   // Trailing comma.
@@ -494,4 +501,17 @@ TEST(PatternPlace, TooLargeLeavesTheGridAlone) {
 }
 
 }  // namespace
+// Bad input, second round (issue 30): an RLE header is compared with the grid before the cells are
+// allocated.
+TEST(PatternRle, AHeaderLargerThanTheGridIsRefusedBeforeAllocating) {
+  const PatternResult r = parse_rle("#C big\nx = 30000, y = 30000\no!", 1024, 512);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error.line, 2);
+  EXPECT_EQ(r.error.message, "the pattern is 30000x30000, larger than the 1024x512 grid (use --grid)");
+  EXPECT_FALSE(parse_rle("x = 3, y = 600\no!", 1024, 512));
+  EXPECT_TRUE(parse_rle("x = 3, y = 3\nbo$2bo$3o!", 3, 3));  // exactly the grid
+  EXPECT_TRUE(parse_pattern("x = 3, y = 3\nbo$2bo$3o!", "g.rle", 3, 3));
+  EXPECT_FALSE(parse_pattern("x = 4, y = 3\nbo$2bo$3o!", "", 3, 3));
+}
+
 }  // namespace gpulab::life

@@ -378,5 +378,54 @@ TEST(NbodyCpu, MaxPositionDifference) {
   EXPECT_THROW(max_position_difference(a, b), std::invalid_argument);
 }
 
+// Bad input, second round (issue 30): a state that blows up is found, so --save-bodies can stop with
+// "the state is not finite after step K" instead of writing -nan into every field with exit 0.
+TEST(NbodyFinite, ABlownUpStateIsFoundAndNamed) {
+  System s;
+  s.resize(3);
+  for (size_t i = 0; i < 3; ++i) {
+    s.x[i] = s.y[i] = s.z[i] = 0;
+    s.vx[i] = s.vy[i] = s.vz[i] = 0;
+    s.m[i] = 1;
+  }
+  s.x[1] = 1e-30f;  // all but coincident: without softening, an acceleration of ~1e60 (inf as a float)
+  Params p;
+  p.softening = 0;
+  ASSERT_EQ(check_params(p), "");
+  auto engine = make_cpu_engine();
+  engine->set_params(p);
+  engine->upload(s);
+  EXPECT_EQ(check_finite(engine->download(), 0), "");
+  engine->step(*find_variant("cpu"), 0, 2);
+  const std::string why = check_finite(engine->download(), 2);
+  EXPECT_EQ(why.rfind("the state is not finite after step 2 (body 0", 0), 0u) << why;
+  // Softened, the same bodies stay finite.
+  p.softening = 0.05f;
+  engine->set_params(p);
+  engine->upload(s);
+  engine->step(*find_variant("cpu"), 0, 2);
+  EXPECT_EQ(check_finite(engine->download(), 2), "");
+  // Huge values overflow to inf.
+  s.x[1] = 3.4e38f;  // one step of v dt more passes FLT_MAX
+  s.vx[1] = 3.4e38f;
+  engine->upload(s);
+  engine->step(*find_variant("cpu"), 0, 1);
+  EXPECT_NE(check_finite(engine->download(), 1), "");
+}
+
+// Issue 30: a CPU run's time is estimated before its first step, from a sample scaled by N^2 (one
+// step of 16Mi bodies takes days). The scaling exactly; the timing only for being there.
+TEST(NbodyEstimate, ScalesASampleByTheSquareOfTheBodies) {
+  EXPECT_DOUBLE_EQ(scale_cpu_seconds(0.004, 2048, 16777216, 10), 0.004 * 8192.0 * 8192.0 * 10);
+  EXPECT_DOUBLE_EQ(scale_cpu_seconds(0.004, 2048, 2048, 3), 0.012);
+  EXPECT_EQ(scale_cpu_seconds(0.004, 2048, 4096, 0), 0);
+  const System s = make_initial(InitKind::Plummer, 4096, 1, Params{});
+  const double t = estimate_cpu_seconds(s, Params{}, *find_variant("cpu"), 5, 512);
+  EXPECT_GT(t, 0);
+  EXPECT_TRUE(std::isfinite(t));
+  // Fewer bodies than the sample: the system itself is timed.
+  EXPECT_GT(estimate_cpu_seconds(s, Params{}, *find_variant("cpu"), 1, 1 << 20), 0);
+}
+
 }  // namespace
 }  // namespace gpulab::nbody

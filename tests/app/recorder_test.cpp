@@ -1,0 +1,117 @@
+// cpu label: the recorder's ffmpeg end (presenter/recorder.h) with stand-in ffmpegs: a clip is written
+// to a temporary file beside the target and renamed over it only when ffmpeg succeeded, so a full disk
+// (ffmpeg 5 prints the trailer error and exits 0) or a failing ffmpeg leaves an earlier take intact.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "presenter/recorder.h"
+#include "support/run_binary.h"
+
+namespace fs = std::filesystem;
+using namespace gpulab::presenter;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+class RecorderSink : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = gpulab::testing::temp_dir("gpulab-recorder") /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    { std::ofstream(clip()) << "the earlier take"; }
+  }
+  void TearDown() override {
+    ::unsetenv("GPULAB_FFMPEG");
+    fs::remove_all(dir_);
+  }
+  fs::path clip() const { return dir_ / "clip.mp4"; }
+  // A stand-in ffmpeg: reads the frames, writes `bytes` to its output (the last argument), prints
+  // `says` on stderr and exits with `rc`.
+  std::string stand_in(const std::string& name, const std::string& bytes, const std::string& says, int rc) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << "#!/bin/sh\nfor a; do out=$a; done\ncat >/dev/null\nprintf '" << bytes
+                     << "' > \"$out\"\nprintf '" << says << "' >&2\nexit " << rc << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+    return p.string();
+  }
+  // Three 4x2 frames through the sink; finish()'s result.
+  std::string record(const std::string& ffmpeg) {
+    std::string why;
+    std::unique_ptr<FrameSink> sink = open_video_sink(ffmpeg, clip(), 4, 2, 30, &why);
+    if (!sink) return "open: " + why;
+    const std::vector<uint8_t> frame(4 * 2 * 4, 128);
+    for (int i = 0; i < 3; ++i)
+      if (std::string w = sink->write(frame.data()); !w.empty()) return "write: " + w;
+    return sink->finish();
+  }
+  // Files in dir_ besides the stand-ins and the clip: a temporary file left behind.
+  std::vector<std::string> leftovers() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      const std::string n = e.path().filename().string();
+      if (n != "clip.mp4" && n.rfind("ffmpeg", 0) != 0) out.push_back(n);
+    }
+    return out;
+  }
+  fs::path dir_;
+};
+
+TEST_F(RecorderSink, AFullDiskKeepsTheEarlierTake) {
+  const std::string why = record(
+      stand_in("ffmpeg-full", "head", "Error writing trailer of x.mp4: No space left on device\\n", 0));
+  EXPECT_NE(why.find("could not finish the clip"), std::string::npos) << why;
+  EXPECT_NE(why.find("left as it was"), std::string::npos) << why;
+  EXPECT_EQ(slurp(clip()), "the earlier take");
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+TEST_F(RecorderSink, AFailingFfmpegKeepsTheEarlierTake) {
+  const std::string why = record(stand_in("ffmpeg-fails", "junk", "Conversion failed!\\n", 1));
+  EXPECT_NE(why.find("ffmpeg failed (exit status"), std::string::npos) << why;
+  EXPECT_EQ(slurp(clip()), "the earlier take");
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+  // ffmpeg writing nothing at all is no clip either.
+  EXPECT_NE(record(stand_in("ffmpeg-empty", "", "", 0)).find("wrote nothing"), std::string::npos);
+  EXPECT_EQ(slurp(clip()), "the earlier take");
+}
+
+TEST_F(RecorderSink, ASuccessReplacesTheClipWhole) {
+  EXPECT_EQ(record(stand_in("ffmpeg-ok", "a new clip", "", 0)), "");
+  EXPECT_EQ(slurp(clip()), "a new clip");
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+TEST_F(RecorderSink, AnAbandonedRecordingLeavesNoTemporaryFile) {
+  {
+    std::string why;
+    std::unique_ptr<FrameSink> sink =
+        open_video_sink(stand_in("ffmpeg-ok", "x", "", 0), clip(), 4, 2, 30, &why);
+    ASSERT_TRUE(sink) << why;
+  }  // never finished: as when the app stops on an error
+  EXPECT_EQ(slurp(clip()), "the earlier take");
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+TEST_F(RecorderSink, AMissingGpulabFfmpegIsNamed) {
+  ::setenv("GPULAB_FFMPEG", "/missing/ffmpeg", 1);
+  std::string why;
+  EXPECT_EQ(find_ffmpeg(&why), "");
+  EXPECT_NE(why.find("GPULAB_FFMPEG names '/missing/ffmpeg'"), std::string::npos) << why;
+  ::setenv("GPULAB_FFMPEG", "none", 1);
+  EXPECT_EQ(find_ffmpeg(&why), "");
+  EXPECT_NE(why.find("GPULAB_FFMPEG is 'none'"), std::string::npos) << why;
+}
+
+}  // namespace
