@@ -94,7 +94,8 @@ class Parser {
  public:
   Parser(const fs::path& file, const DemoFactory& make, bool device)
       : file_(file), make_(make), device_(device) {
-    for (const auto& d : make_()) demo_names_.emplace_back(d->name());
+    demos_ = make_();
+    for (const auto& d : demos_) demo_names_.emplace_back(d->name());
   }
 
   std::string at(int line, int step, const std::string& what) const {
@@ -363,7 +364,9 @@ class Parser {
     for (const std::string& v : s.variants) key += "\n--variant\n" + v;
     for (const std::string& b : s.blocks) key += "\n--block\n" + b;
     const bool check_it = checked_.insert(key).second;
-    std::unique_ptr<Demo> demo = fresh(s.demo);
+    const Demo* demo = nullptr;  // its tables and parameters (a fresh one is configured by check)
+    for (const auto& d : demos_)
+      if (d->name() == s.demo) demo = d.get();
     const StageTables& tables = demo->stage_tables();
     Setup a = default_setup(*demo, device_);
     std::vector<std::string> args;
@@ -396,6 +399,7 @@ class Parser {
   fs::path file_;
   const DemoFactory& make_;
   bool device_ = false;
+  std::vector<std::unique_ptr<Demo>> demos_;  // one of each, never configured: tables, parameters
   std::vector<std::string> demo_names_;
   std::set<std::string> checked_;  // the steps (as written) already configured
 };
