@@ -243,6 +243,36 @@ std::string resolve_setup(const Demo& demo, const Options& o, Params params, boo
   return {};
 }
 
+Setup bench_setup(const Demo& demo, const Options& o, Params params, bool device) {
+  Setup s = default_setup(demo, device);
+  s.shared = shared_inputs(o);
+  if (params) s.params = std::move(params);
+  return s;
+}
+
+std::string configure_for_bench(Demo& demo, const Setup& setup, const Options& o) {
+  if (!o.save_image.empty())
+    return "--save-image writes a run's output; the bench writes none (bench --json)";
+  Setup checked = setup;
+  checked.shared.seed.reset();  // the bench's own: it seeds the bench's random inputs
+  demo.bind(checked);
+  std::string bad = demo.configure(options_without_outputs(o.cpu));
+  demo.bind(setup);
+  if (bad.empty() && demo.batch_requested())
+    bad = "a batch output (--save-...) goes with a run (--headless), not with bench";
+  return bad;
+}
+
+std::string pinned_note(const Setup& setup) {
+  std::vector<std::string> given = setup.params ? setup.params.get()->given() : std::vector<std::string>{};
+  if (!setup.shared.image.empty()) given.push_back("--image " + setup.shared.image);
+  if (!setup.shared.init.empty()) given.push_back("--init " + setup.shared.init);
+  if (given.empty()) return {};
+  std::string note = "the command line pins:";
+  for (size_t i = 0; i < given.size(); ++i) note += (i ? ", " : " ") + given[i];
+  return note;
+}
+
 Options options_without_outputs(bool cpu) {
   Options o;
   o.cpu = cpu;

@@ -280,6 +280,19 @@ std::string resolve_setup(const Demo& demo, const Options& options, Params param
 Setup default_setup(const Demo& demo, bool device);
 // The shared inputs of the command line (--image, --seed, --init).
 SharedInputs shared_inputs(const Options& options);
+// The Setup `gpulab bench` runs: the command line's parameters (`params`, its demo's) and shared
+// inputs, every stage at its default pick for `device` (the bench's --variant chooses its rows, not a
+// pick).
+Setup bench_setup(const Demo& demo, const Options& options, Params params, bool device);
+// The bench's check of the Setup it was given (Demo::bench): `demo` is configured on it as a run
+// would be (its parameters read, files loaded, bad values refused with the run's message), --seed
+// left to the bench (its random inputs), and no batch output may be asked for. "" or why not; the demo
+// is left bound to `setup`.
+std::string configure_for_bench(Demo& demo, const Setup& setup, const Options& options);
+// The bench's note for the options of the Setup that pin its sweep ("" when none):
+// "the command line pins: --angle 45, --filter point".
+std::string pinned_note(const Setup& setup);
+
 // What configure needs besides the Setup for a run that writes nothing (A/B, lessons): no batch output.
 Options options_without_outputs(bool cpu);
 

@@ -24,11 +24,9 @@ int run_bench(const Options& options, Params params) {
     names += (names.empty() ? "" : ", ") + std::string(demo->name());
     if (demo->name() != options.demo) continue;
     found = true;
-    // The Setup to measure: the command line's parameters and inputs. Its picks are the defaults: the
-    // bench's --variant chooses its rows, not a pick.
-    Setup setup = default_setup(*demo, cuda_status().available && !options.cpu);
-    setup.shared = shared_inputs(options);
-    if (params) setup.params = std::move(params);
+    // The Setup to measure: the command line's parameters and inputs.
+    const Setup setup =
+        bench_setup(*demo, options, std::move(params), cuda_status().available && !options.cpu);
     try {
       if (!demo->bench(setup, options, &spec)) {
         std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n",

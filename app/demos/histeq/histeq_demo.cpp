@@ -180,7 +180,7 @@ bool HisteqParams::same_input(const DemoParams& other) const {
 
 std::vector<std::string> HisteqParams::given() const {
   std::vector<std::string> out;
-  if (mode != HisteqParams().mode) out.push_back("--mode " + mode);
+  if (!mode.empty()) out.push_back("--mode " + mode);
   if (per_channel) out.push_back("--per-channel");
   return out;
 }
@@ -193,7 +193,7 @@ std::string HisteqDemo::configure(const Options& o) {
   if (std::string bad = reject_seed(in, "the histeq demo (its images are files or fixed generated pictures)");
       !bad.empty())
     return bad;
-  if (p.mode == "equalize")
+  if (p.mode.empty() || p.mode == "equalize")
     mode_ = Mode::Equalize;
   else if (p.mode == "stretch")
     mode_ = Mode::Stretch;

@@ -46,7 +46,7 @@ Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream 
 // histeq_panel.cpp (panel, plots, labels, caption), histeq_probe.cpp.
 // The histogram-equalization demo's parameters: its command-line option group's values.
 struct HisteqParams final : DemoParams {
-  std::string mode = "equalize";
+  std::string mode;  // "equalize" (also when empty: not given) or "stretch"
   bool per_channel = false;
 
   std::unique_ptr<DemoParams> clone() const override { return std::make_unique<HisteqParams>(*this); }

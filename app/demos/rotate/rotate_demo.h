@@ -66,12 +66,11 @@ struct RotateInspection {
 // Defined across the folder by responsibility: rotate_demo.cpp (lifecycle, image, the rotation, read-outs),
 // rotate_settings.cpp (command line, setters), rotate_input.cpp (keys, mouse), rotate_inspector.cpp
 // (the pixel inspector), rotate_panel.cpp (panel, overlay, caption), rotate_probe.cpp.
-// The texture-rotation demo's parameters: its command-line option group's values (as given: the
-// numbers are checked by configure).
+// The texture-rotation demo's parameters: its command-line option group's values, as given (configure
+// checks them; the bench's sweep keeps every one that is not given).
 struct RotateParams final : DemoParams {
-  std::string angle, scale, spin;
-  std::string filter = "linear", address = "border", normalized = "on", read_mode = "normalized",
-              output = "surface";
+  // Empty: not given (configure takes 0°, scale 1, linear, border, on, normalized, surface).
+  std::string angle, scale, spin, filter, address, normalized, read_mode, output;
 
   std::unique_ptr<DemoParams> clone() const override { return std::make_unique<RotateParams>(*this); }
   void add_options(CLI::App& cli) override;

@@ -74,19 +74,18 @@ bool RotateParams::same_input(const DemoParams& other) const {
 }
 
 std::vector<std::string> RotateParams::given() const {
-  const RotateParams d;
   std::vector<std::string> out;
-  auto add = [&](const char* flag, const std::string& v, const std::string& def) {
-    if (v != def) out.push_back(std::string(flag) + " " + v);
+  auto add = [&](const char* flag, const std::string& v) {
+    if (!v.empty()) out.push_back(std::string(flag) + " " + v);
   };
-  add("--angle", angle, d.angle);
-  add("--scale", scale, d.scale);
-  add("--spin", spin, d.spin);
-  add("--filter", filter, d.filter);
-  add("--address", address, d.address);
-  add("--normalized", normalized, d.normalized);
-  add("--read-mode", read_mode, d.read_mode);
-  add("--output", output, d.output);
+  add("--angle", angle);
+  add("--scale", scale);
+  add("--spin", spin);
+  add("--filter", filter);
+  add("--address", address);
+  add("--normalized", normalized);
+  add("--read-mode", read_mode);
+  add("--output", output);
   return out;
 }
 
@@ -120,33 +119,38 @@ std::string RotateDemo::configure(const Options& o) {
       return "--spin must be a finite number of degrees a second, got " + text::quote(cli.spin);
     spin = static_cast<float>(v);
   }
-  if (const auto f = rotate::parse_filter(cli.filter))
+  auto given_or = [](const std::string& v, const char* def) { return v.empty() ? std::string(def) : v; };
+  const std::string filter = given_or(cli.filter, "linear"), address = given_or(cli.address, "border"),
+                    normalized = given_or(cli.normalized, "on"),
+                    read_mode = given_or(cli.read_mode, "normalized"),
+                    output = given_or(cli.output, "surface");
+  if (const auto f = rotate::parse_filter(filter))
     s.params.filter = *f;
   else
-    return "--filter must be point or linear, got " + text::quote(cli.filter);
-  if (const auto a = rotate::parse_address(cli.address))
+    return "--filter must be point or linear, got " + text::quote(filter);
+  if (const auto a = rotate::parse_address(address))
     s.params.address = *a;
   else
-    return "--address must be wrap, clamp, mirror or border, got " + text::quote(cli.address);
-  if (cli.normalized == "on")
+    return "--address must be wrap, clamp, mirror or border, got " + text::quote(address);
+  if (normalized == "on")
     s.normalized = true;
-  else if (cli.normalized == "off")
+  else if (normalized == "off")
     s.normalized = false;
   else
-    return "--normalized must be on or off, got " + text::quote(cli.normalized);
-  if (cli.read_mode == "element")
+    return "--normalized must be on or off, got " + text::quote(normalized);
+  if (read_mode == "element")
     s.read_mode = ReadMode::ElementType;
-  else if (cli.read_mode == "normalized")
+  else if (read_mode == "normalized")
     s.read_mode = ReadMode::NormalizedFloat;
   else
-    return "--read-mode must be element or normalized, got " + text::quote(cli.read_mode);
+    return "--read-mode must be element or normalized, got " + text::quote(read_mode);
   RotateOutput out;
-  if (cli.output == "surface")
+  if (output == "surface")
     out = RotateOutput::Surface;
-  else if (cli.output == "pbo")
+  else if (output == "pbo")
     out = RotateOutput::Pbo;
   else
-    return "--output must be surface or pbo, got " + text::quote(cli.output);
+    return "--output must be surface or pbo, got " + text::quote(output);
   if (o.steps >= 0)
     return "--steps: texture rotation has no steps to count (each frame rotates the source afresh); "
            "--save-image writes the rotated image";
