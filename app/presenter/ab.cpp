@@ -25,6 +25,15 @@ std::string ab_ratio_text(const std::string& a, const std::string& b, double rat
   return b + " is " + hud_speedup(1.0 / ratio) + " slower than " + a;
 }
 
+AbSetups ab_setups(const StageTables& tables, const Setup& running, size_t stage, int a, int b) {
+  AbSetups h;
+  h.a = running;
+  choose(tables, h.a, pick_of(tables, stage, a));
+  h.b = h.a;
+  choose(tables, h.b, pick_of(tables, stage, b));
+  return h;
+}
+
 AbCompare::AbCompare(Setup setup, std::unique_ptr<Demo> demo)
     : setup_(std::move(setup)), b_(std::move(demo)) {
   b_->bind(setup_);

@@ -23,6 +23,14 @@ double ab_ratio(double a_ms, double b_ms);
 // or "" when the ratio is unknown.
 std::string ab_ratio_text(const std::string& a, const std::string& b, double ratio);
 
+// The halves of an A/B of `stage` on `running` (the Setup the app runs): A is `running` with variant
+// `a` picked there, B is A with variant `b` picked (b = a; b.picks[stage] = p): the same parameters
+// and inputs, the other stages as they are (settled by the demo's rules).
+struct AbSetups {
+  Setup a, b;
+};
+AbSetups ab_setups(const StageTables& tables, const Setup& running, size_t stage, int a, int b);
+
 class AbCompare {
  public:
   // B: `demo`, a fresh instance of the demo, runs `setup` (A's with one pick changed); A is the app's.

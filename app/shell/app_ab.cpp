@@ -102,13 +102,11 @@ void App::toggle_ab() {
   // A: what runs now (the lesson step's or the command line's input, the picks as they are) with the
   // baseline picked; B = A with the other variant picked.
   const StageTables& t = d.stage_tables();
-  Setup a = setups_[demo_];
-  choose(t, a, pick_of(t, lead, runnable.front()));
-  Setup b = a;
-  choose(t, b, pick_of(t, lead, st.variant != runnable.front() ? st.variant : runnable[1]));
-  const std::string a_id(variant_of(t, a.picks[lead]).id), b_id(variant_of(t, b.picks[lead]).id);
+  const presenter::AbSetups h = presenter::ab_setups(
+      t, setups_[demo_], lead, runnable.front(), st.variant != runnable.front() ? st.variant : runnable[1]);
+  const std::string a_id(variant_of(t, h.a.picks[lead]).id), b_id(variant_of(t, h.b.picks[lead]).id);
   std::string why;
-  if (start_ab(a, b, &why))
+  if (start_ab(h.a, h.b, &why))
     notify("A/B: " + a_id + " | " + b_id + " (F8 ends it)");
   else
     notify("A/B: " + why);

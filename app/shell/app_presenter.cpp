@@ -58,7 +58,7 @@ void App::feed_hud_from_ladder() {
     if (r.state != presenter::RungState::Measured) continue;
     const bool base = pipeline ? r.stage_id == "pipeline" && !r.gpu
                                : r.stage == d.lead_stage() && r.variant == in.baseline_variant;
-    if (base) hud_view_.note_baseline(in.baseline_key, r.row.ms_median);
+    if (base) hud_view_.note_baseline(in.baseline_case, r.row.ms_median);
   }
 }
 

@@ -31,6 +31,8 @@ class FakeDemo : public Demo {
   }
   // Runs variant v of the stage (the GPU one at block 256).
   void use(int v) { s_.picks[0] = Pick{0, v, v == 2 ? 256 : 0}; }
+  // Another input (a Setup of another --seed).
+  void reseed(uint64_t seed) { s_.shared.seed = seed; }
   std::string_view name() const override { return "fake"; }
   std::string_view title() const override { return "Fake demo"; }
   const StageTables& stage_tables() const override {
@@ -144,9 +146,13 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   hud.update(3.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
   // The ladder's CPU rung gives it.
-  hud.note_baseline(hud_input(d, t, ctx).baseline_key, 20.0);
+  hud.note_baseline(hud_input(d, t, ctx).baseline_case, 20.0);
   hud.update(4.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "200×");
+  // Another input (the Setup's: same_input) is another case too.
+  d.reseed(7);
+  hud.update(5.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
 }
 
 TEST(Hud, RefreshesAtMostTwiceASecond) {
