@@ -12,6 +12,7 @@
 #include "core/bench.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/image_source.h"
+#include "demos/common/stage_table.h"
 #include "demos/histeq/histeq_demo_internal.h"
 #include "demos/histeq/histeq_display.h"
 #include "gl/gl.h"
@@ -111,19 +112,12 @@ const StageTables& HisteqDemo::stage_tables() const {
     t.pipeline = true;
     for (size_t s = 0; s < histeq::kStageCount; ++s) {
       const histeq::StageInfo& si = histeq::stage_infos()[s];
-      StageTable st;
-      st.id = si.key;
-      st.title = si.title;
-      const histeq::Variant* gpu = default_gpu_variant(s, si.id);
       const histeq::Variant* cpu = cpu_variant(si.id);
-      if (!gpu) gpu = cpu;  // a stage without GPU variants (none today)
-      const auto vs = histeq::variants_of(si.id);
-      for (size_t i = 0; i < vs.size(); ++i) {
-        if (vs[i] == gpu) st.gpu_default = static_cast<int>(i);
-        if (vs[i] == cpu) st.cpu_default = static_cast<int>(i);
-        st.variants.push_back(variant_choice(*vs[i], vs[i]->backend == Backend::Cuda));
-      }
-      t.stages.push_back(std::move(st));
+      const histeq::Variant* gpu = default_gpu_variant(s, si.id);
+      t.stages.push_back(make_stage_table(
+          si.key, si.title, histeq::variants_of(si.id),
+          [](const histeq::Variant& v) { return v.backend == Backend::Cuda; }, gpu ? gpu->id : cpu->id,
+          cpu->id));
     }
     return t;
   }();
@@ -131,12 +125,9 @@ const StageTables& HisteqDemo::stage_tables() const {
 }
 
 std::string HisteqDemo::why_unavailable(size_t stage, int v) const {
-  std::string why;
-#if defined(GPULAB_HAVE_CUDA)
-  if (!ctx_) return why;  // known once attached
-#endif
-  variant_available(*histeq::variants_of(info(stage).id)[static_cast<size_t>(v)], &why);
-  return why;
+  return gpu_variant_unavailable(
+      histeq::variants_of(info(stage).id)[static_cast<size_t>(v)]->backend == Backend::Cuda, gpu_ != nullptr,
+      ctx_);
 }
 
 std::string HisteqDemo::inactive_reason(size_t stage) const {

@@ -3,6 +3,7 @@
 #include "demos/life/life_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
+#include "demos/common/stage_table.h"
 
 #include <imgui.h>
 #include <CLI/CLI.hpp>
@@ -60,31 +61,24 @@ bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const
 const StageTables& LifeDemo::stage_tables() const {
   static const StageTables tables = [] {
     StageTables t;
-    StageTable step;
-    step.id = "step";
-    step.title = "generation";
-    for (const life::Variant& v : life::variants()) {
-      const int i = static_cast<int>(step.variants.size());
-      if (v.id == "gpu-global") step.gpu_default = i;
-      if (v.id == "cpu-lut") step.cpu_default = i;
-      step.variants.push_back(variant_choice(v, v.backend == life::Backend::Cuda));
-    }
+    auto gpu = [](const life::Variant& v) { return v.backend == life::Backend::Cuda; };
+    t.stages.push_back(
+        make_stage_table("step", "generation", life::variants(), gpu, "gpu-global", "cpu-lut"));
     StageTable ghost;
     ghost.id = "ghost";
     ghost.title = "ghost copies";
     ghost.variants = {variant_choice(life::ghost_variant(), true)};
-    t.stages = {step, ghost};
+    t.stages.push_back(ghost);
     return t;
   }();
   return tables;
 }
 
+// The ghost copies run with the byte-per-cell GPU variants only, which say so.
 std::string LifeDemo::why_unavailable(size_t stage, int variant) const {
-  std::string why;
-  // Before attach it is not known yet (the check happens at attach); the ghost copies run with the
-  // byte-per-cell GPU variants only, which say so.
-  if (stage == 0 && ctx_) variant_available(life::variants()[variant], &why);
-  return why;
+  if (stage != 0) return {};
+  return gpu_variant_unavailable(life::variants()[variant].backend == life::Backend::Cuda, gpu_ != nullptr,
+                                 ctx_);
 }
 
 std::string LifeDemo::inactive_reason(size_t stage) const {

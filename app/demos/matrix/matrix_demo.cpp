@@ -10,6 +10,7 @@
 #include "common/text.h"
 #include "core/timings.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/stage_table.h"
 #include "demos/matrix/matrix_display.h"
 
 #if defined(GPULAB_HAVE_CUDA)
@@ -81,30 +82,19 @@ void MatrixDemo::notify(std::string line) const {
 const StageTables& MatrixDemo::stage_tables() const {
   static const StageTables tables = [] {
     StageTables t;
-    for (Op op : {Op::Transpose, Op::Multiply}) {
-      StageTable st;
-      st.id = matrix::name(op);
-      st.title = op == Op::Transpose ? "transpose" : "multiply";
-      const auto vs = matrix::variants_of(op);
-      for (size_t i = 0; i < vs.size(); ++i) {
-        if (vs[i]->id == kGpuDefaults[index(op)]) st.gpu_default = int(i);
-        if (vs[i] == cpu_variant(op)) st.cpu_default = int(i);
-        st.variants.push_back(variant_choice(*vs[i], vs[i]->backend == Backend::Cuda));
-      }
-      t.stages.push_back(std::move(st));
-    }
+    for (Op op : {Op::Transpose, Op::Multiply})
+      t.stages.push_back(make_stage_table(
+          matrix::name(op), op == Op::Transpose ? "transpose" : "multiply", matrix::variants_of(op),
+          [](const matrix::Variant& v) { return v.backend == Backend::Cuda; }, kGpuDefaults[index(op)],
+          cpu_variant(op)->id));
     return t;
   }();
   return tables;
 }
 
 std::string MatrixDemo::why_unavailable(size_t stage, int v) const {
-  std::string why;
-#if defined(GPULAB_HAVE_CUDA)
-  if (!ctx_) return why;  // known once attached
-#endif
-  variant_available(*matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(v)], &why);
-  return why;
+  const matrix::Variant& variant = *matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(v)];
+  return gpu_variant_unavailable(variant.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
 }
 
 std::string MatrixDemo::inactive_reason(size_t stage) const {

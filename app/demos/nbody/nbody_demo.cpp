@@ -3,6 +3,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
+#include "demos/common/stage_table.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -68,26 +69,18 @@ bool NbodyDemo::variant_available(const nbody::Variant& v, std::string* why) con
 
 const StageTables& NbodyDemo::stage_tables() const {
   static const StageTables tables = [] {
-    StageTable s;
-    s.id = "step";
-    s.title = "force and integration";
-    for (const nbody::Variant& v : nbody::variants()) {
-      const int i = static_cast<int>(s.variants.size());
-      if (v.id == "gpu-tile-register") s.gpu_default = i;
-      if (v.id == "cpu") s.cpu_default = i;
-      s.variants.push_back(variant_choice(v, v.backend == nbody::Backend::Cuda));
-    }
     StageTables t;
-    t.stages = {s};
+    auto gpu = [](const nbody::Variant& v) { return v.backend == nbody::Backend::Cuda; };
+    t.stages.push_back(make_stage_table("step", "force and integration", nbody::variants(), gpu,
+                                        "gpu-tile-register", "cpu"));
     return t;
   }();
   return tables;
 }
 
 std::string NbodyDemo::why_unavailable(size_t, int variant) const {
-  std::string why;
-  if (ctx_) variant_available(nbody::variants()[variant], &why);  // known once attached
-  return why;
+  return gpu_variant_unavailable(nbody::variants()[variant].backend == nbody::Backend::Cuda, gpu_ != nullptr,
+                                 ctx_);
 }
 
 bool NbodyDemo::picks_changed(const Picks&, std::string* why) {

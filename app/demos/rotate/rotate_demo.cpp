@@ -13,6 +13,7 @@
 #include "core/bench.h"
 #include "core/timings.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/stage_table.h"
 #include "demos/rotate/rotate_demo_internal.h"
 #include "demos/rotate/rotate_verify.h"
 #include "gl/gl.h"
@@ -89,31 +90,20 @@ void RotateDemo::settings_changed() {
 
 const StageTables& RotateDemo::stage_tables() const {
   static const StageTables tables = [] {
-    StageTable st;
-    st.id = "rotate";
-    st.title = "rotate";
-    const rotate::Variant* gpu = default_gpu_variant();
-    const auto vs = rotate::variants();
-    for (size_t i = 0; i < vs.size(); ++i) {
-      if (&vs[i] == gpu) st.gpu_default = static_cast<int>(i);
-      if (&vs[i] == &cpu_variant()) st.cpu_default = static_cast<int>(i);
-      st.variants.push_back(variant_choice(vs[i], vs[i].backend == Backend::Cuda));
-    }
-    if (!gpu) st.gpu_default = st.cpu_default;
     StageTables t;
-    t.stages = {st};
+    const rotate::Variant* gpu = default_gpu_variant();
+    t.stages.push_back(make_stage_table(
+        "rotate", "rotate", rotate::variants(),
+        [](const rotate::Variant& v) { return v.backend == Backend::Cuda; }, gpu ? gpu->id : cpu_variant().id,
+        cpu_variant().id));
     return t;
   }();
   return tables;
 }
 
 std::string RotateDemo::why_unavailable(size_t, int v) const {
-  std::string why;
-#if defined(GPULAB_HAVE_CUDA)
-  if (!ctx_) return why;  // known once attached
-#endif
-  variant_available(rotate::variants()[static_cast<size_t>(v)], &why);
-  return why;
+  return gpu_variant_unavailable(rotate::variants()[static_cast<size_t>(v)].backend == Backend::Cuda,
+                                 gpu_ != nullptr, ctx_);
 }
 
 bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
