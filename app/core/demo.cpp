@@ -129,15 +129,6 @@ std::vector<size_t> stage_order(const Demo& demo) {
   return order;
 }
 
-Picks picks_with(const Demo& demo, size_t stage, std::string_view id, int block) {
-  const StageTables& t = demo.stage_tables();
-  Picks picks = demo.bound() ? demo.setup().picks : default_picks(t, false);
-  const auto& vs = t.stages.at(stage).variants;
-  for (size_t i = 0; i < vs.size(); ++i)
-    if (vs[i].id == id) picks.at(stage) = Pick{stage, static_cast<int>(i), block};
-  return picks;
-}
-
 bool change_picks(Demo& demo, Setup& setup, const Setup& next, std::string* why) {
   for (size_t st = 0; st < next.picks.size(); ++st) {
     if (next.picks[st] == setup.picks.at(st)) continue;

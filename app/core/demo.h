@@ -254,9 +254,6 @@ void choose(const StageTables& tables, Setup& setup, const Pick& p);  // setup.p
 // The stages in the order the presenter lists them (ladder, counters): the lead stage first, then the
 // others in table order.
 std::vector<size_t> stage_order(const Demo& demo);
-// The bound Setup's picks with `stage` at variant `id` (of that stage's table) and `block` (0: the
-// variant's default): what a probe of that one variant is given.
-Picks picks_with(const Demo& demo, size_t stage, std::string_view id, int block);
 
 // Gives `demo` (bound to `setup`) the picks of `next` (a copy of `setup` with other picks): every changed
 // pick must run here and the demo must take it (Demo::picks_changed); else `setup` stays as it was and

@@ -29,6 +29,11 @@ struct Pick {
 };
 using Picks = std::vector<Pick>;  // one per stage, in stage order (picks[s].stage == s)
 
+// The same variant of the same stage, whatever the block.
+inline bool same_variant(const Pick& a, const Pick& b) {
+  return a.stage == b.stage && a.variant == b.variant;
+}
+
 // A demo's own parameters: the values of its command-line option group, a copyable value. Each demo
 // derives its parameters from this (LifeParams, NbodyParams...); what the command line gives lands in
 // the value add_options bound, and the demo reads it when configured.

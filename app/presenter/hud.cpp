@@ -64,7 +64,10 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
       on_baseline = false;
       continue;
     }
-    if (s == demo.lead_stage()) baseline = std::string(cpu->id);
+    if (s == demo.lead_stage()) {
+      baseline = std::string(cpu->id);
+      in.baseline = Pick{s, static_cast<int>(cpu - st.variants.begin()), 0};
+    }
     on_baseline = on_baseline && cpu->id == v.id;
   }
   in.baseline_variant = baseline;

@@ -30,7 +30,8 @@ struct HudCase {
 struct HudInput {
   std::string demo_title;        // "Game of Life"
   std::string variant;           // "gpu-shared 32x32" (every active stage's, joined with " + ")
-  std::string baseline_variant;  // the first stage's CPU baseline ("cpu-naive"), "" when it has none
+  std::string baseline_variant;  // the lead stage's CPU baseline ("cpu-naive"), "" when it has none
+  std::optional<Pick> baseline;  // its pick (its variant; the block is none)
   bool on_baseline = false;      // the baseline variant is the one running
   // The case a baseline time is valid for: the demo's input (its Setup: same_input), the read-out and
   // its items a step (the size the panel may change without a new Setup).

@@ -29,13 +29,15 @@ enum class RungState { Pending, Measured, Failed, Unavailable };
 const char* state_name(RungState s);
 
 struct Rung {
-  size_t stage = 0;
+  // What the rung runs: its stage (the panel; the whole pipeline's panel is the stage after the last),
+  // the variant (its index in the stage's table) and the block measured (the fastest of those tried,
+  // or the chosen one).
+  Pick pick;
   std::string stage_id, stage_title;
-  std::string variant, title, lesson;
-  bool gpu = false;  // a GPU variant (needs CUDA)
+  std::string variant, title, lesson;  // variant: its id, as the table, CSV, JSON and chart write it
+  bool gpu = false;                    // a GPU variant (needs CUDA)
   RungState state = RungState::Pending;
   std::string reason;              // Unavailable / Failed: why
-  int block = 0;                   // the block measured (the fastest of those tried, or the chosen one)
   std::string block_label;         // "32x32", "256", "-"
   std::string note;                // the probe's note (e.g. "not verified: ...")
   BenchRow row;                    // the measurement, in the bench's terms (ms, items/s, % of peak)

@@ -56,8 +56,8 @@ void App::feed_hud_from_ladder() {
   const presenter::HudInput in = presenter::hud_input(d, timings_, ctx_);
   for (const presenter::Rung& r : ladder_->rungs()) {
     if (r.state != presenter::RungState::Measured) continue;
-    const bool base = pipeline ? r.stage_id == "pipeline" && !r.gpu
-                               : r.stage == d.lead_stage() && r.variant == in.baseline_variant;
+    const bool base =
+        pipeline ? r.stage_id == "pipeline" && !r.gpu : in.baseline && same_variant(r.pick, *in.baseline);
     if (base) hud_view_.note_baseline(in.baseline_case, r.row.ms_median);
   }
 }
