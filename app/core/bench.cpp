@@ -243,9 +243,12 @@ std::vector<BenchTargetResult> check_targets(const BenchSuite& suite) {
 }
 
 BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan) {
-  // Warm-up (first launch, layout conversion, caches), then size the repeats.
-  double t1 = run(1);
-  if (!plan.cpu || t1 < 50.0) t1 = run(1);
+  // Warm-up (first launch, layout conversion, caches), then size the repeats. A variant that advances
+  // several steps a pass is warmed and sized on whole passes (t1 is still a step's time).
+  const int unit = std::max(plan.step_multiple, 1);
+  double t1 = run(unit) / unit;
+  if (!plan.cpu || t1 * unit < 50.0) t1 = run(unit) / unit;
+  auto whole_passes = [unit](int steps) { return (steps + unit - 1) / unit * unit; };
   int steps = plan.steps;
   if (steps <= 0) {
     if (plan.cpu) {
@@ -255,6 +258,7 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
       // One step of a microsecond kernel times the launch more than the kernel: back-to-back steps
       // run faster, so size again from a run of the steps just sized.
       if (t1 < plan.calibrate_below_ms && steps < plan.max_steps) {
+        steps = whole_passes(steps);
         const double tn = run(steps);
         if (tn > 0) {
           t1 = tn / steps;
@@ -263,6 +267,7 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
         }
       }
     }
+    steps = whole_passes(steps);
   }
   int repeats = plan.repeats;
   // Slow rows (the CPU, a naive kernel at a million bodies) get three repeats, not seven.
@@ -279,7 +284,7 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
 }
 
 BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
-                             const Options& o) {
+                             const Options& o, int steps_per_pass) {
   auto run = [&](int steps) -> double {
 #if defined(GPULAB_HAVE_CUDA)
     if (gpu) return cuda::time_ms(stream, [&] { step(steps); });
@@ -294,6 +299,7 @@ BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gp
   p.cpu = !gpu;
   p.steps = o.bench_steps;
   p.repeats = o.bench_repeats;
+  p.step_multiple = steps_per_pass;
   return bench_measure(run, p);
 }
 

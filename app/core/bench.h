@@ -120,6 +120,7 @@ struct BenchPlan {
   double cpu_target_ms = 200;
   int max_steps = 20000;            // GPU: a 5 µs step still fills the repeat
   double calibrate_below_ms = 0.1;  // GPU: a first step under this is timed again as a sized run
+  int step_multiple = 1;  // sized runs are whole multiples of this many steps (Probe::steps_per_pass)
 };
 struct BenchTiming {
   int steps = 0, repeats = 0;
@@ -132,9 +133,10 @@ struct BenchTiming {
 BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan);
 
 // Times `step(steps)` as bench_measure does: with CUDA events on `stream` for GPU rows, with the host
-// clock for CPU rows; --steps and --repeats from the options.
+// clock for CPU rows; --steps and --repeats from the options; sized runs are whole multiples of
+// `steps_per_pass` (Probe::steps_per_pass).
 BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
-                             const Options& o);
+                             const Options& o, int steps_per_pass = 1);
 
 // The rows to measure: the variants asked for with --variant (default: all of `table`), preceded
 // by the baselines (every id of every group) that were not asked for, marked baseline_only. Throws

@@ -25,6 +25,9 @@ struct Probe {
   double flops_per_step = 0;  // floating-point operations a step (0: none)
   std::string size;           // the input's size as the bench prints it ("1024x1024", "N=4096")
   long long width = 0, height = 0;
+  // Steps the variant advances in one pass through memory (a Life rung's generations a pass): timed
+  // runs are whole passes, so a rate is not lowered by a short last pass that the lecture never runs.
+  int steps_per_pass = 1;
   // Advances `steps` steps of the copy (synchronous or not: the timer synchronises).
   std::function<void(int steps)> run;
   // Runs a few steps from a fresh copy of the input beside the CPU reference and compares: "" when

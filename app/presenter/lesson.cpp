@@ -406,6 +406,11 @@ class Parser {
 
 }  // namespace
 
+std::string lesson_opened_notice(const Lesson& lesson) {
+  return "lesson: " + text::escape(lesson.title) + " (" + std::to_string(lesson.steps.size()) +
+         " steps; PageDown / PageUp)";
+}
+
 LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoFactory& make_demos,
                         bool device) {
   Parser p(file, make_demos, device);

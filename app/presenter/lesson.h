@@ -61,6 +61,10 @@ struct Lesson {
   std::vector<LessonStep> steps;
 };
 
+// The notice shown when a lesson opens: its title (control bytes escaped: the title is the file's
+// text) and how to step through it.
+std::string lesson_opened_notice(const Lesson& lesson);
+
 struct LessonLoad {
   std::optional<Lesson> lesson;
   std::string error;  // "FILE:LINE: step K: what is wrong" when lesson is empty

@@ -29,8 +29,7 @@ bool App::open_lesson(const std::filesystem::path& path, int first_step, std::st
   }
   lesson_ = std::make_unique<presenter::LessonPlayer>(std::move(*r.lesson));
   lesson_tab_select_ = true;
-  notify("lesson: " + text::escape(lesson_->lesson().title) + " (" + std::to_string(n) +
-         " steps; PageDown / PageUp)");
+  notify(presenter::lesson_opened_notice(lesson_->lesson()));
   go_to_step(first_step);
   return true;
 }

@@ -438,6 +438,34 @@ TEST(Bench, JsonCarriesInputAndTargetResults) {
   EXPECT_EQ(j["targets"][1]["status"], "not run");
 }
 
+TEST(Bench, MeasureTimesWholePassesOfAMultiStepVariant) {
+  // A variant that advances 16 steps a pass through memory: a pass costs 0.2 ms plus 0.04 ms a step,
+  // whatever its length. Warm-ups are whole passes, and the sized runs whole multiples of 16, so the
+  // rate is the steady one (0.0525 ms a step), not lowered by a short last pass.
+  std::vector<int> steps_seen;
+  auto run = [&](int steps) {
+    steps_seen.push_back(steps);
+    const int passes = (steps + 15) / 16;
+    return 0.2 * passes + 0.04 * steps;
+  };
+  BenchPlan p;
+  p.repeats = 3;
+  p.step_multiple = 16;
+  const BenchTiming t = bench_measure(run, p);
+  ASSERT_GE(steps_seen.size(), 2u + 3u);
+  EXPECT_EQ(steps_seen[0], 16);
+  EXPECT_EQ(steps_seen[1], 16);
+  EXPECT_EQ(t.steps % 16, 0) << t.steps;
+  EXPECT_GE(t.steps, 20.0 / 0.0525);
+  for (int s : steps_seen) EXPECT_EQ(s % 16, 0) << s;
+  EXPECT_NEAR(t.ms_median, 0.0525, 1e-6);
+  // One step a pass: as before (two one-step warm-ups).
+  steps_seen.clear();
+  p.step_multiple = 1;
+  bench_measure(run, p);
+  EXPECT_EQ(steps_seen[0], 1);
+}
+
 TEST(Bench, MeasureFillsTheRepeatForMicrosecondSteps) {
   // One step alone times 15 µs (the launch), back-to-back steps 5 µs each: sized again from a
   // sized run, up to 4000 steps (20 ms), past the old cap of 2000.

@@ -342,3 +342,36 @@ TEST(LessonKeys, TheClickersKeysAreTheLessonsOnlyWhileOneRuns) {
   const KeyBinding shell_b{GLFW_KEY_B, 0, 0, false, "B", "something", "Presenter", KeyAction::Hud};
   EXPECT_EQ(key_clashes(std::vector<KeyBinding>{shell_b}, shell_keys()).size(), 1u);
 }
+
+TEST(Lesson, TheOpenedNoticeEscapesTheTitle) {
+  // The title is the file's text: a control byte in it reached the terminal and the toast raw.
+  const LessonLoad r = parse(
+      "title = \"Clear\\u001b[2J screen\\u0007\"\n[[step]]\ndemo = \"life\"\ncaption = \"one\"\n"
+      "[[step]]\ndemo = \"life\"\ncaption = \"two\"\n");
+  ASSERT_TRUE(r.lesson) << r.error;
+  ASSERT_EQ(r.lesson->title, "Clear\x1b[2J screen\a");
+  const std::string notice = lesson_opened_notice(*r.lesson);
+  EXPECT_EQ(notice, "lesson: Clear\\x1B[2J screen\\x07 (2 steps; PageDown / PageUp)");
+  EXPECT_EQ(notice.find('\x1b'), std::string::npos);
+}
+
+TEST(SuccessLines, TheLadderEscapesThePathsItWrote) {
+  // `gpulab ladder` (no GL needed for its CSV and JSON) names each file it wrote: control bytes in a
+  // name are escaped there as in refusals, and the file itself has the name as given.
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-success-lines");
+  const fs::path csv = dir / "rows\x1b[2J.csv", json = dir / "suite\x07.json";
+  fs::remove(csv);
+  fs::remove(json);
+  const gpulab::testing::ProcessResult r = gpulab::testing::run_gpulab(
+      "ladder --cpu --demo life --grid 16x16 --csv '" + csv.string() + "' --json '" + json.string() + "'",
+      "gpulab-success-lines");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(csv));
+  EXPECT_TRUE(fs::exists(json));
+  EXPECT_NE(r.output.find("ladder: wrote " + dir.string() + "/rows\\x1B[2J.csv"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ladder: wrote " + dir.string() + "/suite\\x07.json"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "a raw escape byte in the output";
+  EXPECT_EQ(r.output.find('\a'), std::string::npos) << "a raw bell in the output";
+}

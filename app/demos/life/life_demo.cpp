@@ -531,6 +531,7 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
   p.width = input->width;
   p.height = input->height;
   p.size = std::to_string(p.width) + "x" + std::to_string(p.height);
+  if (v.step_kernel() == life::Kernel::BitMultistep) p.steps_per_pass = input->generations_per_pass;
   life::Engine* e = engine.get();
   const life::Variant* pv = &v;
   p.run = [e, pv, block, ghost](int steps) { e->step(*pv, block, steps, ghost); };
