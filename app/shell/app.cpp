@@ -71,9 +71,19 @@ double now_seconds() {
 }  // namespace
 
 App::App(Options options, std::vector<std::unique_ptr<Demo>> demos, std::vector<Params> params)
-    : options_(std::move(options)), demos_(std::move(demos)), parsed_params_(std::move(params)) {
+    : options_(std::move(options)), demos_(std::move(demos)) {
   vsync_ = options_.vsync;
   caption_ = options_.caption;
+  if (demos_.empty()) demos_ = make_demos();
+  // What each demo runs: the command line's parameters (its demo's); init resolves the picks.
+  setups_.reserve(demos_.size());
+  for (size_t i = 0; i < demos_.size(); ++i) {
+    setups_.emplace_back();
+    setups_[i].demo = std::string(demos_[i]->name());
+    setups_[i].params =
+        i < params.size() && params[i] ? std::move(params[i]) : Params(demos_[i]->make_params());
+    demos_[i]->bind(setups_[i]);
+  }
 }
 
 App::~App() { shutdown(); }
@@ -216,7 +226,6 @@ bool App::init(std::string* error) {
       ctx_.assets = exe.parent_path() / "assets";
   }
 
-  if (demos_.empty()) demos_ = make_demos();
   demo_ = demos_.size();
   std::string names;
   for (size_t i = 0; i < demos_.size(); ++i) {
@@ -228,16 +237,10 @@ bool App::init(std::string* error) {
     *error = "no demo " + text::quote(options_.demo) + " (demos: " + names + ")";
     return false;
   }
-  // What each demo runs: the command line's parameters (its demo's), picks resolved once for the
-  // device in use (defaults included) before anything checks them.
-  setups_.clear();
-  setups_.reserve(demos_.size());
-  for (size_t i = 0; i < demos_.size(); ++i) {
-    setups_.push_back(default_setup(*demos_[i], ctx_.cuda));
-    if (i < parsed_params_.size() && parsed_params_[i]) setups_[i].params = std::move(parsed_params_[i]);
-    demos_[i]->bind(setups_[i]);
-  }
-  parsed_params_.clear();
+  // The picks, resolved once for the device in use (defaults included) before anything checks them:
+  // the command line's for its demo, the defaults for the others.
+  for (size_t i = 0; i < demos_.size(); ++i)
+    setups_[i].picks = default_picks(demos_[i]->stage_tables(), ctx_.cuda);
   Demo& d = *demos_[demo_];
   std::string bad = resolve_setup(d, options_, std::move(setups_[demo_].params), ctx_.cuda, &setups_[demo_]);
   if (bad.empty()) bad = d.configure(options_);

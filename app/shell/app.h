@@ -198,9 +198,8 @@ class App {
   Timings timings_;
   Context ctx_;
   std::vector<std::unique_ptr<Demo>> demos_;
-  // What each demo runs (demos_[i] is bound to setups_[i]): sized once at init, never reallocated.
+  // What each demo runs (demos_[i] is bound to setups_[i]): sized once, never reallocated.
   std::vector<Setup> setups_;
-  std::vector<Params> parsed_params_;  // the command line's, until init makes the Setups
   size_t demo_ = 0;
   bool attached_ = false;
   bool imgui_ = false;
