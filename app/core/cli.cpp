@@ -250,10 +250,12 @@ struct Parser {
         ->type_name(kOutputPath);
     counters->add_option("--csv", o.counters_csv, "also write the counters as CSV")->type_name(kOutputPath);
 
-    // Each demo's option groups, remembered so that an option of another demo can be refused.
+    // Each demo's option groups, bound to a parameters value of its own and remembered so that an
+    // option of another demo can be refused.
     for (Demo* d : demos) {
+      params.emplace_back(d->make_params());
       const size_t before = all_groups().size();
-      d->add_options(app);
+      params.back().get()->add_options(app);
       const auto after = all_groups();
       for (size_t i = before; i < after.size(); ++i) demo_groups.push_back({d, after[i]});
     }
@@ -262,27 +264,48 @@ struct Parser {
   std::vector<CLI::App*> all_groups() {
     return app.get_subcommands([](CLI::App* a) { return a->get_name().empty(); });
   }
+  std::vector<Params> params;  // each demo's, in the order of `demos` (CLI11 binds to the values they hold)
   std::vector<std::pair<Demo*, CLI::App*>> demo_groups;
 };
 
 }  // namespace
 
-std::string reject_image_options(const Options& o, std::string_view demo) {
-  const char* flag = !o.image.empty() ? "--image" : !o.save_image.empty() ? "--save-image" : nullptr;
+std::string reject_image_options(const SharedInputs& in, const Options& o, std::string_view demo) {
+  const char* flag = !in.image.empty() ? "--image" : !o.save_image.empty() ? "--save-image" : nullptr;
   if (!flag) return {};
   return std::string(flag) + " is an option of the image demos (--demo histeq, --demo rotate); the " +
          std::string(demo) + " demo takes no image";
 }
 
-std::string reject_seed(const Options& o, std::string_view what) {
-  if (!o.seed) return {};
+std::string reject_seed(const SharedInputs& in, std::string_view what) {
+  if (!in.seed) return {};
   return "--seed: " + std::string(what) + " has nothing random to seed";
 }
 
-std::string reject_init(const Options& o, std::string_view demo) {
-  if (o.init.empty()) return {};
+std::string reject_init(const SharedInputs& in, std::string_view demo) {
+  if (in.init.empty()) return {};
   return "--init is an option of the nbody and matrix demos; the " + std::string(demo) +
          " demo takes no --init";
+}
+
+std::string parse_demo_options(const std::vector<std::string>& args, DemoParams& params,
+                               SharedInputs& shared) {
+  CLI::App app{"", "gpulab"};
+  long long seed = -1;
+  app.add_option("--seed", seed)->check(CLI::Range(0LL, 1LL << 62));
+  app.add_option("--init", shared.init)->type_name("NAME");
+  app.add_option("--image", shared.image);
+  params.add_options(app);
+  std::vector<const char*> argv{"gpulab"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return text::escape(e.what());
+  }
+  if (std::string bad = check_values(app); !bad.empty()) return bad;
+  if (seed >= 0) shared.seed = static_cast<uint64_t>(seed);
+  return {};
 }
 
 std::string usage(std::span<Demo* const> demos) {
@@ -294,14 +317,16 @@ std::string usage(std::span<Demo* const> demos) {
 ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo* const> demos) {
   Options o;
   Parser p(o, demos);
-  auto fail = [](std::string msg, int code) { return ParseResult{std::nullopt, std::move(msg), code}; };
+  auto fail = [](std::string msg, int code) { return ParseResult{std::nullopt, std::move(msg), code, {}}; };
   if (auto [bad, code] = check_empty_arguments(p.app, argc, argv); code != 0)
     return fail(std::move(bad), code);
   try {
     p.app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     o.mode = Options::Mode::Help;
-    return ParseResult{o, {}, 0};
+    ParseResult r{o, {}, 0, {}};
+    r.params = std::move(p.params);
+    return r;
   } catch (const CLI::ConversionError& e) {
     return fail(text::escape(e.what()), 1);
   } catch (const CLI::ValidationError& e) {
@@ -415,8 +440,9 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     }
   }
   if (o.mode == Options::Mode::Run && o.headless && o.frames == 0) o.frames = 120;
-  for (int i = 0; i < argc; ++i) o.args.emplace_back(argv[i] ? argv[i] : "");
-  return ParseResult{o, {}, 0};
+  ParseResult r{o, {}, 0, {}};
+  r.params = std::move(p.params);
+  return r;
 }
 
 }  // namespace gpulab

@@ -1,8 +1,8 @@
 #pragma once
 // Command line (CLI11): `gpulab [options]` runs the app (window, or --headless), `gpulab bench
 // [options]` runs the benchmark, `gpulab ladder [options]` charts every variant on the demo's input. The
-// shell's options live here; each demo adds an option group of its own (Demo::add_options), shown under the
-// demo's heading in --help. Unknown flags print the usage and exit with status 2; a bad value prints the
+// shell's options live here; each demo adds an option group of its own, bound to its parameters value
+// (DemoParams::add_options), shown under the demo's heading in --help. Unknown flags print the usage and exit with status 2; a bad value prints the
 // reason and exits with status 1.
 #include <cstdint>
 #include <optional>
@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/setup.h"
 
 namespace gpulab {
 
@@ -66,8 +68,6 @@ struct Options {
   std::string lesson;               // --lesson PATH: a lesson script (assets/lessons/*.toml)
   int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
   std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
-  std::vector<std::string>
-      args;  // the command line as given (argv[0] first): A/B configures its halves from it
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).
@@ -93,23 +93,32 @@ struct ParseResult {
   std::optional<Options> options;
   std::string error;  // set when options is empty: what was wrong
   int exit_code = 0;  // when options is empty: 2 usage (unknown flag), 1 bad value
+  // Each demo's parameters (in the order of `demos`), its option group's values: the defaults but for
+  // --demo's, which hold what the command line gave.
+  std::vector<Params> params;
 };
 
-// Parses argv; `demos` add their option groups first (their values land in the demos themselves).
-// An option of a demo other than --demo's is an error.
+// Parses argv; `demos` add their option groups first, each bound to a parameters value of its own
+// (Demo::make_params). An option of a demo other than --demo's is an error.
 ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo* const> demos = {});
 std::string usage(std::span<Demo* const> demos = {});
 
-// For the configure() of a demo that takes no image: "" when neither --image nor --save-image was
-// given, else the message saying which demos take them.
-std::string reject_image_options(const Options& options, std::string_view demo);
+// A lesson step's parameters, written as the command line writes them ("--grid", "512x512", ...):
+// parsed into `params` (a demo's option group) and `shared` (--image, --seed, --init) and checked as
+// the command line's values are. "" or why not.
+std::string parse_demo_options(const std::vector<std::string>& args, DemoParams& params,
+                               SharedInputs& shared);
+
+// For the configure() of a demo that takes no image: "" when neither --image (a shared input) nor
+// --save-image was given, else the message saying which demos take them.
+std::string reject_image_options(const SharedInputs& in, const Options& options, std::string_view demo);
 
 // For the configure() or bench of a demo with nothing random in it: "" when --seed was not given,
 // else the message saying so (a seed that changes nothing must not look as if it had been used).
-std::string reject_seed(const Options& options, std::string_view what);
+std::string reject_seed(const SharedInputs& in, std::string_view what);
 
 // For the configure() of a demo that generates nothing from --init (shared by nbody and matrix): "" when it
 // was not given, else the message saying which demos take it.
-std::string reject_init(const Options& options, std::string_view demo);
+std::string reject_init(const SharedInputs& in, std::string_view demo);
 
 }  // namespace gpulab

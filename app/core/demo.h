@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@
 #include "core/cli.h"
 #include "core/keymap.h"
 #include "core/probe.h"
+#include "core/setup.h"
 
 namespace CLI {
 class App;
@@ -42,16 +44,37 @@ struct VariantChoice : VariantRecord {
 VariantChoice variant_choice(const VariantRecord& v, bool needs_cuda);
 
 // Whether `block` is one of v's block sizes; *why says otherwise ("gpu-swar takes blocks of 64, ...
-// threads", "cpu-lut has no block size (it runs on the CPU)"). Every demo's set_block and probe check
-// blocks with it.
+// threads", "cpu-lut has no block size (it runs on the CPU)"). The command line's --block and every
+// demo's probe check blocks with it.
 bool check_block(const VariantChoice& v, int block, std::string* why);
 
-// One stage of a demo's pipeline (Life: the step and the ghost copies; histogram equalization:
-// histogram, scan, apply...): its own variants, block size and timing row. Variant ids are unique
-// across the stages of a demo, so `--variant ID` finds its stage.
-struct Stage {
+// One stage of a demo's pipeline as its table (Life: the step and the ghost copies; histogram
+// equalization: histogram, scan, reduce, apply...): its variants, which a Pick indexes, and the
+// variant a stage starts on. Variant ids are unique across the stages of a demo, so `--variant ID`
+// finds its stage.
+struct StageTable {
   std::string_view id;     // stable: "step", "ghost"; `--block ID=N` names it
   std::string_view title;  // shown beside the pickers
+  std::vector<VariantChoice> variants;
+  int gpu_default = 0;  // the variant picked when none is given and a CUDA device is present
+  int cpu_default = 0;  // the variant picked when none is given and there is none
+};
+
+// A demo's stages as data (Demo::stage_tables): made once, never changed.
+struct StageTables {
+  std::vector<StageTable> stages;
+  bool one_backend = false;  // every stage runs on the CPU or every stage on the GPU (a pick moves all)
+  bool pipeline = false;     // the stages make one result together: Demo::probe(picks, kWholePipeline)
+};
+
+// Demo::probe's stage for the whole pipeline (every running stage's pick, in order, as one step).
+inline constexpr size_t kWholePipeline = static_cast<size_t>(-1);
+
+// One stage as the UI shows it (Demo::stages): its table, the current pick, whether it runs now and
+// which of its variants can run here.
+struct Stage {
+  std::string_view id;
+  std::string_view title;
   std::vector<VariantChoice> variants;
   int variant = 0;              // index of the current variant
   int block = 0;                // current block size (0: the variant has none)
@@ -60,21 +83,6 @@ struct Stage {
 
   const VariantChoice& current() const { return variants[static_cast<size_t>(variant)]; }
 };
-
-// The first of `stages` that offers variant `id`, or null when none does.
-inline const Stage* stage_offering(const std::vector<Stage>& stages, std::string_view id) {
-  for (const Stage& st : stages)
-    for (const VariantChoice& v : st.variants)
-      if (v.id == id) return &st;
-  return nullptr;
-}
-
-// The variant running in the stage that offers `id` ("" when no stage offers it): not `id` when
-// `id` cannot run here and the demo runs another in its place.
-inline std::string running_in_stage_of(const std::vector<Stage>& stages, std::string_view id) {
-  const Stage* st = stage_offering(stages, id);
-  return st ? std::string(st->current().id) : std::string();
-}
 
 // What the app gives a demo when it attaches.
 struct Context {
@@ -135,30 +143,47 @@ struct Throughput {
   bool whole_pipeline = false;  // times every stage together (else the first stage's step)
 };
 
-// One step of a whole pipeline (Demo::pipeline_probe): a stage's variant at a block.
-struct PipelineStep {
-  size_t stage = 0;
-  std::string variant;
-  int block = 0;
-};
-
 class Demo {
  public:
   virtual ~Demo() = default;
   virtual std::string_view name() const = 0;   // stable id: "life"
   virtual std::string_view title() const = 0;  // "Game of Life"
 
-  // The pipeline's stages, the first being the one V / Shift+V cycles.
-  virtual std::vector<Stage> stages() const = 0;
-  virtual bool set_variant(size_t stage, std::string_view id, std::string* why) = 0;
-  virtual bool set_block(size_t stage, int block, std::string* why) = 0;
+  // The pipeline's stages as data: each stage's variant table and the picks it starts on.
+  virtual const StageTables& stage_tables() const = 0;
+  // The demo's parameters at their defaults (its option group binds to them: DemoParams).
+  virtual std::unique_ptr<DemoParams> make_params() const = 0;
 
-  // The demo's own command-line options, as an option group of `cli` bound to the demo's settings
-  // (so they show under the demo's heading in --help). Called once, before parsing.
-  virtual void add_options(CLI::App& cli) {}
-  // Validates the parsed options (its own and the common ones) before attach. Returns an error
-  // message for settings that cannot be used; the app prints it and exits 1.
+  // The Setup this demo runs: the shell's (or A/B's half, or a lesson check's). The demo reads its
+  // parameters and picks from it and keeps no copy; the Setup must outlive the binding.
+  void bind(const Setup& s) { setup_ = &s; }
+  bool bound() const { return setup_ != nullptr; }
+  const Setup& setup() const;
+  const Pick& pick(size_t stage) const { return setup().picks.at(stage); }
+  template <class P>
+  const P& params() const {
+    return setup().params.as<P>();
+  }
+
+  // Validates the bound Setup (its parameters and shared inputs, read into the demo's state) and the
+  // batch options of `options` (--steps, --save-image) before attach. Returns an error message for
+  // settings that cannot be used; the app prints it and exits 1.
   virtual std::string configure(const Options& options) = 0;
+  // The bound Setup's picks were changed from `before` by the shell (a picker, V, a lesson step):
+  // the demo moves its state to the engines the new picks run on. False with *why: the shell puts
+  // `before` back (the demo left as it was).
+  virtual bool picks_changed(const Picks& before, std::string* why) { return true; }
+  // "" when `stage` runs with the current picks and settings, else why not.
+  virtual std::string inactive_reason(size_t stage) const { return {}; }
+  // "" when variant `variant` of `stage` can run here (once attached: the demo's engines), else why.
+  virtual std::string why_unavailable(size_t stage, int variant) const { return {}; }
+  // The stage V cycles, A/B compares and the HUD's baseline is of: the first, or the one running
+  // (the matrix demo's op).
+  virtual size_t lead_stage() const { return 0; }
+
+  // The stages as the UI shows them: the tables, the picks of the bound Setup (the first variant of
+  // each when none is bound), which stages run and which variants can run here.
+  std::vector<Stage> stages() const;
 
   virtual void attach(Context& ctx) = 0;
   virtual void compute(Frame& frame) = 0;
@@ -173,29 +198,20 @@ class Demo {
   virtual bool batch_requested() const { return false; }
   virtual std::string run_batch(const Options& options) { return {}; }
 
-  // The benchmark of `gpulab bench --demo NAME` (no GL needed, never attached): its cases, the
-  // variants --variant picks from, baselines, targets, notes and a probe factory that makes each job's
-  // Probe on a case's input with the same code as probe() (core/bench_stepper.h measures it); false
-  // when the demo has none.
-  virtual bool bench(const Options& options, BenchSpec* out) { return false; }
+  // The benchmark of `gpulab bench --demo NAME` for `setup` (no GL needed, never attached): its cases,
+  // the variants --variant picks from, baselines, targets, notes and a probe factory that makes each
+  // job's Probe on a case's input with the same code as probe() (core/bench_stepper.h measures it);
+  // false when the demo has none. Every parameter the Setup sets pins that dimension of the sweep (a
+  // note says so); one the bench cannot honour is refused (it throws std::invalid_argument).
+  virtual bool bench(const Setup& setup, const Options& options, BenchSpec* out) { return false; }
 
-  // A probe of variant `id` of `stage` at `block` (0: the variant's default) on a copy of the current
-  // input, the other stages at their current choice (Probe says why not where it cannot run). Called
-  // between frames, after attach. The ladder measures every variant through it.
-  virtual Probe probe(size_t stage, std::string_view id, int block) {
+  // A probe of picks[stage] (block 0: the variant's default), the other stages at their picks, on a
+  // copy of the current input (Probe says why not where it cannot run); stage kWholePipeline: every
+  // running stage's pick chained, as one step (StageTables::pipeline). Called between frames, after
+  // attach. The ladder and the counters measure every variant through it.
+  virtual Probe probe(const Picks& picks, size_t stage) {
     Probe p;
     p.unavailable = "the " + std::string(name()) + " demo cannot be measured variant by variant";
-    return p;
-  }
-
-  // Demos whose stages make one result together (histogram equalization) offer the whole pipeline as
-  // one step: `steps` (a variant and block for each stage that runs, in stage order, all of one
-  // backend) on a copy of the current input, as Demo::probe does for one stage. The ladder's last
-  // panel times the CPU pipeline and the pipeline at its best with it. Probe::note says what ran.
-  virtual bool offers_pipeline() const { return false; }
-  virtual Probe pipeline_probe(const std::vector<PipelineStep>& steps) {
-    Probe p;
-    p.unavailable = "the " + std::string(name()) + " demo has no pipeline of stages";
     return p;
   }
 
@@ -207,14 +223,75 @@ class Demo {
   virtual std::vector<KernelInfo> kernels() const { return {}; }
   virtual std::vector<Throughput> throughput() const { return {}; }
   virtual std::string caption() const = 0;  // "Game of Life | gpu-shared | 32x32 | 0.21 ms"
+
+ private:
+  const Setup* setup_ = nullptr;
 };
 
 // The explicit list of demos (no static self-registration, which a static library can drop).
 std::vector<std::unique_ptr<Demo>> make_demos();
+// A fresh instance of the demo named `name` (null when there is none).
+std::unique_ptr<Demo> make_demo(std::string_view name);
 
-// Applies --variant and --block to a demo's stages (before attach): each variant id finds its stage;
-// a block is "N" (the stage of the only --variant given, else the first stage) or "STAGE=N".
-std::string apply_variant_options(Demo& demo, const Options& options);
+// ---------------------------------------------------------------------------------------------
+// Picks: made from the stage tables, ids only at the edges.
+
+// The picks a demo starts on: each stage's default for `device` (a CUDA device is present: the
+// device probe, injected by tests), at the variant's default block.
+Picks default_picks(const StageTables& tables, bool device);
+// The pick of `variant` of `stage` at its default block.
+Pick pick_of(const StageTables& tables, size_t stage, int variant);
+// The stage offering variant `id` and its index there (at its default block); none when no stage does.
+std::optional<Pick> find_pick(const StageTables& tables, std::string_view id);
+// The variant a pick names.
+const VariantChoice& variant_of(const StageTables& tables, const Pick& p);
+// After picks[changed] was chosen: the other stages follow the demo's rules (StageTables::one_backend:
+// a CPU variant takes every stage to its CPU variant; a GPU one brings every CPU stage to its GPU
+// default). `changed` becomes the focus.
+void settle(const StageTables& tables, Picks& picks, size_t changed);
+void choose(const StageTables& tables, Setup& setup, const Pick& p);  // setup.picks[p.stage] = p, settled
+
+// The stages in the order the presenter lists them (ladder, counters): the lead stage first, then the
+// others in table order.
+std::vector<size_t> stage_order(const Demo& demo);
+
+// Gives `demo` (bound to `setup`) the picks of `next` (a copy of `setup` with other picks): every changed
+// pick must run here and the demo must take it (Demo::picks_changed); else `setup` stays as it was and
+// *why says why. What the shell's pickers, V and a lesson step on the same input go through.
+bool change_picks(Demo& demo, Setup& setup, const Setup& next, std::string* why);
+
+// Replaces each pick `demo` cannot run here (Demo::why_unavailable; after attach: no CUDA device) by its
+// stage's CPU default, settled; true when any changed.
+bool runnable_picks(const Demo& demo, Picks& picks);
+
+// Applies the command line's --variant ids and --block N / STAGE=N to setup.picks, in its order and by
+// its rules (each id finds its stage; once per stage; a block is "N" for the stage of the only
+// --variant given, else the first stage, or "STAGE=N"; a block must be one of the variant's): "" or
+// why not.
+std::string apply_choices(const Demo& demo, const std::vector<std::string>& variants,
+                          const std::vector<std::string>& blocks, Setup& setup);
+// The Setup the command line asks for: `params` and the shared inputs of `options`, every stage at its
+// default pick for `device`, then --variant and --block applied (apply_choices). "" or why not.
+std::string resolve_setup(const Demo& demo, const Options& options, Params params, bool device, Setup* out);
+// A demo's Setup at its defaults (fresh parameters, default picks for `device`).
+Setup default_setup(const Demo& demo, bool device);
+// The shared inputs of the command line (--image, --seed, --init).
+SharedInputs shared_inputs(const Options& options);
+// The Setup `gpulab bench` runs: the command line's parameters (`params`, its demo's) and shared
+// inputs, every stage at its default pick for `device` (the bench's --variant chooses its rows, not a
+// pick).
+Setup bench_setup(const Demo& demo, const Options& options, Params params, bool device);
+// The bench's check of the Setup it was given (Demo::bench): `demo` is configured on it as a run
+// would be (its parameters read, files loaded, bad values refused with the run's message), --seed
+// left to the bench (its random inputs), and no batch output may be asked for. "" or why not; the demo
+// is left bound to `setup`.
+std::string configure_for_bench(Demo& demo, const Setup& setup, const Options& options);
+// The bench's note for the options of the Setup that pin its sweep ("" when none):
+// "the command line pins: --angle 45, --filter point".
+std::string pinned_note(const Setup& setup);
+
+// What configure needs besides the Setup for a run that writes nothing (A/B, lessons): no batch output.
+Options options_without_outputs(bool cpu);
 
 // "16x16" for a square block edge, "256" for 1D threads, "-" for a variant without blocks.
 std::string block_label(std::span<const int> blocks, bool square, int block);

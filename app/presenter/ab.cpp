@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <utility>
 
 #include "presenter/hud.h"
 
@@ -23,7 +25,21 @@ std::string ab_ratio_text(const std::string& a, const std::string& b, double rat
   return b + " is " + hud_speedup(1.0 / ratio) + " slower than " + a;
 }
 
-AbCompare::AbCompare(std::unique_ptr<Demo> b) : b_(std::move(b)) {}
+AbSetups ab_setups(const StageTables& tables, const Setup& running, size_t stage, int a, int b) {
+  AbSetups h;
+  h.a = running;
+  choose(tables, h.a, pick_of(tables, stage, a));
+  h.b = h.a;
+  choose(tables, h.b, pick_of(tables, stage, b));
+  return h;
+}
+
+AbCompare::AbCompare(Setup setup, std::unique_ptr<Demo> demo)
+    : setup_(std::move(setup)), b_(std::move(demo)) {
+  b_->bind(setup_);
+}
+
+std::string AbCompare::configure(const Options& options) { return b_->configure(options); }
 
 AbCompare::~AbCompare() {
   if (attached_) {
@@ -39,6 +55,12 @@ void AbCompare::attach(const Context& app) {
   ctx_.timings = &timings_;
   try {
     b_->attach(ctx_);
+    Picks runnable = setup_.picks;
+    if (runnable_picks(*b_, runnable)) {
+      const Picks before = std::exchange(setup_.picks, runnable);
+      std::string why;
+      if (!b_->picks_changed(before, &why)) throw std::runtime_error(why);
+    }
   } catch (...) {
     // Whatever it made before failing goes (a half-attached demo must not be drawn or kept).
     try {

@@ -1,7 +1,7 @@
 #pragma once
 // A/B (F8; a lesson step with two variants): two variants of one demo side by side on identical
-// input. Both halves are fresh instances of the demo configured from the same command line (the
-// lesson step's, or the app's own), so they start from the same grid / bodies / image; every frame
+// input. Both halves are fresh instances of the demo running one Setup, B's a copy of A's with one
+// pick changed (b = a; b.picks[s] = p), so they start from the same grid / bodies / image; every frame
 // both get the same Frame (steps, dt, keys, mouse), so they stay in step (same generation, step,
 // angle) and one camera moves both. Each is drawn into its own half-width framebuffer, labelled
 // with its variant and live time; the ratio of the two times is shown large. The B half has its own
@@ -23,18 +23,30 @@ double ab_ratio(double a_ms, double b_ms);
 // or "" when the ratio is unknown.
 std::string ab_ratio_text(const std::string& a, const std::string& b, double ratio);
 
+// The halves of an A/B of `stage` on `running` (the Setup the app runs): A is `running` with variant
+// `a` picked there, B is A with variant `b` picked (b = a; b.picks[stage] = p): the same parameters
+// and inputs, the other stages as they are (settled by the demo's rules).
+struct AbSetups {
+  Setup a, b;
+};
+AbSetups ab_setups(const StageTables& tables, const Setup& running, size_t stage, int a, int b);
+
 class AbCompare {
  public:
-  // `b` is configured (not attached) with the B variant; A is the app's demo.
-  explicit AbCompare(std::unique_ptr<Demo> b);
+  // B: `demo`, a fresh instance of the demo, runs `setup` (A's with one pick changed); A is the app's.
+  AbCompare(Setup setup, std::unique_ptr<Demo> demo);
   ~AbCompare();
   AbCompare(const AbCompare&) = delete;
   AbCompare& operator=(const AbCompare&) = delete;
 
-  // Attaches B with a copy of the app's context whose timings are B's own. Throws what attach throws
-  // (after detaching what B made before failing).
+  // Configures B for a run that writes nothing (`options`: Demo::configure's): "" or why not.
+  std::string configure(const Options& options);
+  // Attaches B with a copy of the app's context whose timings are B's own; a pick that cannot run
+  // here becomes its stage's CPU one (runnable_picks). Throws what attach throws (after detaching
+  // what B made before failing).
   void attach(const Context& app);
   Demo& b() { return *b_; }
+  const Setup& setup() const { return setup_; }  // what B runs
   Timings& timings() { return timings_; }
 
   // The half framebuffers, re-made when the halves change size.
@@ -42,6 +54,7 @@ class AbCompare {
   const gl::Framebuffer& half(int i) const { return halves_[i]; }
 
  private:
+  Setup setup_;  // declared before b_, which is bound to it
   std::unique_ptr<Demo> b_;
   bool attached_ = false;
   Context ctx_;

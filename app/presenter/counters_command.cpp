@@ -23,21 +23,16 @@ std::string counters_unavailable(const cuda::Counters& counters, const Context& 
   return counters.unavailable();
 }
 
-CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context& ctx, size_t stage,
-                            const std::string& id, int block) {
+CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context& ctx, const Pick& pick) {
   CounterRow row;
-  row.stage = stage;
-  row.variant = id;
-  row.block = block;
-  const std::vector<Stage> stages = demo.stages();
-  if (stage < stages.size()) {
-    row.stage_id = std::string(stages[stage].id);
-    for (const VariantChoice& v : stages[stage].variants)
-      if (v.id == id) {
-        row.gpu = v.needs_cuda;
-        const int b = block > 0 ? block : v.default_block;
-        row.block_label = block_label(v, b);
-      }
+  row.pick = pick;
+  const StageTables& tables = demo.stage_tables();
+  if (pick.stage < tables.stages.size()) {
+    const VariantChoice& v = variant_of(tables, pick);
+    row.stage_id = std::string(tables.stages[pick.stage].id);
+    row.variant = std::string(v.id);
+    row.gpu = v.needs_cuda;
+    row.block_label = block_label(v, pick.block > 0 ? pick.block : v.default_block);
   }
   if (!row.gpu) {
     row.unavailable = "a CPU variant: the GPU's counters count GPU kernels only";
@@ -48,7 +43,9 @@ CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context&
     return row;
   }
   try {
-    Probe p = demo.probe(stage, id, block);
+    Picks picks = demo.setup().picks;
+    picks.at(pick.stage) = pick;
+    Probe p = demo.probe(picks, pick.stage);
     if (!p.unavailable.empty() || !p.run) {
       row.unavailable = p.unavailable.empty() ? "the variant cannot be run step by step" : p.unavailable;
       return row;
@@ -243,9 +240,10 @@ RooflineData counters_roofline(const std::vector<CounterRow>& rows, std::string_
 
 int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   const std::vector<Stage> stages = demo.stages();
+  const std::vector<size_t> order = stage_order(demo);  // the running stage first
   std::vector<std::string> known;
-  for (const Stage& st : stages)
-    for (const VariantChoice& v : st.variants) known.push_back(std::string(v.id));
+  for (size_t s : order)
+    for (const VariantChoice& v : stages[s].variants) known.push_back(std::string(v.id));
   for (const std::string& id : o.counters_variants)
     if (std::find(known.begin(), known.end(), id) == known.end()) {
       std::string list;
@@ -260,14 +258,15 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
     return 0;
   }
   std::vector<CounterRow> rows;
-  for (size_t s = 0; s < stages.size(); ++s) {
-    for (const VariantChoice& v : stages[s].variants) {
+  for (size_t s : order) {
+    for (size_t i = 0; i < stages[s].variants.size(); ++i) {
+      const VariantChoice& v = stages[s].variants[i];
       const bool asked = o.counters_variants.empty() ||
                          std::find(o.counters_variants.begin(), o.counters_variants.end(), v.id) !=
                              o.counters_variants.end();
       if (!asked) continue;
       if (!stages[s].active && o.counters_variants.empty()) continue;
-      rows.push_back(measure_counters(counters, demo, ctx, s, std::string(v.id), 0));
+      rows.push_back(measure_counters(counters, demo, ctx, Pick{s, static_cast<int>(i), 0}));
       const CounterRow& r = rows.back();
       std::fprintf(
           stderr, "counters: %-22s %s\n", r.variant.c_str(),
@@ -393,9 +392,9 @@ std::string counters_chart_line(const CounterRow& row) {
 std::function<void(const Rung&, ChartRung&)> ladder_chart_counters(const std::vector<CounterRow>& rows,
                                                                    size_t stage_count) {
   return [rows, stage_count](const Rung& r, ChartRung& c) {
-    c.counters_slot = r.gpu && r.state == RungState::Measured && r.stage < stage_count;
+    c.counters_slot = r.gpu && r.state == RungState::Measured && r.pick.stage < stage_count;
     for (const CounterRow& row : rows)
-      if (row.gpu && row.stage == r.stage && row.variant == r.variant) c.counters = counters_chart_line(row);
+      if (row.gpu && same_variant(row.pick, r.pick)) c.counters = counters_chart_line(row);
   };
 }
 
@@ -409,8 +408,9 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
   const size_t stage_count = demo.stages().size();
   std::vector<CounterRow> rows;
   for (const Rung& r : rungs) {
-    if (r.stage >= stage_count) {  // the whole pipeline's panel: several variants chained, not one
+    if (r.pick.stage >= stage_count) {  // the whole pipeline's panel: several variants chained, not one
       CounterRow row;
+      row.pick = r.pick;
       row.stage_id = r.stage_id;
       row.variant = r.variant;
       row.unavailable = "the whole pipeline is measured stage by stage";
@@ -419,13 +419,14 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
     }
     if (r.state != RungState::Measured) {
       CounterRow row;
+      row.pick = r.pick;
       row.stage_id = r.stage_id;
       row.variant = r.variant;
       row.unavailable = r.reason.empty() ? "not measured" : r.reason;
       rows.push_back(std::move(row));
       continue;
     }
-    rows.push_back(measure_counters(counters, demo, ctx, r.stage, r.variant, r.block));
+    rows.push_back(measure_counters(counters, demo, ctx, r.pick));
     if (rows.back().gpu && !rows.back().measured() && !counters.unavailable().empty()) {
       std::printf("counters unavailable: %s\n", counters.unavailable().c_str());
       return 0;

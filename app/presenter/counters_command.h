@@ -16,9 +16,8 @@
 namespace gpulab::presenter {
 
 struct CounterRow {
-  size_t stage = 0;
-  std::string stage_id, variant, block_label;
-  int block = 0;
+  Pick pick;  // what was measured: the stage, its variant, the block (0: the variant's default)
+  std::string stage_id, variant, block_label;  // variant: its id, as the table, CSV and JSON write it
   bool gpu = false;
   std::string unavailable;  // why there are no counters for this variant ("" when measured)
   cuda::CounterResult result;
@@ -26,11 +25,11 @@ struct CounterRow {
   bool measured() const { return unavailable.empty() && result.ok(); }
 };
 
-// Measures one step of variant `id` of `stage` at `block` (0: its default) with `counters`: a probe
-// of the demo, run once to warm up, then one step profiled. A CPU variant, a probe that cannot run
-// and counters that cannot be read give a row that says why. `ctx` gives the device's peaks.
-CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context& ctx, size_t stage,
-                            const std::string& id, int block);
+// Measures one step of `pick` (block 0: its variant's default; the other stages at the demo's picks)
+// with `counters`: a probe of the demo, run once to warm up, then one step profiled. A CPU variant, a
+// probe that cannot run and counters that cannot be read give a row that says why. `ctx` gives the
+// device's peaks.
+CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context& ctx, const Pick& pick);
 
 // Why counters cannot be read in this process at all ("" when they may be): no CUDA device (the
 // context's reason), a build without CUPTI.

@@ -42,12 +42,8 @@ double theoretical_occupancy(const Demo& demo, const std::string& measured_kerne
 
 void CountersView::request_current(const Demo& demo) {
   const std::vector<Stage> stages = demo.stages();
-  for (size_t s = 0; s < stages.size(); ++s) {
-    const Stage& st = stages[s];
-    if (!st.active || st.variant < 0 || size_t(st.variant) >= st.variants.size()) continue;
-    queue_.push_back(
-        {std::string(demo.name()), s, std::string(st.variants[size_t(st.variant)].id), st.block});
-  }
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].active) queue_.push_back({std::string(demo.name()), demo.pick(s)});
 }
 
 void CountersView::request_all(const Demo& demo) {
@@ -58,18 +54,17 @@ void CountersView::request_all(const Demo& demo) {
     for (size_t v = 0; v < st.variants.size(); ++v) {
       const VariantChoice& c = st.variants[v];
       if (!c.needs_cuda || !c.available) continue;
-      queue_.push_back({std::string(demo.name()), s, std::string(c.id), int(v) == st.variant ? st.block : 0});
+      queue_.push_back({std::string(demo.name()), Pick{s, int(v), int(v) == st.variant ? st.block : 0}});
     }
   }
 }
 
-void CountersView::request(std::string_view demo, size_t stage, const std::string& variant, int block) {
-  if (!queued(stage, variant)) queue_.push_back({std::string(demo), stage, variant, block});
+void CountersView::request(std::string_view demo, const Pick& pick) {
+  if (!queued(pick)) queue_.push_back({std::string(demo), pick});
 }
 
-bool CountersView::queued(size_t stage, const std::string& variant) const {
-  return std::any_of(queue_.begin(), queue_.end(),
-                     [&](const Job& j) { return j.stage == stage && j.variant == variant; });
+bool CountersView::queued(const Pick& pick) const {
+  return std::any_of(queue_.begin(), queue_.end(), [&](const Job& j) { return same_variant(j.pick, pick); });
 }
 
 void CountersView::clear() {
@@ -97,17 +92,16 @@ bool CountersView::poll(Demo& demo, const Context& ctx) {
   }
   const Job job = queue_.front();
   queue_.pop_front();
-  CounterRow row = measure_counters(counters_, demo, ctx, job.stage, job.variant, job.block);
+  CounterRow row = measure_counters(counters_, demo, ctx, job.pick);
   last_host_ms_ = row.result.host_ms;
   if (row.measured()) {
     // The theoretical figure is the occupancy panel's, for what runs now: only for the current variant.
-    const std::vector<Stage> stages = demo.stages();
-    const bool current = job.stage < stages.size() && stages[job.stage].variant >= 0 &&
-                         stages[job.stage].variants[size_t(stages[job.stage].variant)].id == job.variant;
+    const bool current =
+        job.pick.stage < demo.setup().picks.size() && same_variant(demo.pick(job.pick.stage), job.pick);
     if (current)
       row.ideal.theoretical_occupancy = theoretical_occupancy(demo, row.result.kernels.front().kernel);
   }
-  auto same = [&](const CounterRow& r) { return r.stage == row.stage && r.variant == row.variant; };
+  auto same = [&](const CounterRow& r) { return same_variant(r.pick, row.pick); };
   if (auto it = std::find_if(rows_.begin(), rows_.end(), same); it != rows_.end())
     *it = std::move(row);
   else

@@ -27,10 +27,10 @@ class CountersView {
   void request_current(const Demo& demo);
   // Queues every GPU variant of every running stage, at its current or default block.
   void request_all(const Demo& demo);
-  // Queues variant `variant` of `stage` at `block` (0: its default) for `demo` (the ladder's per-rung
-  // measure); a job already queued is not queued twice.
-  void request(std::string_view demo, size_t stage, const std::string& variant, int block);
-  bool queued(size_t stage, const std::string& variant) const;
+  // Queues `pick` (block 0: its variant's default) for `demo` (the ladder's per-rung measure); a
+  // variant already queued is not queued twice.
+  void request(std::string_view demo, const Pick& pick);
+  bool queued(const Pick& pick) const;
   // Between frames: measures the next queued variant, if any. Returns true when it measured. While
   // the live meters' sampler still holds the counters (it was asked to let go) it returns false and
   // the job waits for a later frame.
@@ -55,9 +55,7 @@ class CountersView {
  private:
   struct Job {
     std::string demo;  // the demo it was queued for (another demo's jobs are dropped)
-    size_t stage = 0;
-    std::string variant;
-    int block = 0;
+    Pick pick;
   };
   // The live meters (DRAM throughput, SM activity) over the last seconds, from CUPTI's PM sampling
   // on a background thread, started when the panel is first drawn; paused around each measurement
@@ -72,7 +70,7 @@ class CountersView {
   bool meters_on_ = true;
   bool sampler_paused_ = false;  // poll() asked the sampler to let go; it resumes when the queue empties
   std::deque<Job> queue_;
-  std::vector<CounterRow> rows_;  // one per (stage, variant): the latest measurement
+  std::vector<CounterRow> rows_;  // one per variant of a stage: the latest measurement
   std::string demo_name_;
   double last_host_ms_ = 0;
 };

@@ -64,7 +64,10 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
       on_baseline = false;
       continue;
     }
-    if (s == 0) baseline = std::string(cpu->id);
+    if (s == demo.lead_stage()) {
+      baseline = std::string(cpu->id);
+      in.baseline = Pick{s, static_cast<int>(cpu - st.variants.begin()), 0};
+    }
     on_baseline = on_baseline && cpu->id == v.id;
   }
   in.baseline_variant = baseline;
@@ -74,8 +77,9 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   if (rows.empty()) return in;
   const Throughput& t = rows.front();
   in.per = per_what(t.label);
-  in.baseline_key = std::string(demo.name()) + "|" + t.label + "|" + printf_string("%.0f", t.items_per_step) +
-                    (t.whole_pipeline ? "|pipeline" : "");
+  if (demo.bound()) in.baseline_case.input = demo.setup();
+  in.baseline_case.readout = t.label + (t.whole_pipeline ? "|pipeline" : "");
+  in.baseline_case.items = t.items_per_step;
   ui::ThroughputRow row;
   row.series = timings.find(t.section);
   row.steps_per_sample = t.steps;
@@ -97,9 +101,12 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   return in;
 }
 
+bool HudCase::same(const HudCase& o) const {
+  return input && o.input && same_input(*input, *o.input) && readout == o.readout && items == o.items;
+}
+
 void Hud::update(double now_seconds, const HudInput& in) {
-  if (in.on_baseline && in.ms_per_step && !in.baseline_key.empty())
-    baselines_[in.baseline_key] = *in.ms_per_step;
+  if (in.on_baseline && in.ms_per_step) note_baseline(in.baseline_case, *in.ms_per_step);
   // Twice a second at most, but a first measurement is shown at once rather than a blank held.
   const bool first_time = !shows_time_ && in.ms_per_step.has_value();
   if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time) return;
@@ -108,14 +115,20 @@ void Hud::update(double now_seconds, const HudInput& in) {
   refreshed_at_ = now_seconds;
 }
 
-void Hud::note_baseline(const std::string& key, double ms) {
-  if (!key.empty() && std::isfinite(ms) && ms > 0) baselines_[key] = ms;
+void Hud::note_baseline(const HudCase& c, double ms) {
+  if (!c.input || !std::isfinite(ms) || !(ms > 0)) return;
+  for (Baseline& b : baselines_)
+    if (b.c.same(c)) {
+      b.ms = ms;
+      return;
+    }
+  baselines_.push_back({c, ms});
 }
 
-std::optional<double> Hud::baseline(const std::string& key) const {
-  const auto it = baselines_.find(key);
-  if (it == baselines_.end()) return std::nullopt;
-  return it->second;
+std::optional<double> Hud::baseline(const HudCase& c) const {
+  for (const Baseline& b : baselines_)
+    if (b.c.same(c)) return b.ms;
+  return std::nullopt;
 }
 
 HudReading Hud::read(const HudInput& in) const {
@@ -131,7 +144,7 @@ HudReading Hud::read(const HudInput& in) const {
   }
   r.figures.push_back(time);
   HudFigure speedup;
-  const std::optional<double> base = baseline(in.baseline_key);
+  const std::optional<double> base = baseline(in.baseline_case);
   if (in.baseline_variant.empty()) {
     speedup.value = "–";
     speedup.caption = "no CPU baseline in this demo";

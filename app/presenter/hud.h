@@ -5,25 +5,37 @@
 // bottom of the view so that it never covers the picture's centre, and refreshed at most twice a
 // second so that the numbers can be read.
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/demo.h"
+#include "core/setup.h"
 #include "core/timings.h"
 
 struct ImFont;
 
 namespace gpulab::presenter {
 
+// The case of a baseline: the Setup whose input it ran on, the read-out, the items a step.
+struct HudCase {
+  std::optional<Setup> input;  // none: unknown (no Setup bound): no baseline is kept
+  std::string readout;         // the throughput row's label, "|pipeline" for the whole pipeline
+  double items = 0;
+  // The same case: same_input, the same read-out and size.
+  bool same(const HudCase& o) const;
+};
+
 // What the HUD reads from the demo each frame (hud_input builds it).
 struct HudInput {
   std::string demo_title;        // "Game of Life"
   std::string variant;           // "gpu-shared 32x32" (every active stage's, joined with " + ")
-  std::string baseline_variant;  // the first stage's CPU baseline ("cpu-naive"), "" when it has none
+  std::string baseline_variant;  // the lead stage's CPU baseline ("cpu-naive"), "" when it has none
+  std::optional<Pick> baseline;  // its pick (its variant; the block is none)
   bool on_baseline = false;      // the baseline variant is the one running
-  std::string baseline_key;      // the case a baseline time is valid for: demo, read-out, size
+  // The case a baseline time is valid for: the demo's input (its Setup: same_input), the read-out and
+  // its items a step (the size the panel may change without a new Setup).
+  HudCase baseline_case;
   std::optional<double> ms_per_step;
   std::string per;          // "per generation"
   double pct_peak = 0;      // 0: unknown (CPU backend) or not measured
@@ -57,14 +69,18 @@ class Hud {
   // one is measured now.
   void update(double now_seconds, const HudInput& in);
   // A baseline measured elsewhere (the ladder's CPU rung on the same input).
-  void note_baseline(const std::string& key, double ms);
-  std::optional<double> baseline(const std::string& key) const;
+  void note_baseline(const HudCase& c, double ms);
+  std::optional<double> baseline(const HudCase& c) const;
   const HudReading& reading() const { return reading_; }
   // The reading from `in` and the baselines known now (what update shows).
   HudReading read(const HudInput& in) const;
 
  private:
-  std::map<std::string, double> baselines_;  // baseline_key -> ms per step
+  struct Baseline {
+    HudCase c;
+    double ms = 0;  // per step
+  };
+  std::vector<Baseline> baselines_;
   HudReading reading_;
   double refreshed_at_ = -1;
   bool shows_time_ = false;  // the reading holds a measured time

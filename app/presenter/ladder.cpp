@@ -41,14 +41,22 @@ const char* state_name(RungState s) {
   return "";
 }
 
-std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage) {
+namespace {
+// The stage's baseline rung: its first measured non-GPU rung in table order, else its first measured.
+const Rung* baseline_rung(const std::vector<Rung>& rungs, size_t stage) {
   const Rung* first = nullptr;
   for (const Rung& r : rungs) {
-    if (r.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
-    if (!r.gpu) return r.variant;
+    if (r.pick.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
+    if (!r.gpu) return &r;
     if (!first) first = &r;
   }
-  return first ? first->variant : std::string();
+  return first;
+}
+}  // namespace
+
+std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage) {
+  const Rung* base = baseline_rung(rungs, stage);
+  return base ? base->variant : std::string();
 }
 
 void compute_ladder(std::vector<Rung>& rungs) {
@@ -58,16 +66,13 @@ void compute_ladder(std::vector<Rung>& rungs) {
   }
   std::vector<size_t> stages;
   for (const Rung& r : rungs)
-    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+    if (std::find(stages.begin(), stages.end(), r.pick.stage) == stages.end()) stages.push_back(r.pick.stage);
   for (size_t stage : stages) {
-    const std::string base_id = ladder_baseline(rungs, stage);
-    double base_ms = 0;
-    for (const Rung& r : rungs)
-      if (r.stage == stage && r.variant == base_id && r.state == RungState::Measured)
-        base_ms = r.row.ms_median;
+    const Rung* base = baseline_rung(rungs, stage);
+    const double base_ms = base ? base->row.ms_median : 0;
     double previous_ms = 0;
     for (Rung& r : rungs) {
-      if (r.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
+      if (r.pick.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
       if (base_ms > 0) r.speedup_vs_baseline = base_ms / r.row.ms_median;
       if (previous_ms > 0) r.speedup_vs_previous = previous_ms / r.row.ms_median;
       previous_ms = r.row.ms_median;
@@ -97,7 +102,7 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
     row.block = r.block_label;
     if (r.state != RungState::Measured) row.error = r.reason.empty() ? state_name(r.state) : r.reason;
     suite.rows.push_back(row);
-    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+    if (std::find(stages.begin(), stages.end(), r.pick.stage) == stages.end()) stages.push_back(r.pick.stage);
   }
   // One baseline column: the CPU (or first) rung of each stage.
   BenchBaseline base;
@@ -131,13 +136,13 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
   c.date = date;
   std::vector<size_t> stages;
   for (const Rung& r : rungs)
-    if (std::find(stages.begin(), stages.end(), r.stage) == stages.end()) stages.push_back(r.stage);
+    if (std::find(stages.begin(), stages.end(), r.pick.stage) == stages.end()) stages.push_back(r.pick.stage);
   for (size_t stage : stages) {
     ChartPanel panel;
     bool any_runs = false;
     for (size_t i = 0; i < rungs.size(); ++i) {
       const Rung& r = rungs[i];
-      if (r.stage != stage) continue;
+      if (r.pick.stage != stage) continue;
       panel.title = r.stage_title.empty() ? r.stage_id : r.stage_title;
       any_runs = any_runs || r.state == RungState::Measured || r.state == RungState::Failed;
       if (c.input.empty() && !r.row.size.empty()) c.input = r.row.size;
@@ -201,7 +206,7 @@ std::string ladder_csv(const std::vector<Rung>& rungs) {
 LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
     : demo_(demo), ctx_(ctx), options_(std::move(options)) {
   const std::vector<Stage> stages = demo_.stages();
-  for (size_t s = 0; s < stages.size(); ++s) {
+  for (size_t s : stage_order(demo_)) {
     const Stage& st = stages[s];
     for (size_t i = 0; i < st.variants.size(); ++i) {
       const VariantChoice& v = st.variants[i];
@@ -209,15 +214,15 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
           std::find(options_.variants.begin(), options_.variants.end(), v.id) == options_.variants.end())
         continue;
       Rung r;
-      r.stage = s;
       r.stage_id = std::string(st.id);
       r.stage_title = std::string(st.title);
       r.variant = std::string(v.id);
       r.title = std::string(v.title);
       r.lesson = std::string(v.lesson);
       r.gpu = v.needs_cuda;
-      r.block = i == static_cast<size_t>(st.variant) ? st.block : v.default_block;
-      r.block_label = block_label(v, r.block);
+      r.pick =
+          Pick{s, static_cast<int>(i), i == static_cast<size_t>(st.variant) ? st.block : v.default_block};
+      r.block_label = block_label(v, r.pick.block);
       if (!st.active) {
         r.state = RungState::Unavailable;
         r.reason =
@@ -233,11 +238,11 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
   // pipeline at its best (the fastest measured variants chained), timed as one step.
   const size_t running = static_cast<size_t>(
       std::count_if(stages.begin(), stages.end(), [](const Stage& st) { return st.active; }));
-  if (options_.variants.empty() && demo_.offers_pipeline() && running >= 2) {
+  if (options_.variants.empty() && demo_.stage_tables().pipeline && running >= 2) {
     pipeline_stage_ = stages.size();
     for (const bool gpu : {false, true}) {
       Rung r;
-      r.stage = pipeline_stage_;
+      r.pick = Pick{pipeline_stage_, gpu ? 1 : 0, 0};
       r.stage_id = "pipeline";
       r.stage_title = "whole pipeline";
       r.variant = gpu ? "pipeline-best" : "pipeline-cpu";
@@ -348,20 +353,19 @@ void LadderRun::measure(size_t index) {
     r = rungs_[index];
   }
   if (r.state != RungState::Pending) return;
-  if (r.stage == pipeline_stage_) {
+  if (r.pick.stage == pipeline_stage_) {
     measure_pipeline(r);
     std::lock_guard<std::mutex> lock(mutex_);
     rungs_[index] = std::move(r);
     return;
   }
   // The rung's variant as the demo lists it: its block sizes and how they are written.
-  const std::vector<Stage> stages = demo_.stages();
-  const VariantChoice* v = nullptr;
-  for (const VariantChoice& c : stages[r.stage].variants)
-    if (c.id == r.variant) v = &c;
+  const VariantChoice& v = variant_of(demo_.stage_tables(), r.pick);
   // The blocks to try: every allowed one (best), else the one listed.
-  std::vector<int> blocks{r.block};
-  if (options_.best_block && v && !v->blocks.empty()) blocks.assign(v->blocks.begin(), v->blocks.end());
+  std::vector<int> blocks{r.pick.block};
+  if (options_.best_block && !v.blocks.empty()) blocks.assign(v.blocks.begin(), v.blocks.end());
+  // The probes' picks: the demo's, with the rung's at each block.
+  Picks picks = demo_.setup().picks;
   const BenchSuite peaks = device_peaks();
   BenchMeasure how = measure_how();
   how.verify = true;  // until one block is verified: it stands for the others
@@ -370,8 +374,9 @@ void LadderRun::measure(size_t index) {
     if (cancel_.load()) return;
     const bool verifying = how.verify;
     BenchRow row;
+    picks.at(r.pick.stage) = Pick{r.pick.stage, r.pick.variant, block};
     const BenchMeasured m = bench_measure_probe(
-        row, [&] { return demo_.probe(r.stage, r.variant, block); }, how, peaks);
+        row, [&] { return demo_.probe(picks, r.pick.stage); }, how, peaks);
     if (m.outcome == BenchOutcome::Cancelled) return;
     if (m.outcome == BenchOutcome::Unavailable) {
       if (!any) {
@@ -396,8 +401,8 @@ void LadderRun::measure(size_t index) {
     }
     if (!any || row.ms_median < r.row.ms_median) {
       r.row = row;
-      r.block = block;
-      r.block_label = v ? block_label(*v, block) : std::to_string(block);
+      r.pick.block = block;
+      r.block_label = block_label(v, block);
     }
     any = true;
     r.state = RungState::Measured;
@@ -422,7 +427,7 @@ void LadderRun::measure_pipeline(Rung& r) {
     std::vector<const Rung*> m;
     const Rung* any = nullptr;
     for (const Rung& x : rs) {
-      if (x.stage != s || x.gpu != r.gpu) continue;
+      if (x.pick.stage != s || x.gpu != r.gpu) continue;
       if (!any) any = &x;
       if (x.state == RungState::Measured) m.push_back(&x);
     }
@@ -439,24 +444,24 @@ void LadderRun::measure_pipeline(Rung& r) {
     per_stage.push_back(std::move(m));
     running.push_back(s);
   }
-  auto step = [&](size_t k, const Rung* x) { return PipelineStep{running[k], x->variant, x->block}; };
-  std::vector<std::vector<PipelineStep>> candidates(1);
-  for (size_t k = 0; k < running.size(); ++k) candidates[0].push_back(step(k, per_stage[k].front()));
+  auto step = [&](Picks& c, size_t k, const Rung* x) { c.at(running[k]) = x->pick; };
+  std::vector<Picks> candidates(1, demo_.setup().picks);
+  for (size_t k = 0; k < running.size(); ++k) step(candidates[0], k, per_stage[k].front());
   // A first stage's variant may do a later stage's work (a histogram that writes the LUT) and be
   // slower on its own yet faster chained: every measured one of it is tried with the others' best.
   if (r.gpu)
     for (size_t i = 1; i < per_stage[0].size(); ++i) {
-      std::vector<PipelineStep> c = candidates[0];
-      c[0] = step(0, per_stage[0][i]);
+      Picks c = candidates[0];
+      step(c, 0, per_stage[0][i]);
       candidates.push_back(std::move(c));
     }
   const BenchSuite peaks = device_peaks();
   const BenchMeasure how = measure_how();  // the stages' variants were verified: not again
   bool any = false;
-  for (const std::vector<PipelineStep>& c : candidates) {
+  for (const Picks& c : candidates) {
     BenchRow row;
     const BenchMeasured m = bench_measure_probe(
-        row, [&] { return demo_.pipeline_probe(c); }, how, peaks);
+        row, [&] { return demo_.probe(c, kWholePipeline); }, how, peaks);
     if (m.outcome == BenchOutcome::Cancelled) return;
     if (m.outcome != BenchOutcome::Measured) {
       if (!any) {

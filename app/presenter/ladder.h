@@ -3,9 +3,10 @@
 // copy of the demo's current input (Demo::probe), warm and synchronised by the bench's own
 // measurement (bench_measure_probe: median of repeats), each verified against the CPU reference
 // first (a variant that disagrees is marked Failed, never charted as a result), at its fastest
-// allowed block size or at the chosen one. A demo of several stages that offers its whole pipeline
-// (Demo::pipeline_probe) gets a last panel, "pipeline": the CPU pipeline and the GPU pipeline at its
-// best (the fastest measured variant of each running stage, chained), each timed as one step.
+// allowed block size or at the chosen one. A demo of several stages that make one result together
+// (StageTables::pipeline) gets a last panel, "pipeline": the CPU pipeline and the GPU pipeline at its
+// best (the fastest measured variant of each running stage, chained: Demo::probe of kWholePipeline),
+// each timed as one step. A rung is one pick of the demo's Setup changed; the lead stage comes first.
 // One code path for the window and `gpulab ladder`: a LadderRun runs on a worker thread (the window
 // polls it between frames, so no frame waits for a measurement) or on the caller's (the CLI).
 #include <atomic>
@@ -28,13 +29,15 @@ enum class RungState { Pending, Measured, Failed, Unavailable };
 const char* state_name(RungState s);
 
 struct Rung {
-  size_t stage = 0;
+  // What the rung runs: its stage (the panel; the whole pipeline's panel is the stage after the last),
+  // the variant (its index in the stage's table) and the block measured (the fastest of those tried,
+  // or the chosen one).
+  Pick pick;
   std::string stage_id, stage_title;
-  std::string variant, title, lesson;
-  bool gpu = false;  // a GPU variant (needs CUDA)
+  std::string variant, title, lesson;  // variant: its id, as the table, CSV, JSON and chart write it
+  bool gpu = false;                    // a GPU variant (needs CUDA)
   RungState state = RungState::Pending;
   std::string reason;              // Unavailable / Failed: why
-  int block = 0;                   // the block measured (the fastest of those tried, or the chosen one)
   std::string block_label;         // "32x32", "256", "-"
   std::string note;                // the probe's note (e.g. "not verified: ...")
   BenchRow row;                    // the measurement, in the bench's terms (ms, items/s, % of peak)

@@ -70,10 +70,10 @@ void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& 
     if (!why.empty()) {
       if (c.counters.empty()) ImGui::TextDisabled("counters unavailable");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("counters unavailable: %s", why.c_str());
-    } else if (counters_->queued(r.stage, r.variant)) {
+    } else if (counters_->queued(r.pick)) {
       if (c.counters.empty()) ImGui::TextDisabled("measuring counters\xE2\x80\xA6");
     } else if (c.counters.empty()) {
-      if (ImGui::SmallButton("measure counters")) counters_->request(demo_name_, r.stage, r.variant, r.block);
+      if (ImGui::SmallButton("measure counters")) counters_->request(demo_name_, r.pick);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("read the GPU's own counters for one step of %s (on a copy of the input)",
                           r.variant.c_str());
@@ -81,7 +81,7 @@ void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& 
       // The line itself is the button: click to measure again.
       if (ImGui::InvisibleButton("##again",
                                  ImVec2(std::max(1.0f, s.rect.width()), std::max(1.0f, s.rect.height()))))
-        counters_->request(demo_name_, r.stage, r.variant, r.block);
+        counters_->request(demo_name_, r.pick);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("the GPU's counters for one step of %s; click to measure again", r.variant.c_str());
     }

@@ -43,14 +43,15 @@ std::string too_long(const std::string& key, std::string_view text, size_t max) 
 // The options a step may set for `demo`: its own option group's, less the outputs, plus the shared
 // --image, --seed and --init (the demos that take no --init refuse it when the step is checked). Names
 // without dashes, for the "known:" list of messages.
-struct DemoParams {
+struct ParamNames {
   std::set<std::string> names;
   std::set<std::string> flags;  // options that take no value
 };
-DemoParams demo_params(Demo& demo) {
+ParamNames param_names(const Demo& demo) {
   CLI::App scratch;
-  demo.add_options(scratch);
-  DemoParams p;
+  const std::unique_ptr<gpulab::DemoParams> params = demo.make_params();
+  params->add_options(scratch);
+  ParamNames p;
   for (CLI::App* g : scratch.get_subcommands([](CLI::App*) { return true; }))
     for (const CLI::Option* o : g->get_options()) {
       if (o->get_type_name().rfind(kOutputPath, 0) == 0) continue;  // a lesson writes nothing
@@ -91,8 +92,10 @@ struct Problem {
 
 class Parser {
  public:
-  Parser(const fs::path& file, const DemoFactory& make) : file_(file), make_(make) {
-    for (const auto& d : make_()) demo_names_.emplace_back(d->name());
+  Parser(const fs::path& file, const DemoFactory& make, bool device)
+      : file_(file), make_(make), device_(device) {
+    demos_ = make_();
+    for (const auto& d : demos_) demo_names_.emplace_back(d->name());
   }
 
   std::string at(int line, int step, const std::string& what) const {
@@ -280,7 +283,7 @@ class Parser {
       Demo* demo = nullptr;
       for (auto& d : demos)
         if (d->name() == s->demo) demo = d.get();
-      const DemoParams known = demo_params(*demo);
+      const ParamNames known = param_names(*demo);
       for (auto&& [key, node] : *params->as_table()) {
         const std::string k(key.str());
         const int line = static_cast<int>(node.source().begin.line);
@@ -321,122 +324,105 @@ class Parser {
       s->title = s->variants.empty()       ? s->demo
                  : s->variants.size() == 2 ? s->variants[0] + " vs " + s->variants[1]
                                            : s->variants[0];
-    // Started as the command line would start it: every value checked by the demo's own code. A step
-    // that is another's command line again (the same input, the same variant) is not started twice:
-    // a lesson of many steps on one image decodes it once.
-    std::string key;
-    for (const std::string& a : s->args()) key += a + '\0';
-    if (s->variants.size() == 2) key += s->variants[1];
-    if (!checked_.insert(key).second) return {};
-    StepDemo made = make_step_demo(*s, make_, false);
-    if (made.error.empty()) return {};
+    // Made as the command line would make it: every value checked by the demo's own code.
+    const std::string error = make_setups(*s);
+    if (error.empty()) return {};
     // The line of what the message names: a parameter (or its value), the variant, the block.
     int line = s->line;
     for (const ParamAt& p : param_lines)
-      if (made.error.find("--" + p.name) != std::string::npos ||
-          (p.value.size() > 2 && made.error.find(p.value) != std::string::npos))
+      if (error.find("--" + p.name) != std::string::npos ||
+          (p.value.size() > 2 && error.find(p.value) != std::string::npos))
         line = p.line;
-    if (made.error.find("block") != std::string::npos) line = block_line;
-    if (made.error.find("variant") != std::string::npos) line = variant_line;
-    return {line, made.error};
+    if (error.find("block") != std::string::npos) line = block_line;
+    if (error.find("variant") != std::string::npos) line = variant_line;
+    return {line, error};
+  }
+
+  // A fresh instance of the step's demo.
+  std::unique_ptr<Demo> fresh(const std::string& name) const {
+    for (auto& d : make_())
+      if (d->name() == name) return std::move(d);
+    return nullptr;
+  }
+
+  // `setup` configured on a fresh demo, as the app would start it: "" or why not.
+  std::string check(const Setup& setup) const {
+    std::unique_ptr<Demo> d = fresh(setup.demo);
+    d->bind(setup);
+    std::string error = d->configure(options_without_outputs(false));
+    if (error.empty() && d->batch_requested()) error = "a lesson step writes no files";
+    return error;
+  }
+
+  // The step's Setup (its parameters, shared inputs and picks) and, for an A/B step, B's: the same
+  // with the second variant picked. "" or why not.
+  std::string make_setups(LessonStep& s) {
+    // A step that is another's again (the same input, the same variants and blocks) is not configured
+    // twice: a lesson of many steps on one image decodes it once.
+    std::string key = s.demo;
+    for (const auto& [k, v] : s.params) key += "\n--" + k + "\n" + v;
+    for (const std::string& v : s.variants) key += "\n--variant\n" + v;
+    for (const std::string& b : s.blocks) key += "\n--block\n" + b;
+    const bool check_it = checked_.insert(key).second;
+    const Demo* demo = nullptr;  // its tables and parameters (a fresh one is configured by check)
+    for (const auto& d : demos_)
+      if (d->name() == s.demo) demo = d.get();
+    const StageTables& tables = demo->stage_tables();
+    Setup a = default_setup(*demo, device_);
+    std::vector<std::string> args;
+    for (const auto& [k, v] : s.params) {
+      args.push_back("--" + k);
+      if (!v.empty()) args.push_back(v);
+    }
+    if (std::string bad = parse_demo_options(args, *a.params.get(), a.shared); !bad.empty()) return bad;
+    std::optional<Pick> b_pick;
+    if (s.variants.size() == 2) {
+      b_pick = find_pick(tables, s.variants[1]);
+      if (!b_pick)
+        return "unknown variant " + text::quote(s.variants[1]) + " for " + s.demo +
+               " (gpulab --list shows the ids)";
+    }
+    const std::vector<std::string> first(s.variants.begin(),
+                                         s.variants.begin() + (s.variants.empty() ? 0 : 1));
+    if (std::string bad = apply_choices(*demo, first, s.blocks, a); !bad.empty()) return bad;
+    if (b_pick) {
+      Setup b = a;
+      choose(tables, b, *b_pick);
+      if (std::string bad = check_it ? check(b) : ""; !bad.empty()) return bad;
+      s.b = std::move(b);
+    }
+    if (std::string bad = check_it ? check(a) : ""; !bad.empty()) return bad;
+    s.setup = std::move(a);
+    return {};
   }
 
   fs::path file_;
   const DemoFactory& make_;
+  bool device_ = false;
+  std::vector<std::unique_ptr<Demo>> demos_;  // one of each, never configured: tables, parameters
   std::vector<std::string> demo_names_;
-  std::set<std::string> checked_;  // the steps' command lines started without a problem
+  std::set<std::string> checked_;  // the steps (as written) already configured
 };
 
 }  // namespace
-
-std::vector<std::string> LessonStep::args() const {
-  std::vector<std::string> a = {"gpulab", "--demo", demo};
-  // The second variant of an A/B step is the other half's: the demo itself runs the first.
-  if (!variants.empty()) a.insert(a.end(), {"--variant", variants.front()});
-  for (const std::string& b : blocks) a.insert(a.end(), {"--block", b});
-  for (const auto& [k, v] : params) {
-    a.push_back("--" + k);
-    if (!v.empty()) a.push_back(v);
-  }
-  return a;
-}
-
-std::string LessonStep::input_key() const {
-  std::string key = demo;
-  for (const auto& [k, v] : params) key += "\n--" + k + "\n" + v;
-  return key;
-}
-
-StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu) {
-  // Both variants of an A/B step must be the demo's; the second is checked on its own.
-  if (step.variants.size() == 2) {
-    std::vector<std::string> other = without_variant_options(step.args());
-    other.insert(other.end(), {"--variant", step.variants[1]});
-    StepDemo b = make_demo_from_args(other, step.demo, make_demos, cpu);
-    if (!b.demo) return b;
-  }
-  return make_demo_from_args(step.args(), step.demo, make_demos, cpu);
-}
-
-std::vector<std::string> without_variant_options(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--variant" || a == "--block") {
-      ++i;  // and its value
-      continue;
-    }
-    if (a.rfind("--variant=", 0) == 0 || a.rfind("--block=", 0) == 0) continue;
-    out.push_back(a);
-  }
-  return out;
-}
-
-StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo_name,
-                             const DemoFactory& make_demos, bool cpu) {
-  StepDemo out;
-  std::vector<std::unique_ptr<Demo>> demos = make_demos();
-  std::vector<Demo*> views;
-  for (const auto& d : demos) views.push_back(d.get());
-  if (cpu) args.push_back("--cpu");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  ParseResult parsed = parse_command_line(static_cast<int>(argv.size()), argv.data(), views);
-  if (!parsed.options) {
-    out.error = parsed.error;
-    return out;
-  }
-  const Options& o = *parsed.options;
-  for (auto& d : demos)
-    if (d->name() == demo_name) out.demo = std::move(d);
-  if (!out.demo) {
-    out.error = "no demo " + text::quote(demo_name);
-    return out;
-  }
-  Demo& d = *out.demo;
-  out.error = apply_variant_options(d, o);
-  if (out.error.empty()) out.error = d.configure(o);
-  if (out.error.empty() && d.batch_requested()) out.error = "a lesson step writes no files";
-  if (!out.error.empty()) out.demo.reset();
-  return out;
-}
 
 std::string lesson_opened_notice(const Lesson& lesson) {
   return "lesson: " + text::escape(lesson.title) + " (" + std::to_string(lesson.steps.size()) +
          " steps; PageDown / PageUp)";
 }
 
-LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoFactory& make_demos) {
-  Parser p(file, make_demos);
+LessonLoad parse_lesson(std::string_view text, const fs::path& file, const DemoFactory& make_demos,
+                        bool device) {
+  Parser p(file, make_demos, device);
   return p.parse(text);
 }
 
-LessonLoad load_lesson(const fs::path& file, const DemoFactory& make_demos) {
+LessonLoad load_lesson(const fs::path& file, const DemoFactory& make_demos, bool device) {
   files::ReadResult rr = files::read_regular_file(file, kMaxLessonBytes);
   if (!rr.error.empty())
     return {std::nullopt, text::escape(file.string()) + ": cannot read the lesson (" + rr.error + ")"};
   const std::string_view src(reinterpret_cast<const char*>(rr.bytes.data()), rr.bytes.size());
-  return parse_lesson(src, file, make_demos);
+  return parse_lesson(src, file, make_demos, device);
 }
 
 std::vector<fs::path> shipped_lessons(const fs::path& assets) {

@@ -1,9 +1,9 @@
 #pragma once
 // Lesson scripts: a lecture as a TOML file of ordered steps that the lesson player (lesson_player.h)
-// walks through on a clicker. A step names a demo, its variant (two for A/B), block size and the
-// demo's own parameters, spelled as the demo's command-line options without the dashes, so that a
-// step is exactly what `gpulab --demo D --variant V --block B --KEY VALUE...` would start and is
-// checked by the same code (the demo's option group, configure(), apply_variant_options()).
+// walks through on a clicker. A step is a Setup: it names a demo, its variant (two for A/B), block
+// size and the demo's own parameters, spelled as the demo's command-line options without the dashes,
+// so that a step is exactly what `gpulab --demo D --variant V --block B --KEY VALUE...` would start
+// and is checked by the same code (the demo's option group, apply_choices(), configure()).
 //
 //   title = "Game of Life: from the CPU to bit packing"
 //   [[step]]
@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setup.h"
+
 namespace gpulab {
 class Demo;
 }
@@ -40,20 +42,19 @@ struct LessonStep {
   int line = 0;       // where the step's [[step]] table starts (1-based)
   std::string title;  // short name for "next: ..."
   std::string demo;
-  std::vector<std::string> variants;  // 0 (the demo's default), 1, or 2 (A/B: first and second)
-  std::vector<std::string> blocks;    // as --block takes them: "N" or "STAGE=N"
-  std::vector<std::pair<std::string, std::string>> params;  // option name (no dashes), value ("" for a flag)
+  std::vector<std::string> variants;  // as written: 0 (the demo's default), 1, or 2 (A/B: first and second)
+  std::vector<std::string> blocks;    // as written, as --block takes them: "N" or "STAGE=N"
+  std::vector<std::pair<std::string, std::string>> params;  // as written: option name (no dashes), value
   std::optional<bool> ladder;  // true: start the ladder at this step (closed at steps without it)
   std::optional<bool> code;    // the code panel; left out: as the step before (none: as the user left it)
   std::string caption, notes;
 
-  // The command line this step is (argv[0] included): --demo, --variant, --block and the params.
-  std::vector<std::string> args() const;
-  // The demo and its input without the variant and block: two steps with the same key show the same
-  // simulation, so going from one to the other only switches the variant (the state carries on).
-  std::string input_key() const;
+  // What the step runs: the demo, its parameters and shared inputs, the picks (the first variant's,
+  // and the blocks), the defaults of the device the lesson was read for.
+  Setup setup;
+  // An A/B step's B half: `setup` with the second variant picked.
+  std::optional<Setup> b;
 };
-
 struct Lesson {
   std::filesystem::path file;
   std::string title;
@@ -69,31 +70,18 @@ struct LessonLoad {
   std::string error;  // "FILE:LINE: step K: what is wrong" when lesson is empty
 };
 
-// Makes a fresh set of every demo (the shell's make_demos): a step is checked and started on fresh
-// instances, so that its parameters start from the demo's defaults.
+// Makes a fresh set of every demo (the shell's make_demos): a step is checked on fresh instances, so
+// that its parameters start from the demo's defaults.
 using DemoFactory = std::function<std::vector<std::unique_ptr<Demo>>()>;
 
-// Parses and checks a lesson: TOML, keys, types, every step configured on a fresh demo as the
-// command line would be (unknown variant ids, values out of range, missing files are refused here,
-// not when the step is reached). `file` names the source in messages and anchors relative paths.
+// Parses and checks a lesson: TOML, keys, types, every step's Setup made and configured on a fresh demo
+// as the command line's would be (unknown variant ids, values out of range, missing files are refused
+// here, not when the step is reached). `file` names the source in messages and anchors relative
+// paths; `device`: a CUDA device is present (the picks a step does not name are its defaults).
 LessonLoad parse_lesson(std::string_view text, const std::filesystem::path& file,
-                        const DemoFactory& make_demos);
+                        const DemoFactory& make_demos, bool device = false);
 // Reads `file` (a regular file of at most 1 MiB) and parses it.
-LessonLoad load_lesson(const std::filesystem::path& file, const DemoFactory& make_demos);
-
-// A fresh demo configured for `step` (its variant and block applied, not attached), or the reason
-// it cannot be. `cpu`: the app runs on the CPU backend (--cpu).
-struct StepDemo {
-  std::unique_ptr<Demo> demo;
-  std::string error;
-};
-StepDemo make_step_demo(const LessonStep& step, const DemoFactory& make_demos, bool cpu);
-// The same from a command line (argv[0] first) for demo `demo` (A/B's two halves; F8 outside a lesson
-// starts from the app's own command line).
-StepDemo make_demo_from_args(std::vector<std::string> args, std::string_view demo,
-                             const DemoFactory& make_demos, bool cpu);
-// `args` without --variant and --block (and their values).
-std::vector<std::string> without_variant_options(const std::vector<std::string>& args);
+LessonLoad load_lesson(const std::filesystem::path& file, const DemoFactory& make_demos, bool device = false);
 
 // The lessons shipped in `assets`/lessons, sorted by file name.
 std::vector<std::filesystem::path> shipped_lessons(const std::filesystem::path& assets);

@@ -4,6 +4,7 @@
 // the top right corner, the step's caption large at the bottom of the view (the HUD sits above it),
 // and a line saying so when the step's variant cannot run here. Starting a step (swapping in the
 // demo it configures, choosing its variant) is the App's, through the Demo interface.
+#include <optional>
 #include <string>
 
 #include "presenter/lesson.h"
@@ -28,9 +29,10 @@ class LessonPlayer {
   // (no CUDA device): cpu-lut is shown"), "" when the step is shown as written.
   void shown(int k, std::string problem);
   const std::string& problem() const { return problem_; }
-  // The input the demo now shows (LessonStep::input_key of the step that started it).
-  const std::string& input_key() const { return input_key_; }
-  void set_input_key(std::string key) { input_key_ = std::move(key); }
+  // The Setup whose input the demo now shows (the step that started it); none: the next step starts
+  // its demo afresh.
+  const std::optional<Setup>& input() const { return input_; }
+  void set_input(std::optional<Setup> s) { input_ = std::move(s); }
 
   // "step 3 of 9 — next: constant memory"; "step 9 of 9 — the end".
   std::string progress() const;
@@ -39,7 +41,7 @@ class LessonPlayer {
   Lesson lesson_;
   int current_ = -1;
   std::string problem_;
-  std::string input_key_;
+  std::optional<Setup> input_;
 };
 
 // Where the overlay went (window points), for the layout report.

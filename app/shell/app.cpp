@@ -70,10 +70,20 @@ double now_seconds() {
 }
 }  // namespace
 
-App::App(Options options, std::vector<std::unique_ptr<Demo>> demos)
+App::App(Options options, std::vector<std::unique_ptr<Demo>> demos, std::vector<Params> params)
     : options_(std::move(options)), demos_(std::move(demos)) {
   vsync_ = options_.vsync;
   caption_ = options_.caption;
+  if (demos_.empty()) demos_ = make_demos();
+  // What each demo runs: the command line's parameters (its demo's); init resolves the picks.
+  setups_.reserve(demos_.size());
+  for (size_t i = 0; i < demos_.size(); ++i) {
+    setups_.emplace_back();
+    setups_[i].demo = std::string(demos_[i]->name());
+    setups_[i].params =
+        i < params.size() && params[i] ? std::move(params[i]) : Params(demos_[i]->make_params());
+    demos_[i]->bind(setups_[i]);
+  }
 }
 
 App::~App() { shutdown(); }
@@ -216,7 +226,6 @@ bool App::init(std::string* error) {
       ctx_.assets = exe.parent_path() / "assets";
   }
 
-  if (demos_.empty()) demos_ = make_demos();
   demo_ = demos_.size();
   std::string names;
   for (size_t i = 0; i < demos_.size(); ++i) {
@@ -228,8 +237,12 @@ bool App::init(std::string* error) {
     *error = "no demo " + text::quote(options_.demo) + " (demos: " + names + ")";
     return false;
   }
+  // The picks, resolved once for the device in use (defaults included) before anything checks them:
+  // the command line's for its demo, the defaults for the others.
+  for (size_t i = 0; i < demos_.size(); ++i)
+    setups_[i].picks = default_picks(demos_[i]->stage_tables(), ctx_.cuda);
   Demo& d = *demos_[demo_];
-  std::string bad = apply_variant_options(d, options_);
+  std::string bad = resolve_setup(d, options_, std::move(setups_[demo_].params), ctx_.cuda, &setups_[demo_]);
   if (bad.empty()) bad = d.configure(options_);
   if (bad.empty() && options_.steps >= 0 && !d.batch_requested())
     bad = "--steps goes with a batch output of the " + std::string(d.name()) + " demo (see --help)";
@@ -292,8 +305,17 @@ void App::shutdown() {
 bool App::attach_current() {
   attach_error_.clear();
   try {
-    demos_[demo_]->attach(ctx_);
+    Demo& d = *demos_[demo_];
+    d.attach(ctx_);
     attached_ = true;
+    // A pick that cannot run here (a GPU variant without a CUDA device) becomes its stage's CPU one.
+    Setup& s = setups_[demo_];
+    Picks runnable = s.picks;
+    if (runnable_picks(d, runnable)) {
+      const Picks before = std::exchange(s.picks, runnable);
+      std::string why;
+      if (!d.picks_changed(before, &why)) notify(why);
+    }
   } catch (const std::exception& e) {
     attached_ = false;
     attach_error_ = "cannot start " + std::string(demos_[demo_]->title()) + ": " + e.what();
@@ -317,12 +339,19 @@ void App::select_demo(size_t index) {
   replace_demo(index, nullptr, true);
 }
 
-bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember) {
+std::string App::configure_fresh(Demo& demo, const Setup& setup) {
+  demo.bind(setup);
+  return demo.configure(options_without_outputs(options_.cpu));
+}
+
+bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember, const Setup* setup) {
   stop_ab();
   ladder_.reset();  // a ladder belongs to the demo it measured (a run is cancelled and joined first)
   if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
   attached_ = false;
   if (fresh) demos_[index] = std::move(fresh);
+  if (setup) setups_[index] = *setup;
+  demos_[index]->bind(setups_[index]);
   demo_ = index;
   timings_.forget();  // the previous demo's rows go with it
   if (remember) {
@@ -333,10 +362,17 @@ bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember)
   return attach_current();
 }
 
-void App::choose_variant(size_t stage, std::string_view id) {
-  std::string why;
+bool App::change_picks(const Setup& next, std::string* why) {
+  return gpulab::change_picks(*demos_[demo_], setups_[demo_], next, why);
+}
+
+void App::choose_variant(size_t stage, int variant) {
   guarded("variant", [&] {
-    if (demos_[demo_]->set_variant(stage, id, &why))
+    Setup next = setups_[demo_];
+    const StageTables& t = demos_[demo_]->stage_tables();
+    choose(t, next, pick_of(t, stage, variant));
+    std::string why;
+    if (change_picks(next, &why))
       timings_.clear();
     else
       notify(why);
@@ -344,9 +380,16 @@ void App::choose_variant(size_t stage, std::string_view id) {
 }
 
 void App::choose_block(size_t stage, int block) {
-  std::string why;
   guarded("block", [&] {
-    if (demos_[demo_]->set_block(stage, block, &why))
+    Setup next = setups_[demo_];
+    std::string why;
+    if (!check_block(variant_of(demos_[demo_]->stage_tables(), next.picks.at(stage)), block, &why)) {
+      notify(why);
+      return;
+    }
+    next.picks[stage].block = block;
+    next.focus = stage;
+    if (change_picks(next, &why))
       timings_.clear();
     else
       notify(why);
@@ -356,14 +399,15 @@ void App::choose_block(size_t stage, int block) {
 void App::cycle_variant(int direction) {
   if (!attached_) return;
   const std::vector<Stage> stages = demos_[demo_]->stages();
-  if (stages.empty()) return;
-  const auto& vs = stages.front().variants;
+  const size_t lead = demos_[demo_]->lead_stage();
+  if (lead >= stages.size()) return;
+  const auto& vs = stages[lead].variants;
   const int n = static_cast<int>(vs.size());
-  int i = stages.front().variant;
+  int i = stages[lead].variant;
   for (int k = 0; k < n; ++k) {
     i = (i + direction + n) % n;
     if (!vs[i].available) continue;
-    choose_variant(0, vs[i].id);
+    choose_variant(lead, i);
     return;
   }
 }
@@ -834,13 +878,15 @@ int gpulab_main(int argc, const char* const* argv) {
       return 1;
     }
     case Options::Mode::Bench:
+      for (size_t i = 0; i < demos.size(); ++i)
+        if (demos[i]->name() == o.demo && i < r.params.size()) return run_bench(o, std::move(r.params[i]));
       return run_bench(o);
     case Options::Mode::Ladder:
     case Options::Mode::Counters:
     case Options::Mode::Run:
       break;
   }
-  App app(std::move(o), std::move(demos));
+  App app(std::move(o), std::move(demos), std::move(r.params));
   return app.run();
 }
 

@@ -31,8 +31,9 @@ struct DeviceInfo;
 
 class App {
  public:
-  // `demos` are the ones the command line was parsed with (their options are set in them).
-  App(Options options, std::vector<std::unique_ptr<Demo>> demos);
+  // `demos` are the ones the command line was parsed with, `params` their parameters as parsed (in the
+  // same order; empty: every demo's defaults).
+  App(Options options, std::vector<std::unique_ptr<Demo>> demos, std::vector<Params> params = {});
   ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -121,15 +122,20 @@ class App {
   void draw_messages();
   void draw_caption();
   void cycle_variant(int direction);
-  void choose_variant(size_t stage, std::string_view id);
+  void choose_variant(size_t stage, int variant);
   void choose_block(size_t stage, int block);
+  // Gives the running demo `next` (a copy of its Setup with other picks): every changed pick must run
+  // here and the demo must take it (Demo::picks_changed); else the Setup stays and *why says why.
+  bool change_picks(const Setup& next, std::string* why);
+  // Binds a fresh `demo` to `setup` and configures it for a run that writes nothing: "" or why not.
+  std::string configure_fresh(Demo& demo, const Setup& setup);
   bool attach_current();
   Input read_input(const Frame& f);
   void select_demo(size_t index);
-  // Detaches the current demo and attaches demo `index`, first replaced by `fresh` when it is given
-  // (the ladder and A/B end, the timings restart); `remember` saves it as the last demo. Returns
-  // whether it attached.
-  bool replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember);
+  // Detaches the current demo and attaches demo `index`, first replaced by `fresh` running `setup`
+  // when they are given (the ladder and A/B end, the timings restart); `remember` saves it as the last
+  // demo. Returns whether it attached.
+  bool replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember, const Setup* setup = nullptr);
   // The part of the display the panel leaves free (window points), above the caption strip when it
   // is shown and, with `above_lesson_band`, above the lesson's caption band.
   presenter::HudBox view_box(const Frame& f, bool above_lesson_band = true) const;
@@ -147,13 +153,12 @@ class App {
   void record_lesson_layout();
   void draw_code(const Frame& f);  // the code panel (F4)
   void toggle_recording();         // F9
-  // A/B (app_ab.cpp): two variants side by side on the input `base_args` configure.
-  bool start_ab(const std::vector<std::string>& base_args, const std::string& demo, const std::string& a,
-                const std::string& b, std::string* why);
-  // The B half beside the running demo (the A half, which runs `a`): B is the demo configured by
-  // `base_args` with its variant and block options replaced by `b`.
-  bool start_ab_b(const std::vector<std::string>& base_args, const std::string& a, const std::string& b,
-                  std::string* why);
+  // A/B (app_ab.cpp): the Setups `a` and `b` (b = a with one pick changed) side by side: A becomes the
+  // app's demo (started afresh from `a`), B runs beside it.
+  bool start_ab(const Setup& a, const Setup& b, std::string* why);
+  // The B half beside the running demo (the A half): a fresh demo running `b`. `a_asked` is what A was
+  // asked to run: a pick that fell back to another (it cannot run here) ends the A/B.
+  bool start_ab_b(const Setup& a_asked, const Setup& b, std::string* why);
   void stop_ab();
   void toggle_ab();  // F8
   void compute_ab(Frame& f);
@@ -193,6 +198,8 @@ class App {
   Timings timings_;
   Context ctx_;
   std::vector<std::unique_ptr<Demo>> demos_;
+  // What each demo runs (demos_[i] is bound to setups_[i]): sized once, never reallocated.
+  std::vector<Setup> setups_;
   size_t demo_ = 0;
   bool attached_ = false;
   bool imgui_ = false;

@@ -1,6 +1,7 @@
 // The App's A/B (presenter/ab.h): F8 or a lesson step with two variants. Both halves are fresh
-// instances of the demo configured from one command line; the A half becomes the app's demo (its
-// timings are the app's), the B half lives in the AbCompare with timings of its own.
+// instances of the demo, A running a Setup and B a copy of it with one pick changed; the A half
+// becomes the app's demo (its timings are the app's), the B half lives in the AbCompare with a Setup
+// and timings of its own.
 #include <imgui.h>
 
 #include <algorithm>
@@ -22,59 +23,54 @@ namespace {
 int half_width(const Frame& f) { return std::max(1, (f.width - f.inset_left) / 2); }
 }  // namespace
 
-bool App::start_ab(const std::vector<std::string>& base_args, const std::string& demo, const std::string& a,
-                   const std::string& b, std::string* why) {
+bool App::start_ab(const Setup& a, const Setup& b, std::string* why) {
   stop_ab();
   size_t index = demos_.size();
   for (size_t i = 0; i < demos_.size(); ++i)
-    if (demos_[i]->name() == demo) index = i;
+    if (demos_[i]->name() == a.demo) index = i;
   if (index == demos_.size()) {
-    *why = "no demo " + text::quote(demo);
+    *why = "no demo " + text::quote(a.demo);
     return false;
   }
-  std::vector<std::string> args_a = presenter::without_variant_options(base_args);
-  args_a.insert(args_a.end(), {"--variant", a});
-  presenter::StepDemo made_a = presenter::make_demo_from_args(args_a, demo, make_demos, options_.cpu);
-  if (!made_a.demo) {
-    *why = made_a.error;
+  std::unique_ptr<Demo> fresh = make_demo(a.demo);
+  if (std::string bad = configure_fresh(*fresh, a); !bad.empty()) {
+    *why = bad;
     return false;
   }
-  if (!replace_demo(index, std::move(made_a.demo), false)) {
+  if (!replace_demo(index, std::move(fresh), false, &a)) {
     *why = attach_error_;
     return false;
   }
-  return start_ab_b(base_args, a, b, why);
+  return start_ab_b(a, b, why);
 }
 
-bool App::start_ab_b(const std::vector<std::string>& base_args, const std::string& a, const std::string& b,
-                     std::string* why) {
+bool App::start_ab_b(const Setup& a_asked, const Setup& b, std::string* why) {
   stop_ab();
-  std::vector<std::string> args_b = presenter::without_variant_options(base_args);
-  args_b.insert(args_b.end(), {"--variant", b});
-  presenter::StepDemo made_b =
-      presenter::make_demo_from_args(args_b, demos_[demo_]->name(), make_demos, options_.cpu);
-  if (!made_b.demo) {
-    *why = made_b.error;
+  auto ab = std::make_unique<presenter::AbCompare>(b, make_demo(b.demo));
+  if (std::string bad = ab->configure(options_without_outputs(options_.cpu)); !bad.empty()) {
+    *why = bad;
     return false;
   }
-  auto ab = std::make_unique<presenter::AbCompare>(std::move(made_b.demo));
   try {
     ab->attach(ctx_);
   } catch (const std::exception& e) {
     *why = "cannot start the B half: " + std::string(e.what());
     return false;
   }
-  // Both must run what was asked: a variant that cannot run here would make the halves the same.
-  for (const auto& [want, running] : {std::pair{a, running_in_stage_of(demos_[demo_]->stages(), a)},
-                                      std::pair{b, running_in_stage_of(ab->b().stages(), b)}}) {
-    if (running != want) {
-      *why =
-          want + " cannot run here (" + ctx_.interop_unavailable_reason() + "): no A/B of " + a + " and " + b;
+  // Both must run what was asked: a pick that cannot run here would make the halves the same.
+  const StageTables& t = demos_[demo_]->stage_tables();
+  const size_t f = b.focus.value_or(0);  // the stage whose pick B changed
+  const std::string a_id(variant_of(t, a_asked.picks.at(f)).id), b_id(variant_of(t, b.picks.at(f)).id);
+  for (const auto& [want, running] : {std::pair{a_asked.picks[f], setups_[demo_].picks.at(f)},
+                                      std::pair{b.picks[f], ab->setup().picks.at(f)}}) {
+    if (want.variant != running.variant) {
+      *why = std::string(variant_of(t, want).id) + " cannot run here (" + ctx_.interop_unavailable_reason() +
+             "): no A/B of " + a_id + " and " + b_id;
       return false;
     }
   }
   ab_ = std::move(ab);
-  if (lesson_) lesson_->set_input_key({});  // the next step starts its own demo
+  if (lesson_) lesson_->set_input(std::nullopt);  // the next step starts its own demo
   playing_ = true;
   return true;
 }
@@ -90,31 +86,28 @@ void App::toggle_ab() {
   if (!attached_) return;
   Demo& d = *demos_[demo_];
   const std::vector<Stage> stages = d.stages();
-  if (stages.empty()) return;
-  // The first stage: its first variant that runs here (the baseline) against the one running now,
-  // or, when the baseline is running, against the next one that runs.
-  const Stage& st = stages.front();
-  std::vector<std::string> runnable;
-  for (const VariantChoice& v : st.variants)
-    if (v.available) runnable.emplace_back(v.id);
-  const std::string current(st.current().id);
+  const size_t lead = d.lead_stage();
+  if (lead >= stages.size()) return;
+  // The lead stage: its first variant that runs here (the baseline) against the one running now, or,
+  // when the baseline is running, against the next one that runs.
+  const Stage& st = stages[lead];
+  std::vector<int> runnable;
+  for (size_t i = 0; i < st.variants.size(); ++i)
+    if (st.variants[i].available) runnable.push_back(static_cast<int>(i));
   if (runnable.size() < 2) {
     notify("A/B needs two variants of " + std::string(st.title) + " that can run here; " +
            std::to_string(runnable.size()) + " can (" + ctx_.interop_unavailable_reason() + ")");
     return;
   }
-  const std::string a = runnable.front();
-  const std::string b = current != a ? current : runnable[1];
-  // The input: the lesson step's, else the command line's (when it started this demo), else the
-  // demo's defaults.
-  std::vector<std::string> base = {"gpulab", "--demo", std::string(d.name())};
-  if (lesson_ && lesson_->step() && lesson_->step()->demo == d.name())
-    base = lesson_->step()->args();
-  else if (options_.demo == d.name() && !options_.args.empty())
-    base = options_.args;
+  // A: what runs now (the lesson step's or the command line's input, the picks as they are) with the
+  // baseline picked; B = A with the other variant picked.
+  const StageTables& t = d.stage_tables();
+  const presenter::AbSetups h = presenter::ab_setups(
+      t, setups_[demo_], lead, runnable.front(), st.variant != runnable.front() ? st.variant : runnable[1]);
+  const std::string a_id(variant_of(t, h.a.picks[lead]).id), b_id(variant_of(t, h.b.picks[lead]).id);
   std::string why;
-  if (start_ab(base, std::string(d.name()), a, b, &why))
-    notify("A/B: " + a + " | " + b + " (F8 ends it)");
+  if (start_ab(h.a, h.b, &why))
+    notify("A/B: " + a_id + " | " + b_id + " (F8 ends it)");
   else
     notify("A/B: " + why);
 }

@@ -1,7 +1,7 @@
 // The App's lesson player (presenter/lesson_player.h): opening a lesson, starting its steps through
-// the Demo interface (a step on new input swaps in a fresh demo configured as its command line
-// would configure it; a step on the same input only switches the variant, so the simulation goes
-// on), the overlay and the panel's Lesson tab.
+// the Demo interface (a step on new input swaps in a fresh demo running the step's Setup; a step on
+// the same input only changes the picks it names, so the simulation goes on), the overlay and the
+// panel's Lesson tab.
 #include <imgui.h>
 
 #include <algorithm>
@@ -16,7 +16,7 @@
 namespace gpulab {
 
 bool App::open_lesson(const std::filesystem::path& path, int first_step, std::string* error) {
-  presenter::LessonLoad r = presenter::load_lesson(path, make_demos);
+  presenter::LessonLoad r = presenter::load_lesson(path, make_demos, ctx_.cuda);
   if (!r.lesson) {
     *error = "lesson refused: " + r.error;
     return false;
@@ -49,55 +49,54 @@ void App::go_to_step(int k) {
     lesson_->shown(k, "no demo " + text::quote(s.demo));
     return;
   }
-  const bool ab_step = s.variants.size() == 2;
-  if (attached_ && index == demo_ && lesson_->input_key() == s.input_key() && !ab_step) {
-    // The same input: only the variant and block change, the simulation carries on. (An A/B step
+  const bool ab_step = s.b.has_value();
+  const std::string want = s.variants.empty() ? std::string() : s.variants.front();
+  if (attached_ && index == demo_ && lesson_->input() && same_input(*lesson_->input(), s.setup) && !ab_step) {
+    // The same input: only the picks the step names change, the simulation carries on. (An A/B step
     // starts both halves afresh, so that they begin from the same state.)
-    Options o;
-    if (!s.variants.empty()) o.variants = {s.variants.front()};
-    o.blocks = s.blocks;
-    guarded("lesson", [&] { problem = apply_variant_options(*demos_[demo_], o); });
+    guarded("lesson", [&] {
+      Setup next = setups_[demo_];
+      const std::vector<std::string> variants = want.empty() ? std::vector<std::string>{} : std::vector{want};
+      problem = apply_choices(*demos_[demo_], variants, s.blocks, next);
+      if (problem.empty()) change_picks(next, &problem);
+    });
     timings_.clear();
   } else {
-    presenter::StepDemo made = presenter::make_step_demo(s, make_demos, options_.cpu);
-    if (!made.demo) {
-      problem = made.error;
-    } else {
-      lesson_->set_input_key(replace_demo(index, std::move(made.demo), false) ? s.input_key()
-                                                                              : std::string());
+    // A fresh demo running the step's Setup (an A/B step's A half).
+    std::unique_ptr<Demo> fresh = make_demo(s.demo);
+    problem = configure_fresh(*fresh, s.setup);
+    if (problem.empty()) {
+      lesson_->set_input(replace_demo(index, std::move(fresh), false, &s.setup)
+                             ? std::optional<Setup>(s.setup)
+                             : std::nullopt);
       playing_ = true;
     }
   }
   // A variant this machine cannot run (a GPU variant on the CPU backend) is said on screen; the
   // demo shows what it runs instead, and the lesson goes on.
-  if (attached_ && !s.variants.empty()) {
-    const std::string& want = s.variants.front();
-    const std::vector<Stage> stages = demos_[demo_]->stages();
-    if (const Stage* st = stage_offering(stages, want)) {
-      const std::string_view running = st->current().id;
-      if (running != want) {
-        auto it = std::find_if(st->variants.begin(), st->variants.end(),
-                               [&](const VariantChoice& v) { return v.id == want; });
-        const std::string why = !it->unavailable_reason.empty() ? it->unavailable_reason
-                                : !problem.empty()              ? problem
-                                                                : ctx_.interop_unavailable_reason();
-        problem = want + " cannot run here (" + why + "): " + std::string(running) + " is shown";
+  if (attached_ && !want.empty()) {
+    const StageTables& t = demos_[demo_]->stage_tables();
+    if (const std::optional<Pick> asked = find_pick(t, want)) {
+      const Pick& running = setups_[demo_].picks.at(asked->stage);
+      if (running.variant != asked->variant) {
+        const std::string no = demos_[demo_]->why_unavailable(asked->stage, asked->variant);
+        const std::string why = !no.empty()        ? no
+                                : !problem.empty() ? problem
+                                                   : ctx_.interop_unavailable_reason();
+        problem =
+            want + " cannot run here (" + why + "): " + std::string(variant_of(t, running).id) + " is shown";
       }
     }
   }
-  // A/B: the demo just started is the A half (it has the step's variant and block); B is made beside it.
+  // A/B: the demo just started is the A half (it runs the step's Setup); B is made beside it.
   if (ab_step && problem.empty()) {
     std::string why = attach_error_;
-    if (!attached_ || !start_ab_b(s.args(), s.variants[0], s.variants[1], &why))
+    if (!attached_ || !start_ab_b(s.setup, *s.b, &why))
       problem = "A/B: " + why + "; " + s.variants[0] + " is shown";
   }
   if (s.code) code_panel_ = *s.code;
-  if (attached_ && !s.variants.empty()) {  // the code panel shows the stage the step is about
-    const std::vector<Stage> stages = demos_[demo_]->stages();
-    for (size_t i = 0; i < stages.size(); ++i)
-      for (const VariantChoice& v : stages[i].variants)
-        if (v.id == s.variants.front()) code_stage_ = i;
-  }
+  if (attached_ && !want.empty())  // the code panel shows the stage the step is about
+    if (const std::optional<Pick> p = find_pick(demos_[demo_]->stage_tables(), want)) code_stage_ = p->stage;
   if (s.ladder.value_or(false)) start_ladder();
   lesson_->shown(k, problem);
   if (!problem.empty()) notify("lesson step " + std::to_string(k + 1) + ": " + problem);

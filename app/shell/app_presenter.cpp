@@ -57,8 +57,8 @@ void App::feed_hud_from_ladder() {
   for (const presenter::Rung& r : ladder_->rungs()) {
     if (r.state != presenter::RungState::Measured) continue;
     const bool base =
-        pipeline ? r.stage_id == "pipeline" && !r.gpu : r.stage == 0 && r.variant == in.baseline_variant;
-    if (base) hud_view_.note_baseline(in.baseline_key, r.row.ms_median);
+        pipeline ? r.stage_id == "pipeline" && !r.gpu : in.baseline && same_variant(r.pick, *in.baseline);
+    if (base) hud_view_.note_baseline(in.baseline_case, r.row.ms_median);
   }
 }
 

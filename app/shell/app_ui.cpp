@@ -96,10 +96,11 @@ void App::draw_pickers(Frame& f, bool compact) {
       if (v.id.size() > longest_id.size()) longest_id = v.id;
     width(longest_id);
     if (st.variants.size() > 1 && ImGui::BeginCombo("variant", std::string(cur.id).c_str())) {
-      for (const auto& v : st.variants) {
+      for (size_t vi = 0; vi < st.variants.size(); ++vi) {
+        const VariantChoice& v = st.variants[vi];
         const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
         const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
-        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) choose_variant(si, v.id);
+        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) choose_variant(si, static_cast<int>(vi));
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
           ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
                             v.available ? "" : v.unavailable_reason.c_str());

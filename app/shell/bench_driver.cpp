@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "common/cuda_probe.h"
 #include "common/file_io.h"
 #include "common/text.h"
 #include "core/bench.h"
@@ -14,7 +15,7 @@
 
 namespace gpulab {
 
-int run_bench(const Options& options) {
+int run_bench(const Options& options, Params params) {
   BenchSuite suite;
   BenchSpec spec;
   std::string names;
@@ -23,8 +24,11 @@ int run_bench(const Options& options) {
     names += (names.empty() ? "" : ", ") + std::string(demo->name());
     if (demo->name() != options.demo) continue;
     found = true;
+    // The Setup to measure: the command line's parameters and inputs.
+    const Setup setup =
+        bench_setup(*demo, options, std::move(params), cuda_status().available && !options.cpu);
     try {
-      if (!demo->bench(options, &spec)) {
+      if (!demo->bench(setup, options, &spec)) {
         std::fprintf(stderr, "gpulab bench: demo %s has no benchmark yet\n",
                      text::quote(options.demo).c_str());
         return 2;

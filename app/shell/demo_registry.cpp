@@ -19,4 +19,10 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   return demos;
 }
 
+std::unique_ptr<Demo> make_demo(std::string_view name) {
+  for (auto& d : make_demos())
+    if (d->name() == name) return std::move(d);
+  return nullptr;
+}
+
 }  // namespace gpulab

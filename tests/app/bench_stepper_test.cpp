@@ -244,7 +244,7 @@ TEST(BenchStepper, HistogramPipelinesAskedAloneBringTheirBaselinesAndNoStageRows
   o.bench_sizes = {{64, 32}};
   HisteqDemo demo;
   BenchSpec s;
-  ASSERT_TRUE(demo.bench(o, &s));
+  ASSERT_TRUE(demo.bench(default_setup(demo, false), o, &s));
   const BenchStepper stepper(s, o);
   ASSERT_EQ(stepper.jobs().size(), 3u * 5u);
   std::vector<std::string> first;
@@ -264,7 +264,7 @@ TEST(BenchStepper, NbodySkipsTheCpuWhereItsLastRateSaysItIsTooSlow) {
   o.cpu = true;
   NbodyDemo demo;
   BenchSpec s;
-  ASSERT_TRUE(demo.bench(o, &s));
+  ASSERT_TRUE(demo.bench(default_setup(demo, false), o, &s));
   ASSERT_TRUE(s.skip);
   BenchSuite so_far;
   BenchRow cpu;

@@ -498,7 +498,7 @@ TEST(Bench, CpuRunMeasuresTheAskedVariantAndTheBaselines) {
   o.bench_repeats = 3;
   LifeDemo demo;
   BenchSpec spec;
-  ASSERT_TRUE(demo.bench(o, &spec));
+  ASSERT_TRUE(demo.bench(default_setup(demo, false), o, &spec));
   BenchSuite s = bench_run(std::move(spec), o);
   ASSERT_GE(s.rows.size(), 3u);  // cpu-naive and gpu-global (baselines), cpu-lut
   bool lut = false;

@@ -3,8 +3,11 @@
 #include "core/bench.h"
 #include "core/cli.h"
 #include "core/demo.h"
+#include "demos/life/life_demo.h"
 
+#include <deque>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +19,23 @@ namespace {
 struct Parsed {
   std::vector<std::unique_ptr<Demo>> demos = make_demos();
   ParseResult result;
+  std::deque<Setup> setups;  // what the demos are bound to
+
+  // Demo `name` bound to the Setup the app would resolve from the command line (the picks of a
+  // machine without a CUDA device unless `device`), then configured: "" or why not.
+  std::string configure(std::string_view name, bool device = false) {
+    for (size_t i = 0; i < demos.size(); ++i) {
+      if (demos[i]->name() != name) continue;
+      setups.emplace_back();
+      if (std::string bad =
+              resolve_setup(*demos[i], *result.options, result.params.at(i), device, &setups.back());
+          !bad.empty())
+        return bad;
+      demos[i]->bind(setups.back());
+      return demos[i]->configure(*result.options);
+    }
+    return "no demo " + std::string(name);
+  }
 };
 
 Parsed parse(std::vector<const char*> args) {
@@ -53,10 +73,10 @@ TEST(Cli, HeadlessCaptureOptions) {
   EXPECT_EQ(o.blocks, (std::vector<std::string>{"16", "ghost=128"}));
   ASSERT_TRUE(o.seed);
   EXPECT_EQ(*o.seed, 9u);
-  // The demo's own options reached the demo: configure accepts them and the stages follow.
+  // The demo's own options reached its Setup: configure accepts them and the stages follow the picks.
   Demo& life = *p.demos.front();
-  ASSERT_EQ(apply_variant_options(life, o), "");
-  ASSERT_EQ(life.configure(o), "");
+  ASSERT_EQ(p.configure("life"), "");
+  EXPECT_EQ(life.params<LifeParams>().grid, "300x200");
   const auto stages = life.stages();
   ASSERT_EQ(stages.size(), 2u);
   EXPECT_EQ(stages[0].variants[stages[0].variant].id, "gpu-shared");
@@ -150,23 +170,65 @@ TEST(Cli, UsageListsTheHotkeysCommandsAndEachDemosGroup) {
   EXPECT_NE(u.find("--save-pattern"), std::string::npos);
 }
 
+// The command line's --variant and --block on a fresh Setup of `demo` (no CUDA device): "" or why not.
+std::string choices(const Demo& demo, std::vector<std::string> variants, std::vector<std::string> blocks,
+                    Setup* out = nullptr) {
+  gpulab::Setup s = default_setup(demo, false);
+  const std::string why = apply_choices(demo, variants, blocks, s);
+  if (out) *out = s;
+  return why;
+}
+
 TEST(Cli, VariantOptionsFindTheirStage) {
   Parsed p = parse({});
   Demo& life = *p.demos.front();
-  Options o;
-  o.variants = {"gpu-ghost-1d", "gpu-swar"};
-  o.blocks = {"ghost=1024"};
-  EXPECT_EQ(apply_variant_options(life, o), "");
-  EXPECT_EQ(life.stages()[1].block, 1024);
-  o.blocks = {"ghost=96"};
-  EXPECT_NE(apply_variant_options(life, o), "");
-  o.variants = {"gpu-swar", "gpu-global"};  // two for the same stage
-  EXPECT_NE(apply_variant_options(life, o).find("once per stage"), std::string::npos);
-  o.variants = {"no-such-variant"};
-  EXPECT_NE(apply_variant_options(life, o).find("no-such-variant"), std::string::npos);
-  o.variants = {};
-  o.blocks = {"nostage=64"};
-  EXPECT_NE(apply_variant_options(life, o).find("no stage 'nostage'"), std::string::npos);
+  gpulab::Setup s;
+  EXPECT_EQ(choices(life, {"gpu-ghost-1d", "gpu-swar"}, {"ghost=1024"}, &s), "");
+  EXPECT_EQ(s.picks[1].block, 1024);
+  EXPECT_EQ(variant_of(life.stage_tables(), s.picks[0]).id, "gpu-swar");
+  EXPECT_EQ(s.focus, std::optional<size_t>(0)) << "the stage of the variant given last";
+  EXPECT_NE(choices(life, {"gpu-ghost-1d", "gpu-swar"}, {"ghost=96"}), "");
+  // two for the same stage
+  EXPECT_NE(choices(life, {"gpu-swar", "gpu-global"}, {}).find("once per stage"), std::string::npos);
+  EXPECT_NE(choices(life, {"no-such-variant"}, {}).find("no-such-variant"), std::string::npos);
+  EXPECT_NE(choices(life, {}, {"nostage=64"}).find("no stage 'nostage'"), std::string::npos);
+}
+
+// The picks are resolved once, defaults included, before anything checks them: a --block without a
+// --variant is the block of the stage's default pick, which depends on the device (the device probe,
+// injected here), not of the table's first variant.
+TEST(Cli, ABlockWithoutAVariantIsCheckedAgainstTheDefaultPickOfTheDevice) {
+  Parsed p = parse({"--demo", "life", "--block", "16"});
+  ASSERT_TRUE(p.result.options) << p.result.error;
+  const Demo& life = *p.demos.front();
+  const StageTables& t = life.stage_tables();
+  gpulab::Setup gpu, cpu;
+  // A CUDA device is present: Life starts on gpu-global, whose blocks include 16x16.
+  EXPECT_EQ(resolve_setup(life, *p.result.options, Params(life.make_params()), true, &gpu), "");
+  EXPECT_EQ(variant_of(t, gpu.picks[0]).id, "gpu-global");
+  EXPECT_EQ(gpu.picks[0].block, 16);
+  EXPECT_FALSE(gpu.focus) << "no variant was given";
+  // None: cpu-lut, which has none (the message names the default, not the table's first row).
+  const std::string why = resolve_setup(life, *p.result.options, Params(life.make_params()), false, &cpu);
+  EXPECT_NE(why.find("cpu-lut has no block size"), std::string::npos) << why;
+  // Each demo's default picks with and without a device, and a block of the default GPU pick taken.
+  for (const auto& d : p.demos) {
+    const StageTables& dt = d->stage_tables();
+    const Picks with = default_picks(dt, true), without = default_picks(dt, false);
+    for (size_t s = 0; s < dt.stages.size(); ++s) {
+      const VariantChoice& g = variant_of(dt, with[s]);
+      if (dt.stages[s].variants.size() > 1) {
+        EXPECT_TRUE(g.needs_cuda) << d->name() << " stage " << s << ": " << g.id;
+        EXPECT_FALSE(variant_of(dt, without[s]).needs_cuda) << d->name() << " stage " << s;
+      }
+      if (g.blocks.empty()) continue;
+      gpulab::Setup ok = default_setup(*d, true);
+      EXPECT_EQ(
+          apply_choices(*d, {}, {std::string(dt.stages[s].id) + "=" + std::to_string(g.blocks.back())}, ok),
+          "")
+          << d->name();
+    }
+  }
 }
 
 Demo& demo_named(Parsed& p, std::string_view name) {
@@ -183,20 +245,19 @@ TEST(Cli, ImageOptionsAreTheShellsAndOnlyImageDemosTakeThem) {
   EXPECT_EQ(o.image, "in.png");
   EXPECT_EQ(o.save_image, "out.png");
   // histeq reads the image in configure: a missing file is refused there, naming it.
-  Demo& histeq = demo_named(p, "histeq");
-  const std::string err = histeq.configure(o);
+  const std::string err = p.configure("histeq");
   EXPECT_NE(err.find("in.png"), std::string::npos) << err;
   // The demos without images refuse both options, saying who takes them.
   for (const char* flag : {"--image", "--save-image"}) {
     auto q = parse({"--demo", "life", flag, "x.png"});
     ASSERT_TRUE(q.result.options) << q.result.error;
     for (const char* name : {"life", "nbody"}) {
-      const std::string why = demo_named(q, name).configure(*q.result.options);
+      const std::string why = q.configure(name);
       EXPECT_NE(why.find(flag), std::string::npos) << name << ": " << why;
       EXPECT_NE(why.find("histeq"), std::string::npos) << name << ": " << why;
     }
   }
-  EXPECT_EQ(reject_image_options(Options{}, "life"), "");
+  EXPECT_EQ(reject_image_options(SharedInputs{}, Options{}, "life"), "");
 }
 
 TEST(Cli, HisteqOptionsBelongToHisteq) {
@@ -206,7 +267,7 @@ TEST(Cli, HisteqOptionsBelongToHisteq) {
   EXPECT_NE(r.error.find("histeq"), std::string::npos) << r.error;
   auto p = parse({"--demo", "histeq", "--mode", "sideways"});
   ASSERT_TRUE(p.result.options) << p.result.error;
-  const std::string err = demo_named(p, "histeq").configure(*p.result.options);
+  const std::string err = p.configure("histeq");
   EXPECT_NE(err.find("--mode must be equalize or stretch"), std::string::npos) << err;
   Parsed all = parse({});
   std::vector<Demo*> views;
@@ -225,7 +286,8 @@ std::vector<std::string> current_variants(const Demo& d) {
 }
 
 TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
-  Parsed p = parse({});
+  Parsed p = parse({"--demo", "histeq"});
+  ASSERT_EQ(p.configure("histeq"), "");
   Demo& h = demo_named(p, "histeq");
   const auto stages = h.stages();
   ASSERT_EQ(stages.size(), 4u);
@@ -236,39 +298,32 @@ TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
   EXPECT_FALSE(stages[2].active) << "equalize is the default";
   EXPECT_EQ(stages[2].inactive_reason, "runs in stretch mode only");
 
-  Options o;
-  o.variants = {"scan-cpu"};  // one CPU variant takes every stage to the CPU
-  ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h),
-            (std::vector<std::string>{"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}));
-  o.variants = {"hist-atomic-global"};  // a GPU variant brings the others back to their GPU choice
-  ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-atomic-global", "scan-block",
-                                                           "reduce-warp-shuffle", "apply-shared"}));
-  o.variants = {"scan-cub"};
-  o.blocks = {"histogram=128"};
-  ASSERT_EQ(apply_variant_options(h, o), "");
-  o.variants = {"apply-cpu"};
-  o.blocks = {};
-  ASSERT_EQ(apply_variant_options(h, o), "");
-  o.variants = {"apply-global"};  // each stage returns to its last GPU choice, block and all
-  ASSERT_EQ(apply_variant_options(h, o), "");
-  EXPECT_EQ(current_variants(h), (std::vector<std::string>{"hist-atomic-global", "scan-cub",
-                                                           "reduce-warp-shuffle", "apply-global"}));
-  EXPECT_EQ(h.stages()[0].block, 128);
-  o.blocks = {"scan=256"};  // scan-cub fixes its own launch
-  EXPECT_NE(apply_variant_options(h, o).find("no block size"), std::string::npos);
+  gpulab::Setup s = default_setup(h, true);  // a CUDA device: every stage starts on its GPU default
+  auto ids = [&] {
+    std::vector<std::string> out;
+    for (const Pick& pk : s.picks) out.emplace_back(variant_of(h.stage_tables(), pk).id);
+    return out;
+  };
+  EXPECT_EQ(ids(), (std::vector<std::string>{"hist-bank-private", "scan-block", "reduce-warp-shuffle",
+                                             "apply-shared"}));
+  ASSERT_EQ(apply_choices(h, {"scan-cpu"}, {}, s), "");  // one CPU variant takes every stage to the CPU
+  EXPECT_EQ(ids(), (std::vector<std::string>{"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}));
+  ASSERT_EQ(apply_choices(h, {"hist-atomic-global"}, {"histogram=128"}, s), "");
+  // A GPU variant brings every CPU stage to its GPU default.
+  EXPECT_EQ(ids(), (std::vector<std::string>{"hist-atomic-global", "scan-block", "reduce-warp-shuffle",
+                                             "apply-shared"}));
+  EXPECT_EQ(s.picks[0].block, 128);
+  // scan-cub fixes its own launch
+  EXPECT_NE(apply_choices(h, {"scan-cub"}, {"scan=256"}, s).find("no block size"), std::string::npos);
 
-  // A CPU and a GPU variant together is a mistake: configure says so.
+  // A CPU and a GPU variant together is a mistake: resolving the command line says so.
   Parsed q = parse({"--demo", "histeq", "--variant", "hist-cpu", "--variant", "apply-shared"});
   ASSERT_TRUE(q.result.options) << q.result.error;
-  Demo& h2 = demo_named(q, "histeq");
-  ASSERT_EQ(apply_variant_options(h2, *q.result.options), "");
-  EXPECT_NE(h2.configure(*q.result.options).find("mix the backends"), std::string::npos);
-  // A variant of another stage's table is not this stage's.
-  std::string why;
-  EXPECT_FALSE(h2.set_variant(0, "scan-block", &why));
-  EXPECT_NE(why.find("scan-block"), std::string::npos) << why;
+  EXPECT_NE(q.configure("histeq").find("mix the backends"), std::string::npos);
+  // A variant id finds its own stage.
+  const std::optional<Pick> scan = find_pick(h.stage_tables(), "scan-block");
+  ASSERT_TRUE(scan);
+  EXPECT_EQ(scan->stage, 1u);
 }
 
 }  // namespace
@@ -384,9 +439,8 @@ TEST(CliValues, ControlBytesInValuesAreEscapedInEveryMessage) {
     Parsed p = parse(args);
     std::string message = p.result.error;
     if (p.result.options) {
-      // Values a demo checks: its configure() says why.
-      for (const auto& d : p.demos)
-        if (d->name() == p.result.options->demo) message = d->configure(*p.result.options);
+      // Values a demo checks: resolving its Setup or its configure() says why.
+      message = p.configure(p.result.options->demo);
       if (message.empty()) message = "(accepted) " + p.result.options->demo;
     }
     EXPECT_EQ(message.find('\x1B'), std::string::npos) << c[0] << ": " << message;
@@ -404,29 +458,23 @@ TEST(CliValues, SeedIsUsedOrRefusedNeverIgnored) {
   for (const char* name : {"histeq", "rotate"}) {
     Parsed p = parse({"--demo", name, "--seed", "3"});
     ASSERT_TRUE(p.result.options) << p.result.error;
-    for (const auto& d : p.demos) {
-      if (d->name() != name) continue;
-      const std::string why = d->configure(*p.result.options);
-      EXPECT_NE(why.find("--seed"), std::string::npos) << name << ": " << why;
-      EXPECT_NE(why.find("nothing random"), std::string::npos) << name << ": " << why;
-    }
+    const std::string why = p.configure(name);
+    EXPECT_NE(why.find("--seed"), std::string::npos) << name << ": " << why;
+    EXPECT_NE(why.find("nothing random"), std::string::npos) << name << ": " << why;
   }
   for (const char* name : {"life", "nbody"}) {
     Parsed p = parse({"--demo", name, "--seed", "3"});
     ASSERT_TRUE(p.result.options) << p.result.error;
-    for (const auto& d : p.demos)
-      if (d->name() == name) {
-        EXPECT_EQ(d->configure(*p.result.options), "") << name;
-      }
+    EXPECT_EQ(p.configure(name), "") << name;
   }
   // The benches with random contents take it; the rotation bench, whose picture is fixed, refuses it.
   Options o;
   EXPECT_EQ(bench_seed(o), 42u);
   o.seed = 7;
   EXPECT_EQ(bench_seed(o), 7u);
-  EXPECT_NE(reject_seed(o, "the rotate bench"), "");
+  EXPECT_NE(reject_seed(shared_inputs(o), "the rotate bench"), "");
   o.seed.reset();
-  EXPECT_EQ(reject_seed(o, "the rotate bench"), "");
+  EXPECT_EQ(reject_seed(shared_inputs(o), "the rotate bench"), "");
 }
 
 }  // namespace
@@ -456,9 +504,7 @@ TEST(CliValues, AnEmptyArgumentIsRefusedInsteadOfHangingTheParser) {
 
 TEST(CliValues, ABlockOfAnUnknownStageIsEscapedInTheMessage) {
   Parsed p = parse({});
-  Options o;
-  o.blocks = {"a\x1B[31m=16"};
-  const std::string why = apply_variant_options(*p.demos.front(), o);
+  const std::string why = choices(*p.demos.front(), {}, {"a\x1B[31m=16"});
   EXPECT_EQ(why.find('\x1B'), std::string::npos) << why;
   EXPECT_NE(why.find("no stage"), std::string::npos) << why;
 }

@@ -11,6 +11,7 @@
 #include "core/demo.h"
 #include "presenter/code_panel.h"
 #include "presenter/code_source.h"
+#include "support/configure_demo.h"
 
 using namespace gpulab;
 using namespace gpulab::presenter;
@@ -76,8 +77,8 @@ std::unique_ptr<Demo> histeq_at(const std::string& variant) {
     ADD_FAILURE() << "no histeq demo";
     return nullptr;
   }
-  std::string why;
-  if (!histeq->set_variant(0, variant, &why)) {
+  if (const std::string why = gpulab::testing::configure_demo(*histeq, {"--variant", variant.c_str()});
+      !why.empty()) {
     ADD_FAILURE() << variant << ": " << why;
     return nullptr;
   }

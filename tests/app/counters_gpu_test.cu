@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,16 +119,14 @@ TEST(CountersGpu, AStride32SharedReadConflictsAndAStride1ReadDoesNot) {
 
 // A demo attached to the GPU context, configured from `args` as the app would.
 void configure(Demo& demo, std::vector<const char*> args) {
-  ASSERT_EQ(testing::configure_demo(demo, std::move(args)), "");
+  ASSERT_EQ(testing::configure_demo(demo, std::move(args), /*device=*/true), "");
 }
 
-size_t stage_of(const Demo& demo, std::string_view id) {
-  const std::vector<Stage> stages = demo.stages();
-  for (size_t s = 0; s < stages.size(); ++s)
-    for (const VariantChoice& v : stages[s].variants)
-      if (v.id == id) return s;
-  ADD_FAILURE() << "no variant " << id;
-  return 0;
+// The pick of variant `id` (its stage's, at its default block).
+Pick pick_of(const Demo& demo, std::string_view id) {
+  const std::optional<Pick> p = find_pick(demo.stage_tables(), id);
+  if (!p) ADD_FAILURE() << "no variant " << id;
+  return p.value_or(Pick{});
 }
 
 TEST(CountersGpu, LifeBitpackedReadsAboutOneGridAStep) {
@@ -141,8 +140,8 @@ TEST(CountersGpu, LifeBitpackedReadsAboutOneGridAStep) {
   ASSERT_NO_FATAL_FAILURE(configure(demo, {"--grid", grid, "--seed", "3", "--variant", "gpu-bitpacked"}));
   demo.attach(gpu.ctx);
   cuda::Counters counters;
-  const presenter::CounterRow row = presenter::measure_counters(
-      counters, demo, gpu.ctx, stage_of(demo, "gpu-bitpacked"), "gpu-bitpacked", 0);
+  const presenter::CounterRow row =
+      presenter::measure_counters(counters, demo, gpu.ctx, pick_of(demo, "gpu-bitpacked"));
   demo.detach();
   ASSERT_TRUE(row.measured()) << row.unavailable;
   const double cells = row.ideal.items_per_step;
@@ -186,11 +185,10 @@ HistogramConflicts measure_histograms(const char* what, Grey grey) {
   if (::testing::Test::HasFatalFailure()) return {};
   demo.attach(gpu.ctx);
   cuda::Counters counters;
-  const size_t stage = stage_of(demo, "hist-bank-private");
   const presenter::CounterRow bank =
-      presenter::measure_counters(counters, demo, gpu.ctx, stage, "hist-bank-private", 0);
+      presenter::measure_counters(counters, demo, gpu.ctx, pick_of(demo, "hist-bank-private"));
   const presenter::CounterRow shared =
-      presenter::measure_counters(counters, demo, gpu.ctx, stage, "hist-shared-private", 0);
+      presenter::measure_counters(counters, demo, gpu.ctx, pick_of(demo, "hist-shared-private"));
   demo.detach();
   std::filesystem::remove(path);
   EXPECT_TRUE(bank.measured()) << bank.unavailable;
@@ -255,9 +253,10 @@ TEST(CountersGpu, MeasuringLeavesTheDemoAsItWas) {
   int measured_rows = 0;
   const std::vector<Stage> stages = demo.stages();
   for (size_t s = 0; s < stages.size(); ++s)
-    for (const VariantChoice& v : stages[s].variants) {
+    for (size_t i = 0; i < stages[s].variants.size(); ++i) {
+      const VariantChoice& v = stages[s].variants[i];
       const presenter::CounterRow row =
-          presenter::measure_counters(counters, demo, gpu.ctx, s, std::string(v.id), 0);
+          presenter::measure_counters(counters, demo, gpu.ctx, Pick{s, static_cast<int>(i), 0});
       if (!v.needs_cuda) {
         EXPECT_EQ(row.unavailable, "a CPU variant: the GPU's counters count GPU kernels only");
       } else if (s == 0) {  // the step's GPU variants all run alone (the ghost stage's only inside a step)

@@ -4,6 +4,7 @@
 
 #include "demos/life/life_demo.h"
 #include "presenter/counters_view.h"
+#include "support/configure_demo.h"
 #include "support/imgui_text.h"
 
 namespace gpulab {
@@ -36,6 +37,7 @@ TEST(CountersView, WithoutADeviceTheTabSaysWhyAndOffersNoMeasure) {
 
 TEST(CountersView, EachPollMeasuresOneQueuedVariantAndCpuVariantsSayWhy) {
   LifeDemo demo;
+  ASSERT_EQ(testing::configure_demo(demo, {}), "");  // its Setup: what "the current variant" is
   presenter::CountersView view;
   const Context ctx = cpu_context();
   view.request_current(demo);  // the step's current variant (the ghost stage does not run with it)

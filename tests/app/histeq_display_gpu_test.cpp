@@ -17,6 +17,7 @@
 #include "gl/gl.h"
 #include "histeq/histeq.h"
 #include "image/image.h"
+#include "support/configure_demo.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_memory.h"
 #include "support/gpu_skip.h"
@@ -82,13 +83,7 @@ TEST(HisteqDisplayGpu, InteropAndHostCopyFillTheTextureWithTheReferenceOutput) {
     for (const char* a : c.args) label += std::string(" ") + a;
     SCOPED_TRACE(label);
     HisteqDemo demo;
-    Demo* views[] = {&demo};
-    std::vector<const char*> argv{"gpulab", "--demo", "histeq"};
-    argv.insert(argv.end(), c.args.begin(), c.args.end());
-    const ParseResult r = parse_command_line(static_cast<int>(argv.size()), argv.data(), views);
-    ASSERT_TRUE(r.options) << r.error;
-    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-    ASSERT_EQ(demo.configure(*r.options), "");
+    ASSERT_EQ(testing::configure_demo(demo, c.args, /*device=*/true), "");
     const image::Image img = image::generate(c.image, c.w, c.h);
     std::string err;
     ASSERT_TRUE(demo.set_image(img, c.image, &err)) << err;

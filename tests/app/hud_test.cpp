@@ -23,29 +23,39 @@ void sample(Timings& t, double ms) {  // one frame's time of the "step" section
 // A demo with one stage (a CPU baseline, a second CPU variant and a GPU one) and one read-out.
 class FakeDemo : public Demo {
  public:
-  int variant = 0;
   bool pipeline = false;
   double items = 1000;
+  FakeDemo() {
+    s_.picks = default_picks(stage_tables(), false);
+    bind(s_);
+  }
+  // Runs variant v of the stage (the GPU one at block 256).
+  void use(int v) { s_.picks[0] = Pick{0, v, v == 2 ? 256 : 0}; }
+  // Another input (a Setup of another --seed).
+  void reseed(uint64_t seed) { s_.shared.seed = seed; }
   std::string_view name() const override { return "fake"; }
   std::string_view title() const override { return "Fake demo"; }
-  std::vector<Stage> stages() const override {
-    Stage s;
-    s.id = "step";
-    s.title = "step";
-    VariantChoice cpu, lut, gpu;
-    cpu.id = "cpu-naive";
-    lut.id = "cpu-lut";
-    gpu.id = "gpu-shared";
-    gpu.needs_cuda = true;
-    gpu.blocks = kBlocks;
-    gpu.default_block = 128;
-    s.variants = {cpu, lut, gpu};
-    s.variant = variant;
-    s.block = variant == 2 ? 256 : 0;
-    return {s};
+  const StageTables& stage_tables() const override {
+    static const StageTables t = [] {
+      StageTable s;
+      s.id = "step";
+      s.title = "step";
+      VariantChoice cpu, lut, gpu;
+      cpu.id = "cpu-naive";
+      lut.id = "cpu-lut";
+      gpu.id = "gpu-shared";
+      gpu.needs_cuda = true;
+      gpu.blocks = kBlocks;
+      gpu.default_block = 128;
+      s.variants = {cpu, lut, gpu};
+      s.gpu_default = 2;
+      StageTables out;
+      out.stages = {s};
+      return out;
+    }();
+    return t;
   }
-  bool set_variant(size_t, std::string_view, std::string*) override { return true; }
-  bool set_block(size_t, int, std::string*) override { return true; }
+  std::unique_ptr<DemoParams> make_params() const override { return nullptr; }
   std::string configure(const Options&) override { return {}; }
   void attach(Context&) override {}
   void compute(Frame&) override {}
@@ -65,6 +75,9 @@ class FakeDemo : public Demo {
     return {t};
   }
   std::string caption() const override { return "fake"; }
+
+ private:
+  Setup s_;
 };
 
 TEST(Hud, Formats) {
@@ -79,7 +92,7 @@ TEST(Hud, Formats) {
 
 TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
   FakeDemo d;
-  d.variant = 2;
+  d.use(2);
   Timings t;
   for (int i = 0; i < 5; ++i) sample(t, 20.0);  // 20 ms a sample of two steps: 10 ms a step
   Context ctx;
@@ -95,9 +108,9 @@ TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
   // 2 GB in 10 ms = 200 GB/s of 1000.
   EXPECT_NEAR(in.pct_peak, 20.0, 1e-9);
   EXPECT_EQ(in.peak_label, "of DRAM bandwidth");
-  d.variant = 1;
+  d.use(1);
   EXPECT_FALSE(hud_input(d, t, ctx).on_baseline) << "cpu-lut is a CPU variant but not the baseline";
-  d.variant = 0;
+  d.use(0);
   EXPECT_TRUE(hud_input(d, t, ctx).on_baseline);
 }
 
@@ -107,7 +120,7 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   Context ctx;
   Hud hud;
   // The GPU variant first: no baseline yet, and the key that measures it is named.
-  d.variant = 2;
+  d.use(2);
   sample(t, 0.2);
   hud.update(0.0, hud_input(d, t, ctx));
   ASSERT_EQ(hud.reading().figures.size(), 3u);
@@ -116,13 +129,13 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   EXPECT_NE(hud.reading().figures[2].caption.find("unknown on the CPU backend"), std::string::npos);
   // The baseline runs: 50 ms a step.
   t.clear();
-  d.variant = 0;
+  d.use(0);
   sample(t, 100.0);
   hud.update(1.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "1×");
   // Back on the GPU: 0.1 ms a step, 500× the baseline.
   t.clear();
-  d.variant = 2;
+  d.use(2);
   sample(t, 0.2);
   hud.update(2.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "100 µs");
@@ -133,14 +146,18 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   hud.update(3.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
   // The ladder's CPU rung gives it.
-  hud.note_baseline(hud_input(d, t, ctx).baseline_key, 20.0);
+  hud.note_baseline(hud_input(d, t, ctx).baseline_case, 20.0);
   hud.update(4.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "200×");
+  // Another input (the Setup's: same_input) is another case too.
+  d.reseed(7);
+  hud.update(5.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
 }
 
 TEST(Hud, RefreshesAtMostTwiceASecond) {
   FakeDemo d;
-  d.variant = 2;
+  d.use(2);
   Timings t;
   Context ctx;
   Hud hud;

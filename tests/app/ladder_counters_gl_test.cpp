@@ -21,8 +21,10 @@ namespace fs = std::filesystem;
 
 class LadderCountersPng : public testing::HeadlessGlTest<LadderCountersPng, 64, 48> {};
 
-Rung rung(const std::string& variant, bool gpu, double ms) {
+// Each rung its own variant of the stage's table.
+Rung rung(int index, const std::string& variant, bool gpu, double ms) {
   Rung r;
+  r.pick = Pick{0, index, 0};
   r.stage_id = r.stage_title = "step";
   r.variant = variant;
   r.lesson = "what " + variant + " teaches";
@@ -45,10 +47,11 @@ int inked(const gl::Image& img, const Rect& box, Rgba c) {
 }
 
 TEST_F(LadderCountersPng, TheSavedChartShowsEachMeasuredRungsCountersLine) {
-  std::vector<Rung> rs = {rung("cpu-naive", false, 400), rung("gpu-naive", true, 2),
-                          rung("gpu-shared", true, 1)};
+  std::vector<Rung> rs = {rung(0, "cpu-naive", false, 400), rung(1, "gpu-naive", true, 2),
+                          rung(2, "gpu-shared", true, 1)};
   compute_ladder(rs);
   CounterRow row;
+  row.pick = rs[2].pick;
   row.variant = "gpu-shared";
   row.gpu = true;
   row.ideal.items_per_step = 1e6;

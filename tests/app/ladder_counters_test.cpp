@@ -4,6 +4,7 @@
 // under every GPU rung a measure applies to, and nothing overlapping at either PNG size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,18 @@ namespace {
 
 using cuda::Metric;
 
+// The pick of variant `id` of `stage` (each id its own index, as a stage's table gives them).
+Pick pick_of(size_t stage, const std::string& id) {
+  static std::vector<std::string> ids;
+  auto it = std::find(ids.begin(), ids.end(), id);
+  if (it == ids.end()) it = ids.insert(ids.end(), id);
+  return Pick{stage, static_cast<int>(it - ids.begin()), 0};
+}
+
 CounterRow measured_row(size_t stage, const std::string& variant, double dram_bytes, double conflicts,
                         double occ) {
   CounterRow r;
-  r.stage = stage;
+  r.pick = pick_of(stage, variant);
   r.variant = variant;
   r.gpu = true;
   r.ideal.items_per_step = 1e6;
@@ -38,7 +47,7 @@ CounterRow measured_row(size_t stage, const std::string& variant, double dram_by
 
 Rung rung(size_t stage, const std::string& variant, bool gpu, RungState state, double ms) {
   Rung r;
-  r.stage = stage;
+  r.pick = pick_of(stage, variant);
   r.stage_id = "step";
   r.stage_title = "step";
   r.variant = variant;

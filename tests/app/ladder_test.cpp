@@ -14,7 +14,7 @@ namespace {
 Rung rung(size_t stage, const char* id, bool gpu, RungState state, double ms, double pct_bw = 0,
           double pct_flops = 0) {
   Rung r;
-  r.stage = stage;
+  r.pick.stage = stage;
   r.stage_id = stage == 0 ? "histogram" : "apply";
   r.variant = id;
   r.gpu = gpu;

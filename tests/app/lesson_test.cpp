@@ -11,6 +11,9 @@
 
 #include "core/demo.h"
 #include "core/keymap.h"
+#include "demos/histeq/histeq_demo.h"
+#include "demos/life/life_demo.h"
+#include "demos/nbody/nbody_demo.h"
 #include "image/image.h"
 #include "presenter/lesson.h"
 #include "presenter/lesson_player.h"
@@ -26,10 +29,6 @@ namespace {
 const fs::path kLessons = fs::path(GPULAB_TEST_ASSETS) / "lessons";
 
 LessonLoad parse(const std::string& text) { return parse_lesson(text, kLessons / "test.toml", make_demos); }
-
-bool has(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // What every refusal must start with: the file, the line and (where there is one) the step.
 void expect_refused_at(const std::string& text, int line, int step, const std::string& says) {
@@ -102,23 +101,30 @@ params = { per-channel = true }
   ASSERT_TRUE(r.lesson) << r.error;
   const auto& s = r.lesson->steps;
   ASSERT_EQ(s.size(), 4u);
-  EXPECT_EQ(s[0].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut",
-                                                   "--density", "0.5", "--grid", "64x48"}));
-  EXPECT_EQ(s[1].args(), (std::vector<std::string>{"gpulab", "--demo", "life", "--variant", "cpu-lut",
-                                                   "--density", "0.25", "--grid", "64x48"}));
-  EXPECT_NE(s[0].input_key(), s[1].input_key());
+  // Each step is a Setup: the demo, its parameters and its picks.
+  auto life = [&](size_t k) -> const LifeParams& { return s[k].setup.params.as<LifeParams>(); };
+  EXPECT_EQ(s[0].setup.demo, "life");
+  EXPECT_EQ(life(0).grid, "64x48");
+  EXPECT_EQ(life(0).density, 0.5);
+  EXPECT_EQ(life(1).grid, "64x48");
+  EXPECT_EQ(life(1).density, 0.25);
+  const StageTables& t = LifeDemo().stage_tables();
+  EXPECT_EQ(variant_of(t, s[0].setup.picks[0]).id, "cpu-lut");
+  EXPECT_EQ(variant_of(t, s[1].setup.picks[0]).id, "cpu-lut") << "the variant carries over";
+  EXPECT_FALSE(same_input(s[0].setup, s[1].setup));
   EXPECT_EQ(s[1].title, "cpu-lut") << "a step without a title is named by its variant";
-  EXPECT_EQ(s[2].args(), (std::vector<std::string>{"gpulab", "--demo", "nbody", "--bodies", "300"}))
-      << "another demo starts from its defaults";
-  EXPECT_TRUE(has(s[3].args(), "--per-channel"));
-  // A step configures a fresh demo exactly as its command line would.
-  StepDemo d = make_step_demo(s[0], make_demos, true);
-  ASSERT_TRUE(d.demo) << d.error;
-  EXPECT_EQ(d.demo->name(), "life");
-  EXPECT_EQ(d.demo->stages()[0].variants[static_cast<size_t>(d.demo->stages()[0].variant)].id, "cpu-lut");
+  EXPECT_EQ(s[2].setup.demo, "nbody");
+  EXPECT_EQ(s[2].setup.params.as<NbodyParams>().bodies, 300) << "another demo starts from its defaults";
+  EXPECT_EQ(s[2].setup.params.as<NbodyParams>().dt_given, false);
+  EXPECT_TRUE(s[3].setup.params.as<HisteqParams>().per_channel);
+  // A step's Setup configures a fresh demo exactly as its command line would.
+  std::unique_ptr<Demo> d = make_demo("life");
+  d->bind(s[0].setup);
+  EXPECT_EQ(d->configure(options_without_outputs(false)), "");
+  EXPECT_EQ(d->stages()[0].variants[static_cast<size_t>(d->stages()[0].variant)].id, "cpu-lut");
 }
 
-TEST(Lesson, AStepOnTheSameInputKeepsItsKey) {
+TEST(Lesson, AStepOnTheSameInputHasTheSameInput) {
   const LessonLoad r = parse(R"(title = "t"
 [[step]]
 demo = "life"
@@ -128,7 +134,33 @@ variant = "cpu-lut"
 block = []
 )");
   ASSERT_TRUE(r.lesson) << r.error;
-  EXPECT_EQ(r.lesson->steps[0].input_key(), r.lesson->steps[1].input_key());
+  EXPECT_TRUE(same_input(r.lesson->steps[0].setup, r.lesson->steps[1].setup));
+  EXPECT_NE(r.lesson->steps[0].setup.picks, r.lesson->steps[1].setup.picks);
+}
+
+// An A/B step's halves are one Setup copied, with the second variant picked (b = a; b.picks[s] = p).
+TEST(Lesson, AnAbStepsHalvesAreOneSetupWithOnePickChanged) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "life"
+variant = ["cpu-naive", "gpu-shared"]
+block = "ghost=128"
+params = { grid = "64x48" }
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  const LessonStep& s = r.lesson->steps[0];
+  ASSERT_TRUE(s.b);
+  const gpulab::Setup& a = s.setup;
+  const gpulab::Setup& b = *s.b;
+  EXPECT_TRUE(same_input(a, b));
+  const StageTables& t = LifeDemo().stage_tables();
+  EXPECT_EQ(variant_of(t, a.picks[0]).id, "cpu-naive");
+  EXPECT_EQ(variant_of(t, b.picks[0]).id, "gpu-shared");
+  EXPECT_EQ(b.picks[0].block, variant_of(t, b.picks[0]).default_block);
+  EXPECT_EQ(a.picks[1], b.picks[1]) << "the other stages as A has them";
+  EXPECT_EQ(b.picks[1].block, 128);
+  EXPECT_EQ(b.params.as<LifeParams>().grid, "64x48");
+  EXPECT_NE(a.params.get(), b.params.get()) << "a copy, not a shared value";
 }
 
 TEST(Lesson, RelativeFilesAreTakenFromTheLessonsFolder) {
@@ -138,9 +170,8 @@ demo = "life"
 params = { pattern = "../patterns/glider.rle", grid = "64x64" }
 )");
   ASSERT_TRUE(r.lesson) << r.error;
-  const auto args = r.lesson->steps[0].args();
-  EXPECT_TRUE(has(args, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string()))
-      << args[4];
+  const std::string pattern = r.lesson->steps[0].setup.params.as<LifeParams>().pattern;
+  EXPECT_EQ(pattern, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string());
 }
 
 TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {

@@ -5,23 +5,16 @@
 #include <string>
 #include <vector>
 
-#include "core/cli.h"
-#include "core/demo.h"
+#include "demos/life/life_demo.h"
+#include "support/configure_demo.h"
 
 namespace gpulab {
 namespace {
 
 // What configure says of `--demo life --generations-per-pass value` ("" when taken), or the parser's error.
 std::string configure_with(const std::string& value) {
-  std::vector<std::unique_ptr<Demo>> demos = make_demos();
-  std::vector<Demo*> views;
-  for (const auto& d : demos) views.push_back(d.get());
-  std::vector<const char*> args = {"gpulab", "--demo", "life", "--generations-per-pass", value.c_str()};
-  const ParseResult r = parse_command_line(static_cast<int>(args.size()), args.data(), views);
-  if (!r.options) return "parse: " + r.error;
-  for (const auto& d : demos)
-    if (d->name() == "life") return d->configure(*r.options);
-  return "no life demo";
+  LifeDemo life;
+  return testing::configure_demo(life, {"--generations-per-pass", value.c_str()});
 }
 
 TEST(LifeGenerationsPerPass, TakesOneToSixteen) {

@@ -1,6 +1,6 @@
 // The matrix demo without GL (cpu label): its command line (the op from the options given, the
 // generated inputs' shapes and kinds, the refusals), a dropped .npy file, and the stages it shows
-// (the current op's variants first, the other op's marked as not run, switched by choosing a variant).
+// (transpose and multiply: the op's runs, the other's is marked as not run, switched by choosing a variant).
 #include "demos/matrix/matrix_demo.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ TEST(MatrixDemo, TheOpFollowsTheOptions) {
     MatrixDemo d;
     EXPECT_EQ(configure(d, {}), "");
     EXPECT_EQ(d.op(), matrix::Op::Transpose);
-    EXPECT_EQ(d.stages()[0].id, "transpose");
+    EXPECT_EQ(d.stages()[d.lead_stage()].id, "transpose");
     EXPECT_FALSE(d.stages()[1].active);
   }
   {
@@ -38,7 +38,8 @@ TEST(MatrixDemo, TheOpFollowsTheOptions) {
     EXPECT_EQ(d.operands().a.rows, 7);
     EXPECT_EQ(d.operands().a.cols, 5);
     EXPECT_EQ(d.operands().b.cols, 7) << "--n defaults to the first size given";
-    EXPECT_EQ(d.stages()[0].id, "multiply");
+    EXPECT_EQ(d.stages()[d.lead_stage()].id, "multiply");
+    EXPECT_FALSE(d.stages()[0].active) << "the stages keep their order; the op's runs";
   }
   {
     MatrixDemo d;
@@ -108,14 +109,15 @@ TEST(MatrixDemo, ChoosingAVariantOfTheOtherOpSwitchesTheOp) {
   MatrixDemo d;
   ASSERT_EQ(configure(d, {}), "");
   std::string why;
-  ASSERT_TRUE(d.set_variant(1, "gemm-cpu", &why)) << why;
+  ASSERT_TRUE(testing::choose_variant(d, "gemm-cpu", &why)) << why;
   EXPECT_EQ(d.op(), matrix::Op::Multiply);
-  EXPECT_EQ(d.stages()[0].id, "multiply");
-  EXPECT_FALSE(d.set_variant(0, "transpose-cpu", &why)) << "stage 0 is multiply now";
-  EXPECT_NE(why.find("no variant"), std::string::npos) << why;
-  ASSERT_TRUE(d.set_variant(1, "transpose-cpu", &why)) << why;
+  EXPECT_EQ(d.lead_stage(), 1u);
+  EXPECT_EQ(d.stages()[1].id, "multiply");
+  EXPECT_NE(d.stages()[0].inactive_reason.find("the op is multiply"), std::string::npos);
+  ASSERT_TRUE(testing::choose_variant(d, "transpose-cpu", &why)) << why;
   EXPECT_EQ(d.op(), matrix::Op::Transpose);
-  EXPECT_FALSE(d.set_block(0, 7, &why));
+  EXPECT_EQ(d.lead_stage(), 0u);
+  EXPECT_FALSE(testing::choose_block(d, 0, 7, &why));
   EXPECT_NE(why.find("transpose-cpu has no block size"), std::string::npos) << why;
 }
 

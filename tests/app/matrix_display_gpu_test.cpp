@@ -31,7 +31,7 @@ using testing::differing_pixels;
 using testing::texture_bytes;
 
 void configure(MatrixDemo& demo, std::vector<const char*> args) {
-  ASSERT_EQ(testing::configure_demo(demo, std::move(args)), "");
+  ASSERT_EQ(testing::configure_demo(demo, std::move(args), /*device=*/true), "");
 }
 
 int largest_channel_difference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {

@@ -14,6 +14,7 @@
 #include "demos/nbody/nbody_display.h"
 #include "gl/gl.h"
 #include "platform/platform.h"
+#include "support/configure_demo.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
 
@@ -53,13 +54,10 @@ TEST(NbodyDisplayGpu, MappedBufferHoldsTheKernelsVerticesAndHostCopyDrawsTheSame
 
   for (const char* bodies : {"1000", "4099"}) {  // 4099: not a multiple of any block
     NbodyDemo demo;
-    Demo* views[] = {&demo};
-    const char* argv[] = {"gpulab", "--demo",   "nbody",     "--bodies",      bodies,
-                          "--init", "galaxies", "--variant", "gpu-tile-split"};
-    const ParseResult r = parse_command_line(9, argv, views);
-    ASSERT_TRUE(r.options) << r.error;
-    ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-    ASSERT_EQ(demo.configure(*r.options), "");
+    ASSERT_EQ(
+        testing::configure_demo(
+            demo, {"--bodies", bodies, "--init", "galaxies", "--variant", "gpu-tile-split"}, /*device=*/true),
+        "");
     demo.attach(ctx);
     gl::Framebuffer fb(200, 150);
 

@@ -18,6 +18,7 @@
 #include "gl/gl.h"
 #include "image/image.h"
 #include "rotate/rotate.h"
+#include "support/configure_demo.h"
 #include "support/gpu_gl_context.h"
 #include "support/gpu_skip.h"
 #include "support/image_checks.h"
@@ -64,13 +65,9 @@ TEST(RotateDisplayGpu, SurfaceAndPboPathsFillTheTextureWithTheEnginesOutput) {
       for (const char* a : c.args) label += std::string(" ") + a;
       SCOPED_TRACE(label);
       RotateDemo demo;
-      Demo* views[] = {&demo};
-      std::vector<const char*> argv{"gpulab", "--demo", "rotate", "--variant", c.variant};
-      argv.insert(argv.end(), c.args.begin(), c.args.end());
-      const ParseResult r = parse_command_line(static_cast<int>(argv.size()), argv.data(), views);
-      ASSERT_TRUE(r.options) << r.error;
-      ASSERT_EQ(apply_variant_options(demo, *r.options), "");
-      ASSERT_EQ(demo.configure(*r.options), "");
+      std::vector<const char*> args{"--variant", c.variant};
+      args.insert(args.end(), c.args.begin(), c.args.end());
+      ASSERT_EQ(testing::configure_demo(demo, args, /*device=*/true), "");
       std::string err;
       ASSERT_TRUE(demo.set_image(img, "case", &err)) << err;
       demo.attach(ctx);

@@ -562,7 +562,7 @@ TEST_F(RotateDemoGl, PlayingSpinsAndThePanelShowsTheInspector) {
     }
   }
   std::string why;
-  EXPECT_FALSE(demo.set_variant(0, "tex-array", &why));
+  EXPECT_FALSE(testing::choose_variant(demo, "tex-array", &why));
   EXPECT_FALSE(why.empty());
   demo.detach();
 }

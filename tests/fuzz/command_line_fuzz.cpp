@@ -1,8 +1,8 @@
 // Fuzz target: the command line, gpulab::parse_command_line with every demo's option group
 // registered as gpulab_main does, then (run mode, parsing succeeded) what App::init does before
-// anything touches GL: apply_variant_options and the chosen demo's configure(). The input is split
+// anything touches GL: resolve_setup and the chosen demo's configure(). The input is split
 // on NUL and newline bytes into argv[1..] (argv[0] is "gpulab").
-// Oracle: no message (the parser's, apply_variant_options', configure()'s) holds a raw control byte.
+// Oracle: no message (the parser's, resolve_setup's, configure()'s) holds a raw control byte.
 //
 // Nothing here writes a file or opens a window: parsing only stores paths (--screenshot,
 // --save-pattern, --save-bodies, --save-image, bench --json) and configure() only reads the input
@@ -67,16 +67,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (o.mode != Options::Mode::Run) return 0;  // help, list, bench, check-display: no configure()
 
   Demo* demo = nullptr;
-  for (Demo* d : views)
-    if (d->name() == o.demo) demo = d;
+  size_t index = 0;
+  for (size_t i = 0; i < views.size(); ++i)
+    if (views[i]->name() == o.demo) demo = views[i], index = i;
   if (demo == nullptr) return 0;  // parse_command_line refuses an unknown --demo; nothing to configure
 
   for (size_t i = 1; i < args.size(); ++i)
     if (names_existing_path(args[i])) return 0;
   if (names_existing_path(o.image) || names_existing_path(o.save_image)) return 0;
 
-  std::string bad = apply_variant_options(*demo, o);
-  if (bad.empty()) bad = demo->configure(o);
-  fuzz::check_message("command line (apply_variant_options / configure)", bad);
+  // The Setup as the app resolves it (no device: the fuzzer runs on the CPU), then configure().
+  Setup setup;
+  std::string bad = resolve_setup(*demo, o, r.params.at(index), false, &setup);
+  if (bad.empty()) {
+    demo->bind(setup);
+    bad = demo->configure(o);
+  }
+  fuzz::check_message("command line (resolve_setup / configure)", bad);
   return 0;
 }

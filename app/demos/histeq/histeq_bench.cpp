@@ -75,7 +75,22 @@ std::string pipeline_text(const Pipeline& p) {
 
 }  // namespace
 
-bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
+bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  const HisteqParams& given = setup.params.as<HisteqParams>();
+  const bool image_given = !setup.shared.image.empty();
+  if (image_given && !o.bench_sizes.empty())
+    throw std::invalid_argument("--image and bench --size both give the size: give one");
+  if (given.per_channel && !image_given)
+    throw std::invalid_argument(
+        "--per-channel splits a colour image: the bench's inputs are grey planes "
+        "(give a colour --image)");
+  // --mode keeps the stages and pipelines of one mode.
+  const bool mode_given = !given.mode.empty();
+  auto in_mode = [&](StageId s) { return !mode_given || histeq::stage_runs(s, mode_); };
+  auto pipeline_in_mode = [&](const Pipeline& p) {
+    return !mode_given || std::string(p.stage) == (mode_ == histeq::Mode::Equalize ? "equalize" : "stretch");
+  };
   BenchSpec& spec = *out;
   BenchSuite& suite = spec.suite;
   suite.demo = "histeq";
@@ -120,14 +135,22 @@ bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
     (is_pipeline ? pipeline_ids : stage_ids).push_back(id);
   }
   if (!stage_ids.empty() || pipeline_ids.empty()) {  // else only pipelines were asked for: no stage rows
-    spec.variants = bench_variants(histeq::variants(), [](const histeq::Variant& v, BenchVariant& b) {
-      b.stage = static_cast<size_t>(v.stage);
-      b.stage_id = std::string(histeq::stage_infos()[b.stage].key);
-    });
+    std::vector<histeq::Variant> table;
+    for (const histeq::Variant& v : histeq::variants())
+      if (in_mode(v.stage)) table.push_back(v);
+    spec.variants = bench_variants(std::span<const histeq::Variant>(table),
+                                   [](const histeq::Variant& v, BenchVariant& b) {
+                                     b.stage = static_cast<size_t>(v.stage);
+                                     b.stage_id = std::string(histeq::stage_infos()[b.stage].key);
+                                   });
   }
   spec.ids = stage_ids;
   spec.plan_baselines = stage_baselines;
+  for (BenchBaseline& group : *spec.plan_baselines)  // the baselines of the stages measured
+    std::erase_if(group.variants,
+                  [&](const std::string& id) { return !in_mode(histeq::find_variant(id)->stage); });
   for (const Pipeline& p : pipelines()) {
+    if (!pipeline_in_mode(p)) continue;
     const bool asked = std::find(pipeline_ids.begin(), pipeline_ids.end(), p.id) != pipeline_ids.end();
     // A pipeline baseline (pipeline-cpu, stretch-naive, ...) comes along with a pipeline asked for.
     bool baseline = false;
@@ -144,9 +167,18 @@ bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
   }
   suite.notes.push_back("histogram rows with a memset-needing variant include clearing the 256 counters");
 
-  std::vector<int> kinds;  // of each case's input
-  for (BenchSize size :
-       o.bench_sizes.empty() ? std::vector<BenchSize>{{3840, 2160}, {16384, 16384}} : o.bench_sizes) {
+  if (std::string note = pinned_note(setup); !note.empty()) suite.notes.push_back(note);
+  std::vector<int> kinds;  // of each case's input (-1: --image's planes)
+  std::shared_ptr<const histeq::Planes> image_planes;
+  if (image_given) {
+    image_planes = std::make_shared<const histeq::Planes>(planes_);
+    spec.cases.push_back({std::to_string(planes_.width) + "x" + std::to_string(planes_.height), planes_.width,
+                          planes_.height, origin_.name});
+    kinds.push_back(-1);
+  }
+  for (BenchSize size : image_given             ? std::vector<BenchSize>{}
+                        : o.bench_sizes.empty() ? std::vector<BenchSize>{{3840, 2160}, {16384, 16384}}
+                                                : o.bench_sizes) {
     size = image_bench_size(size);
     for (const BenchInput& input : kInputs) {
       spec.cases.push_back({std::to_string(size.width) + "x" + std::to_string(size.height), size.width,
@@ -166,7 +198,11 @@ bool HisteqDemo::bench(const Options& o, BenchSpec* out) {
   };
   auto current = std::make_shared<Current>();
   const uint64_t seed = bench_seed(o);
-  spec.probe = [engines, current, kinds, seed](const BenchCase& c, const BenchJob& job) {
+  spec.probe = [engines, current, kinds, seed, image_planes](const BenchCase& c, const BenchJob& job) {
+    if (current->case_index != job.case_index && kinds[job.case_index] < 0) {
+      current->planes = image_planes;
+      current->case_index = job.case_index;
+    }
     if (current->case_index != job.case_index) {
       auto planes = std::make_shared<histeq::Planes>();
       planes->width = static_cast<int>(c.width);

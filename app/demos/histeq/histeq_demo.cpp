@@ -12,6 +12,7 @@
 #include "core/bench.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/image_source.h"
+#include "demos/common/stage_table.h"
 #include "demos/histeq/histeq_demo_internal.h"
 #include "demos/histeq/histeq_display.h"
 #include "gl/gl.h"
@@ -65,30 +66,27 @@ const image::Generated* default_generated() {
 HisteqDemo::HisteqDemo() {
   cpu_ = histeq::make_cpu_engine();
   active_ = cpu_.get();
-  for (size_t s = 0; s < choice_.size(); ++s) {
-    const histeq::Variant* g = default_gpu_variant(s, info(s).id);
-    if (!g) g = cpu_variant(info(s).id);  // a stage without GPU variants (none today)
-    choice_[s].gpu = g;
-    choice_[s].gpu_block = g->default_block;
-    choice_[s].current = g;  // until attach picks the backend (GPU when a device exists)
-    choice_[s].block = g->default_block;
-  }
-#if !defined(GPULAB_HAVE_CUDA)
-  choose_backend(Backend::Cpu);  // no GPU variant can run in this build
-#endif
 }
 
 HisteqDemo::~HisteqDemo() = default;
 
 const histeq::StageInfo& HisteqDemo::info(size_t stage) const { return histeq::stage_infos()[stage]; }
 
-bool HisteqDemo::stage_active(size_t stage) const {
-  if (!histeq::stage_runs(info(stage).id, mode_)) return false;
-  // A histogram variant that writes the LUT itself leaves the scan stage nothing to do.
-  return !(info(stage).id == histeq::StageId::Scan && choice_[0].current->writes_lut);
+const histeq::Variant& HisteqDemo::variant(const Picks& picks, size_t stage) const {
+  return *histeq::variants_of(info(stage).id)[static_cast<size_t>(picks.at(stage).variant)];
 }
 
-bool HisteqDemo::on_gpu() const { return choice_[0].current->backend == Backend::Cuda; }
+const histeq::Variant& HisteqDemo::variant(size_t stage) const { return variant(setup().picks, stage); }
+
+bool HisteqDemo::stage_active(const Picks& picks, size_t stage) const {
+  if (!histeq::stage_runs(info(stage).id, mode_)) return false;
+  // A histogram variant that writes the LUT itself leaves the scan stage nothing to do.
+  return !(info(stage).id == histeq::StageId::Scan && variant(picks, 0).writes_lut);
+}
+
+bool HisteqDemo::stage_active(size_t stage) const { return stage_active(setup().picks, stage); }
+
+bool HisteqDemo::on_gpu() const { return variant(0).backend == Backend::Cuda && gpu_; }
 
 histeq::Engine* HisteqDemo::engine_for(Backend b) const {
   return b == Backend::Cuda ? gpu_.get() : cpu_.get();
@@ -107,149 +105,99 @@ void HisteqDemo::notify(std::string line) const {
 // ---------------------------------------------------------------------------------------------
 // Stages and variants.
 
-std::vector<Stage> HisteqDemo::stages() const {
-  std::vector<Stage> out;
-  for (size_t s = 0; s < choice_.size(); ++s) {
-    const histeq::StageInfo& si = info(s);
-    Stage st;
-    st.id = si.key;
-    st.title = si.title;
-    const auto vs = histeq::variants_of(si.id);
-    for (size_t i = 0; i < vs.size(); ++i) {
-      const histeq::Variant& v = *vs[i];
-      VariantChoice c = variant_choice(v, v.backend == histeq::Backend::Cuda);
-#if defined(GPULAB_HAVE_CUDA)
-      c.available = !ctx_ || variant_available(v, &c.unavailable_reason);  // known once attached
-#else
-      c.available = variant_available(v, &c.unavailable_reason);
-#endif
-      if (&v == choice_[s].current) st.variant = static_cast<int>(i);
-      st.variants.push_back(std::move(c));
+const StageTables& HisteqDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    t.one_backend = true;  // the CPU variants form one backend: every stage on the CPU or on the GPU
+    t.pipeline = true;
+    for (size_t s = 0; s < histeq::kStageCount; ++s) {
+      const histeq::StageInfo& si = histeq::stage_infos()[s];
+      const histeq::Variant* cpu = cpu_variant(si.id);
+      const histeq::Variant* gpu = default_gpu_variant(s, si.id);
+      t.stages.push_back(make_stage_table(
+          si.key, si.title, histeq::variants_of(si.id),
+          [](const histeq::Variant& v) { return v.backend == Backend::Cuda; }, gpu ? gpu->id : cpu->id,
+          cpu->id));
     }
-    st.block = choice_[s].current->blocks.empty() ? 0 : choice_[s].block;
-    st.active = stage_active(s);
-    if (!st.active)
-      st.inactive_reason = histeq::stage_runs(si.id, mode_)
-                               ? std::string(choice_[0].current->id) + " writes the LUT in its last block"
-                           : mode_ == Mode::Equalize ? "runs in stretch mode only"
-                                                     : "runs in equalize mode only";
-    out.push_back(std::move(st));
-  }
-  return out;
+    return t;
+  }();
+  return tables;
 }
 
-void HisteqDemo::choose_backend(Backend b) {
-  for (size_t s = 0; s < choice_.size(); ++s) {
-    StageChoice& c = choice_[s];
-    if (b == Backend::Cpu) {
-      c.current = cpu_variant(info(s).id);
-      c.block = 0;
-    } else if (c.current->backend == Backend::Cpu) {
-      c.current = c.gpu;
-      c.block = c.gpu_block;
-    }
-  }
+std::string HisteqDemo::why_unavailable(size_t stage, int v) const {
+  return gpu_variant_unavailable(
+      histeq::variants_of(info(stage).id)[static_cast<size_t>(v)]->backend == Backend::Cuda, gpu_ != nullptr,
+      ctx_);
 }
 
-bool HisteqDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
-  if (stage >= choice_.size()) {
-    if (why) *why = "histogram equalization has " + std::to_string(choice_.size()) + " stages";
-    return false;
-  }
-  const histeq::Variant* v = histeq::find_variant(id);
-  if (!v || v->stage != info(stage).id) {
-    if (why)
-      *why = "no variant " + text::quote(id) + " in the " + std::string(info(stage).key) +
-             " stage (see gpulab --list)";
-    return false;
-  }
-  if (ctx_ && !variant_available(*v, why)) return false;
-  const auto keep = choice_;
-  const bool keep_chosen = backend_chosen_;
-  // One backend for every stage: a CPU variant anywhere takes every stage to the CPU; a GPU
-  // variant anywhere brings every CPU stage back to its last GPU choice.
-  if (v->backend == Backend::Cpu) {
-    choose_backend(Backend::Cpu);
-  } else {
-    StageChoice& c = choice_[stage];
-    c.gpu = v;
-    c.gpu_block = v->default_block;
-    c.current = v;
-    c.block = v->default_block;
-    choose_backend(Backend::Cuda);
-  }
-  backend_chosen_ = true;
-  if (ctx_) {
-    try {
-      sync_engine();
-    } catch (const std::exception& e) {
-      choice_ = keep;
-      backend_chosen_ = keep_chosen;
-      if (why)
-        *why = "cannot move the image to the " + std::string(v->backend == Backend::Cuda ? "GPU" : "CPU") +
-               ": " + e.what();
-      return false;
-    }
-    dirty_ = true;
-  }
-  return true;
+std::string HisteqDemo::inactive_reason(size_t stage) const {
+  if (stage_active(stage)) return {};
+  return histeq::stage_runs(info(stage).id, mode_)
+             ? std::string(variant(0).id) + " writes the LUT in its last block"
+         : mode_ == Mode::Equalize ? "runs in stretch mode only"
+                                   : "runs in equalize mode only";
 }
 
-bool HisteqDemo::set_block(size_t stage, int block, std::string* why) {
-  if (stage >= choice_.size()) {
-    if (why) *why = "histogram equalization has " + std::to_string(choice_.size()) + " stages";
-    return false;
-  }
-  StageChoice& c = choice_[stage];
-  const histeq::Variant& v = *c.current;
-  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), block, why)) return false;
-  c.block = block;
-  if (v.backend == Backend::Cuda) c.gpu_block = block;
+bool HisteqDemo::picks_changed(const Picks&, std::string* why) {
   dirty_ = true;
+  if (!ctx_) return true;
+  const histeq::Variant& v = variant(0);
+  if (!variant_available(v, why)) return false;
+  try {
+    sync_engine();
+  } catch (const std::exception& e) {
+    if (why)
+      *why = "cannot move the image to the " + std::string(v.backend == Backend::Cuda ? "GPU" : "CPU") +
+             ": " + e.what();
+    return false;
+  }
   return true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Options.
 
-void HisteqDemo::add_options(CLI::App& cli) {
+void HisteqParams::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("Histogram equalization (--demo histeq)");
-  g->add_option("--mode", cli_.mode, "equalize (default) or stretch (contrast stretch to 0..255)");
-  g->add_flag("--per-channel", cli_.per_channel,
+  g->add_option("--mode", mode, "equalize (default) or stretch (contrast stretch to 0..255)");
+  g->add_flag("--per-channel", per_channel,
               "colour images: process R, G and B each on its own (default: the luminance Y only)");
 }
 
+bool HisteqParams::same_input(const DemoParams& other) const {
+  const auto& o = dynamic_cast<const HisteqParams&>(other);
+  return mode == o.mode && per_channel == o.per_channel;
+}
+
+std::vector<std::string> HisteqParams::given() const {
+  std::vector<std::string> out;
+  if (!mode.empty()) out.push_back("--mode " + mode);
+  if (per_channel) out.push_back("--per-channel");
+  return out;
+}
+
 std::string HisteqDemo::configure(const Options& o) {
+  const HisteqParams& p = params<HisteqParams>();
+  const SharedInputs& in = setup().shared;
   headless_ = o.headless;
-  if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
-  if (std::string bad = reject_seed(o, "the histeq demo (its images are files or fixed generated pictures)");
+  if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
+  if (std::string bad = reject_seed(in, "the histeq demo (its images are files or fixed generated pictures)");
       !bad.empty())
     return bad;
-  if (cli_.mode == "equalize")
+  if (p.mode.empty() || p.mode == "equalize")
     mode_ = Mode::Equalize;
-  else if (cli_.mode == "stretch")
+  else if (p.mode == "stretch")
     mode_ = Mode::Stretch;
   else
-    return "--mode must be equalize or stretch, got " + text::quote(cli_.mode);
-  colour_ = cli_.per_channel ? Colour::PerChannel : Colour::Luminance;
-  // The CPU variants form one backend: a CPU and a GPU variant cannot both be asked for.
-  std::string cpu_id, gpu_id;
-  for (const std::string& id : o.variants) {
-    const histeq::Variant* v = histeq::find_variant(id);
-    if (!v) continue;  // apply_variant_options has refused it already
-    (v->backend == Backend::Cpu ? cpu_id : gpu_id) = id;
-  }
-  if (!cpu_id.empty() && !gpu_id.empty())
-    return "--variant " + cpu_id + " and --variant " + gpu_id +
-           " mix the backends: the CPU variants (hist-cpu, scan-cpu, reduce-cpu, apply-cpu) run "
-           "together, the GPU ones together";
+    return "--mode must be equalize or stretch, got " + text::quote(p.mode);
+  colour_ = p.per_channel ? Colour::PerChannel : Colour::Luminance;
   if (o.steps >= 0)
     return "--steps: histogram equalization has no steps to count (the pipeline's output is the same every "
            "run); --save-image writes the processed image";
   save_image_ = o.save_image;
-  if (!o.image.empty()) {
+  if (!in.image.empty()) {
     std::string err;
-    if (!load_path(o.image, &err)) return err;
+    if (!load_path(in.image, &err)) return err;
   }
   return {};
 }
@@ -264,14 +212,12 @@ void HisteqDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return histeq::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (!backend_chosen_) {
-    choose_backend(gpu_ ? Backend::Cuda : Backend::Cpu);
-  } else if (on_gpu() && !gpu_) {
+  // GPU picks without a GPU engine run on the CPU (the shell then picks the CPU variants).
+  if (variant(0).backend == Backend::Cuda && !gpu_) {
     std::string why;
-    variant_available(*choice_[0].current, &why);
+    variant_available(variant(0), &why);
     if (gpu_failure.empty())  // else start_cuda_engine has said why
       notify("the GPU variants are not available (" + why + "): using the CPU variants");
-    choose_backend(Backend::Cpu);
   }
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
@@ -367,11 +313,9 @@ std::vector<KernelInfo> HisteqDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (!gpu_ || !on_gpu()) return out;
   const auto* gpu = static_cast<const histeq::CudaEngine*>(gpu_.get());
-  for (size_t s = 0; s < choice_.size(); ++s) {
+  for (size_t s = 0; s < histeq::kStageCount; ++s) {
     if (!stage_active(s)) continue;
-    const StageChoice& c = choice_[s];
-    for (const KernelInfo& k : gpu->kernels(*c.current, c.current->blocks.empty() ? 0 : c.block))
-      out.push_back(k);
+    for (const KernelInfo& k : gpu->kernels(variant(s), block(s))) out.push_back(k);
   }
 #endif
   return out;
@@ -391,7 +335,7 @@ std::vector<Throughput> HisteqDemo::throughput() const {
   all.bytes_per_step = 3.0 * n * planes;  // read for the histogram (or min/max), read and write to apply
   all.whole_pipeline = true;
   rows.push_back(all);
-  for (size_t s = 0; s < choice_.size(); ++s) {
+  for (size_t s = 0; s < histeq::kStageCount; ++s) {
     if (!stage_active(s)) continue;
     Throughput t;
     t.label = std::string(info(s).key) + (planes > 1 ? " (per plane)" : " (per image)");

@@ -36,7 +36,7 @@ Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
 // The probe of a whole pipeline: each plane of `planes` (uploaded to `engine`) through `steps`, a
 // variant and block each, in order; a scan after a histogram variant that writes the LUT is left out.
 // Its note says what runs ("hist-fused-scan 1024 → apply-shared 256"). The bench's pipeline rows and
-// the ladder's last panel (HisteqDemo::pipeline_probe) use it.
+// the ladder's last panel (HisteqDemo::probe of kWholePipeline) use it.
 Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
                                  const histeq::Planes& planes,
                                  const std::vector<std::pair<const histeq::Variant*, int>>& steps);
@@ -44,6 +44,17 @@ Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream 
 // Defined across the folder by responsibility: histeq_demo.cpp (lifecycle, variants, read-outs),
 // histeq_pipeline.cpp (image, planes, the pipeline, verify), histeq_input.cpp (keys, mouse),
 // histeq_panel.cpp (panel, plots, labels, caption), histeq_probe.cpp.
+// The histogram-equalization demo's parameters: its command-line option group's values.
+struct HisteqParams final : DemoParams {
+  std::string mode;  // "equalize" (also when empty: not given) or "stretch"
+  bool per_channel = false;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<HisteqParams>(*this); }
+  void add_options(CLI::App& cli) override;
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
 class HisteqDemo final : public Demo {
  public:
   HisteqDemo();
@@ -51,11 +62,12 @@ class HisteqDemo final : public Demo {
 
   std::string_view name() const override { return "histeq"; }
   std::string_view title() const override { return "Histogram equalization"; }
-  std::vector<Stage> stages() const override;
-  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
-  bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<HisteqParams>(); }
   std::string configure(const Options& options) override;
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string inactive_reason(size_t stage) const override;
+  std::string why_unavailable(size_t stage, int variant) const override;
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -66,13 +78,11 @@ class HisteqDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !save_image_.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSpec* out) override;         // histeq_bench.cpp
-  Probe probe(size_t stage, std::string_view id, int block) override;  // histeq_probe.cpp
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // histeq_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;                           // histeq_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;
-  bool offers_pipeline() const override { return true; }
-  Probe pipeline_probe(const std::vector<PipelineStep>& steps) override;
   std::string caption() const override;
 
   // For tests: the engine in use, the image shown, the settings, and the display path switch.
@@ -98,18 +108,16 @@ class HisteqDemo final : public Demo {
 
  private:
   SetImage set_image_fn();  // set_image, for open_image_file / open_generated_image
-  // A stage's variant choice, per backend: the CPU variant, and the last GPU one chosen.
-  struct StageChoice {
-    const histeq::Variant* current = nullptr;
-    const histeq::Variant* gpu = nullptr;  // the last GPU variant (default: the table's)
-    int gpu_block = 0;                     // its block
-    int block = 0;                         // of `current`
-  };
   const histeq::StageInfo& info(size_t stage) const;
+  // The variant and block `picks` (the Setup's by default) give `stage`.
+  const histeq::Variant& variant(size_t stage) const;
+  const histeq::Variant& variant(const Picks& picks, size_t stage) const;
+  int block(size_t stage) const { return pick(stage).block; }
   bool stage_active(size_t stage) const;
-  bool on_gpu() const;  // the current variants are the GPU's
+  bool stage_active(const Picks& picks, size_t stage) const;
+  bool on_gpu() const;  // the picks are the GPU's and its engine runs (one backend for every stage)
+  Probe pipeline_probe(const Picks& picks);  // probe(picks, kWholePipeline)
   bool variant_available(const histeq::Variant& v, std::string* why) const;
-  void choose_backend(histeq::Backend b);
   histeq::Engine* engine_for(histeq::Backend b) const;
   // Makes the engine of the current backend hold the planes (uploading them when it does not).
   void sync_engine();
@@ -136,16 +144,9 @@ class HisteqDemo final : public Demo {
   int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach
   bool headless_ = false;  // --headless: an --image that cannot be shown is an error (exit 1)
 
-  // The command line's own settings (bound by add_options, checked by configure).
-  struct Cli {
-    std::string mode = "equalize";
-    bool per_channel = false;
-  } cli_;
   std::string save_image_;  // --save-image (from the shell's Options)
 
-  // Settings.
-  std::array<StageChoice, histeq::kStageCount> choice_{};
-  bool backend_chosen_ = false;  // false: chosen at attach (GPU when a device exists)
+  // Settings (the Setup's parameters, read by configure; the panel changes them from there on).
   histeq::Mode mode_ = histeq::Mode::Equalize;
   histeq::Colour colour_ = histeq::Colour::Luminance;
   bool force_host_copy_ = false;

@@ -40,8 +40,8 @@ std::string plane_name(histeq::Layout layout, int plane) {
 
 std::string HisteqDemo::pipeline_label() const {
   std::string s;
-  for (size_t c = 0; c < choice_.size(); ++c)
-    if (stage_active(c)) s += (s.empty() ? "" : " > ") + std::string(choice_[c].current->id);
+  for (size_t c = 0; c < histeq::kStageCount; ++c)
+    if (stage_active(c)) s += (s.empty() ? "" : " > ") + std::string(variant(c).id);
   return s;
 }
 
@@ -97,13 +97,13 @@ void HisteqDemo::ui_plots(float w) {
   const double n = static_cast<double>(planes_.pixel_count());
 
   // The racy histogram: counts lost to overwritten updates, summed over the processed planes.
-  if (mode_ == Mode::Equalize && !choice_[0].current->exact) {
+  if (mode_ == Mode::Equalize && !variant(0).exact) {
     double counted = 0;
     for (const auto& h : engine_hist_) counted += std::accumulate(h.begin(), h.end(), 0.0);
     const double lost = n * planes - counted;
     ImGui::PushStyleColor(ImGuiCol_Text, kRed);
     ImGui::TextWrapped("%s lost %.0f of %.0f counts (%.2f%%): the histogram is wrong, and so is the LUT",
-                       std::string(choice_[0].current->id).c_str(), lost, n * planes,
+                       std::string(variant(0).id).c_str(), lost, n * planes,
                        100.0 * lost / std::max(1.0, n * planes));
     ImGui::PopStyleColor();
   }
@@ -142,7 +142,7 @@ void HisteqDemo::ui_plots(float w) {
   plot("##before", "before: " + plane + " histogram, CDF", before_[p], nullptr);
   if (mode_ == Mode::Equalize && engine_hist_[p] != before_[p]) {
     static const ImVec4 red(0.9f, 0.25f, 0.2f, 1.0f);
-    plot("##counted", "as " + std::string(choice_[0].current->id) + " counted it", engine_hist_[p], &red);
+    plot("##counted", "as " + std::string(variant(0).id) + " counted it", engine_hist_[p], &red);
   }
   plot("##after", "after: histogram, CDF", after_[p], nullptr);
   {

@@ -154,16 +154,15 @@ void HisteqDemo::run_pipeline(int times, bool timed) {
   Timings* t = timed && ctx_ ? ctx_->timings : nullptr;
   const bool stage_sections = t && times * planes <= kMaxTimedRuns;
   std::vector<size_t> active;
-  for (size_t s = 0; s < choice_.size(); ++s)
+  for (size_t s = 0; s < histeq::kStageCount; ++s)
     if (stage_active(s)) active.push_back(s);
 
   auto run_all = [&](auto&& begin, auto&& end) {
     for (int i = 0; i < times; ++i)
       for (int p = 0; p < planes; ++p)
         for (size_t s : active) {
-          const StageChoice& c = choice_[s];
           if (stage_sections) begin(info(s).key);
-          active_->run(*c.current, c.current->blocks.empty() ? 0 : c.block, p);
+          active_->run(variant(s), block(s), p);
           if (stage_sections) end(info(s).key);
         }
   };
@@ -190,7 +189,7 @@ void HisteqDemo::run_pipeline(int times, bool timed) {
   // gives the same ones every run, so they are read once per change, not once a frame; the racy
   // histogram differs from run to run.
   bool exact = true;
-  for (size_t s : active) exact = exact && choice_[s].current->exact;
+  for (size_t s : active) exact = exact && variant(s).exact;
   if (dirty_ || !exact) after_fresh_ = false;
   dirty_ = false;
 }
@@ -206,8 +205,8 @@ std::string HisteqDemo::verify() {
   const image::Image got = output_image();
   const image::Image want = histeq::process_cpu(image_, mode_, colour_);
   std::string id;
-  for (size_t s = 0; s < choice_.size(); ++s)
-    if (stage_active(s) && !choice_[s].current->exact) id = std::string(choice_[s].current->id);
+  for (size_t s = 0; s < histeq::kStageCount; ++s)
+    if (stage_active(s) && !variant(s).exact) id = std::string(variant(s).id);
   if (std::string bad = shape_mismatch(got, want, "the CPU reference"); !bad.empty()) {
     verify_ok_ = false;
     return bad;

@@ -120,10 +120,11 @@ Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
 }
 
 // The ladder's probe: a fresh engine of the variant's backend holding a copy of the current planes.
-Probe HisteqDemo::probe(size_t stage, std::string_view id, int block) {
-  const histeq::Variant* v = histeq::find_variant(id);
-  if (stage >= histeq::kStageCount || !v || v->stage != info(stage).id)
-    return probe_unavailable("no variant " + text::quote(id) + " in stage " + std::to_string(stage));
+Probe HisteqDemo::probe(const Picks& picks, size_t stage) {
+  if (stage == kWholePipeline) return pipeline_probe(picks);
+  if (stage >= histeq::kStageCount) return probe_unavailable("no stage " + std::to_string(stage));
+  const histeq::Variant* v = &variant(picks, stage);
+  int block = picks[stage].block;
   std::string why;
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
@@ -179,19 +180,19 @@ Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream 
 }
 
 // The whole pipeline on a copy of the current planes (the ladder's last panel).
-Probe HisteqDemo::pipeline_probe(const std::vector<PipelineStep>& steps) {
+// The whole pipeline of `picks`: every stage that runs in the current mode, in order (a scan after a
+// histogram variant that writes the LUT is left out by make_histeq_pipeline_probe).
+Probe HisteqDemo::pipeline_probe(const Picks& picks) {
   std::vector<std::pair<const histeq::Variant*, int>> chain;
   std::string why;
-  for (const PipelineStep& st : steps) {
-    const histeq::Variant* v = histeq::find_variant(st.variant);
-    if (st.stage >= histeq::kStageCount || !v || v->stage != info(st.stage).id)
-      return probe_unavailable("no variant " + text::quote(st.variant) + " in stage " +
-                               std::to_string(st.stage));
+  for (size_t s = 0; s < histeq::kStageCount; ++s) {
+    if (!histeq::stage_runs(info(s).id, mode_)) continue;
+    const histeq::Variant* v = &variant(picks, s);
     if (!variant_available(*v, &why)) return probe_unavailable(why);
     if (!chain.empty() && v->backend != chain.front().first->backend)
       return probe_unavailable("a pipeline runs on one backend: " + std::string(chain.front().first->id) +
                                " and " + std::string(v->id) + " do not");
-    int block = st.block;
+    int block = picks[s].block;
     if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
     chain.emplace_back(v, block);
   }

@@ -1,14 +1,18 @@
 // Game of Life's benchmark: every variant (and block shape with --all-blocks) at each size, on a
-// random grid (density 0.25, --seed), measured by core's stepper through make_life_probe.
+// random grid (density 0.25, --seed), measured by core's stepper through make_life_probe. The Setup's
+// options pin the sweep: --grid is the size, --rule, --density and --pattern (placed at the centre)
+// the input, --generations-per-pass gpu-bit-multistep's k (no k sweep then).
 // cpu-naive and gpu-global are always measured too, as the baselines of the speedup columns.
 // Its own rows (GPU): gpu-bit-multistep at k = 1, 2, 4 and 8 generations a pass (the variant's own
 // row is its default, k = 16), and the one-generation-a-pass DRAM bound: a device-to-device copy of
 // the packed grid, the bytes one generation of gpu-bitpacked must read and write.
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "core/bench_stepper.h"
 #include "demos/common/bench_engines.h"
 #include "demos/life/life_demo.h"
@@ -57,7 +61,13 @@ std::vector<std::string> bound_report(const BenchSuite& suite) {
 
 }  // namespace
 
-bool LifeDemo::bench(const Options& o, BenchSpec* out) {
+bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  const LifeParams& given = setup.params.as<LifeParams>();
+  if (!given.grid.empty() && !o.bench_sizes.empty())
+    throw std::invalid_argument("--grid and bench --size both give the size: give one");
+  const int own_k =
+      given.generations_per_pass.empty() ? life::kDefaultGenerationsPerPass : generations_per_pass_;
   BenchSpec& spec = *out;
   spec.suite.demo = "life";
   spec.suite.baselines = {"cpu-naive", "gpu-global"};
@@ -84,9 +94,17 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
   spec.item_unit = "cell updates";
   spec.variants =
       bench_variants(life::variants(), [](const life::Variant&, BenchVariant& b) { b.stage_id = "step"; });
-  for (BenchSize size : o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes) {
+  if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
+  std::vector<BenchSize> sizes = o.bench_sizes.empty() ? std::vector<BenchSize>{{16384, 0}} : o.bench_sizes;
+  if (!given.grid.empty()) sizes = {{grid_w_, grid_h_}};
+  for (BenchSize size : sizes) {
     const long long w = size.width, h = size.height ? size.height : size.width;
     if (const std::string bad = life::check_size(w, h); !bad.empty()) throw std::invalid_argument(bad);
+    if (pattern_ && (pattern_->width > w || pattern_->height > h))
+      throw std::invalid_argument(text::escape(pattern_path_.string()) + ": the pattern is " +
+                                  std::to_string(pattern_->width) + "x" + std::to_string(pattern_->height) +
+                                  ", larger than the bench's " + std::to_string(w) + "x" + std::to_string(h) +
+                                  " grid");
     spec.cases.push_back({std::to_string(w) + "x" + std::to_string(h), w, h, ""});
   }
 
@@ -99,7 +117,8 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
     const life::Variant& ms = *life::find_variant(kMultistep);
     const std::string ms_block = block_label(ms.blocks, ms.square_blocks, ms.default_block);
     std::vector<std::string> rows;
-    for (int k : kSweep) rows.push_back(sweep_row(k));
+    if (given.generations_per_pass.empty())  // else k is the command line's: no sweep
+      for (int k : kSweep) rows.push_back(sweep_row(k));
     rows.push_back(kCopyRow);
     bool wanted = o.variants.empty();
     for (const std::string& id : o.variants) wanted = wanted || id == kMultistep || id == "gpu-bitpacked";
@@ -113,9 +132,15 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
     }
   }
 #endif
-  const uint64_t seed = bench_seed(o);
-  spec.probe = [engines, seed](const BenchCase& c, const BenchJob& job) {
-    const int k = sweep_k(job.variant);
+  // The input of every case: the command line's rule, density and pattern (else random cells), the
+  // pattern's grid made once a case.
+  auto base = std::make_shared<LifeInput>();
+  base->rule = rule_;
+  base->density = density_;
+  base->seed = bench_seed(o);
+  std::optional<life::Pattern> pattern = pattern_;
+  spec.probe = [engines, base, pattern, own_k](const BenchCase& c, const BenchJob& job) {
+    const int k = job.variant == kMultistep ? own_k : sweep_k(job.variant);
     const bool copy_row = job.variant == kCopyRow;
     const life::Variant& v = *life::find_variant(k > 0      ? kMultistep
                                                  : copy_row ? "gpu-bitpacked"
@@ -123,10 +148,14 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
     std::string why;
     std::shared_ptr<life::Engine> e = engines->get(v.backend == life::Backend::Cuda, &why);
     if (!e) return probe_unavailable(why);
-    auto input = std::make_shared<LifeInput>();
+    auto input = std::make_shared<LifeInput>(*base);
     input->width = static_cast<int>(c.width);
     input->height = static_cast<int>(c.height);
-    input->seed = seed;
+    if (pattern) {
+      input->cells = life::Grid(input->width, input->height);
+      std::string err;
+      if (!life::place_centered(*input->cells, *pattern, &err)) return probe_unavailable(err);
+    }
     if (k > 0) input->generations_per_pass = k;
     constexpr int kGhostBlock = 256;  // the engine's default
     Probe p = make_life_probe(std::move(e), engines->stream(), std::move(input), v, job.block, kGhostBlock);
@@ -141,10 +170,10 @@ bool LifeDemo::bench(const Options& o, BenchSpec* out) {
 #endif
     return p;
   };
-  spec.finish = [](BenchSuite& suite) {
+  spec.finish = [own_k](BenchSuite& suite) {
     for (const std::string& line : bound_report(suite)) suite.notes.push_back(line);
     suite.notes.push_back(std::string(kMultistep) + " k=K: K generations a pass through memory (the row " +
-                          kMultistep + " is k=" + std::to_string(life::kDefaultGenerationsPerPass) +
+                          kMultistep + " is k=" + std::to_string(own_k) +
                           "); GB/s counts the packed grid read and written once a pass");
     suite.notes.push_back(
         std::string(kCopyRow) +

@@ -3,6 +3,7 @@
 #include "demos/life/life_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
+#include "demos/common/stage_table.h"
 
 #include <imgui.h>
 #include <CLI/CLI.hpp>
@@ -44,7 +45,7 @@ LifeDemo::LifeDemo() {
 
 LifeDemo::~LifeDemo() = default;
 
-const life::Variant& LifeDemo::current() const { return life::variants()[variant_]; }
+const life::Variant& LifeDemo::current() const { return life::variants()[pick(0).variant]; }
 
 life::Engine* LifeDemo::engine_for(const life::Variant& v) const {
   return v.backend == life::Backend::Cuda ? gpu_.get() : cpu_.get();
@@ -57,115 +58,93 @@ bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const
   return false;
 }
 
-std::vector<VariantChoice> LifeDemo::step_variants() const {
-  std::vector<VariantChoice> out;
-  for (const life::Variant& v : life::variants()) {
-    VariantChoice c = variant_choice(v, v.backend == life::Backend::Cuda);
-    // Before attach we do not know yet; the check happens at attach.
-    c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
-    out.push_back(c);
-  }
-  return out;
+const StageTables& LifeDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    auto gpu = [](const life::Variant& v) { return v.backend == life::Backend::Cuda; };
+    t.stages.push_back(
+        make_stage_table("step", "generation", life::variants(), gpu, "gpu-global", "cpu-lut"));
+    StageTable ghost;
+    ghost.id = "ghost";
+    ghost.title = "ghost copies";
+    ghost.variants = {variant_choice(life::ghost_variant(), true)};
+    t.stages.push_back(ghost);
+    return t;
+  }();
+  return tables;
 }
 
-std::vector<Stage> LifeDemo::stages() const {
-  Stage step;
-  step.id = "step";
-  step.title = "generation";
-  step.variants = step_variants();
-  step.variant = variant_ < 0 ? 0 : variant_;
-  step.block = block_;
-
-  Stage ghost;
-  ghost.id = "ghost";
-  ghost.title = "ghost copies";
-  ghost.variants = {variant_choice(life::ghost_variant(), true)};
-  ghost.block = ghost_block_;
-  const bool runs =
-      variant_ >= 0 && current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
-  ghost.active = runs;
-  if (!runs) ghost.inactive_reason = "only the byte-per-cell GPU variants copy ghost cells";
-  return {step, ghost};
+// The ghost copies run with the byte-per-cell GPU variants only, which say so.
+std::string LifeDemo::why_unavailable(size_t stage, int variant) const {
+  if (stage != 0) return {};
+  return gpu_variant_unavailable(life::variants()[variant].backend == life::Backend::Cuda, gpu_ != nullptr,
+                                 ctx_);
 }
 
-bool LifeDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
-  if (stage == 1) {
-    if (id == life::ghost_variant().id) return true;
-    if (why) *why = "the ghost stage has one variant, " + std::string(life::ghost_variant().id);
-    return false;
-  }
-  if (stage != 0) {
-    if (why) *why = "Game of Life has two stages";
-    return false;
-  }
-  const life::Variant* v = life::find_variant(id);
-  if (!v) {
-    if (why) *why = "no variant " + text::quote(id) + " (see gpulab --list)";
-    return false;
-  }
-  if (ctx_ && !variant_available(*v, why)) return false;
-  const int index = static_cast<int>(v - life::variants().data());
-  if (ctx_) {
-    life::Engine* to = engine_for(*v);
-    if (to != active_) switch_engine(to);
-  }
-  variant_ = index;
-  block_ = v->default_block;
-  explicit_variant_ = true;
-  return true;
+std::string LifeDemo::inactive_reason(size_t stage) const {
+  if (stage != 1) return {};
+  const bool runs = current().backend == life::Backend::Cuda && current().layout == life::Layout::Bytes;
+  return runs ? std::string() : "only the byte-per-cell GPU variants copy ghost cells";
 }
 
-bool LifeDemo::set_block(size_t stage, int block, std::string* why) {
-  if (stage == 1) {
-    if (!check_block(variant_choice(life::ghost_variant(), true), block, why)) return false;
-    ghost_block_ = block;
-    return true;
-  }
-  if (stage != 0) {
-    if (why) *why = "Game of Life has two stages";
-    return false;
-  }
-  if (variant_ < 0) {
-    if (why) *why = "--block needs --variant (the default variant is chosen at start)";
-    return false;
-  }
+bool LifeDemo::picks_changed(const Picks&, std::string* why) {
+  if (!ctx_) return true;
   const life::Variant& v = current();
-  if (!check_block(variant_choice(v, v.backend == life::Backend::Cuda), block, why)) return false;
-  block_ = block;
+  if (!variant_available(v, why)) return false;
+  life::Engine* to = engine_for(v);
+  if (to != active_) switch_engine(to);
   return true;
 }
 
-void LifeDemo::add_options(CLI::App& cli) {
+void LifeParams::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("Game of Life (--demo life)");
-  g->add_option("--grid", cli_.grid, "grid size WxH (default 1024x1024)");
-  g->add_option("--rule", cli_.rule, "B/S rule, e.g. B3/S23, B36/S23, B3678/S34678, B2/S");
-  g->add_option("--pattern", cli_.pattern, "load a pattern (.rle or .cells) at the grid's centre");
-  g->add_option("--density", cli_.density, "random fill density when no pattern is given (default 0.25)")
+  g->add_option("--grid", grid, "grid size WxH (default 1024x1024)");
+  g->add_option("--rule", rule, "B/S rule, e.g. B3/S23, B36/S23, B3678/S34678, B2/S");
+  g->add_option("--pattern", pattern, "load a pattern (.rle or .cells) at the grid's centre");
+  g->add_option("--density", density, "random fill density when no pattern is given (default 0.25)")
       ->check(CLI::Range(0.0, 1.0));
-  g->add_option("--generations-per-pass", cli_.generations_per_pass,
+  g->add_option("--generations-per-pass", generations_per_pass,
                 "gpu-bit-multistep: generations advanced on chip per pass through memory, 1..16 (default 16)")
       ->type_name("K");
-  g->add_option("--save-pattern", cli_.save_pattern,
+  g->add_option("--save-pattern", save_pattern,
                 "write the grid as RLE (after --steps K generations) and exit")
       ->type_name(kOutputPath);
 }
 
+bool LifeParams::same_input(const DemoParams& other) const {
+  const auto& o = dynamic_cast<const LifeParams&>(other);
+  return grid == o.grid && rule == o.rule && pattern == o.pattern && density == o.density;
+}
+
+std::vector<std::string> LifeParams::given() const {
+  std::vector<std::string> out;
+  if (!grid.empty()) out.push_back("--grid " + grid);
+  if (!rule.empty()) out.push_back("--rule " + rule);
+  if (!pattern.empty()) out.push_back("--pattern " + pattern);
+  if (density != LifeParams().density) out.push_back("--density " + option_number(density));
+  if (!generations_per_pass.empty()) out.push_back("--generations-per-pass " + generations_per_pass);
+  return out;
+}
+
+bool LifeDemo::batch_requested() const { return bound() && !params<LifeParams>().save_pattern.empty(); }
+
 std::string LifeDemo::configure(const Options& o) {
-  if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
-  if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
-  if (!explicit_variant_) variant_ = -1;  // chosen at attach
-  if (!cli_.rule.empty()) {
+  const LifeParams& p = params<LifeParams>();
+  const SharedInputs& in = setup().shared;
+  if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
+  if (std::string bad = reject_image_options(in, o, name()); !bad.empty()) return bad;
+  if (!p.rule.empty()) {
     std::string err;
-    auto r = life::Rule::parse(cli_.rule, &err);
+    auto r = life::Rule::parse(p.rule, &err);
     if (!r) return "bad --rule: " + err;
     rule_ = *r;
     rule_text_ = rule_.to_string();
     rule_from_command_line_ = true;
   }
-  if (!cli_.grid.empty()) {
+  if (!p.grid.empty()) {
     // Parsed without wrap-around (4294967306x10 is not 10x10); check_size gives the edges' limits.
     long long w = 0, h = 0;
-    if (std::string bad = text::parse_whole_size(cli_.grid, life::kMinEdge, life::kMaxEdge, &w, &h);
+    if (std::string bad = text::parse_whole_size(p.grid, life::kMinEdge, life::kMaxEdge, &w, &h);
         !bad.empty())
       return "--grid " + bad + ", e.g. 1024x1024";
     const std::string err = life::check_size(w, h);
@@ -173,26 +152,26 @@ std::string LifeDemo::configure(const Options& o) {
     grid_w_ = static_cast<int>(w);
     grid_h_ = static_cast<int>(h);
   }
-  if (!cli_.pattern.empty()) {
+  if (!p.pattern.empty()) {
     // Read once, here: what reset and the batch run place is this copy.
     // The grid is known: an RLE header larger than it is refused before its cells are allocated.
-    life::PatternResult r = life::load_pattern_file(cli_.pattern, grid_w_, grid_h_);
-    if (!r) return life::describe(r.error, cli_.pattern);
+    life::PatternResult r = life::load_pattern_file(p.pattern, grid_w_, grid_h_);
+    if (!r) return life::describe(r.error, p.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
-      return text::escape(cli_.pattern) + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
+      return text::escape(p.pattern) + ": the pattern is " + std::to_string(r.pattern->width) + "x" +
              std::to_string(r.pattern->height) + ", larger than the " + std::to_string(grid_w_) + "x" +
              std::to_string(grid_h_) + " grid (use --grid)";
-    std::string told = adopt_pattern(std::move(r), cli_.pattern, true);
+    std::string told = adopt_pattern(std::move(r), p.pattern, true);
     if (!told.empty()) pending_notices_.push_back(std::move(told));
   }
-  if (!cli_.generations_per_pass.empty()) {
+  if (!p.generations_per_pass.empty()) {
     std::string err;
-    const auto k = life::parse_generations_per_pass(cli_.generations_per_pass, &err);
+    const auto k = life::parse_generations_per_pass(p.generations_per_pass, &err);
     if (!k) return "bad --generations-per-pass: " + err;
     generations_per_pass_ = *k;
   }
-  density_ = cli_.density;
-  if (o.seed) seed_ = *o.seed;
+  density_ = p.density;
+  if (in.seed) seed_ = *in.seed;
   return {};
 }
 
@@ -209,19 +188,14 @@ void LifeDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (variant_ < 0) {
-    explicit_variant_ = false;
-    const life::Variant* v = life::find_variant(gpu_ ? "gpu-global" : "cpu-lut");
-    variant_ = static_cast<int>(v - life::variants().data());
-    block_ = v->default_block;
-  }
+  // A pick that cannot run here runs on the CPU (the shell then picks cpu-lut).
   std::string why;
-  if (!variant_available(current(), &why)) {
-    notify(std::string(current().id) + " is not available (" + why + "): using cpu-lut");
-    variant_ = static_cast<int>(life::find_variant("cpu-lut") - life::variants().data());
-    block_ = 0;
+  const life::Variant* runs = &current();
+  if (!variant_available(*runs, &why)) {
+    notify(std::string(runs->id) + " is not available (" + why + "): using cpu-lut");
+    runs = life::find_variant("cpu-lut");
   }
-  active_ = engine_for(current());
+  active_ = engine_for(*runs);
   for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
     if (!e) continue;
     e->set_rule(rule_);
@@ -386,7 +360,7 @@ void LifeDemo::advance(int generations) {
     gpu->set_kernel_timer(kernels ? &*kernels : nullptr);
     if (t) t->gpu_begin("step", gpu->stream());
     try {
-      gpu->step(v, block_, generations, ghost_block_);
+      gpu->step(v, block(), generations, ghost_block());
     } catch (...) {
       gpu->set_kernel_timer(nullptr);
       throw;
@@ -396,7 +370,7 @@ void LifeDemo::advance(int generations) {
 #endif
   } else {
     CpuSection s(t, "step (CPU)");
-    active_->step(v, block_, generations);
+    active_->step(v, block(), generations);
   }
   generation_ += static_cast<uint64_t>(generations);
   last_steps_ = generations;
@@ -509,7 +483,7 @@ void LifeDemo::verify(int generations) {
   reference->upload(start);
   const auto t0 = std::chrono::steady_clock::now();
   // Not through advance(): K generations in one frame would distort the timing window.
-  active_->step(v, block_, generations, ghost_block_);
+  active_->step(v, block(), generations, ghost_block());
   generation_ += static_cast<uint64_t>(generations);
   reference->step(ref, 0, generations);
   life::Grid got = active_->download();
@@ -587,13 +561,14 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
 }
 
 // The ladder's probe: a fresh engine of the variant's backend holding a copy of the current grid
-// and rule, stepped with the current ghost block.
-Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
+// and rule, stepped with the ghost stage's block.
+Probe LifeDemo::probe(const Picks& picks, size_t stage) {
   if (stage == 1)
     return probe_unavailable(
         "timed inside each generation of the byte-per-cell GPU variants (the step stage)");
-  const life::Variant* v = stage == 0 ? life::find_variant(id) : nullptr;
-  if (!v) return probe_unavailable("no variant " + text::quote(id) + " in the step stage");
+  if (stage != 0) return probe_unavailable("Game of Life has no pipeline of stages");
+  const life::Variant* v = &life::variants()[picks.at(0).variant];
+  int block = picks[0].block;
   std::string why;
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
@@ -608,7 +583,7 @@ Probe LifeDemo::probe(size_t stage, std::string_view id, int block) {
   if (v->backend == life::Backend::Cuda) engine = life::CudaEngine::create(ctx_->stream);
 #endif
   if (!engine) engine = life::make_cpu_engine();
-  return make_life_probe(std::move(engine), ctx_->stream, std::move(input), *v, block, ghost_block_);
+  return make_life_probe(std::move(engine), ctx_->stream, std::move(input), *v, block, picks.at(1).block);
 }
 
 void LifeDemo::save_rle(const std::filesystem::path& path) {
@@ -618,14 +593,15 @@ void LifeDemo::save_rle(const std::filesystem::path& path) {
 }
 
 std::string LifeDemo::run_batch(const Options& o) {
-  if (cli_.save_pattern.empty()) return {};
+  const std::string& out = params<LifeParams>().save_pattern;
+  if (out.empty()) return {};
   try {
     run_batch_steps(
         o.steps < 0 ? 0 : o.steps, [this](int n) { advance(n); }, "generations");
-    save_rle(cli_.save_pattern);
+    save_rle(out);
     std::fprintf(stderr, "gpulab: %llu generations of %s with %s, written to %s\n",
                  static_cast<unsigned long long>(generation_), rule_.to_string().c_str(),
-                 std::string(current().id).c_str(), text::escape(cli_.save_pattern, 4096).c_str());
+                 std::string(current().id).c_str(), text::escape(out, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -635,7 +611,7 @@ std::string LifeDemo::run_batch(const Options& o) {
 std::vector<KernelInfo> LifeDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == life::Backend::Cuda)
-    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block_, ghost_block_);
+    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block(), ghost_block());
 #endif
   return {};
 }
@@ -656,7 +632,7 @@ std::vector<Throughput> LifeDemo::throughput() const {
 std::string LifeDemo::caption() const {
   const life::Variant& v = current();
   std::string s = "Game of Life | " + std::string(v.id) + " | block " +
-                  block_label(v.blocks, v.square_blocks, block_) + " | " + std::to_string(active_->width()) +
+                  block_label(v.blocks, v.square_blocks, block()) + " | " + std::to_string(active_->width()) +
                   "x" + std::to_string(active_->height());
   if (v.step_kernel() == life::Kernel::BitMultistep)
     s += " | " + std::to_string(generations_per_pass_) + " gen/pass";

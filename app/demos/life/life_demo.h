@@ -33,6 +33,17 @@ struct LifeInput {
 Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
                       std::shared_ptr<const LifeInput> input, const life::Variant& v, int block, int ghost);
 
+// The Game of Life's parameters: its command-line option group's values.
+struct LifeParams final : DemoParams {
+  std::string grid, rule, pattern, save_pattern, generations_per_pass;
+  double density = 0.25;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<LifeParams>(*this); }
+  void add_options(CLI::App& cli) override;
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
 class LifeDemo final : public Demo {
  public:
   LifeDemo();
@@ -40,11 +51,12 @@ class LifeDemo final : public Demo {
 
   std::string_view name() const override { return "life"; }
   std::string_view title() const override { return "Game of Life"; }
-  std::vector<Stage> stages() const override;
-  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
-  bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<LifeParams>(); }
   std::string configure(const Options& options) override;
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string inactive_reason(size_t stage) const override;
+  std::string why_unavailable(size_t stage, int variant) const override;
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -53,10 +65,10 @@ class LifeDemo final : public Demo {
   void detach() override;
 
   bool open_file(const std::filesystem::path& path, std::string* error) override;
-  bool batch_requested() const override { return !cli_.save_pattern.empty(); }
+  bool batch_requested() const override;
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSpec* out) override;  // life_bench.cpp
-  Probe probe(size_t stage, std::string_view id, int block) override;
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // life_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::string caption() const override;
@@ -66,8 +78,9 @@ class LifeDemo final : public Demo {
   uint64_t generation() const { return generation_; }
 
  private:
-  const life::Variant& current() const;
-  std::vector<VariantChoice> step_variants() const;
+  const life::Variant& current() const;  // the step stage's pick
+  int block() const { return pick(0).block; }
+  int ghost_block() const { return pick(1).block; }
   life::Engine* engine_for(const life::Variant& v) const;
   bool variant_available(const life::Variant& v, std::string* why) const;
   void switch_engine(life::Engine* to);
@@ -91,17 +104,7 @@ class LifeDemo final : public Demo {
   life::Engine* active_ = nullptr;
   std::unique_ptr<LifeDisplay> display_;
 
-  // The command line's settings (bound by add_options, checked by configure).
-  struct Cli {
-    std::string grid, rule, pattern, save_pattern, generations_per_pass;
-    double density = 0.25;
-  } cli_;
-
-  // Settings.
-  bool explicit_variant_ = false;  // false: chosen at attach (the first GPU variant with CUDA, else cpu-lut)
-  int variant_ = 0;
-  int block_ = 0;
-  int ghost_block_ = 256;
+  // Settings (the Setup's parameters, read by configure; the panel changes them from there on).
   int generations_per_pass_ = life::kDefaultGenerationsPerPass;  // gpu-bit-multistep's k (the slider)
   int grid_w_ = 1024, grid_h_ = 1024;
   life::Rule rule_;

@@ -48,7 +48,21 @@ const BenchRow* best(const BenchSuite& s, const BenchRow& like, const std::vecto
 
 }  // namespace
 
-bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
+bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  const MatrixParams& given = setup.params.as<MatrixParams>();
+  constexpr long long kNotGiven = MatrixParams::kNotGiven;
+  const bool shape_given = given.m != kNotGiven || given.n != kNotGiven || given.k != kNotGiven;
+  const bool files_given = !given.a.empty();
+  const bool image_given = !setup.shared.image.empty();
+  const bool init_given = !setup.shared.init.empty();
+  // The op: the one the options ask for (configure found it), else both.
+  const bool op_given = !given.op.empty() || shape_given || files_given || image_given || init_given;
+  if ((shape_given || files_given || image_given) && !o.bench_sizes.empty())
+    throw std::invalid_argument(std::string(image_given   ? "--image"
+                                            : files_given ? "--a and --b"
+                                                          : "--m, --n and --k") +
+                                " and bench --size both give the size: give one");
   BenchSpec& spec = *out;
   spec.suite.demo = "matrix";
   spec.suite.baselines = {BenchBaseline("cuBLAS", {"gemm-cublas"}), BenchBaseline("D2D copy", {kMemcpy})};
@@ -94,7 +108,10 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   bf.min_ratio = 0.5;
   spec.suite.targets = {tr, fp, tf, bf};
 
-  // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192).
+  if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
+  // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192); the options
+  // pin the op, the multiply's shape (--m, --n, --k) or operands (--a, --b) and its kind (--init), the
+  // transpose's matrix (--image).
   std::vector<long long> tsizes{16384}, msizes{4096, 8192};
   if (!o.bench_sizes.empty()) {
     tsizes.clear();
@@ -108,11 +125,33 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
       msizes.push_back(s.width);
     }
   }
-  for (long long n : tsizes)
-    spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n), n, n, kTransposeInput});
-  for (long long n : msizes)
-    spec.cases.push_back(
-        {std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, n, kMultiplyInput});
+  if (op_given && op_ == Op::Transpose) msizes.clear();
+  if (op_given && op_ == Op::Multiply) tsizes.clear();
+  if (image_given) tsizes = {0};                 // one case: the image's
+  if (shape_given || files_given) msizes = {0};  // one case: the operands configure made
+  const matrix::Init init = init_given ? init_ : matrix::Init::Random;
+  const std::string multiply_input = files_given  ? "multiply " + ops_name_
+                                     : init_given ? "multiply " + std::string(matrix::name(init))
+                                                  : kMultiplyInput;
+  std::vector<Op> case_op;
+  for (long long n : tsizes) {
+    if (n == 0)
+      spec.cases.push_back({std::to_string(words_->rows) + "x" + std::to_string(words_->cols), words_->cols,
+                            words_->rows, "transpose " + origin_.name});
+    else
+      spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n), n, n, kTransposeInput});
+    case_op.push_back(Op::Transpose);
+  }
+  for (long long n : msizes) {
+    if (n == 0)
+      spec.cases.push_back({std::to_string(ops_->a.rows) + "x" + std::to_string(ops_->b.cols) + "x" +
+                                std::to_string(ops_->a.cols),
+                            ops_->b.cols, ops_->a.rows, multiply_input});
+    else
+      spec.cases.push_back(
+          {std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, n, multiply_input});
+    case_op.push_back(Op::Multiply);
+  }
 
   struct State {
     std::shared_ptr<BenchEngines<matrix::Engine>> engines;
@@ -120,18 +159,28 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
     std::shared_ptr<matrix::Words> words;
     std::shared_ptr<matrix::Operands> ops;
     uint64_t seed = 1;
+    matrix::Init init = matrix::Init::Random;
+    std::vector<Op> case_op;
+    std::shared_ptr<const matrix::Words> given_words;   // --image's
+    std::shared_ptr<const matrix::Operands> given_ops;  // --a/--b's or --m/--n/--k's
     void make(const BenchCase& c, size_t index) {
       if (key == index) return;
       key = index;
       words.reset();
       ops.reset();
       const int n = int(c.width);
-      if (c.input == kTransposeInput) {
+      if (case_op[index] == Op::Transpose) {
+        if (given_words) {
+          words = std::make_shared<matrix::Words>(*given_words);
+          return;
+        }
         words = std::make_shared<matrix::Words>(n, n);
         uint64_t s = seed;
         for (uint32_t& w : words->data) w = uint32_t(splitmix64(s));
+      } else if (given_ops) {
+        ops = std::make_shared<matrix::Operands>(*given_ops);
       } else {
-        ops = std::make_shared<matrix::Operands>(matrix::generate(matrix::Init::Random, n, n, n, seed));
+        ops = std::make_shared<matrix::Operands>(matrix::generate(init, n, n, n, seed));
       }
     }
     std::shared_ptr<matrix::Engine> engine(bool gpu, const BenchCase& c, size_t index, std::string* why) {
@@ -149,6 +198,10 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
   };
   auto st = std::make_shared<State>();
   st->seed = seed;
+  st->init = init;
+  st->case_op = case_op;
+  if (image_given) st->given_words = std::make_shared<const matrix::Words>(*words_);
+  if (shape_given || files_given) st->given_ops = std::make_shared<const matrix::Operands>(*ops_);
   st->engines = std::make_shared<BenchEngines<matrix::Engine>>(spec.suite, o, matrix::make_cpu_engine());
 #if defined(GPULAB_HAVE_CUDA)
   if (st->engines->cuda()) {
@@ -195,8 +248,8 @@ bool MatrixDemo::bench(const Options& o, BenchSpec* out) {
 #endif
     return p;
   };
-  spec.skip = [](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string* note) {
-    const Op op = c.input == kTransposeInput ? Op::Transpose : Op::Multiply;
+  spec.skip = [case_op](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string* note) {
+    const Op op = case_op[job.case_index];
     if (op_of(job.variant) != op) return true;
     if (job.variant == "gemm-cpu" && c.width > kCpuGemmMax) {
       *note = "gemm-cpu skipped at " + c.size + ": about 8x its time at 4096³ a step (minutes)";

@@ -10,6 +10,7 @@
 #include "common/text.h"
 #include "core/timings.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/stage_table.h"
 #include "demos/matrix/matrix_display.h"
 
 #if defined(GPULAB_HAVE_CUDA)
@@ -52,25 +53,18 @@ image::Image words_image(const matrix::Words& w, int channels) {
   return channels == 4 ? img : image::convert_channels(img, channels);
 }
 
-MatrixDemo::MatrixDemo() {
-  cpu_ = matrix::make_cpu_engine();
-  for (Op op : {Op::Transpose, Op::Multiply}) {
-    const matrix::Variant* g = matrix::find_variant(kGpuDefaults[index(op)]);
-    gpu_choice_[index(op)] = g;
-    current_[index(op)] = g;
-    block_[index(op)] = g->default_block;
-  }
-#if !defined(GPULAB_HAVE_CUDA)
-  for (Op op : {Op::Transpose, Op::Multiply}) {
-    current_[index(op)] = cpu_variant(op);
-    block_[index(op)] = 0;
-  }
-#endif
-}
+MatrixDemo::MatrixDemo() { cpu_ = matrix::make_cpu_engine(); }
 
 MatrixDemo::~MatrixDemo() = default;
 
-matrix::Engine* MatrixDemo::active() const { return engine_for(variant().backend); }
+const matrix::Variant& MatrixDemo::variant(size_t stage) const {
+  return *matrix::variants_of(stage == 0 ? Op::Transpose
+                                         : Op::Multiply)[static_cast<size_t>(pick(stage).variant)];
+}
+
+bool MatrixDemo::on_gpu() const { return variant().backend == Backend::Cuda && gpu_; }
+
+matrix::Engine* MatrixDemo::active() const { return engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu); }
 
 bool MatrixDemo::variant_available(const matrix::Variant& v, std::string* why) const {
   if (v.backend == Backend::Cpu || gpu_) return true;
@@ -85,32 +79,29 @@ void MatrixDemo::notify(std::string line) const {
 // ---------------------------------------------------------------------------------------------
 // Stages and variants.
 
-std::vector<Stage> MatrixDemo::stages() const {
-  std::vector<Stage> out;
-  for (Op op : {op_, other(op_)}) {
-    Stage st;
-    st.id = matrix::name(op);
-    st.title = op == Op::Transpose ? "transpose" : "multiply";
-    const auto vs = matrix::variants_of(op);
-    for (size_t i = 0; i < vs.size(); ++i) {
-      VariantChoice c = variant_choice(*vs[i], vs[i]->backend == Backend::Cuda);
-#if defined(GPULAB_HAVE_CUDA)
-      c.available = !ctx_ || variant_available(*vs[i], &c.unavailable_reason);
-#else
-      c.available = variant_available(*vs[i], &c.unavailable_reason);
-#endif
-      if (vs[i] == current_[index(op)]) st.variant = int(i);
-      st.variants.push_back(std::move(c));
-    }
-    st.block = current_[index(op)]->blocks.empty() ? 0 : block_[index(op)];
-    st.active = op == op_;
-    if (!st.active)
-      st.inactive_reason = std::string("the op is ") + std::string(matrix::name(op_)) +
-                           " (O switches; choosing a " + std::string(matrix::name(op)) +
-                           " variant switches too)";
-    out.push_back(std::move(st));
-  }
-  return out;
+const StageTables& MatrixDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    for (Op op : {Op::Transpose, Op::Multiply})
+      t.stages.push_back(make_stage_table(
+          matrix::name(op), op == Op::Transpose ? "transpose" : "multiply", matrix::variants_of(op),
+          [](const matrix::Variant& v) { return v.backend == Backend::Cuda; }, kGpuDefaults[index(op)],
+          cpu_variant(op)->id));
+    return t;
+  }();
+  return tables;
+}
+
+std::string MatrixDemo::why_unavailable(size_t stage, int v) const {
+  const matrix::Variant& variant = *matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(v)];
+  return gpu_variant_unavailable(variant.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
+}
+
+std::string MatrixDemo::inactive_reason(size_t stage) const {
+  if (stage == index(op_)) return {};
+  const Op op = other(op_);
+  return std::string("the op is ") + std::string(matrix::name(op_)) + " (O switches; choosing a " +
+         std::string(matrix::name(op)) + " variant switches too)";
 }
 
 void MatrixDemo::set_op(Op op) {
@@ -122,43 +113,22 @@ void MatrixDemo::set_op(Op op) {
   verify_result_.clear();
 }
 
-bool MatrixDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
-  const matrix::Variant* v = matrix::find_variant(id);
-  const Op stage_op = stage == 0 ? op_ : other(op_);
-  if (stage > 1 || !v || v->op != stage_op) {
-    if (why)
-      *why = "no variant " + text::quote(id) + " in the " + std::string(matrix::name(stage_op)) +
-             " stage (see gpulab --list)";
-    return false;
-  }
-  if (ctx_ && !variant_available(*v, why)) return false;
-  const size_t i = index(v->op);
-  current_[i] = v;
-  block_[i] = v->default_block;
-  if (v->backend == Backend::Cuda) gpu_choice_[i] = v;
-  backend_chosen_ = true;
-  set_op(v->op);
+// A variant or block chosen for a stage (the focus) switches the op to that stage's.
+bool MatrixDemo::picks_changed(const Picks&, std::string* why) {
+  if (setup().focus) set_op(*setup().focus == 0 ? Op::Transpose : Op::Multiply);
   dirty_ = true;
   output_current_ = false;
   verify_result_.clear();
   if (ctx_) {
+    const matrix::Variant& v = variant();
+    if (!variant_available(v, why)) return false;
     try {
       sync_engine();
     } catch (const std::exception& e) {
-      if (why) *why = std::string("cannot give the inputs to ") + std::string(v->id) + ": " + e.what();
+      if (why) *why = std::string("cannot give the inputs to ") + std::string(v.id) + ": " + e.what();
       return false;
     }
   }
-  return true;
-}
-
-bool MatrixDemo::set_block(size_t stage, int block, std::string* why) {
-  const Op op = stage == 0 ? op_ : other(op_);
-  const matrix::Variant& v = *current_[index(op)];
-  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), block, why)) return false;
-  block_[index(op)] = block;
-  dirty_ = true;
-  output_current_ = false;
   return true;
 }
 
@@ -172,16 +142,13 @@ void MatrixDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
 #endif
-  for (Op op : {Op::Transpose, Op::Multiply}) {
-    const size_t i = index(op);
-    if (!gpu_ && current_[i]->backend == Backend::Cuda) {
-      if (backend_chosen_ && failure.empty())
-        notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) +
-               "): using the CPU variants");
-      current_[i] = cpu_variant(op);
-      block_[i] = 0;
-    }
-  }
+  // GPU picks without a GPU engine run on the CPU (the shell then picks the CPU variants); a variant
+  // asked for (the focus) is told.
+  bool gpu_pick = false;
+  for (size_t s = 0; s < 2; ++s) gpu_pick = gpu_pick || variant(s).backend == Backend::Cuda;
+  if (!gpu_ && gpu_pick && setup().focus && failure.empty())
+    notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) +
+           "): using the CPU variants");
   engine_words_[1] = engine_ops_[1] = 0;
   max_texture_ = gl_max_texture_size();
   display_ = std::make_unique<MatrixDisplay>(ctx);
@@ -198,17 +165,13 @@ void MatrixDemo::attach(Context& ctx) {
 void MatrixDemo::detach() {
   display_.reset();
   gpu_.reset();
-  for (Op op : {Op::Transpose, Op::Multiply})
-    if (current_[index(op)]->backend == Backend::Cuda) {
-      current_[index(op)] = gpu_choice_[index(op)];
-    }
   engine_words_[1] = engine_ops_[1] = 0;
   ctx_ = nullptr;
   output_current_ = false;
 }
 
 void MatrixDemo::sync_engine() {
-  const size_t e = variant().backend == Backend::Cuda ? 1 : 0;
+  const size_t e = on_gpu() ? 1 : 0;
   matrix::Engine* eng = active();
   if (!eng) throw std::logic_error("matrix: no engine for the current variant");
   if (op_ == Op::Transpose && engine_words_[e] != words_serial_ && words_->size() > 0) {
@@ -347,7 +310,7 @@ bool MatrixDemo::open_file(const std::filesystem::path& path, std::string* error
 // The frame.
 
 std::string MatrixDemo::section() const {
-  return std::string(matrix::name(op_)) + (variant().backend == Backend::Cuda ? "" : " (CPU)");
+  return std::string(matrix::name(op_)) + (on_gpu() ? "" : " (CPU)");
 }
 
 int MatrixDemo::output_rows() const { return op_ == Op::Transpose ? words_->cols : ops_->a.rows; }
@@ -362,9 +325,9 @@ void MatrixDemo::run(int runs) {
   const bool changed = dirty_;  // the output differs from the last run's (repeats give the same C)
   sync_engine();
   matrix::Engine* e = active();
-  const int block = variant().blocks.empty() ? 0 : block_[index(op_)];
+  const int block = this->block();
   const std::string name = section();
-  if (variant().backend == Backend::Cuda) {
+  if (on_gpu()) {
 #if defined(GPULAB_HAVE_CUDA)
     const Stream s = static_cast<matrix::CudaEngine*>(e)->stream();
     if (ctx_->timings) ctx_->timings->gpu_begin(name, s);
@@ -411,7 +374,7 @@ matrix::Words MatrixDemo::transposed() {
   if (op_ != Op::Transpose) set_op(Op::Transpose);
   sync_engine();
   if (!output_current_) {
-    active()->run(variant(), variant().blocks.empty() ? 0 : block_[0]);
+    active()->run(variant(), block());
     output_current_ = true;
   }
   return active()->transposed();
@@ -422,7 +385,7 @@ matrix::Matrix MatrixDemo::product() {
   if (op_ != Op::Multiply) set_op(Op::Multiply);
   sync_engine();
   if (!output_current_) {
-    active()->run(variant(), variant().blocks.empty() ? 0 : block_[1]);
+    active()->run(variant(), block());
     output_current_ = true;
   }
   return active()->product();
@@ -450,7 +413,9 @@ std::string MatrixDemo::verify() {
 }
 
 bool MatrixDemo::batch_requested() const {
-  return !save_image_.empty() || !cli_.save_c.empty() || !cli_.save_a.empty() || !cli_.save_b.empty();
+  if (!bound()) return false;
+  const MatrixParams& p = params<MatrixParams>();
+  return !save_image_.empty() || !p.save_c.empty() || !p.save_a.empty() || !p.save_b.empty();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -459,7 +424,7 @@ bool MatrixDemo::batch_requested() const {
 std::vector<KernelInfo> MatrixDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && variant().backend == Backend::Cuda)
-    return static_cast<const matrix::CudaEngine*>(gpu_.get())->kernels(variant(), block_[index(op_)]);
+    return static_cast<const matrix::CudaEngine*>(gpu_.get())->kernels(variant(), block());
 #endif
   return {};
 }

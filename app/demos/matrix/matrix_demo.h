@@ -49,6 +49,18 @@ Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
                         std::shared_ptr<const matrix::Words> words,
                         std::shared_ptr<const matrix::Operands> ops, const matrix::Variant& v, int block);
 
+// The matrix demo's parameters: its command-line option group's values.
+struct MatrixParams final : DemoParams {
+  static constexpr long long kNotGiven = -(1LL << 62);
+  std::string op, a, b, save_c, save_a, save_b;
+  long long m = kNotGiven, n = kNotGiven, k = kNotGiven;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<MatrixParams>(*this); }
+  void add_options(CLI::App& cli) override;  // matrix_settings.cpp
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
 class MatrixDemo final : public Demo {
  public:
   MatrixDemo();
@@ -56,11 +68,14 @@ class MatrixDemo final : public Demo {
 
   std::string_view name() const override { return "matrix"; }
   std::string_view title() const override { return "Matrix transpose and multiply"; }
-  std::vector<Stage> stages() const override;
-  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
-  bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;                // matrix_settings.cpp
+  // Two stages, transpose and multiply; the op's runs (lead_stage), choosing the other's variant switches.
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<MatrixParams>(); }
   std::string configure(const Options& options) override;  // matrix_settings.cpp
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string inactive_reason(size_t stage) const override;
+  std::string why_unavailable(size_t stage, int variant) const override;
+  size_t lead_stage() const override { return index(op_); }
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -70,9 +85,9 @@ class MatrixDemo final : public Demo {
 
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override;
-  std::string run_batch(const Options& options) override;              // matrix_settings.cpp
-  bool bench(const Options& options, BenchSpec* out) override;         // matrix_bench.cpp
-  Probe probe(size_t stage, std::string_view id, int block) override;  // matrix_probe.cpp
+  std::string run_batch(const Options& options) override;                           // matrix_settings.cpp
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // matrix_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;                           // matrix_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;  // matrix_panel.cpp
@@ -81,7 +96,7 @@ class MatrixDemo final : public Demo {
   // For tests and the panel.
   matrix::Op op() const { return op_; }
   void set_op(matrix::Op op);
-  const matrix::Variant& variant() const { return *current_[index(op_)]; }
+  const matrix::Variant& variant() const { return variant(index(op_)); }  // the op's pick
   matrix::Engine& engine() { return *active(); }
   const MatrixDisplay* display() const { return display_.get(); }
   void set_force_host_copy(bool on) {
@@ -101,6 +116,9 @@ class MatrixDemo final : public Demo {
 
  private:
   static size_t index(matrix::Op op) { return op == matrix::Op::Transpose ? 0 : 1; }
+  const matrix::Variant& variant(size_t stage) const;  // the pick of stage (0: transpose, 1: multiply)
+  int block() const { return pick(index(op_)).block; }
+  bool on_gpu() const;  // the op's pick is a GPU variant and the GPU engine runs
   matrix::Engine* active() const;
   matrix::Engine* engine_for(matrix::Backend b) const {
     return b == matrix::Backend::Cuda ? gpu_.get() : cpu_.get();
@@ -125,19 +143,9 @@ class MatrixDemo final : public Demo {
   std::unique_ptr<MatrixDisplay> display_;
   int max_texture_ = 0;
 
-  // The command line's own settings (bound by add_options, checked by configure).
-  static constexpr long long kNotGiven = -(1LL << 62);
-  struct Cli {
-    std::string op, a, b, save_c, save_a, save_b, init = "pattern";
-    long long m = kNotGiven, n = kNotGiven, k = kNotGiven;
-  } cli_;
   std::string save_image_;
 
   matrix::Op op_ = matrix::Op::Transpose;
-  std::array<const matrix::Variant*, 2> current_{};  // per op
-  std::array<int, 2> block_{};
-  std::array<const matrix::Variant*, 2> gpu_choice_{};  // the last GPU variant of each op
-  bool backend_chosen_ = false;
 
   // Inputs, and which engine holds them (serials: CPU, GPU).
   image::Image image_;

@@ -73,10 +73,11 @@ Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
   return p;
 }
 
-Probe MatrixDemo::probe(size_t stage, std::string_view id, int block) {
-  const matrix::Variant* v = matrix::find_variant(id);
-  const Op stage_op = stage == 0 ? op_ : (op_ == Op::Transpose ? Op::Multiply : Op::Transpose);
-  if (!v || v->op != stage_op) return probe_unavailable("no variant " + text::quote(id) + " in this stage");
+Probe MatrixDemo::probe(const Picks& picks, size_t stage) {
+  if (stage > 1) return probe_unavailable("the matrix demo has no pipeline of stages");
+  const matrix::Variant* v =
+      matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(picks.at(stage).variant)];
+  int block = picks[stage].block;
   std::string why;
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);

@@ -1,7 +1,9 @@
 // N-body's benchmark: every variant (and block size with --all-blocks) at each body count, on a
-// Plummer sphere (--seed), measured by core's stepper through make_nbody_probe. cpu and
-// gpu-naive-aos are measured too, as the baselines of the speedup columns; cpu only where a step
-// takes a few seconds at most (the skip rule; the table's notes say where not).
+// Plummer sphere (--seed), measured by core's stepper through make_nbody_probe. The Setup's options pin
+// the sweep: --bodies is the count, --init the system, --dt, --softening and --gravity its parameters,
+// --load-bodies the system itself (and its count). cpu and gpu-naive-aos are measured too, as the baselines
+// of the speedup columns; cpu only where a step takes a few seconds at most (the skip rule; the table's notes
+// say where not).
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -20,7 +22,12 @@ namespace {
 constexpr double kCpuStepBudgetS = 3.0;  // the CPU reference is skipped where a step would take longer
 }  // namespace
 
-bool NbodyDemo::bench(const Options& o, BenchSpec* out) {
+bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  const NbodyParams& given = setup.params.as<NbodyParams>();
+  if ((given.bodies || !given.load_bodies.empty()) && !o.bench_sizes.empty())
+    throw std::invalid_argument(std::string(given.bodies ? "--bodies" : "--load-bodies") +
+                                " and bench --size both give the body count: give one");
   BenchSpec& spec = *out;
   spec.suite.demo = "nbody";
   spec.suite.baselines = {"cpu", "gpu-naive-aos"};
@@ -60,6 +67,9 @@ bool NbodyDemo::bench(const Options& o, BenchSpec* out) {
     sizes.push_back(b.width);
   }
   if (sizes.empty()) sizes = {16384, 131072, 1048576};
+  if (given.bodies) sizes = {given.bodies};
+  if (loaded_) sizes = {static_cast<long long>(loaded_->size())};
+  if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
   std::sort(sizes.begin(), sizes.end());
   for (long long n : sizes) spec.cases.push_back({"N=" + std::to_string(n), n, 1, ""});
 
@@ -68,17 +78,21 @@ bool NbodyDemo::bench(const Options& o, BenchSpec* out) {
   if (engines->cuda()) engines->set_gpu(nbody::CudaEngine::create(engines->stream()));
 #endif
   // The system of the case measured last, made once for its jobs.
+  // The command line's system (--load-bodies), else one made from --init (a Plummer sphere by default)
+  // with the parameters (--dt, --softening, --gravity: N-body units by default).
   auto system = std::make_shared<std::shared_ptr<const nbody::System>>();
+  if (loaded_) *system = std::make_shared<const nbody::System>(*loaded_);
   const uint64_t seed = bench_seed(o);
-  spec.probe = [engines, system, seed](const BenchCase& c, const BenchJob& job) {
+  const nbody::Params params = params_;
+  const nbody::InitKind init = init_;
+  spec.probe = [engines, system, seed, params, init](const BenchCase& c, const BenchJob& job) {
     const nbody::Variant& v = *nbody::find_variant(job.variant);
     std::string why;
     std::shared_ptr<nbody::Engine> e = engines->get(v.backend == nbody::Backend::Cuda, &why);
     if (!e) return probe_unavailable(why);
-    const nbody::Params params;  // the defaults: a Plummer sphere in N-body units
     if (!*system || static_cast<long long>((*system)->size()) != c.width)
       *system = std::make_shared<const nbody::System>(
-          nbody::make_initial(nbody::InitKind::Plummer, static_cast<size_t>(c.width), seed, params));
+          nbody::make_initial(init, static_cast<size_t>(c.width), seed, params));
     return make_nbody_probe(std::move(e), engines->stream(), *system, params, v, job.block);
   };
   // The CPU is left out where the rate it reached at the last (smaller) size says a step would take

@@ -3,6 +3,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
+#include "demos/common/stage_table.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -54,7 +55,7 @@ NbodyDemo::NbodyDemo() {
 
 NbodyDemo::~NbodyDemo() = default;
 
-const nbody::Variant& NbodyDemo::current() const { return nbody::variants()[variant_]; }
+const nbody::Variant& NbodyDemo::current() const { return nbody::variants()[pick(0).variant]; }
 
 nbody::Engine* NbodyDemo::engine_for(const nbody::Variant& v) const {
   return v.backend == nbody::Backend::Cuda ? gpu_.get() : cpu_.get();
@@ -66,90 +67,94 @@ bool NbodyDemo::variant_available(const nbody::Variant& v, std::string* why) con
   return false;
 }
 
-std::vector<Stage> NbodyDemo::stages() const {
-  Stage s;
-  s.id = "step";
-  s.title = "force and integration";
-  for (const nbody::Variant& v : nbody::variants()) {
-    VariantChoice c = variant_choice(v, v.backend == nbody::Backend::Cuda);
-    c.available = !ctx_ || variant_available(v, &c.unavailable_reason);
-    s.variants.push_back(c);
-  }
-  s.variant = variant_;
-  s.block = current().blocks.empty() ? 0 : block_;
-  return {s};
+const StageTables& NbodyDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    auto gpu = [](const nbody::Variant& v) { return v.backend == nbody::Backend::Cuda; };
+    t.stages.push_back(make_stage_table("step", "force and integration", nbody::variants(), gpu,
+                                        "gpu-tile-register", "cpu"));
+    return t;
+  }();
+  return tables;
 }
 
-bool NbodyDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
-  const nbody::Variant* v = nbody::find_variant(id);
-  if (stage != 0 || !v) {
-    if (why) *why = "no N-body variant " + text::quote(id) + " (see gpulab --list)";
-    return false;
-  }
-  if (ctx_ && !variant_available(*v, why)) return false;
-  if (ctx_) {
-    nbody::Engine* to = engine_for(*v);
-    if (to != active_) switch_engine(to);
-  }
-  variant_ = static_cast<int>(v - nbody::variants().data());
-  block_ = v->default_block;
-  explicit_variant_ = true;
-  return true;
+std::string NbodyDemo::why_unavailable(size_t, int variant) const {
+  return gpu_variant_unavailable(nbody::variants()[variant].backend == nbody::Backend::Cuda, gpu_ != nullptr,
+                                 ctx_);
 }
 
-bool NbodyDemo::set_block(size_t stage, int block, std::string* why) {
-  if (stage != 0) {
-    if (why) *why = "N-body has one stage (step)";
-    return false;
-  }
+bool NbodyDemo::picks_changed(const Picks&, std::string* why) {
+  if (!ctx_) return true;
   const nbody::Variant& v = current();
-  if (!check_block(variant_choice(v, v.backend == nbody::Backend::Cuda), block, why)) return false;
-  block_ = block;
+  if (!variant_available(v, why)) return false;
+  nbody::Engine* to = engine_for(v);
+  if (to != active_) switch_engine(to);
   return true;
 }
 
-void NbodyDemo::add_options(CLI::App& cli) {
+void NbodyParams::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("N-body (--demo nbody)");
-  g->add_option("--bodies", cli_.bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
+  g->add_option("--bodies", bodies, "number of bodies (default 16384; 2048 on the CPU backend)")
       ->check(whole_number(nbody::kMinBodies, nbody::kMaxBodies));
   // Given or not matters (they override a loaded file's header): each() notes it at parse time.
-  g->add_option("--dt", cli_.dt, "time step (default 0.005)")->each([this](const std::string&) {
-    cli_.dt_given = true;
+  g->add_option("--dt", dt, "time step (default 0.005)")->each([this](const std::string&) {
+    dt_given = true;
   });
-  g->add_option("--softening", cli_.softening, "Plummer softening length epsilon (default 0.05)")
-      ->each([this](const std::string&) { cli_.softening_given = true; });
-  g->add_option("--gravity", cli_.gravity, "gravitational constant G (default 1)")
-      ->each([this](const std::string&) { cli_.gravity_given = true; });
-  g->add_option("--load-bodies", cli_.load_bodies,
+  g->add_option("--softening", softening, "Plummer softening length epsilon (default 0.05)")
+      ->each([this](const std::string&) { softening_given = true; });
+  g->add_option("--gravity", gravity, "gravitational constant G (default 1)")
+      ->each([this](const std::string&) { gravity_given = true; });
+  g->add_option("--load-bodies", load_bodies,
                 "start from a body file: CSV (as --save-bodies writes) or tipsy");
-  g->add_option("--save-bodies", cli_.save_bodies,
+  g->add_option("--save-bodies", save_bodies,
                 "write the state as CSV after exactly --steps K steps, and exit")
       ->type_name(kOutputPath);
 }
 
+bool NbodyParams::same_input(const DemoParams& other) const {
+  const auto& o = dynamic_cast<const NbodyParams&>(other);
+  return bodies == o.bodies && dt_given == o.dt_given && softening_given == o.softening_given &&
+         gravity_given == o.gravity_given && (!dt_given || dt == o.dt) &&
+         (!softening_given || softening == o.softening) && (!gravity_given || gravity == o.gravity) &&
+         load_bodies == o.load_bodies;
+}
+
+std::vector<std::string> NbodyParams::given() const {
+  std::vector<std::string> out;
+  if (bodies) out.push_back("--bodies " + std::to_string(bodies));
+  if (dt_given) out.push_back("--dt " + option_number(dt));
+  if (softening_given) out.push_back("--softening " + option_number(softening));
+  if (gravity_given) out.push_back("--gravity " + option_number(gravity));
+  if (!load_bodies.empty()) out.push_back("--load-bodies " + load_bodies);
+  return out;
+}
+
+bool NbodyDemo::batch_requested() const { return bound() && !params<NbodyParams>().save_bodies.empty(); }
+
 std::string NbodyDemo::configure(const Options& o) {
-  if (std::string bad = reject_image_options(o, name()); !bad.empty()) return bad;
-  if (!explicit_variant_) variant_ = -1;                              // chosen at attach
-  const std::string init_name = o.init.empty() ? "plummer" : o.init;  // --init (shared with matrix)
+  const NbodyParams& p = params<NbodyParams>();
+  const SharedInputs& in = setup().shared;
+  if (std::string bad = reject_image_options(in, o, name()); !bad.empty()) return bad;
+  const std::string init_name = in.init.empty() ? "plummer" : in.init;  // --init (shared with matrix)
   const nbody::InitInfo* init = nbody::find_init(init_name);
   if (!init) return "unknown --init " + text::quote(init_name) + " (plummer, sphere, disk, galaxies)";
   init_ = init->kind;
-  if (o.seed) seed_ = *o.seed;
-  if (cli_.bodies) bodies_ = cli_.bodies;
-  if (!cli_.load_bodies.empty()) {
-    nbody::LoadResult r = nbody::load_bodies(cli_.load_bodies);
+  if (in.seed) seed_ = *in.seed;
+  if (p.bodies) bodies_ = p.bodies;
+  if (!p.load_bodies.empty()) {
+    nbody::LoadResult r = nbody::load_bodies(p.load_bodies);
     if (!r.file) return r.error;
     if (r.file->params) params_ = *r.file->params;
     loaded_ = std::move(r.file->system);
-    loaded_path_ = cli_.load_bodies;
-    if (cli_.bodies)
+    loaded_path_ = p.load_bodies;
+    if (p.bodies)
       return "--bodies and --load-bodies cannot go together (the file has " +
              std::to_string(loaded_->size()) + " bodies)";
   }
   // Flags override the file's header.
-  if (cli_.dt_given) params_.dt = static_cast<float>(cli_.dt);
-  if (cli_.softening_given) params_.softening = static_cast<float>(cli_.softening);
-  if (cli_.gravity_given) params_.G = static_cast<float>(cli_.gravity);
+  if (p.dt_given) params_.dt = static_cast<float>(p.dt);
+  if (p.softening_given) params_.softening = static_cast<float>(p.softening);
+  if (p.gravity_given) params_.G = static_cast<float>(p.gravity);
   const std::string bad = nbody::check_params(params_);
   if (!bad.empty()) return bad;
   return {};
@@ -166,20 +171,16 @@ void NbodyDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (variant_ < 0) {
-    explicit_variant_ = false;
-    const nbody::Variant* v = nbody::find_variant(gpu_ ? "gpu-tile-register" : "cpu");
-    variant_ = static_cast<int>(v - nbody::variants().data());
-    block_ = v->default_block;
-  }
+  // A pick that cannot run here runs on the CPU (the shell then picks cpu).
   std::string why;
-  if (!variant_available(current(), &why)) {
-    notify(std::string(current().id) + " is not available (" + why + "): using cpu");
-    variant_ = static_cast<int>(nbody::find_variant("cpu") - nbody::variants().data());
+  const nbody::Variant* runs = &current();
+  if (!variant_available(*runs, &why)) {
+    notify(std::string(runs->id) + " is not available (" + why + "): using cpu");
+    runs = nbody::find_variant("cpu");
   }
   if (!bodies_) bodies_ = gpu_ ? nbody::kDefaultBodies : nbody::kDefaultBodiesCpu;
   bodies_input_ = static_cast<int>(bodies_);
-  active_ = engine_for(current());
+  active_ = engine_for(*runs);
   for (nbody::Engine* e : {cpu_.get(), gpu_.get()})
     if (e) e->set_params(params_);
   std::string err;
@@ -267,12 +268,12 @@ void NbodyDemo::advance(int steps) {
 #if defined(GPULAB_HAVE_CUDA)
     auto* gpu = static_cast<nbody::CudaEngine*>(gpu_.get());
     if (t) t->gpu_begin("step", gpu->stream());
-    gpu->step(v, block_, steps);
+    gpu->step(v, block(), steps);
     if (t) t->gpu_end("step", gpu->stream());
 #endif
   } else {
     CpuSection s(t, "step (CPU)");
-    active_->step(v, block_, steps);
+    active_->step(v, block(), steps);
   }
   step_ += static_cast<uint64_t>(steps);
   last_steps_ = steps;
@@ -369,7 +370,7 @@ void NbodyDemo::verify(int steps) {
   // A fresh engine of the variant's backend, so the current run's stored accelerations do not differ.
   nbody::Engine* e = active_;
   e->upload(start);
-  e->step(v, block_, steps);
+  e->step(v, block(), steps);
   reference->step(*nbody::find_variant("cpu"), 0, steps);
   const nbody::System got = e->download(), want = reference->download();
   step_ += static_cast<uint64_t>(steps);
@@ -441,9 +442,10 @@ Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
 
 // The ladder's probe: a fresh engine of the variant's backend holding a copy of the current system
 // and parameters; the CPU only up to kMaxCpuProbeBodies.
-Probe NbodyDemo::probe(size_t stage, std::string_view id, int block) {
-  const nbody::Variant* v = stage == 0 ? nbody::find_variant(id) : nullptr;
-  if (!v) return probe_unavailable("no variant " + text::quote(id) + " in the step stage");
+Probe NbodyDemo::probe(const Picks& picks, size_t stage) {
+  if (stage != 0) return probe_unavailable("N-body has no pipeline of stages");
+  const nbody::Variant* v = &nbody::variants()[picks.at(0).variant];
+  int block = picks[0].block;
   std::string why;
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
@@ -471,14 +473,15 @@ void NbodyDemo::save_csv(const std::filesystem::path& path) {
 }
 
 std::string NbodyDemo::run_batch(const Options& o) {
-  if (cli_.save_bodies.empty()) return {};
+  const std::string& out = params<NbodyParams>().save_bodies;
+  if (out.empty()) return {};
   try {
     // A state that blew up (coincident bodies without softening, huge values) is not written: the file
     // would hold nan, which no reader (gpulab's own included) takes. Checked after each batch of steps
     // (they double: a few dozen checks in all), so the step named is where it was first seen.
-    auto check_finite = [this]() {
+    auto check_finite = [this, &out]() {
       if (std::string bad = nbody::check_finite(active_->download(), step_); !bad.empty())
-        throw std::runtime_error(bad + "; " + text::quote(cli_.save_bodies) + " not written");
+        throw std::runtime_error(bad + "; " + text::quote(out) + " not written");
     };
     // On the CPU a step is N^2 interactions: a large system's first step alone can take days, so the
     // time is estimated before it, from a sample (the step loop refines it once steps are timed).
@@ -498,10 +501,10 @@ std::string NbodyDemo::run_batch(const Options& o) {
         },
         "steps");
     check_finite();
-    save_csv(cli_.save_bodies);
+    save_csv(out);
     std::fprintf(stderr, "gpulab: %llu steps of %zu bodies with %s, written to %s\n",
                  static_cast<unsigned long long>(step_), active_->size(), std::string(current().id).c_str(),
-                 text::escape(cli_.save_bodies, 4096).c_str());
+                 text::escape(out, 4096).c_str());
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -511,7 +514,7 @@ std::string NbodyDemo::run_batch(const Options& o) {
 std::vector<KernelInfo> NbodyDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == nbody::Backend::Cuda)
-    return static_cast<const nbody::CudaEngine*>(gpu_.get())->kernels(current(), block_);
+    return static_cast<const nbody::CudaEngine*>(gpu_.get())->kernels(current(), block());
 #endif
   return {};
 }
@@ -531,7 +534,7 @@ std::vector<Throughput> NbodyDemo::throughput() const {
 std::string NbodyDemo::caption() const {
   const nbody::Variant& v = current();
   std::string s = "N-body | " + std::string(v.id) +
-                  (v.blocks.empty() ? "" : " | block " + std::to_string(block_)) + " | " +
+                  (v.blocks.empty() ? "" : " | block " + std::to_string(block())) + " | " +
                   count_label(static_cast<long long>(active_->size())) + " bodies";
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)

@@ -26,6 +26,19 @@ Probe make_nbody_probe(std::shared_ptr<nbody::Engine> engine, Stream stream,
                        std::shared_ptr<const nbody::System> start, const nbody::Params& params,
                        const nbody::Variant& v, int block);
 
+// The N-body demo's parameters: its command-line option group's values.
+struct NbodyParams final : DemoParams {
+  long long bodies = 0;  // 0: the default for the backend
+  double dt = 0, softening = 0, gravity = 0;
+  bool dt_given = false, softening_given = false, gravity_given = false;
+  std::string load_bodies, save_bodies;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<NbodyParams>(*this); }
+  void add_options(CLI::App& cli) override;
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
 class NbodyDemo final : public Demo {
  public:
   NbodyDemo();
@@ -33,11 +46,11 @@ class NbodyDemo final : public Demo {
 
   std::string_view name() const override { return "nbody"; }
   std::string_view title() const override { return "N-body"; }
-  std::vector<Stage> stages() const override;
-  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
-  bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<NbodyParams>(); }
   std::string configure(const Options& options) override;
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string why_unavailable(size_t stage, int variant) const override;
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -46,10 +59,10 @@ class NbodyDemo final : public Demo {
   void detach() override;
 
   bool open_file(const std::filesystem::path& path, std::string* error) override;
-  bool batch_requested() const override { return !cli_.save_bodies.empty(); }
+  bool batch_requested() const override;
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSpec* out) override;  // nbody_bench.cpp
-  Probe probe(size_t stage, std::string_view id, int block) override;
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // nbody_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;
   std::vector<KernelInfo> kernels() const override;
   std::vector<KeyBinding> keys() const override;
   std::vector<Throughput> throughput() const override;
@@ -67,7 +80,8 @@ class NbodyDemo final : public Demo {
     nbody::Diagnostics d;
   };
 
-  const nbody::Variant& current() const;
+  const nbody::Variant& current() const;  // the pick
+  int block() const { return pick(0).block; }
   nbody::Engine* engine_for(const nbody::Variant& v) const;
   bool variant_available(const nbody::Variant& v, std::string* why) const;
   void switch_engine(nbody::Engine* to);
@@ -92,18 +106,7 @@ class NbodyDemo final : public Demo {
   nbody::Engine* active_ = nullptr;
   std::unique_ptr<NbodyDisplay> display_;
 
-  // The command line's settings (bound by add_options, checked by configure).
-  struct Cli {
-    long long bodies = 0;  // 0: the default for the backend
-    double dt = 0, softening = 0, gravity = 0;
-    bool dt_given = false, softening_given = false, gravity_given = false;
-    std::string load_bodies, save_bodies;
-  } cli_;
-
-  // Settings.
-  bool explicit_variant_ = false;
-  int variant_ = 0;
-  int block_ = 256;
+  // Settings (the Setup's parameters, read by configure; the panel changes them from there on).
   long long bodies_ = 0;  // 0: chosen at attach (16384 with CUDA, 2048 on the CPU backend)
   nbody::InitKind init_ = nbody::InitKind::Plummer;
   uint64_t seed_ = 1;

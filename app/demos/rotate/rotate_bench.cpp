@@ -2,7 +2,10 @@
 // RGBA8, point and linear filtering, rotated by 30° with border addressing and normalized
 // coordinates, through make_rotate_probe; pixels/s, GB/s (the output written once and the source read
 // once: a lower bound) and the speedups over `cpu` and `global` measured in the same run. Its own
-// row: the fetch-only ceiling of each case (GPU). Core's stepper measures them.
+// row: the fetch-only ceiling of each case (GPU). Core's stepper measures them. The Setup's options
+// pin the sweep: --angle, --scale, --address, --normalized and --read-mode replace the fixed settings,
+// --filter keeps one filter, --image is the input (its size and channels); --spin and --output, which
+// change how a rotation is shown and not what it computes, are refused.
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -57,10 +60,29 @@ std::vector<std::string> ceiling_report(const BenchSuite& suite) {
   return out;
 }
 
-bool RotateDemo::bench(const Options& o, BenchSpec* out) {
-  if (std::string bad = reject_seed(o, "the rotate bench (its picture is the fixed filter-test scene)");
+bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad =
+          reject_seed(setup.shared, "the rotate bench (its picture is the fixed filter-test scene)");
       !bad.empty())
-    throw std::runtime_error(bad);
+    throw std::invalid_argument(bad);
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  const RotateParams& given = setup.params.as<RotateParams>();
+  if (!given.spin.empty() || !given.output.empty())
+    throw std::invalid_argument(std::string(!given.spin.empty() ? "--spin" : "--output") +
+                                " changes how the rotation is shown, not what the bench measures (one "
+                                "rotation a step, into the engine's output)");
+  const bool image_given = !setup.shared.image.empty();
+  if (image_given && !o.bench_sizes.empty())
+    throw std::invalid_argument("--image and bench --size both give the size: give one");
+  // The settings of every case: the fixed ones, but for what the command line gives.
+  rotate::Settings base;
+  base.params.angle_deg = given.angle.empty() ? 30.0f : settings_.params.angle_deg;
+  base.params.scale = given.scale.empty() ? 1.0f : settings_.params.scale;
+  base.params.address = given.address.empty() ? rotate::Address::Border : settings_.params.address;
+  base.normalized = given.normalized.empty() ? true : settings_.normalized;
+  base.read_mode = given.read_mode.empty() ? rotate::ReadMode::NormalizedFloat : settings_.read_mode;
+  std::vector<rotate::Filter> filters(std::begin(rotate::kFilters), std::end(rotate::kFilters));
+  if (!given.filter.empty()) filters = {settings_.params.filter};
   BenchSpec& spec = *out;
   spec.suite.demo = "rotate";
   spec.suite.baselines = {"cpu", "global"};
@@ -81,8 +103,10 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   spec.item_unit = "pixels";
   spec.variants = bench_variants(rotate::variants(),
                                  [](const rotate::Variant&, BenchVariant& b) { b.stage_id = "rotate"; });
+  if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
 
-  // The cases: each size, grey and RGBA8 (one image each), point and linear filtering.
+  // The cases: each size, grey and RGBA8 (one image each), point and linear filtering; --image: its
+  // size and channels.
   struct Case {
     size_t image;  // the index of its image: one a size and channel count
     int channels;
@@ -90,10 +114,14 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   };
   std::vector<Case> cases;
   size_t images = 0;
-  for (BenchSize size : o.bench_sizes.empty() ? std::vector<BenchSize>{{8192, 8192}} : o.bench_sizes) {
-    size = image_bench_size(size);
-    for (int channels : {1, 4}) {
-      for (rotate::Filter filter : rotate::kFilters) {
+  std::vector<BenchSize> sizes = o.bench_sizes.empty() ? std::vector<BenchSize>{{8192, 8192}} : o.bench_sizes;
+  if (image_given) sizes = {{image_.width, image_.height}};
+  const std::vector<int> channel_counts =
+      image_given ? std::vector<int>{image_.channels} : std::vector<int>{1, 4};
+  for (BenchSize size : sizes) {
+    if (!image_given) size = image_bench_size(size);
+    for (int channels : channel_counts) {
+      for (rotate::Filter filter : filters) {
         spec.cases.push_back(
             {std::to_string(size.width) + "x" + std::to_string(size.height), size.width, size.height,
              std::string(channels == 1 ? "grey " : "RGBA8 ") + std::string(rotate::name(filter))});
@@ -107,13 +135,18 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   struct State {
     std::shared_ptr<BenchEngines<rotate::Engine>> engines;
     std::vector<Case> cases;
+    rotate::Settings base;
+    std::shared_ptr<const image::Image> given;  // --image, else null: the generated picture
     size_t image = static_cast<size_t>(-1);
     std::shared_ptr<const image::Image> source;
 
     std::shared_ptr<rotate::Engine> engine(bool gpu, const BenchCase& c, size_t index, std::string* why) {
       const Case& k = cases[index];
       if (image != k.image) {
-        source = std::make_shared<const image::Image>(bench_image(int(c.width), int(c.height), k.channels));
+        source =
+            given
+                ? given
+                : std::make_shared<const image::Image>(bench_image(int(c.width), int(c.height), k.channels));
         image = k.image;
       }
       return engines->get(
@@ -123,6 +156,8 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
   auto st = std::make_shared<State>();
   st->engines = std::make_shared<BenchEngines<rotate::Engine>>(spec.suite, o, rotate::make_cpu_engine());
   st->cases = std::move(cases);
+  st->base = base;
+  if (image_given) st->given = std::make_shared<const image::Image>(image_);
 #if defined(GPULAB_HAVE_CUDA)
   if (st->engines->cuda()) st->engines->set_gpu(rotate::CudaEngine::create(st->engines->stream()));
   // The fetch-only ceiling of each case: the four-pixel kernel with its stores taken out.
@@ -143,8 +178,8 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
     std::shared_ptr<rotate::Engine> e =
         st->engine(v.backend == rotate::Backend::Cuda, c, job.case_index, &why);
     if (!e) return probe_unavailable(why);
-    rotate::Settings s;
-    s.params = {30.0f, 1.0f, st->cases[job.case_index].filter, rotate::Address::Border};
+    rotate::Settings s = st->base;
+    s.params.filter = st->cases[job.case_index].filter;
     Probe p = make_rotate_probe(e, st->engines->stream(), st->source, s, c.input, v, job.block);
 #if defined(GPULAB_HAVE_CUDA)
     if (ceiling_row) {  // the same kernel's fetches without its stores: the source read once
@@ -163,10 +198,15 @@ bool RotateDemo::bench(const Options& o, BenchSpec* out) {
     std::string why;
     return job.variant == kCeilingRow && !st->engine(true, c, job.case_index, &why);
   };
-  spec.finish = [](BenchSuite& suite) {
+  char settings[160];
+  std::snprintf(
+      settings, sizeof settings, "%g° rotation at scale %g, %s addressing, %s coordinates, %s reads",
+      double(base.params.angle_deg), double(base.params.scale),
+      std::string(rotate::name(base.params.address)).c_str(), base.normalized ? "normalized" : "unnormalized",
+      base.read_mode == rotate::ReadMode::NormalizedFloat ? "normalized-float" : "element-type");
+  spec.finish = [settings = std::string(settings)](BenchSuite& suite) {
     for (const std::string& line : ceiling_report(suite)) suite.notes.push_back(line);
-    suite.notes.push_back(
-        "30° rotation at scale 1, border addressing, normalized coordinates, normalized-float reads");
+    suite.notes.push_back(settings);
     suite.notes.push_back(
         std::string(kCeilingRow) + ": " + kCeilingKernel +
         "'s fetches with no stores (what the texture unit sustains alone), the ceiling of every variant");

@@ -13,6 +13,7 @@
 #include "core/bench.h"
 #include "core/timings.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/stage_table.h"
 #include "demos/rotate/rotate_demo_internal.h"
 #include "demos/rotate/rotate_verify.h"
 #include "gl/gl.h"
@@ -57,14 +58,6 @@ RotateDemo::RotateDemo() {
   spin_ = kDefaultSpin;  // picked with key 4 from another demo, configure() never runs
   cpu_ = rotate::make_cpu_engine();
   active_ = cpu_.get();
-  gpu_variant_ = default_gpu_variant();
-  if (gpu_variant_) gpu_block_ = gpu_variant_->default_block;
-  // Until attach picks the backend (the GPU's when a device exists).
-  variant_ = gpu_variant_ ? gpu_variant_ : &cpu_variant();
-  block_ = variant_->default_block;
-#if !defined(GPULAB_HAVE_CUDA)
-  choose(cpu_variant(), 0);  // no GPU variant can run in this build
-#endif
 }
 
 RotateDemo::~RotateDemo() = default;
@@ -83,14 +76,7 @@ bool RotateDemo::variant_available(const rotate::Variant& v, std::string* why) c
   return false;
 }
 
-void RotateDemo::choose(const rotate::Variant& v, int block) {
-  variant_ = &v;
-  block_ = v.blocks.empty() ? 0 : block;
-  if (v.backend == Backend::Cuda) {
-    gpu_variant_ = &v;
-    gpu_block_ = block_;
-  }
-}
+const rotate::Variant& RotateDemo::variant() const { return rotate::variants()[pick(0).variant]; }
 
 void RotateDemo::settings_changed() {
   dirty_ = true;
@@ -102,71 +88,38 @@ void RotateDemo::settings_changed() {
 // ---------------------------------------------------------------------------------------------
 // Stages and variants.
 
-std::vector<Stage> RotateDemo::stages() const {
-  Stage st;
-  st.id = "rotate";
-  st.title = "rotate";
-  const auto vs = rotate::variants();
-  for (size_t i = 0; i < vs.size(); ++i) {
-    const rotate::Variant& v = vs[i];
-    VariantChoice c = variant_choice(v, v.backend == Backend::Cuda);
-#if defined(GPULAB_HAVE_CUDA)
-    c.available = !ctx_ || variant_available(v, &c.unavailable_reason);  // known once attached
-#else
-    c.available = variant_available(v, &c.unavailable_reason);
-#endif
-    if (&v == variant_) st.variant = static_cast<int>(i);
-    st.variants.push_back(std::move(c));
-  }
-  st.block = block();
-  return {std::move(st)};
+const StageTables& RotateDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    const rotate::Variant* gpu = default_gpu_variant();
+    t.stages.push_back(make_stage_table(
+        "rotate", "rotate", rotate::variants(),
+        [](const rotate::Variant& v) { return v.backend == Backend::Cuda; }, gpu ? gpu->id : cpu_variant().id,
+        cpu_variant().id));
+    return t;
+  }();
+  return tables;
 }
 
-bool RotateDemo::set_variant(size_t stage, std::string_view id, std::string* why) {
-  if (stage != 0) {
-    if (why) *why = "texture rotation has one stage (rotate)";
-    return false;
-  }
-  const rotate::Variant* v = rotate::find_variant(id);
-  if (!v) {
-    if (why) *why = "no variant " + text::quote(id) + " in the rotate stage (see gpulab --list)";
-    return false;
-  }
-  if (ctx_ && !variant_available(*v, why)) return false;
-  const rotate::Variant* keep_variant = variant_;
-  const rotate::Variant* keep_gpu = gpu_variant_;
-  const int keep_block = block_, keep_gpu_block = gpu_block_;
-  const bool keep_chosen = backend_chosen_;
-  choose(*v, v->default_block);
-  backend_chosen_ = true;
+std::string RotateDemo::why_unavailable(size_t, int v) const {
+  return gpu_variant_unavailable(rotate::variants()[static_cast<size_t>(v)].backend == Backend::Cuda,
+                                 gpu_ != nullptr, ctx_);
+}
+
+bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
+  const rotate::Variant& v = variant();
   if (ctx_) {
+    if (!variant_available(v, why)) return false;
     try {
       sync_engine();
     } catch (const std::exception& e) {
-      variant_ = keep_variant;
-      gpu_variant_ = keep_gpu;
-      block_ = keep_block;
-      gpu_block_ = keep_gpu_block;
-      backend_chosen_ = keep_chosen;
       if (why)
-        *why = "cannot move the image to the " + std::string(v->backend == Backend::Cuda ? "GPU" : "CPU") +
+        *why = "cannot move the image to the " + std::string(v.backend == Backend::Cuda ? "GPU" : "CPU") +
                ": " + e.what();
       return false;
     }
   }
-  settings_changed();
-  return true;
-}
-
-bool RotateDemo::set_block(size_t stage, int b, std::string* why) {
-  if (stage != 0) {
-    if (why) *why = "texture rotation has one stage (rotate)";
-    return false;
-  }
-  const rotate::Variant& v = *variant_;
-  if (!check_block(variant_choice(v, v.backend == Backend::Cuda), b, why)) return false;
-  choose(v, b);
-  settings_changed();
+  if (!(before.at(0) == pick(0))) settings_changed();
   return true;
 }
 
@@ -180,20 +133,15 @@ void RotateDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return rotate::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  if (!backend_chosen_) {
-    if (gpu_ && gpu_variant_)
-      choose(*gpu_variant_, gpu_block_);
-    else
-      choose(cpu_variant(), 0);
-  } else if (on_gpu() && !gpu_) {
+  // A GPU pick without a GPU engine runs on the CPU (the shell then picks the CPU reference).
+  if (variant().backend == Backend::Cuda && !gpu_) {
     std::string why;
-    variant_available(*variant_, &why);
+    variant_available(variant(), &why);
     if (gpu_failure.empty())  // else start_cuda_engine has said why
       notify("the GPU variants are not available (" + why + "): using the CPU reference");
-    choose(cpu_variant(), 0);
   }
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
-  active_ = engine_for(variant_->backend);
+  active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 
   max_texture_ = gl_max_texture_size();
   display_ = std::make_unique<RotateDisplay>(ctx);
@@ -224,7 +172,7 @@ void RotateDemo::detach() {
 }
 
 void RotateDemo::sync_engine() {
-  const Backend b = variant_->backend;
+  const Backend b = on_gpu() ? Backend::Cuda : Backend::Cpu;
   rotate::Engine* e = engine_for(b);
   if (!e)
     throw std::logic_error(std::string("rotate: no engine for the ") + (b == Backend::Cuda ? "GPU" : "CPU") +
@@ -315,13 +263,13 @@ void RotateDemo::run_output(int runs) {
   if (!ctx_) throw std::logic_error("rotate: the rotation runs once the demo is attached");
   sync_engine();
   RotateRun run;
-  run.variant = variant_;
+  run.variant = &variant();
   run.block = block();
   run.settings = settings_;
   run.runs = runs;
   if (!on_gpu()) {
     CpuSection cpu(ctx_->timings, "rotate (CPU)");
-    for (int i = 0; i < runs; ++i) active_->run(*variant_, block(), settings_);
+    for (int i = 0; i < runs; ++i) active_->run(variant(), block(), settings_);
     engine_output_current_ = true;
   }
   if (display_ && display_->has_image()) {
@@ -337,14 +285,14 @@ image::Image RotateDemo::output_image() {
   if (!ctx_) throw std::logic_error("rotate: the output needs the demo attached");
   sync_engine();
   if (!engine_output_current_) {
-    active_->run(*variant_, block(), settings_);
+    active_->run(variant(), block(), settings_);
     engine_output_current_ = true;
   }
   return active_->output();
 }
 
 std::string RotateDemo::verify() {
-  const RotateVerdict v = verify_rotation(output_image(), image_, *variant_, settings_, settings_label());
+  const RotateVerdict v = verify_rotation(output_image(), image_, variant(), settings_, settings_label());
   verify_ok_ = v.ok;
   return v.text;
 }
@@ -389,7 +337,7 @@ std::string RotateDemo::run_batch(const Options&) {
         char line[512];
         std::snprintf(line, sizeof line, "%s (%s) rotated by %g° at x%g with %s (%s)", origin_.name.c_str(),
                       image_label(image_).c_str(), double(settings_.params.angle_deg),
-                      double(settings_.params.scale), std::string(variant_->id).c_str(),
+                      double(settings_.params.scale), std::string(variant().id).c_str(),
                       settings_label().c_str());
         return std::string(line);
       });
@@ -398,7 +346,7 @@ std::string RotateDemo::run_batch(const Options&) {
 std::vector<KernelInfo> RotateDemo::kernels() const {
 #if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && on_gpu())
-    return static_cast<const rotate::CudaEngine*>(gpu_.get())->kernels(*variant_, block());
+    return static_cast<const rotate::CudaEngine*>(gpu_.get())->kernels(variant(), block());
 #endif
   return {};
 }

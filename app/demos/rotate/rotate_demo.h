@@ -66,6 +66,18 @@ struct RotateInspection {
 // Defined across the folder by responsibility: rotate_demo.cpp (lifecycle, image, the rotation, read-outs),
 // rotate_settings.cpp (command line, setters), rotate_input.cpp (keys, mouse), rotate_inspector.cpp
 // (the pixel inspector), rotate_panel.cpp (panel, overlay, caption), rotate_probe.cpp.
+// The texture-rotation demo's parameters: its command-line option group's values, as given (configure
+// checks them; the bench's sweep keeps every one that is not given).
+struct RotateParams final : DemoParams {
+  // Empty: not given (configure takes 0°, scale 1, linear, border, on, normalized, surface).
+  std::string angle, scale, spin, filter, address, normalized, read_mode, output;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<RotateParams>(*this); }
+  void add_options(CLI::App& cli) override;
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
 class RotateDemo final : public Demo {
  public:
   RotateDemo();
@@ -73,11 +85,11 @@ class RotateDemo final : public Demo {
 
   std::string_view name() const override { return "rotate"; }
   std::string_view title() const override { return "Texture rotation"; }
-  std::vector<Stage> stages() const override;
-  bool set_variant(size_t stage, std::string_view id, std::string* why) override;
-  bool set_block(size_t stage, int block, std::string* why) override;
-  void add_options(CLI::App& cli) override;
-  std::string configure(const Options& options) override;
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<RotateParams>(); }
+  std::string configure(const Options& options) override;  // rotate_settings.cpp
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string why_unavailable(size_t stage, int variant) const override;
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -88,8 +100,8 @@ class RotateDemo final : public Demo {
   bool open_file(const std::filesystem::path& path, std::string* error) override;
   bool batch_requested() const override { return !save_image_.empty(); }
   std::string run_batch(const Options& options) override;
-  bool bench(const Options& options, BenchSpec* out) override;         // rotate_bench.cpp
-  Probe probe(size_t stage, std::string_view id, int block) override;  // rotate_probe.cpp
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // rotate_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;                           // rotate_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;
@@ -97,7 +109,7 @@ class RotateDemo final : public Demo {
 
   // For tests: the engine in use, the variant, the image, the settings, the output path.
   rotate::Engine& engine() { return *active_; }
-  const rotate::Variant& variant() const { return *variant_; }
+  const rotate::Variant& variant() const;  // the pick
   const image::Image& source_image() const { return image_; }
   const rotate::Settings& settings() const { return settings_; }
   void set_settings(const rotate::Settings& s);  // clamps the scale; non-finite values are ignored
@@ -129,11 +141,10 @@ class RotateDemo final : public Demo {
  private:
   SetImage set_image_fn();                       // set_image, for open_image_file / open_generated_image
   void inspect_unit(RotateInspection& r) const;  // the unit fields of r, for a GPU variant
-  bool on_gpu() const { return variant_->backend == rotate::Backend::Cuda; }
+  bool on_gpu() const { return variant().backend == rotate::Backend::Cuda && gpu_; }  // and its engine runs
   bool variant_available(const rotate::Variant& v, std::string* why) const;
-  int block() const { return variant_->blocks.empty() ? 0 : block_; }
+  int block() const { return pick(0).block; }
   rotate::Engine* engine_for(rotate::Backend b) const;
-  void choose(const rotate::Variant& v, int block);
   void sync_engine();  // the engine of the current variant holds the image (uploads it when not)
   bool load_generated(const image::Generated& g, std::string* error);
   bool load_path(const std::filesystem::path& path, std::string* error);
@@ -159,20 +170,7 @@ class RotateDemo final : public Demo {
   int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach
   bool headless_ = false;  // --headless: an --image that cannot be shown is an error (exit 1)
 
-  // The command line's own settings (bound by add_options, checked by configure).
-  struct Cli {
-    std::string angle, scale, spin;
-    std::string filter = "linear", address = "border", normalized = "on", read_mode = "normalized",
-                output = "surface";
-  } cli_;
   std::string save_image_;  // --save-image (from the shell's Options)
-
-  // Variant.
-  const rotate::Variant* variant_ = nullptr;
-  int block_ = 0;
-  const rotate::Variant* gpu_variant_ = nullptr;  // the last GPU variant chosen (default: tex-array)
-  int gpu_block_ = 0;
-  bool backend_chosen_ = false;  // false: chosen at attach (GPU when a device exists)
 
   // Settings.
   rotate::Settings settings_;

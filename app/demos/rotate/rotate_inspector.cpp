@@ -54,8 +54,8 @@ std::optional<RotateInspection> RotateDemo::inspect(int x, int y) const {
   r.width = w;
   r.height = h;
   r.channels = c;
-  r.lecture = variant_->kind() == rotate::Kind::Lecture;
-  r.params = rotate::effective(*variant_, settings_).params;
+  r.lecture = variant().kind() == rotate::Kind::Lecture;
+  r.params = rotate::effective(variant(), settings_).params;
   const rotate::Coefficients k = rotate::coefficients(r.params);
   r.source = r.lecture ? rotate::lecture_source_coord(x, y, w, h, k) : rotate::source_coord(x, y, w, h, k);
   auto texel = [&](int i, int j, int ch) -> float {  // 0 for a border texel
@@ -106,9 +106,9 @@ std::optional<RotateInspection> RotateDemo::inspect(int x, int y) const {
 }
 
 void RotateDemo::inspect_unit(RotateInspection& r) const {
-  r.unit = variant_->backend == Backend::Cuda;
+  r.unit = variant().backend == Backend::Cuda;
   if (!r.unit) return;
-  const rotate::Settings e = rotate::effective(*variant_, settings_);
+  const rotate::Settings e = rotate::effective(variant(), settings_);
   const int w = r.width, h = r.height, c = std::clamp(r.channels, 1, 4);
   auto texel = [&](int i, int j, int ch) {  // 0 for a border texel
     return i < 0 || j < 0 ? 0

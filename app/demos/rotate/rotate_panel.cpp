@@ -30,7 +30,7 @@ std::string RotateDemo::caption() const {
   char view[64];
   std::snprintf(view, sizeof view, "%.1f° x%.2f", double(settings_.params.angle_deg),
                 double(settings_.params.scale));
-  std::string s = "Texture rotation | " + std::string(variant_->id) + " | " + settings_label() + " | " +
+  std::string s = "Texture rotation | " + std::string(variant().id) + " | " + settings_label() + " | " +
                   view + " | " + image_label(image_);
   if (const auto ms =
           ctx_ && ctx_->timings
@@ -115,10 +115,10 @@ void RotateDemo::ui_texture_options() {
   set_settings(s);
 
   // What CUDA does not allow for this variant, and what runs instead.
-  const std::string why = rotate::cuda_restriction(*variant_, settings_);
+  const std::string why = rotate::cuda_restriction(variant(), settings_);
   if (!why.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kYellow);
-    ImGui::TextWrapped("%s: %s. Runs as: %s", std::string(variant_->id).c_str(), why.c_str(),
+    ImGui::TextWrapped("%s: %s. Runs as: %s", std::string(variant().id).c_str(), why.c_str(),
                        settings_label().c_str());
     ImGui::PopStyleColor();
   }

@@ -47,9 +47,10 @@ Probe make_rotate_probe(std::shared_ptr<rotate::Engine> engine, Stream stream,
 // The ladder's probe: a fresh engine of the variant's backend holding a copy of the current image,
 // rotated with the current settings (angle, scale, filter, address mode); a GPU variant whose
 // settings CUDA restricts is not measured.
-Probe RotateDemo::probe(size_t stage, std::string_view id, int block) {
-  const rotate::Variant* v = stage == 0 ? rotate::find_variant(id) : nullptr;
-  if (!v) return probe_unavailable("no variant " + text::quote(id) + " in the rotation stage");
+Probe RotateDemo::probe(const Picks& picks, size_t stage) {
+  if (stage != 0) return probe_unavailable("texture rotation has no pipeline of stages");
+  const rotate::Variant* v = &rotate::variants()[picks.at(0).variant];
+  int block = picks[0].block;
   std::string why;
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (v->backend == rotate::Backend::Cuda) {

@@ -45,83 +45,112 @@ float reduce_degrees(double a) {
 // ---------------------------------------------------------------------------------------------
 // Options.
 
-void RotateDemo::add_options(CLI::App& cli) {
+void RotateParams::add_options(CLI::App& cli) {
   CLI::Option_group* g = cli.add_option_group("Texture rotation (--demo rotate)");
-  g->add_option("--angle", cli_.angle, "rotation in degrees, counter-clockwise as displayed (default 0)")
+  g->add_option("--angle", angle, "rotation in degrees, counter-clockwise as displayed (default 0)")
       ->type_name("DEG");
-  g->add_option("--scale", cli_.scale, "scale about the centre, > 1 enlarges (1/64 to 64, default 1)")
+  g->add_option("--scale", scale, "scale about the centre, > 1 enlarges (1/64 to 64, default 1)")
       ->type_name("S");
-  g->add_option("--spin", cli_.spin,
-                "degrees a second while playing (default 10, or 0 when --angle is given)")
+  g->add_option("--spin", spin, "degrees a second while playing (default 10, or 0 when --angle is given)")
       ->type_name("DEG/S");
-  g->add_option("--filter", cli_.filter, "point or linear (default)")->type_name("point|linear");
-  g->add_option("--address", cli_.address, "wrap, clamp, mirror or border (default)")
+  g->add_option("--filter", filter, "point or linear (default)")->type_name("point|linear");
+  g->add_option("--address", address, "wrap, clamp, mirror or border (default)")
       ->type_name("wrap|clamp|mirror|border");
-  g->add_option("--normalized", cli_.normalized, "normalized texture coordinates: on (default) or off")
+  g->add_option("--normalized", normalized, "normalized texture coordinates: on (default) or off")
       ->type_name("on|off");
-  g->add_option("--read-mode", cli_.read_mode,
+  g->add_option("--read-mode", read_mode,
                 "texture read mode: element (element type) or normalized (normalized float, default)")
       ->type_name("element|normalized");
-  g->add_option("--output", cli_.output,
+  g->add_option("--output", output,
                 "how the output reaches the displayed texture: surface (default) or pbo (a pixel buffer)")
       ->type_name("surface|pbo");
 }
 
+// The spin and the output path change how the rotation is shown, not what it computes.
+bool RotateParams::same_input(const DemoParams& other) const {
+  const auto& o = dynamic_cast<const RotateParams&>(other);
+  return angle == o.angle && scale == o.scale && filter == o.filter && address == o.address &&
+         normalized == o.normalized && read_mode == o.read_mode;
+}
+
+std::vector<std::string> RotateParams::given() const {
+  std::vector<std::string> out;
+  auto add = [&](const char* flag, const std::string& v) {
+    if (!v.empty()) out.push_back(std::string(flag) + " " + v);
+  };
+  add("--angle", angle);
+  add("--scale", scale);
+  add("--spin", spin);
+  add("--filter", filter);
+  add("--address", address);
+  add("--normalized", normalized);
+  add("--read-mode", read_mode);
+  add("--output", output);
+  return out;
+}
+
 std::string RotateDemo::configure(const Options& o) {
+  const RotateParams& cli = params<RotateParams>();
+  const SharedInputs& in = setup().shared;
   headless_ = o.headless;
-  if (std::string bad = reject_init(o, name()); !bad.empty()) return bad;
-  if (std::string bad = reject_seed(o, "the rotate demo (its images are files or fixed generated pictures)");
+  if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
+  if (std::string bad = reject_seed(in, "the rotate demo (its images are files or fixed generated pictures)");
       !bad.empty())
     return bad;
   rotate::Settings s;
-  const bool angle_given = !cli_.angle.empty();
+  const bool angle_given = !cli.angle.empty();
   double v = 0;
   if (angle_given) {
-    if (!parse_number(cli_.angle, &v))
-      return "--angle must be a number of degrees, got " + text::quote(cli_.angle);
+    if (!parse_number(cli.angle, &v))
+      return "--angle must be a number of degrees, got " + text::quote(cli.angle);
     s.params.angle_deg = static_cast<float>(v);
     if (!std::isfinite(s.params.angle_deg))
-      return "--angle " + cli_.angle + ": " + strip_prefix(rotate::check_params(s.params));
+      return "--angle " + cli.angle + ": " + strip_prefix(rotate::check_params(s.params));
   }
-  if (!cli_.scale.empty()) {
-    if (!parse_number(cli_.scale, &v)) return "--scale must be a number, got " + text::quote(cli_.scale);
+  if (!cli.scale.empty()) {
+    if (!parse_number(cli.scale, &v)) return "--scale must be a number, got " + text::quote(cli.scale);
     s.params.scale = static_cast<float>(v);
   }
   if (std::string why = rotate::check_params(s.params); !why.empty())
-    return "--scale " + cli_.scale + ": " + strip_prefix(why);
+    return "--scale " + cli.scale + ": " + strip_prefix(why);
   float spin = angle_given ? 0.0f : kDefaultSpin;
-  if (!cli_.spin.empty()) {
-    if (!parse_number(cli_.spin, &v) || !std::isfinite(static_cast<float>(v)))
-      return "--spin must be a finite number of degrees a second, got " + text::quote(cli_.spin);
+  if (!cli.spin.empty()) {
+    if (!parse_number(cli.spin, &v) || !std::isfinite(static_cast<float>(v)))
+      return "--spin must be a finite number of degrees a second, got " + text::quote(cli.spin);
     spin = static_cast<float>(v);
   }
-  if (const auto f = rotate::parse_filter(cli_.filter))
+  auto given_or = [](const std::string& v, const char* def) { return v.empty() ? std::string(def) : v; };
+  const std::string filter = given_or(cli.filter, "linear"), address = given_or(cli.address, "border"),
+                    normalized = given_or(cli.normalized, "on"),
+                    read_mode = given_or(cli.read_mode, "normalized"),
+                    output = given_or(cli.output, "surface");
+  if (const auto f = rotate::parse_filter(filter))
     s.params.filter = *f;
   else
-    return "--filter must be point or linear, got " + text::quote(cli_.filter);
-  if (const auto a = rotate::parse_address(cli_.address))
+    return "--filter must be point or linear, got " + text::quote(filter);
+  if (const auto a = rotate::parse_address(address))
     s.params.address = *a;
   else
-    return "--address must be wrap, clamp, mirror or border, got " + text::quote(cli_.address);
-  if (cli_.normalized == "on")
+    return "--address must be wrap, clamp, mirror or border, got " + text::quote(address);
+  if (normalized == "on")
     s.normalized = true;
-  else if (cli_.normalized == "off")
+  else if (normalized == "off")
     s.normalized = false;
   else
-    return "--normalized must be on or off, got " + text::quote(cli_.normalized);
-  if (cli_.read_mode == "element")
+    return "--normalized must be on or off, got " + text::quote(normalized);
+  if (read_mode == "element")
     s.read_mode = ReadMode::ElementType;
-  else if (cli_.read_mode == "normalized")
+  else if (read_mode == "normalized")
     s.read_mode = ReadMode::NormalizedFloat;
   else
-    return "--read-mode must be element or normalized, got " + text::quote(cli_.read_mode);
+    return "--read-mode must be element or normalized, got " + text::quote(read_mode);
   RotateOutput out;
-  if (cli_.output == "surface")
+  if (output == "surface")
     out = RotateOutput::Surface;
-  else if (cli_.output == "pbo")
+  else if (output == "pbo")
     out = RotateOutput::Pbo;
   else
-    return "--output must be surface or pbo, got " + text::quote(cli_.output);
+    return "--output must be surface or pbo, got " + text::quote(output);
   if (o.steps >= 0)
     return "--steps: texture rotation has no steps to count (each frame rotates the source afresh); "
            "--save-image writes the rotated image";
@@ -132,9 +161,9 @@ std::string RotateDemo::configure(const Options& o) {
   output_ = out;
   save_image_ = o.save_image;
   settings_changed();
-  if (!o.image.empty()) {
+  if (!in.image.empty()) {
     std::string err;
-    if (!load_path(o.image, &err)) return err;
+    if (!load_path(in.image, &err)) return err;
   }
   return {};
 }
@@ -171,7 +200,7 @@ void RotateDemo::set_output_path(RotateOutput o) {
 }
 
 std::string RotateDemo::settings_label() const {
-  const rotate::Settings e = rotate::effective(*variant_, settings_);
+  const rotate::Settings e = rotate::effective(variant(), settings_);
   return std::string(rotate::name(e.params.filter)) + ", " + std::string(rotate::name(e.params.address)) +
          ", " + (e.normalized ? "normalized" : "unnormalized");
 }
