@@ -2,8 +2,8 @@
 // Command line (CLI11): `gpulab [options]` runs the app (window, or --headless), `gpulab bench
 // [options]` runs the benchmark, `gpulab ladder [options]` charts every variant on the demo's input. The
 // shell's options live here; each demo adds an option group of its own, bound to its parameters value
-// (DemoParams::add_options), shown under the demo's heading in --help. Unknown flags print the usage and exit with status 2; a bad value prints the
-// reason and exits with status 1.
+// (DemoParams::add_options), shown under the demo's heading in --help. Unknown flags print the usage and exit
+// with status 2; a bad value prints the reason and exits with status 1.
 #include <cstdint>
 #include <optional>
 #include <span>
