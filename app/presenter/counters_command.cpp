@@ -50,14 +50,18 @@ CounterRow measure_counters(cuda::Counters& counters, Demo& demo, const Context&
       row.unavailable = p.unavailable.empty() ? "the variant cannot be run step by step" : p.unavailable;
       return row;
     }
-    row.ideal.items_per_step = p.items_per_step;
+    // One whole pass through memory is measured (a Life rung's k generations: what the demo runs), and
+    // the ideal is that many steps', so the figures per item are a step's: DRAM bytes per cell update
+    // fall as 1/k.
+    const int steps = std::max(p.steps_per_pass, 1);
+    row.ideal.items_per_step = p.items_per_step * steps;
     row.ideal.item_unit = p.item_unit;
-    row.ideal.bytes_per_step = p.bytes_per_step;
-    row.ideal.flops_per_step = p.flops_per_step;
+    row.ideal.bytes_per_step = p.bytes_per_step * steps;
+    row.ideal.flops_per_step = p.flops_per_step * steps;
     row.ideal.peak_bandwidth_gbps = ctx.peak_bandwidth_gbps;
     row.ideal.peak_fp32_gflops = ctx.peak_fp32_gflops;
-    p.run(1);  // warm: first launches, lazily made buffers and caches are not the step's
-    row.result = counters.measure([&] { p.run(1); });
+    p.run(steps);  // warm: first launches, lazily made buffers and caches are not the step's
+    row.result = counters.measure([&] { p.run(steps); });
     if (!row.result.ok()) row.unavailable = row.result.unavailable;
   } catch (const std::exception& e) {
     row.unavailable = std::string("the step failed: ") + e.what();

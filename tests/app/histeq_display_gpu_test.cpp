@@ -127,11 +127,7 @@ TEST(HisteqDisplayGpu, AnImageThatDoesNotFitInGpuMemoryLeavesTheCurrentOne) {
   testing::GpuGlContext gpu_gl;
   ASSERT_NO_FATAL_FAILURE(gpu_gl.open(200, 150, cs.device));
   HisteqDemo demo;
-  Demo* views[] = {&demo};
-  const char* argv[] = {"gpulab", "--demo", "histeq"};
-  const ParseResult r = parse_command_line(3, argv, views);
-  ASSERT_TRUE(r.options) << r.error;
-  ASSERT_EQ(demo.configure(*r.options), "");
+  ASSERT_EQ(testing::configure_demo(demo, {}, /*device=*/true), "");
   const image::Image small = image::generate("dark-room", 160, 100);
   std::string err;
   ASSERT_TRUE(demo.set_image(small, "small", &err)) << err;

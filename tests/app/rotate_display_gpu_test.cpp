@@ -138,12 +138,10 @@ TEST(RotateDisplayGpu, DefaultsToTexArrayAndShowsWhatCudaDoesNotAllow) {
   testing::GpuGlContext gpu_gl;
   ASSERT_NO_FATAL_FAILURE(gpu_gl.open(200, 150, cs.device));
   RotateDemo demo;
-  Demo* views[] = {&demo};
-  const char* argv[] = {"gpulab",  "--demo",    "rotate", "--angle",      "30", "--read-mode",
-                        "element", "--address", "wrap",   "--normalized", "off"};
-  const ParseResult r = parse_command_line(static_cast<int>(std::size(argv)), argv, views);
-  ASSERT_TRUE(r.options) << r.error;
-  ASSERT_EQ(demo.configure(*r.options), "");
+  ASSERT_EQ(testing::configure_demo(
+                demo, {"--angle", "30", "--read-mode", "element", "--address", "wrap", "--normalized", "off"},
+                /*device=*/true),
+            "");
   demo.attach(gpu_gl.ctx);
   EXPECT_EQ(demo.variant().id, "tex-array") << "the default with a CUDA device";
   EXPECT_EQ(demo.source_image().width, 512) << "the filter test";
