@@ -60,6 +60,12 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
     r.readable = false;
     return r;
   }
+  if (const int at = toml_backslash_before_non_ascii(text); at) {
+    r.problems.push_back(text::escape(source) + ":" + std::to_string(at) + ": " + kTomlBackslashProblem +
+                         "; the file is ignored, defaults used");
+    r.readable = false;
+    return r;
+  }
   toml::table table;
   try {
     table = toml::parse(text, source);

@@ -161,4 +161,66 @@ inline TomlDepth toml_too_deep(std::string_view s, int limit = kMaxTomlDepth) {
   return {};
 }
 
+// The line where a multi-line basic string ("""...""") has a line-ending backslash whose skipped
+// whitespace is followed by a non-ASCII character; 0 where there is none. toml++ 3 (Debian 12's)
+// classifies that character with a table that does not cover every code point and reaches
+// __builtin_unreachable (undefined behaviour: found by fuzzing the settings reader), so the readers
+// refuse such a file before parsing it.
+inline constexpr const char* kTomlBackslashProblem =
+    "a line-ending backslash in a \"\"\" string is followed by a non-ASCII character, which the TOML "
+    "library cannot read: put the character on the backslash's line, or drop the backslash";
+inline int toml_backslash_before_non_ascii(std::string_view s) {
+  int line = 1;
+  size_t i = 0;
+  const size_t n = s.size();
+  auto starts = [&](size_t at, std::string_view w) { return s.substr(at, w.size()) == w; };
+  while (i < n) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+    } else if (c == '#') {
+      while (i < n && s[i] != '\n') ++i;
+    } else if (starts(i, "\"\"\"")) {  // a multi-line basic string
+      i += 3;
+      while (i < n && !starts(i, "\"\"\"")) {
+        if (s[i] == '\\') {
+          size_t j = i + 1;
+          while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r')) ++j;
+          if (j < n && s[j] == '\n') {  // a line-ending backslash: whitespace up to the next text
+            const int at = line;
+            while (j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n')) {
+              if (s[j] == '\n') ++line;
+              ++j;
+            }
+            if (j < n && static_cast<unsigned char>(s[j]) >= 0x80) return at;
+            i = j;
+            continue;
+          }
+          i += 2;  // an escape (\\, \", \n...): its second character is not a quote or a backslash
+          continue;
+        }
+        if (s[i] == '\n') ++line;
+        ++i;
+      }
+      i += 3;
+    } else if (c == '"' || c == '\'') {  // a one-line string, or a multi-line literal one
+      const bool multi = c == '\'' && starts(i, "\'\'\'");
+      i += multi ? 3 : 1;
+      while (i < n && !(multi ? starts(i, "\'\'\'") : s[i] == c)) {
+        if (s[i] == '\n') {
+          if (!multi) break;
+          ++line;
+        }
+        if (c == '"' && s[i] == '\\') ++i;
+        ++i;
+      }
+      if (i < n && s[i] != '\n') i += multi ? 3 : 1;  // (an unterminated one ends at its line)
+    } else {
+      ++i;
+    }
+  }
+  return 0;
+}
+
 }  // namespace gpulab

@@ -111,6 +111,8 @@ class Parser {
                   "nested " + std::to_string(deep.depth) +
                       " levels deep (dotted keys, tables, arrays), more than " +
                       std::to_string(kMaxTomlDepth));
+    if (const int at = toml_backslash_before_non_ascii(src); at)
+      return fail(r, at, step_at_line(src, at), kTomlBackslashProblem);
     toml::table root;
     try {
       root = toml::parse(src, file_.string());

@@ -231,6 +231,14 @@ TEST(Lesson, DeepNestingIsRefusedBeforeTheParserRecurses) {
   expect_refused_at("title = \"t\"\nx = " + std::string(300, '[') + "\n", 2, 0, "nested");
 }
 
+TEST(Lesson, ALineEndingBackslashBeforeANonAsciiCharacterIsRefused) {
+  // A caption continued with a backslash onto a line that starts with a dash (U+2014): toml++ 3
+  // reaches undefined behaviour there, so the reader refuses it with the line and the step.
+  expect_refused_at(
+      "title = \"t\"\n[[step]]\ndemo = \"life\"\ncaption = \"\"\"one\\\n  \xE2\x80\x94 two\"\"\"\n", 4, 1,
+      "line-ending backslash");
+}
+
 TEST(Lesson, OverLongTextsAreRefusedWithTheLimit) {
   // A caption of ~24,000 characters aborted the window on ImGui's 16-bit vertex index.
   const std::string step = "title = \"t\"\n[[step]]\ndemo = \"life\"\n";

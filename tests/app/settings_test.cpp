@@ -15,6 +15,7 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "core/settings.h"
+#include "core/toml_text.h"
 #include "support/configure_demo.h"
 #include "support/unprivileged.h"
 
@@ -207,6 +208,25 @@ TEST_F(SettingsFile, ForgetRemovesTheFile) {
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(SettingsText, ALineEndingBackslashBeforeANonAsciiCharacterIsRefused) {
+  // toml++ 3 reaches __builtin_unreachable classifying some non-ASCII characters after a line-ending
+  // backslash in a """ string (found by fuzzing): refused before it parses, with the line.
+  const std::string bad = "hud = true\ntheme = \"\"\"dark\\\n\n  \xE2\x80\x94 light\"\"\"\n";
+  const SettingsLoad r = parse_settings(bad, "s.toml");
+  EXPECT_FALSE(r.readable);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_HAS(r.problems[0], "s.toml:2: a line-ending backslash");
+  EXPECT_EQ(r.settings, Settings{});
+  EXPECT_EQ(toml_backslash_before_non_ascii(bad), 2);
+  // The same character on the backslash's line, an escaped backslash, a literal string and a
+  // comment are fine.
+  EXPECT_EQ(toml_backslash_before_non_ascii("t = \"\"\"a \xE2\x80\x94\\\n b\"\"\"\n"), 0);
+  EXPECT_EQ(toml_backslash_before_non_ascii("t = \"\"\"a\\\\\n\xE2\x80\x94\"\"\"\n"), 0);
+  EXPECT_EQ(toml_backslash_before_non_ascii("t = \'\'\'a\\\n\xE2\x80\x94\'\'\'\n"), 0);
+  EXPECT_EQ(toml_backslash_before_non_ascii("# a\\\n\"\xC3\xA9\" = 1\n"), 0);
+  EXPECT_TRUE(parse_settings("theme = \"\"\"li\\\n   ght\"\"\"\n", "s.toml").readable);
 }
 
 TEST_F(SettingsFile, DeepNestingIsRefusedWithTheLineBeforeTheParserRecurses) {
