@@ -1,13 +1,28 @@
 #include "core/files.h"
 
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "common/file_io.h"
+#include "common/text.h"
 
 namespace gpulab {
 
 void write_text_file(const std::filesystem::path& path, std::string_view text) {
   if (std::string why = files::write_regular_file(path, text); !why.empty()) throw std::runtime_error(why);
+}
+
+bool write_command_output(std::string_view command, const std::string& path, std::string_view text,
+                          std::string_view option) {
+  if (path.empty()) return true;
+  const std::string c(command);
+  if (std::string why = files::write_regular_file(path, text); !why.empty()) {
+    std::fprintf(stderr, "gpulab: %s %s: %s\n", c.c_str(), std::string(option).c_str(), why.c_str());
+    return false;
+  }
+  std::fprintf(stderr, "%s: wrote %s\n", c.c_str(), text::escape(path, 4096).c_str());
+  return true;
 }
 
 }  // namespace gpulab

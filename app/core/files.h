@@ -3,10 +3,17 @@
 // common/file_io.h: regular files only, written whole or not at all, no folder created. A failure
 // throws std::runtime_error naming the path and the reason.
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace gpulab {
 
 void write_text_file(const std::filesystem::path& path, std::string_view text);
+
+// A command's output file (`gpulab ladder --csv PATH`, `gpulab counters --json PATH`): written as
+// write_text_file does, then "COMMAND: wrote PATH" on stderr (control bytes escaped), or
+// "gpulab: COMMAND OPTION: why". False when it could not be written. Nothing for an empty path.
+bool write_command_output(std::string_view command, const std::string& path, std::string_view text,
+                          std::string_view option);
 
 }  // namespace gpulab

@@ -8,6 +8,7 @@
 
 #include "common/file_io.h"
 #include "common/text.h"
+#include "core/files.h"
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
@@ -301,13 +302,7 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   std::fputs(counters_table(rows).c_str(), stdout);
   int status = 0;
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
-    if (path.empty()) return;
-    if (std::string why = files::write_regular_file(path, text); !why.empty()) {
-      std::fprintf(stderr, "gpulab: counters %s: %s\n", what, why.c_str());
-      status = 1;
-    } else {
-      std::fprintf(stderr, "counters: wrote %s\n", text::escape(path, 4096).c_str());
-    }
+    if (!write_command_output("counters", path, text, what)) status = 1;
   };
   write(o.counters_csv, counters_csv(rows), "--csv");
   write(o.counters_json, counters_json(rows, demo.name(), device), "--json");

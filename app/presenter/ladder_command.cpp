@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "common/file_io.h"
 #include "common/text.h"
 #include "core/bench.h"
+#include "core/files.h"
 #include "presenter/counters_command.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_png.h"
@@ -43,13 +43,7 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   std::fputs(format_bench(suite).c_str(), stdout);
   int status = 0;
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
-    if (path.empty()) return;
-    if (std::string why = files::write_regular_file(path, text); !why.empty()) {
-      std::fprintf(stderr, "gpulab: ladder %s: %s\n", what, why.c_str());
-      status = 1;
-    } else {
-      std::fprintf(stderr, "ladder: wrote %s\n", text::escape(path, 4096).c_str());
-    }
+    if (!write_command_output("ladder", path, text, what)) status = 1;
   };
   write(o.ladder_csv, ladder_csv(rungs), "--csv");
   write(o.ladder_json, bench_json(suite), "--json");

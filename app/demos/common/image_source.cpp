@@ -274,4 +274,14 @@ std::string save_batch_image(const std::string& path, const std::function<image:
   return {};
 }
 
+bool move_image_to_engine(const std::function<void()>& sync, bool gpu, std::string* why) {
+  try {
+    sync();
+  } catch (const std::exception& e) {
+    if (why) *why = "cannot move the image to the " + std::string(gpu ? "GPU" : "CPU") + ": " + e.what();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace gpulab

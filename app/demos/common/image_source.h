@@ -54,6 +54,10 @@ bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::s
 bool make_generated_image(const image::Generated& g, const std::filesystem::path& assets, SourceImage* out,
                           std::string* error);
 
+// Moves the image to the engine a new pick runs on (`sync`, the demo's): true, or false with *why
+// ("cannot move the image to the GPU: out of memory") when it throws. The image demos' picks_changed.
+bool move_image_to_engine(const std::function<void()>& sync, bool gpu, std::string* why);
+
 std::string size_text(int width, int height);      // "640x400"
 std::string channels_label(int channels);          // "grey", "grey+alpha", "RGB", "RGBA"
 std::string image_label(const image::Image& img);  // "640x400 grey"

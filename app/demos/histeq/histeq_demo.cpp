@@ -143,14 +143,7 @@ bool HisteqDemo::picks_changed(const Picks&, std::string* why) {
   if (!ctx_) return true;
   const histeq::Variant& v = variant(0);
   if (!variant_available(v, why)) return false;
-  try {
-    sync_engine();
-  } catch (const std::exception& e) {
-    if (why)
-      *why = "cannot move the image to the " + std::string(v.backend == Backend::Cuda ? "GPU" : "CPU") +
-             ": " + e.what();
-    return false;
-  }
+  if (!move_image_to_engine([&] { sync_engine(); }, v.backend == Backend::Cuda, why)) return false;
   return true;
 }
 

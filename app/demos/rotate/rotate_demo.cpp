@@ -110,14 +110,7 @@ bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
   const rotate::Variant& v = variant();
   if (ctx_) {
     if (!variant_available(v, why)) return false;
-    try {
-      sync_engine();
-    } catch (const std::exception& e) {
-      if (why)
-        *why = "cannot move the image to the " + std::string(v.backend == Backend::Cuda ? "GPU" : "CPU") +
-               ": " + e.what();
-      return false;
-    }
+    if (!move_image_to_engine([&] { sync_engine(); }, v.backend == Backend::Cuda, why)) return false;
   }
   if (!(before.at(0) == pick(0))) settings_changed();
   return true;
