@@ -213,7 +213,7 @@ struct Parser {
         ->type_name(kOutputPath);
     app.add_option("--layout-report", o.layout_report)
         ->type_name(kOutputPath)
-        ->group("");  // tests: the panel's layout
+        ->group("");  // tests: the layout of the last frame (headless: at the end; a window: when it closes)
 
     // Shared by the image demos (each would otherwise add its own and clash): the demos that take
     // no image refuse them in configure().
@@ -420,7 +420,6 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
-  if (!o.layout_report.empty() && !o.headless) return fail("--layout-report goes with --headless", 2);
   if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
   if (!o.lesson.empty() && o.mode != Options::Mode::Run)

@@ -127,7 +127,15 @@ struct Frame {
   bool reset = false;      // R pressed / Reset clicked
   bool mouse_free = true;  // the UI does not want the mouse: input is the demo's
   Input input;
-  int inset_left = 0;  // pixels on the left covered by the UI panel (0 when hidden)
+  // Where the demo's picture goes (the screen layout's view region), framebuffer pixels, y down: the
+  // demo fits its picture into it (the shell clips the drawing to it). The whole framebuffer when no
+  // region is set.
+  struct Rect {
+    int x = 0, y = 0, w = 0, h = 0;
+    bool operator==(const Rect&) const = default;
+  } view;
+  // The view as given, or the whole framebuffer when none was set.
+  Rect view_or_all() const { return view.w > 0 && view.h > 0 ? view : Rect{0, 0, width, height}; }
   float ui_scale = 1.0f;
 };
 

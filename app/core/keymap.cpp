@@ -10,6 +10,10 @@ namespace {
 
 // Presenter actions take function keys or Ctrl combinations; playback keeps the plain keys it has
 // always had. The demos' own keys (Demo::keys) may take any other plain key.
+// F5 is a clicker's slideshow key too: during a lesson it starts no ladder (is_slideshow_key), Ctrl+L does.
+constexpr std::string_view kLadderWhat =
+    "the speed-up ladder of every variant (again: close it; during a lesson only Ctrl+L starts it)";
+
 constexpr KeyBinding kShellKeys[] = {
     {GLFW_KEY_F1, 0, 0, false, "F1", "show or hide this list of keys", "Presenter", KeyAction::Help, false,
      true},
@@ -22,8 +26,8 @@ constexpr KeyBinding kShellKeys[] = {
      "Presenter", KeyAction::Counters, false, true},
     {GLFW_KEY_F4, 0, 0, false, "F4", "the code panel: the running kernel's source, its diff and SASS",
      "Presenter", KeyAction::CodePanel, false, false},
-    {GLFW_KEY_F5, 0, 0, false, "F5", "the speed-up ladder of every variant (again: close it)", "Presenter",
-     KeyAction::Ladder, false, true},
+    {GLFW_KEY_F5, 0, 0, false, "F5", kLadderWhat, "Presenter", KeyAction::Ladder, false, true},
+    {GLFW_KEY_L, 0, 0, true, "Ctrl+L", kLadderWhat, "Presenter", KeyAction::Ladder, false, true},
     {GLFW_KEY_ESCAPE, 0, 0, false, "Esc", "cancel or close the ladder; close this list", "Presenter",
      KeyAction::Close, false, true},
     {GLFW_KEY_F6, 0, 0, false, "F6", "light (high contrast) or dark theme", "Presenter", KeyAction::Theme,
@@ -57,11 +61,15 @@ constexpr KeyBinding kShellKeys[] = {
      KeyAction::ChooseDemo},
     {GLFW_KEY_H, 0, 0, false, "H", "hide or show the panel", "View", KeyAction::HideUi},
     // A clicker sends PageDown / PageUp (some Right / Left, or B); while a lesson runs they are its.
+    // A clicker's blank button sends B or '.', some W or ',': lesson or not.
+    {GLFW_KEY_B, 0, GLFW_KEY_PERIOD, false, "B / .", "blank the screen to black (again: back)", "Clicker",
+     KeyAction::Blank, false, true},
+    {GLFW_KEY_W, 0, GLFW_KEY_COMMA, false, "W / ,", "blank the screen to white (again: back)", "Clicker",
+     KeyAction::White, false, true},
     {GLFW_KEY_PAGE_DOWN, 0, 0, false, "PageDown", "lesson: next step", "Lesson", KeyAction::LessonNext, false,
      true, true},
     {GLFW_KEY_RIGHT, 0, 0, false, "Right", "lesson: next step", "Lesson", KeyAction::LessonNext, false, true,
      true},
-    {GLFW_KEY_B, 0, 0, false, "B", "lesson: next step", "Lesson", KeyAction::LessonNext, false, true, true},
     {GLFW_KEY_PAGE_UP, 0, 0, false, "PageUp", "lesson: previous step", "Lesson", KeyAction::LessonPrevious,
      false, true, true},
     {GLFW_KEY_LEFT, 0, 0, false, "Left", "lesson: previous step", "Lesson", KeyAction::LessonPrevious, false,
@@ -88,6 +96,8 @@ std::vector<int> codes(const KeyBinding& b) {
 }  // namespace
 
 std::span<const KeyBinding> shell_keys() { return kShellKeys; }
+
+bool is_slideshow_key(int key) { return key == GLFW_KEY_F5; }
 
 bool key_matches(const KeyBinding& b, int key, bool ctrl) { return b.ctrl == ctrl && covers(b, key); }
 

@@ -36,6 +36,8 @@ enum class KeyAction {
   CodePanel,
   Record,
   AB,
+  Blank,       // the view black (a clicker's B / .), again: back
+  White,       // the view white (W / ,)
   LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
   LessonPrevious,
   LessonFirst,
@@ -60,6 +62,8 @@ struct KeyBinding {
 
 // The shell's keys, in the order the help lists them.
 std::span<const KeyBinding> shell_keys();
+// F5, the key a clicker's slideshow button sends: it starts no ladder during a lesson.
+bool is_slideshow_key(int key);
 // True when `b` is what a press of `key` with `ctrl` held means.
 bool key_matches(const KeyBinding& b, int key, bool ctrl);
 // The shell's binding of a press, or null (the press is then the demo's). The lesson's bindings

@@ -40,29 +40,49 @@ ImU32 colour(Token t, bool light) {
   return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255);
 }
 
-void draw_source(const CodeView& v, const CodePanelCache& cache, bool light) {
+// The source, each line wrapped at the width it is given (monospace: a fixed number of characters a
+// row), the lines that differ from the previous rung marked, and those a lesson step marks
+// [mark_first, mark_last] (1-based) in a second colour. Returns the rows drawn and, in *mark_y, the
+// first marked line's y in the child's content (or -1).
+int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int mark_first, int mark_last,
+                float* mark_y) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeightWithSpacing();
   const ImU32 mark = light ? IM_COL32(255, 220, 120, 255) : IM_COL32(90, 70, 10, 255);
-  ImGuiListClipper clip;
-  clip.Begin(static_cast<int>(v.lines.size()), h);
-  while (clip.Step()) {
-    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
-      const CodeLine& l = v.lines[static_cast<size_t>(i)];
+  const ImU32 lesson_mark = light ? IM_COL32(170, 215, 255, 255) : IM_COL32(20, 60, 110, 255);
+  const float char_w = std::max(ImGui::CalcTextSize("M").x, 1.0f);
+  const float avail = std::max(ImGui::GetContentRegionAvail().x, char_w * 8);
+  const size_t per_row = std::max<size_t>(8, static_cast<size_t>(avail / char_w));
+  *mark_y = -1;
+  int rows_drawn = 0;
+  int source_line = 0;  // 1-based number among the snippet's own lines (headers not counted)
+  for (size_t i = 0; i < v.lines.size(); ++i) {
+    const CodeLine& l = v.lines[i];
+    if (!l.header) ++source_line;
+    const bool marked = !l.header && mark_first > 0 && source_line >= mark_first && source_line <= mark_last;
+    if (marked && *mark_y < 0) *mark_y = ImGui::GetCursorPosY();
+    const size_t n = l.text.size();
+    const size_t rows = std::max<size_t>(1, (n + per_row - 1) / per_row);
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t c0 = r * per_row, c1 = std::min(n, c0 + per_row);
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float w = std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(l.text.c_str()).x);
-      if (l.changed) dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), mark);
-      float x = p.x;
-      for (const TokenSpan& t : cache.tokens(static_cast<size_t>(i))) {
-        const char* b = l.text.data() + t.begin;
-        const char* e = l.text.data() + t.end;
-        dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), b,
-                    e);
-        x += ImGui::CalcTextSize(b, e).x;
+      if (marked || l.changed)
+        dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + h), marked ? lesson_mark : mark);
+      float x = p.x + (r > 0 ? char_w * 2 : 0.0f);  // a continued line is indented
+      for (const TokenSpan& t : cache.tokens(i)) {
+        const size_t b = std::max(t.begin, c0), e = std::min(t.end, c1);
+        if (b >= e) continue;
+        const char* tb = l.text.data() + b;
+        const char* te = l.text.data() + e;
+        dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), tb,
+                    te);
+        x += ImGui::CalcTextSize(tb, te).x;
       }
-      ImGui::Dummy(ImVec2(w, h));
+      ImGui::Dummy(ImVec2(avail, h));
+      ++rows_drawn;
     }
   }
+  return rows_drawn;
 }
 
 }  // namespace
@@ -125,7 +145,8 @@ std::string resource_line(const KernelBuild& k) {
 }
 
 bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
-                     bool light_theme, float x0, float y0, float x1, float y1, CodePanelShown* shown) {
+                     bool light_theme, const CodePanelPlace& at, CodePanelShown* shown) {
+  const float x0 = at.x0, y0 = at.y0, x1 = at.x1, y1 = at.y1;
   *shown = {};
   std::vector<size_t> active;
   for (size_t s = 0; s < stages.size(); ++s)
@@ -138,7 +159,10 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
   ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 100.0f), std::max(y1 - y0, 100.0f)), ImGuiCond_Always);
   bool open = true;
   const std::string title = "Code: " + v.variant + "###code";
-  if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  if (ImGui::Begin(title.c_str(), &open,
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                       ImGuiWindowFlags_NoResize)) {
+    ImGui::PushTextWrapPos(0.0f);  // the window's text wraps at its right edge
     if (active.size() > 1) {
       for (size_t s : active) {
         const Stage& a = stages[s];
@@ -158,11 +182,30 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
     for (const KernelBuild* k : v.kernels) any_sass = any_sass || (k->sass && *k->sass);
     if (ImGui::BeginTabBar("code_tabs")) {
       if (ImGui::BeginTabItem("Source")) {
-        ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::BeginChild("source", ImVec2(0, 0), false);
         if (mono) ImGui::PushFont(mono);
+        // Shrunk to fit the longest line, but never below the smallest size the room can read.
+        float longest = 0;
+        for (const CodeLine& l : v.lines) longest = std::max(longest, ImGui::CalcTextSize(l.text.c_str()).x);
+        const float avail = std::max(ImGui::GetContentRegionAvail().x, 1.0f);
+        const float px = ImGui::GetFontSize();
+        float scale = longest > avail ? avail / longest : 1.0f;
+        if (at.min_px > 0) scale = std::max(scale, std::min(1.0f, at.min_px / std::max(px, 1.0f)));
+        ImGui::SetWindowFontScale(scale);
+        shown->font_px = ImGui::GetFontSize();
         if (v.lines.empty())
           ImGui::TextWrapped("no source region named %s was found at build time", v.snippet.c_str());
-        draw_source(v, *cache, light_theme);
+        float mark_y = -1;
+        shown->rows = draw_source(v, *cache, light_theme, at.mark_first, at.mark_last, &mark_y);
+        // The first marked line at the top, once for each marking and view.
+        const std::string scrolled =
+            v.variant + "|" + std::to_string(at.mark_first) + "-" + std::to_string(at.mark_last);
+        if (mark_y >= 0 && cache->scrolled_for() != scrolled) {
+          ImGui::SetScrollY(mark_y);
+          cache->set_scrolled_for(scrolled);
+        }
+        shown->mark_y = mark_y;
+        ImGui::SetWindowFontScale(1.0f);
         if (mono) ImGui::PopFont();
         ImGui::EndChild();
         ImGui::EndTabItem();
@@ -186,6 +229,7 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       }
       ImGui::EndTabBar();
     }
+    ImGui::PopTextWrapPos();
     shown->shown = true;
     shown->x0 = ImGui::GetWindowPos().x;
     shown->y0 = ImGui::GetWindowPos().y;

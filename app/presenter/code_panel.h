@@ -43,6 +43,12 @@ class CodePanelCache {
   std::string key_;  // the ids and snippets of the rung shown and the previous one
   CodeView view_;
   std::vector<std::vector<TokenSpan>> tokens_;  // a line's spans (block comments carried over lines)
+  std::string scrolled_for_;
+
+ public:
+  // The view and marking the source was last scrolled for (it scrolls to the marked lines once).
+  const std::string& scrolled_for() const { return scrolled_for_; }
+  void set_scrolled_for(std::string k) { scrolled_for_ = std::move(k); }
 };
 // "NAME: 32 registers, shared 4096 B a block (static), local 0 B (spills and local arrays), stack 0 B"
 // (and " (first of N builds)" for a kernel built several times), or "NAME: " and why it is not known.
@@ -55,12 +61,23 @@ struct CodePanelShown {
   std::string variant, previous, snippet;
   int lines = 0, changed = 0;
   bool sass = false;  // the SASS tab has instructions
+  float font_px = 0;  // the source's text size as drawn (shrunk to fit, not below the room's minimum)
+  int rows = 0;       // the rows the source took (long lines wrap)
+  float mark_y = -1;  // the first line a lesson step marks, in the source's content (-1: none)
 };
 
-// Draws the panel as a window over [x0, x1] x [y0, y1] with a picker of the active stages
-// (`*stage` is the index chosen into `stages`), its view from `cache`. Returns false when the window
-// was closed.
+// Where the panel goes (window points): its region of the screen layout, the smallest text size the
+// room can read (0: no minimum), and the lines a lesson step marks (1-based, inclusive; 0: none).
+struct CodePanelPlace {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float min_px = 0;
+  int mark_first = 0, mark_last = 0;
+};
+
+// Draws the panel as a window over `at` with a picker of the active stages (`*stage` is the index
+// chosen into `stages`), its view from `cache`: the source shrunk to fit (not below at.min_px) and
+// wrapped, the marked lines scrolled to the top. Returns false when the window was closed.
 bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
-                     bool light_theme, float x0, float y0, float x1, float y1, CodePanelShown* shown);
+                     bool light_theme, const CodePanelPlace& at, CodePanelShown* shown);
 
 }  // namespace gpulab::presenter

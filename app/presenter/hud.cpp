@@ -159,19 +159,21 @@ HudReading Hud::read(const HudInput& in) const {
     speedup.caption = "vs " + in.baseline_variant + " (CPU): F5 measures it";
   }
   r.figures.push_back(speedup);
+  // The % of peak where the device's peak is known (the CPU backend has none: the HUD stays one row).
+  if (!in.peak_known) return r;
   HudFigure peak;
   if (in.pct_peak > 0) {
     peak.value = printf_string(in.pct_peak < 9.95 ? "%.1f%%" : "%.0f%%", in.pct_peak);
     peak.caption = in.peak_label;
   } else {
     peak.value = "–";
-    peak.caption = in.peak_known ? "of peak: not measured" : "of peak: unknown on the CPU backend";
+    peak.caption = "of peak: not measured";
   }
   r.figures.push_back(peak);
   return r;
 }
 
-HudPlaced hud_layout(const HudSizes& sz, HudBox view, float pad) {
+HudPlaced hud_layout(const HudSizes& sz, HudBox view, float pad, bool band) {
   HudPlaced p;
   const float avail_w =
       std::max(0.0f, view.x1 - view.x0 - 4 * pad);  // the box is inset by pad, its text by pad again
@@ -196,7 +198,10 @@ HudPlaced hud_layout(const HudSizes& sz, HudBox view, float pad) {
   // From the bottom up: drop the last rows while the box would reach above the middle of the view.
   auto height = [&](size_t n) { return pad + sz.title_h + pad * 0.5f + static_cast<float>(n) * row_h + pad; };
   size_t n = rows.size();
-  while (n > 0 && view.y1 - pad - height(n) < middle) --n;
+  // In its own band: drop the last rows that do not fit the band.
+  while (n > 0 &&
+         (band ? view.y1 - pad - height(n) < view.y0 + pad - 0.5f : view.y1 - pad - height(n) < middle))
+    --n;
   rows.resize(n);
   float box_w = sz.title_w;
   for (size_t i = 0; i < n; ++i) box_w = std::max(box_w, widths[i]);
@@ -228,36 +233,75 @@ OverlayColours overlay_colours(bool light_theme) {
           light_theme ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255)};
 }
 
-HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme) {
+namespace {
+// The reading's text sizes with `big` for the values and `small` for the rest; the title wraps at
+// `width` (the box's inner width) rather than being cut.
+struct HudMeasure {
+  HudSizes sz;
+  float small_px = 0, big_px = 0, pad = 0;
+  ImFont *big = nullptr, *cap = nullptr;
+};
+// `shrink` (<= 1) scales every size down: a band too short for one row of figures at full size.
+HudMeasure measure_hud(const HudReading& r, float width, ImFont* big, ImFont* small, float shrink = 1.0f) {
+  HudMeasure m;
   if (!big) big = ImGui::GetFont();
   if (!small) small = ImGui::GetFont();
   // Captions and the title at 40% of the digits' size (readable from the back too), never smaller
   // than the panel's text.
-  const float small_px = std::max(small->FontSize, big->FontSize * 0.4f);
-  ImFont* const cap = big;
-  HudSizes sz;
-  auto measure = [](ImFont* f, float px, const std::string& s) {
-    return f->CalcTextSizeA(px, 1e9f, 0.0f, s.c_str());
+  m.big_px = big->FontSize * shrink;
+  m.small_px = std::max(small->FontSize, big->FontSize * 0.4f) * shrink;
+  m.big = m.cap = big;
+  m.pad = std::max(6.0f, m.small_px * 0.5f);
+  auto measure = [](ImFont* f, float px, const std::string& s, float wrap) {
+    return f->CalcTextSizeA(px, 1e9f, wrap, s.c_str());
   };
-  const ImVec2 t = measure(cap, small_px, r.title);
-  sz.title_w = t.x;
-  sz.title_h = t.y;
-  sz.value_h = big->FontSize;
-  sz.caption_h = small_px;
+  const float wrap = std::max(width - 4 * m.pad, m.small_px * 4);
+  const ImVec2 t = measure(m.cap, m.small_px, r.title, wrap);
+  m.sz.title_w = t.x;
+  m.sz.title_h = t.y;
+  m.sz.value_h = m.big_px;
+  m.sz.caption_h = m.small_px;
   for (const HudFigure& f : r.figures) {
-    sz.value_w.push_back(measure(big, big->FontSize, f.value).x);
-    sz.caption_w.push_back(measure(cap, small_px, f.caption).x);
+    m.sz.value_w.push_back(measure(big, m.big_px, f.value, 0.0f).x);
+    m.sz.caption_w.push_back(measure(m.cap, m.small_px, f.caption, 0.0f).x);
   }
-  const float pad = std::max(6.0f, small_px * 0.5f);
-  const HudPlaced p = hud_layout(sz, view, pad);
+  return m;
+}
+}  // namespace
+
+float hud_band_height(const HudReading& r, float width, ImFont* big, ImFont* small) {
+  const HudMeasure m = measure_hud(r, width, big, small);
+  const HudPlaced p = hud_layout(m.sz, HudBox{0, 0, width, 1e6f}, m.pad, true);
+  return p.box.y1 - p.box.y0 + 2 * m.pad;
+}
+
+HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme,
+                   bool band) {
+  HudMeasure m = measure_hud(r, view.x1 - view.x0, big, small);
+  HudPlaced p = hud_layout(m.sz, view, m.pad, band);
+  if (band && p.items.empty() && !r.figures.empty()) {
+    // Its band cannot hold one row at full size (a small screen at a large UI scale): smaller, down
+    // to half, so that the time per step is still there.
+    const HudPlaced full = hud_layout(m.sz, HudBox{view.x0, 0, view.x1, 1e6f}, m.pad, true);
+    const float needed = full.items.empty() ? 1.0f
+                                            : (full.items.front().caption_y + m.sz.caption_h + m.pad) -
+                                                  full.box.y0 + 2 * m.pad;
+    const float shrink = std::clamp((view.y1 - view.y0) / std::max(needed, 1.0f), 0.5f, 1.0f);
+    m = measure_hud(r, view.x1 - view.x0, big, small, shrink * 0.98f);
+    p = hud_layout(m.sz, view, m.pad, band);
+  }
+  const float small_px = m.small_px, big_px = m.big_px, pad = m.pad;
+  ImFont* const cap = m.cap;
+  big = m.big;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const auto [back, ink] = overlay_colours(light_theme);
   const ImU32 dim = light_theme ? IM_COL32(40, 40, 40, 255) : IM_COL32(200, 200, 200, 255);
   dl->AddRectFilled(ImVec2(p.box.x0, p.box.y0), ImVec2(p.box.x1, p.box.y1), back, pad * 0.5f);
   const ImVec4 clip(p.box.x0, p.box.y0, p.box.x1, p.box.y1);
-  dl->AddText(cap, small_px, ImVec2(p.title_x, p.title_y), dim, r.title.c_str(), nullptr, 0.0f, &clip);
+  dl->AddText(cap, small_px, ImVec2(p.title_x, p.title_y), dim, r.title.c_str(), nullptr,
+              std::max(p.box.x1 - p.box.x0 - 2 * pad, 1.0f), &clip);
   for (size_t i = 0; i < p.items.size(); ++i) {
-    dl->AddText(big, big->FontSize, ImVec2(p.items[i].x, p.items[i].value_y), ink, r.figures[i].value.c_str(),
+    dl->AddText(big, big_px, ImVec2(p.items[i].x, p.items[i].value_y), ink, r.figures[i].value.c_str(),
                 nullptr, 0.0f, &clip);
     dl->AddText(cap, small_px, ImVec2(p.items[i].x, p.items[i].caption_y), dim, r.figures[i].caption.c_str(),
                 nullptr, 0.0f, &clip);

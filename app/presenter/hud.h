@@ -105,11 +105,15 @@ struct HudSizes {  // measured text sizes
   std::vector<float> value_w, caption_w;
   float value_h = 0, caption_h = 0;
 };
-HudPlaced hud_layout(const HudSizes& sizes, HudBox view, float pad);
+// `band`: the view is the HUD's own band (sized by hud_band_height): every row is kept.
+HudPlaced hud_layout(const HudSizes& sizes, HudBox view, float pad, bool band = false);
+// The height of the HUD's band `width` points wide (the title wraps, the figures go in rows).
+float hud_band_height(const HudReading& r, float width, ImFont* big, ImFont* small);
 
 // Draws the reading into the foreground draw list with `big` for the values and `small` for the
 // rest, in the view box; returns where it went (for the layout report).
-HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme);
+HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small, bool light_theme,
+                   bool band = false);
 
 // The colours of every overlay over the view (HUD, lesson caption, A/B labels): the backing box
 // and the text, for the light or the dark theme (packed as ImU32).

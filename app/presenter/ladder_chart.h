@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "presenter/rect.h"
+
 namespace gpulab::presenter {
 
 enum class ChartRungState { Measured, Failed, Unavailable };
@@ -90,15 +92,6 @@ enum class TextRole {
   Counters
 };
 enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point };  // Point: a dot (drawn round)
-
-struct Rect {
-  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  float width() const { return x1 - x0; }
-  float height() const { return y1 - y0; }
-  // Overlap of positive area (touching edges do not count).
-  bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-  bool inside(const Rect& o) const { return x0 >= o.x0 && y0 >= o.y0 && x1 <= o.x1 && y1 <= o.y1; }
-};
 
 // One line of text at (x, y) = its top-left corner, `size` pixels high (the font's pixel size:
 // the glyphs fit in [y, y + size]), `width` as the measure gave it.

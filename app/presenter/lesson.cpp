@@ -254,6 +254,27 @@ class Parser {
         } else {
           p = one(node);
         }
+      } else if (k == "code_lines") {
+        // "12-20" or "12": the snippet's lines (1-based) the step points at.
+        std::string v;
+        if (Problem q = need_string(&v, 32); !q.what.empty()) {
+          p = q;
+        } else {
+          const size_t dash = v.find('-');
+          const std::string a = v.substr(0, dash), b = dash == std::string::npos ? a : v.substr(dash + 1);
+          auto number = [](const std::string& t, int* out) {
+            if (t.empty() || t.size() > 5 || t.find_first_not_of("0123456789") != std::string::npos)
+              return false;
+            *out = std::stoi(t);
+            return *out >= 1;
+          };
+          int first = 0, last = 0;
+          if (!number(a, &first) || !number(b, &last) || last < first)
+            p = {line, "code_lines must be \"FIRST-LAST\" or \"LINE\" (1-based, FIRST <= LAST), not " +
+                           text::quote(v)};
+          else
+            s->code_lines = {first, last};
+        }
       } else if (k == "params") {
         if (!node.is_table())
           p = {line,
@@ -261,7 +282,8 @@ class Parser {
         params = &node;
       } else {
         p = {line, "unknown key " + text::quote(k) +
-                       " (known: title, demo, variant, block, params, ladder, code, caption, notes)"};
+                       " (known: title, demo, variant, block, params, ladder, code, code_lines, caption, "
+                       "notes)"};
       }
       if (!p.what.empty()) return p;
     }

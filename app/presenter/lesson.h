@@ -47,6 +47,8 @@ struct LessonStep {
   std::vector<std::pair<std::string, std::string>> params;  // as written: option name (no dashes), value
   std::optional<bool> ladder;  // true: start the ladder at this step (closed at steps without it)
   std::optional<bool> code;    // the code panel; left out: as the step before (none: as the user left it)
+  // The code's lines the step points at (1-based, inclusive, in the snippet): marked and scrolled to.
+  std::optional<std::pair<int, int>> code_lines;
   std::string caption, notes;
 
   // What the step runs: the demo, its parameters and shared inputs, the picks (the first variant's,

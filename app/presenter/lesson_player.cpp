@@ -48,45 +48,63 @@ float caption_height(const std::string& caption, float width, ImFont* big, float
 }
 }  // namespace
 
-LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big,
-                                  float px, ImFont* small, bool light_theme) {
+namespace {
+// The band's parts: the progress line (right) and the problem (left) on the first row, the caption
+// wrapped under them.
+struct BandText {
+  std::string progress, problem, caption;
+  float pad = 0, small_px = 0, row_h = 0, caption_h = 0, problem_w = 0;
+};
+BandText band_text(const LessonPlayer& player, float width, ImFont* big, float px, ImFont* small) {
+  BandText t;
+  t.small_px = small->FontSize;
+  t.pad = std::max(4.0f, t.small_px * 0.4f);
+  t.progress = player.progress();
+  t.problem = player.problem();
+  const float progress_w = small->CalcTextSizeA(t.small_px, 1e9f, 0.0f, t.progress.c_str()).x;
+  t.problem_w = std::max(width - progress_w - 6 * t.pad, t.small_px * 6);
+  const float problem_h =
+      t.problem.empty() ? 0.0f : small->CalcTextSizeA(t.small_px, 1e9f, t.problem_w, t.problem.c_str()).y;
+  t.row_h = std::max(t.small_px, problem_h) + t.pad;
+  if (const LessonStep* s = player.step()) t.caption = s->caption;
+  t.caption_h = caption_height(t.caption, width, big, px, t.pad);
+  return t;
+}
+}  // namespace
+
+float lesson_band_height(const LessonPlayer& player, float width, ImFont* big, float px, ImFont* small) {
+  if (!big) big = ImGui::GetFont();
+  if (!small) small = ImGui::GetFont();
+  const BandText t = band_text(player, width, big, px, small);
+  return t.pad + t.row_h + t.caption_h;
+}
+
+LessonOverlay draw_lesson_band(const LessonPlayer& player, float x0, float y0, float x1, float y1,
+                               ImFont* big, float px, ImFont* small, bool light_theme) {
   if (!big) big = ImGui::GetFont();
   if (!small) small = ImGui::GetFont();
   LessonOverlay out;
+  const BandText t = band_text(player, x1 - x0, big, px, small);
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const auto [back, ink] = overlay_colours(light_theme);
   const ImU32 warn = light_theme ? IM_COL32(150, 60, 0, 255) : IM_COL32(255, 190, 80, 255);
-  const float small_px = small->FontSize;
-  const float pad = std::max(4.0f, small_px * 0.4f);
-
-  // The progress line (and the problem, when there is one) in the top right corner.
-  std::string lines = player.progress();
-  if (!player.problem().empty()) lines += "\n" + player.problem();
-  const float max_w = std::max((x1 - x0) * 0.5f, 50.0f);
-  const ImVec2 ts = small->CalcTextSizeA(small_px, 1e9f, max_w, lines.c_str());
-  out.progress_x1 = x1 - pad;
-  out.progress_x0 = out.progress_x1 - ts.x - 2 * pad;
-  out.progress_y0 = pad;
-  out.progress_y1 = out.progress_y0 + ts.y + 2 * pad;
-  dl->AddRectFilled(ImVec2(out.progress_x0, out.progress_y0), ImVec2(out.progress_x1, out.progress_y1), back,
-                    pad * 0.5f);
-  const std::string progress = player.progress();
-  dl->AddText(small, small_px, ImVec2(out.progress_x0 + pad, out.progress_y0 + pad), ink, progress.c_str());
-  if (!player.problem().empty()) {
-    const float py = out.progress_y0 + pad + small->CalcTextSizeA(small_px, 1e9f, max_w, progress.c_str()).y;
-    dl->AddText(small, small_px, ImVec2(out.progress_x0 + pad, py), warn, player.problem().c_str(), nullptr,
-                max_w);
-  }
-
-  // The caption along the bottom of the view, wrapped to its width.
-  const LessonStep* s = player.step();
-  if (s && !s->caption.empty()) {
-    const float h = caption_height(s->caption, x1 - x0, big, px, pad);
-    out.caption_y1 = y1;
-    out.caption_y0 = y1 - h;
-    dl->AddRectFilled(ImVec2(x0, out.caption_y0), ImVec2(x1, out.caption_y1), back);
-    dl->AddText(big, px, ImVec2(x0 + 2 * pad, out.caption_y0 + pad), ink, s->caption.c_str(), nullptr,
-                std::max(x1 - x0 - 4 * pad, 1.0f));
+  const ImVec4 clip(x0, y0, x1, y1);
+  dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), back);
+  const float progress_w = small->CalcTextSizeA(t.small_px, 1e9f, 0.0f, t.progress.c_str()).x;
+  out.progress_x1 = x1 - 2 * t.pad;
+  out.progress_x0 = out.progress_x1 - progress_w;
+  out.progress_y0 = y0 + t.pad;
+  out.progress_y1 = out.progress_y0 + t.small_px;
+  dl->AddText(small, t.small_px, ImVec2(out.progress_x0, out.progress_y0), ink, t.progress.c_str(), nullptr,
+              0.0f, &clip);
+  if (!t.problem.empty())
+    dl->AddText(small, t.small_px, ImVec2(x0 + 2 * t.pad, out.progress_y0), warn, t.problem.c_str(), nullptr,
+                t.problem_w, &clip);
+  if (!t.caption.empty()) {
+    out.caption_y0 = y0 + t.pad + t.row_h;
+    out.caption_y1 = std::min(y1, out.caption_y0 + t.caption_h);
+    dl->AddText(big, px, ImVec2(x0 + 2 * t.pad, out.caption_y0 + t.pad), ink, t.caption.c_str(), nullptr,
+                std::max(x1 - x0 - 4 * t.pad, 1.0f), &clip);
   }
   return out;
 }

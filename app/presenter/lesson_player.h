@@ -49,10 +49,11 @@ struct LessonOverlay {
   float caption_y0 = 0, caption_y1 = 0;  // the caption band (0, 0 when the step has none)
   float progress_x0 = 0, progress_y0 = 0, progress_x1 = 0, progress_y1 = 0;
 };
-// Draws the overlay into the foreground draw list: the progress line (and the problem under it)
-// with `small` at the top right of the view box [x0, x1] x [0, y1], the caption with `big` at `px`
-// along its bottom.
-LessonOverlay draw_lesson_overlay(const LessonPlayer& player, float x0, float x1, float y1, ImFont* big,
-                                  float px, ImFont* small, bool light_theme);
+// The lesson band (window points): the progress line at its top right and the problem (when there
+// is one) at its left, the step's caption wrapped under them with `big` at `px`. Its height for a band
+// `width` points wide, and the drawing into the foreground draw list over [x0, x1] x [y0, y1].
+float lesson_band_height(const LessonPlayer& player, float width, ImFont* big, float px, ImFont* small);
+LessonOverlay draw_lesson_band(const LessonPlayer& player, float x0, float y0, float x1, float y1,
+                               ImFont* big, float px, ImFont* small, bool light_theme);
 
 }  // namespace gpulab::presenter

@@ -1,4 +1,5 @@
-// The application shell: platform, backend, ImGui, demos, frame loop, hotkeys, screenshots.
+// The application shell: platform, ImGui, the frame loop, hotkeys, screenshots, and the registry of
+// the presenter's elements (presenter/elements.h), called through their hooks.
 #include "shell/app.h"
 
 #include <GLFW/glfw3.h>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -23,37 +25,15 @@
 #include "platform/platform.h"
 #include "presenter/counters_command.h"
 #include "presenter/counters_view.h"
-#include "presenter/ladder.h"
+#include "presenter/elements.h"
 #include "presenter/ladder_command.h"
 #include "presenter/ladder_view.h"
-#include "presenter/lesson_player.h"
 #include "presenter/recorder.h"
 #include "shell/bench_driver.h"
+#include "shell/session.h"
 #include "ui/panels.h"
 
-#if defined(GPULAB_HAVE_CUDA)
-#include <cuda_runtime.h>
-
-#include "cuda/device_info.h"
-#include "cuda/interop.h"
-#include "cuda/raii.h"
-#endif
-
 namespace gpulab {
-
-struct App::Gpu {
-#if defined(GPULAB_HAVE_CUDA)
-  cuda::Stream stream;
-  cuda::DeviceInfo info;
-#endif
-};
-
-const cuda::DeviceInfo* App::cuda_device_info() const {
-#if defined(GPULAB_HAVE_CUDA)
-  if (ctx_.cuda && gpu_) return &gpu_->info;
-#endif
-  return nullptr;
-}
 
 namespace {
 // Key presses are queued from GLFW's callback (ImGui chains to it) rather than read from ImGui's key
@@ -64,6 +44,10 @@ void queue_key(GLFWwindow*, int key, int, int action, int mods) {
     g_key_queue->push_back({key, mods, action == GLFW_REPEAT});
 }
 
+// SIGINT / SIGTERM in a window run: the loop ends after the frame, the settings are saved.
+volatile std::sig_atomic_t g_stop = 0;
+void request_stop(int) { g_stop = 1; }
+
 double now_seconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
@@ -71,64 +55,23 @@ double now_seconds() {
 }  // namespace
 
 App::App(Options options, std::vector<std::unique_ptr<Demo>> demos, std::vector<Params> params)
-    : options_(std::move(options)), demos_(std::move(demos)) {
-  vsync_ = options_.vsync;
-  caption_ = options_.caption;
-  if (demos_.empty()) demos_ = make_demos();
-  // What each demo runs: the command line's parameters (its demo's); init resolves the picks.
-  setups_.reserve(demos_.size());
-  for (size_t i = 0; i < demos_.size(); ++i) {
-    setups_.emplace_back();
-    setups_[i].demo = std::string(demos_[i]->name());
-    setups_[i].params =
-        i < params.size() && params[i] ? std::move(params[i]) : Params(demos_[i]->make_params());
-    demos_[i]->bind(setups_[i]);
-  }
+    : options_(std::move(options)) {
+  view_.vsync = options_.vsync;
+  view_.caption = options_.caption;
+  session_ = std::make_unique<ShellSession>(options_, std::move(demos), std::move(params));
+  elements_ = presenter::make_elements();
+  session_->set_elements(&elements_);
 }
 
 App::~App() { shutdown(); }
 
-void App::notify(std::string line) {
-  std::fprintf(stderr, "gpulab: %s\n", line.c_str());
-  messages_.push_back({std::move(line), now_seconds()});
-  while (messages_.size() > 8) messages_.pop_front();
-}
-
-void App::guarded(const char* phase, const std::function<void()>& fn) {
-  // Errors stop at the demo boundary: shown in the UI, the app keeps running.
-  try {
-    fn();
-  } catch (const std::exception& e) {
-    had_error_ = true;
-    notify(std::string(demos_[demo_]->name()) + " " + phase + ": " + e.what());
-    playing_ = false;
-  }
-}
-
 bool App::init(std::string* error) {
+  ShellSession& s = *session_;
   // Backend: CUDA when a device is there (and --cpu was not given), else the CPU references.
-  const CudaStatus cs = cuda_status();
-  ctx_.cuda = cs.available && !options_.cpu;
-  ctx_.cuda_device = cs.device;
-  ctx_.cuda_reason = options_.cpu ? "--cpu was given" : cs.reason;
-  gpu_ = std::make_unique<Gpu>();
-#if defined(GPULAB_HAVE_CUDA)
-  if (ctx_.cuda) {
-    try {
-      cudaSetDevice(cs.device);
-      gpu_->stream = cuda::Stream::create_non_blocking();
-      gpu_->info = cuda::query_device(cs.device);
-      ctx_.stream = gpu_->stream.get();
-      ctx_.peak_bandwidth_gbps = gpu_->info.peak_bandwidth_gbs();
-      ctx_.peak_fp32_gflops = gpu_->info.peak_fp32_gflops();
-    } catch (const std::exception& e) {
-      ctx_.cuda = false;
-      ctx_.cuda_reason = std::string("CUDA device unusable: ") + e.what();
-    }
-  }
-#endif
+  s.init_backend();
+  const Context& ctx = s.context();
   backend_banner_ =
-      ctx_.cuda ? std::string() : "CPU backend: " + ctx_.cuda_reason + ". GPU variants are disabled.";
+      ctx.cuda ? std::string() : "CPU backend: " + ctx.cuda_reason + ". GPU variants are disabled.";
 
   load_settings_for_run();
 
@@ -138,7 +81,7 @@ bool App::init(std::string* error) {
     platform::HeadlessOptions ho;
     ho.width = options_.width;
     ho.height = options_.height;
-    ho.cuda_device = ctx_.cuda ? ctx_.cuda_device : -1;
+    ho.cuda_device = ctx.cuda ? ctx.cuda_device : -1;
     ho.force_software = options_.software_gl;
     platform_ = platform::create_headless(ho, &why);
     if (!platform_) {
@@ -149,7 +92,7 @@ bool App::init(std::string* error) {
     platform::WindowOptions wo;
     wo.width = options_.width;
     wo.height = options_.height;
-    wo.vsync = vsync_;
+    wo.vsync = view_.vsync;
     platform_ = platform::create_window(wo, &why);
     if (!platform_) {
       *error = "cannot open a window: " + why + " (try --headless)";
@@ -157,36 +100,14 @@ bool App::init(std::string* error) {
     }
   }
   platform::Platform& pf = *platform_;
-  ctx_.platform = &pf;
   if (options_.projector) set_projector(true);
-  if (options_.hud) hud_ = true;
-  help_ = options_.show_keys;
+  if (options_.hud) element<presenter::HudElement>()->set_on(true);
+  element<presenter::HelpElement>()->set_on(options_.show_keys);
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
   gl::enable_debug_output();  // debug builds ask for a debug context; elsewhere this does nothing
-
-  // Interop needs the GL context on the CUDA device in use.
-  ctx_.interop = false;
-  if (!ctx_.cuda) {
-    ctx_.interop_reason = "no CUDA backend";
-  } else if (pf.info().software) {
-    ctx_.interop_reason = "the GL context is a software renderer (" + pf.info().gl_renderer + ")";
-  } else {
-#if defined(GPULAB_HAVE_CUDA)
-    int dev = -1;
-    if (!cuda::gl_context_on_cuda_device(&dev)) {
-      ctx_.interop_reason =
-          "the GL context is not on a CUDA device (remote session, WSL2, or a display on another GPU)";
-    } else if (dev != ctx_.cuda_device) {
-      ctx_.interop_reason = "the GL context is on CUDA device " + std::to_string(dev) +
-                            ", compute on device " + std::to_string(ctx_.cuda_device);
-    } else {
-      ctx_.interop = true;
-    }
-#endif
-  }
-  if (ctx_.cuda && !ctx_.interop) notify("host-copy display path: " + ctx_.interop_reason);
+  s.init_display(&pf);
 
   // ImGui, with the GLFW backend for a window; headless feeds display size and time itself.
   IMGUI_CHECKVERSION();
@@ -195,9 +116,9 @@ bool App::init(std::string* error) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   // Style and fonts for the UI scale: set before every frame by the Appearance (frame()).
-  appearance_.update(ui_scale(), theme_, pf.framebuffer_height(), false);
+  appearance_.update(ui_scale(), view_.theme, pf.framebuffer_height(), false);
   if (pf.glfw_window()) {
-    g_key_queue = &key_queue_;
+    g_key_queue = &keys_.queue;
     glfwSetKeyCallback(pf.glfw_window(), queue_key);  // before ImGui's, which chains to it
     ImGui_ImplGlfw_InitForOpenGL(pf.glfw_window(), true);
   }
@@ -206,91 +127,68 @@ bool App::init(std::string* error) {
   pf.on_drop([this](std::vector<std::string> paths) {
     for (const auto& p : paths) {
       std::string err;
-      guarded("open", [&] {
-        if (demos_[demo_]->open_file(p, &err))
-          notify("opened " + p);
+      session_->guarded("open", [&] {
+        Demo* d = session_->demo();
+        if (!d) return;
+        if (d->open_file(p, &err))
+          session_->notify("opened " + p);
         else
-          notify(err);
+          session_->notify(err);
       });
     }
   });
 
-  ctx_.timings = &timings_;
-  ctx_.notify = [this](std::string s) { notify(std::move(s)); };
-  ctx_.assets = std::filesystem::path(GPULAB_SOURCE_DIR) / "assets";
+  Context& cm = s.context_mut();
+  cm.assets = std::filesystem::path(GPULAB_SOURCE_DIR) / "assets";
   {
     // Prefer the copy next to the binary (an installed or moved build).
     std::error_code ec;
     auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec && std::filesystem::exists(exe.parent_path() / "assets"))
-      ctx_.assets = exe.parent_path() / "assets";
+      cm.assets = exe.parent_path() / "assets";
   }
 
-  demo_ = demos_.size();
-  std::string names;
-  for (size_t i = 0; i < demos_.size(); ++i) {
-    names += (names.empty() ? "" : ", ") + std::string(demos_[i]->name());
-    if (demos_[i]->name() == options_.demo) demo_ = i;
-  }
-  if (demo_ == demos_.size()) {
-    demo_ = 0;
-    *error = "no demo " + text::quote(options_.demo) + " (demos: " + names + ")";
-    return false;
-  }
-  // The picks, resolved once for the device in use (defaults included) before anything checks them:
-  // the command line's for its demo, the defaults for the others.
-  for (size_t i = 0; i < demos_.size(); ++i)
-    setups_[i].picks = default_picks(demos_[i]->stage_tables(), ctx_.cuda);
-  Demo& d = *demos_[demo_];
-  std::string bad = resolve_setup(d, options_, std::move(setups_[demo_].params), ctx_.cuda, &setups_[demo_]);
-  if (bad.empty()) bad = d.configure(options_);
-  if (bad.empty() && options_.steps >= 0 && !d.batch_requested())
-    bad = "--steps goes with a batch output of the " + std::string(d.name()) + " demo (see --help)";
-  if (!bad.empty()) {
+  if (std::string bad = s.choose_for_run(options_.demo); !bad.empty()) {
     *error = bad;
     return false;
   }
+  const Demo& d = s.demo_at(s.index());
   pf.set_title("gpulab - " + std::string(d.title()));
-  settings_.last_demo = std::string(d.name());
+  store_.settings.last_demo = std::string(d.name());
   // Without a window nobody can pick another demo: a demo that cannot start ends a headless run.
-  if (!attach_current() && options_.headless) {
-    *error = attach_error_;
+  if (!s.attach_current() && options_.headless) {
+    *error = s.attach_error();
     return false;
   }
   if (!options_.lesson.empty()) {
     // A lesson that cannot be read ends a headless run; a window keeps what it has and says why.
-    std::string why;
-    if (!open_lesson(options_.lesson, options_.lesson_step > 0 ? options_.lesson_step - 1 : 0, &why)) {
+    std::string why_not;
+    if (!element<presenter::LessonElement>()->open_file(
+            s, options_.lesson, options_.lesson_step > 0 ? options_.lesson_step - 1 : 0, &why_not)) {
       if (options_.headless) {
-        *error = why;
+        *error = why_not;
         return false;
       }
-      notify(why);
+      s.notify(why_not);
     }
   }
-  last_time_ = now_seconds();
+  clock_.last_time = now_seconds();
   return true;
 }
 
 void App::shutdown() {
-  ladder_.reset();  // cancels and joins a run before the demo it measures goes
-  lesson_.reset();
-  ab_.reset();  // the B half detaches while the GL context is there
-  if (recorder_ && recorder_->recording()) {
+  // The elements first: the ladder cancels and joins a run before the demo it measures goes, the B
+  // half and the recorder's pixel buffers go while the GL context is there.
+  if (auto* r = element<presenter::RecorderElement>(); r && r->recording()) {
     try {
-      notify(recorder_->stop());
+      session_->notify(r->stop());
     } catch (...) {
     }
   }
-  recorder_.reset();  // its pixel buffers go while the GL context is there
-  if (attached_) {
-    try {
-      demos_[demo_]->detach();
-    } catch (...) {
-    }
-    attached_ = false;
-  }
-  demos_.clear();
+  if (session_) session_->set_elements(nullptr);
+  elements_.clear();
+  if (session_) session_->detach();
+  session_.reset();
   g_key_queue = nullptr;
   if (imgui_) {
     ImGui_ImplOpenGL3_Shutdown();
@@ -298,132 +196,35 @@ void App::shutdown() {
     ImGui::DestroyContext();
     imgui_ = false;
   }
-  gpu_.reset();
   platform_.reset();
 }
 
-bool App::attach_current() {
-  attach_error_.clear();
-  try {
-    Demo& d = *demos_[demo_];
-    d.attach(ctx_);
-    attached_ = true;
-    // A pick that cannot run here (a GPU variant without a CUDA device) becomes its stage's CPU one.
-    Setup& s = setups_[demo_];
-    Picks runnable = s.picks;
-    if (runnable_picks(d, runnable)) {
-      const Picks before = std::exchange(s.picks, runnable);
-      std::string why;
-      if (!d.picks_changed(before, &why)) notify(why);
-    }
-  } catch (const std::exception& e) {
-    attached_ = false;
-    attach_error_ = "cannot start " + std::string(demos_[demo_]->title()) + ": " + e.what();
-    notify(attach_error_);
-    // Whatever it made before failing goes (a half-attached demo must not be drawn).
-    try {
-      demos_[demo_]->detach();
-    } catch (...) {
-    }
-  }
-  return attached_;
-}
-
 void App::select_demo(size_t index) {
-  if (index >= demos_.size()) {
-    notify("there is no demo " + std::to_string(index + 1) + " (" + std::to_string(demos_.size()) +
-           " demos)");
-    return;
-  }
-  if (index == demo_ && attached_) return;
-  replace_demo(index, nullptr, true);
-}
-
-std::string App::configure_fresh(Demo& demo, const Setup& setup) {
-  demo.bind(setup);
-  return demo.configure(options_without_outputs(options_.cpu));
-}
-
-bool App::replace_demo(size_t index, std::unique_ptr<Demo> fresh, bool remember, const Setup* setup) {
-  stop_ab();
-  ladder_.reset();  // a ladder belongs to the demo it measured (a run is cancelled and joined first)
-  if (attached_) guarded("detach", [&] { demos_[demo_]->detach(); });
-  attached_ = false;
-  if (fresh) demos_[index] = std::move(fresh);
-  if (setup) setups_[index] = *setup;
-  demos_[index]->bind(setups_[index]);
-  demo_ = index;
-  timings_.forget();  // the previous demo's rows go with it
-  if (remember) {
-    settings_.last_demo = std::string(demos_[demo_]->name());
-    settings_dirty_ = true;
-  }
-  platform_->set_title("gpulab - " + std::string(demos_[demo_]->title()));
-  return attach_current();
-}
-
-bool App::change_picks(const Setup& next, std::string* why) {
-  return gpulab::change_picks(*demos_[demo_], setups_[demo_], next, why);
-}
-
-void App::choose_variant(size_t stage, int variant) {
-  guarded("variant", [&] {
-    Setup next = setups_[demo_];
-    const StageTables& t = demos_[demo_]->stage_tables();
-    choose(t, next, pick_of(t, stage, variant));
-    std::string why;
-    if (change_picks(next, &why))
-      timings_.clear();
-    else
-      notify(why);
-  });
-}
-
-void App::choose_block(size_t stage, int block) {
-  guarded("block", [&] {
-    Setup next = setups_[demo_];
-    std::string why;
-    if (!check_block(variant_of(demos_[demo_]->stage_tables(), next.picks.at(stage)), block, &why)) {
-      notify(why);
-      return;
-    }
-    next.picks[stage].block = block;
-    next.focus = stage;
-    if (change_picks(next, &why))
-      timings_.clear();
-    else
-      notify(why);
-  });
-}
-
-void App::cycle_variant(int direction) {
-  if (!attached_) return;
-  const std::vector<Stage> stages = demos_[demo_]->stages();
-  const size_t lead = demos_[demo_]->lead_stage();
-  if (lead >= stages.size()) return;
-  const auto& vs = stages[lead].variants;
-  const int n = static_cast<int>(vs.size());
-  int i = stages[lead].variant;
-  for (int k = 0; k < n; ++k) {
-    i = (i + direction + n) % n;
-    if (!vs[i].available) continue;
-    choose_variant(lead, i);
-    return;
+  const size_t before = session_->index();
+  session_->select(index);
+  if (session_->index() != before && index < session_->demo_count()) {
+    store_.settings.last_demo = std::string(session_->demo_at(index).name());
+    store_.dirty = true;
   }
 }
 
 void App::hotkeys() {
   std::vector<KeyPress> keys;
-  keys.swap(key_queue_);
-  demo_keys_.clear();
+  keys.swap(keys_.queue);
+  keys_.demo.clear();
   if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into a text field
   // While the ladder is shown the demo belongs to it: only the keys marked while_ladder act (V, R,
   // 1-9... would reach into the demo its worker thread is measuring), and none reaches the demo.
-  const bool ladder_shown = ladder_ && ladder_->visible();
+  const auto* ladder = element<presenter::LadderElement>();
+  const bool ladder_shown = ladder && ladder->visible();
+  const auto* lesson = element<presenter::LessonElement>();
   for (const KeyPress& k : keys) {
-    const KeyBinding* b = find_shell_key(k.key, (k.mods & GLFW_MOD_CONTROL) != 0, lesson_ != nullptr);
+    const KeyBinding* b =
+        find_shell_key(k.key, (k.mods & GLFW_MOD_CONTROL) != 0, lesson != nullptr && lesson->open());
     if (!b) {
-      if (!ladder_shown && !k.repeat) demo_keys_.push_back(k.key);  // the demo's (e.g. F: fit the view)
+      if ((k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP) && !k.repeat)
+        session_->notify("no lesson is open: the Lesson tab opens one (PageDown / PageUp step through it)");
+      if (!ladder_shown && !k.repeat) keys_.demo.push_back(k.key);  // the demo's (e.g. F: fit the view)
       continue;
     }
     if ((ladder_shown && !b->while_ladder) || (k.repeat && !b->repeats)) continue;
@@ -433,102 +234,72 @@ void App::hotkeys() {
 
 void App::key_action(const KeyBinding& b, const KeyPress& k) {
   const bool shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+  presenter::Playback& pb = session_->playback();
   switch (b.action) {
-    case KeyAction::Help:
-      help_ = !help_;
-      break;
-    case KeyAction::Hud:
-      hud_ = !hud_;
-      if (!projector_) {  // projector mode's HUD is for the session; a choice outside it is kept
-        settings_.hud = hud_;
-        settings_dirty_ = true;
-      }
-      break;
-    case KeyAction::Ladder:
-      help_ = false;
-      if (ladder_ && ladder_->visible())
-        ladder_->escape();
-      else
-        start_ladder();
-      break;
-    case KeyAction::Counters:
-      start_counters();
-      break;
-    case KeyAction::Close:
-      if (help_)
-        help_ = false;
-      else if (ladder_ && ladder_->visible())
-        ladder_->escape();
-      break;
     case KeyAction::Theme:
-      set_theme(theme_ == Theme::Dark ? Theme::Light : Theme::Dark);
-      break;
+      set_theme(view_.theme == Theme::Dark ? Theme::Light : Theme::Dark);
+      return;
     case KeyAction::Projector:
-      set_projector(!projector_);
-      break;
+      set_projector(!view_.projector);
+      return;
     case KeyAction::Fullscreen:
       platform_->set_fullscreen(!platform_->fullscreen());
-      break;
+      return;
     case KeyAction::Screenshot:
-      shot_pending_ = true;
-      break;
+      shots_.pending = true;
+      return;
     case KeyAction::ScaleUp:
       set_ui_scale(ui::step_scale(ui_scale(), +1));
-      break;
+      return;
     case KeyAction::ScaleDown:
       set_ui_scale(ui::step_scale(ui_scale(), -1));
-      break;
+      return;
     case KeyAction::ScaleReset:
-      set_ui_scale(std::nullopt);
-      break;  // the display's content scale
+      set_ui_scale(std::nullopt);  // the display's content scale
+      return;
     case KeyAction::Pause:
-      playing_ = !playing_;
-      break;
+      pb.playing = !pb.playing;
+      return;
     case KeyAction::Step:
-      playing_ = false;
-      step_once_ = true;
-      break;
+      pb.playing = false;
+      pb.step_once = true;
+      return;
     case KeyAction::Reset:
-      reset_ = true;
-      break;
+      pb.reset = true;
+      return;
     case KeyAction::Faster:
-      steps_per_frame_ = std::min(steps_per_frame_ * 2, 1 << 16);
-      break;
+      pb.steps_per_frame = std::min(pb.steps_per_frame * 2, 1 << 16);
+      return;
     case KeyAction::Slower:
-      steps_per_frame_ = std::max(steps_per_frame_ / 2, 1);
-      break;
+      pb.steps_per_frame = std::max(pb.steps_per_frame / 2, 1);
+      return;
     case KeyAction::NextVariant:
-      cycle_variant(shift ? -1 : 1);
-      break;
+      session_->cycle_variant(shift ? -1 : 1);
+      return;
     case KeyAction::ChooseDemo:
-      select_demo(static_cast<size_t>(k.key - b.key));
-      break;  // says when there is none
+      select_demo(static_cast<size_t>(k.key - b.key));  // says when there is none
+      return;
     case KeyAction::HideUi:
-      ui_visible_ = !ui_visible_;
+      view_.ui_visible = !view_.ui_visible;
+      return;
+    case KeyAction::Blank:
+    case KeyAction::White: {
+      const int want = b.action == KeyAction::Blank ? 1 : 2;
+      view_.blank = view_.blank == want ? 0 : want;
+      return;
+    }
+    default:
       break;
-    case KeyAction::CodePanel:
-      code_panel_ = !code_panel_;
-      break;
-    case KeyAction::Record:
-      toggle_recording();
-      break;
-    case KeyAction::AB:
-      toggle_ab();
-      break;
-    case KeyAction::LessonNext:
-      go_to_step(lesson_->target(presenter::LessonMove::Next));
-      break;
-    case KeyAction::LessonPrevious:
-      go_to_step(lesson_->target(presenter::LessonMove::Previous));
-      break;
-    case KeyAction::LessonFirst:
-      go_to_step(lesson_->target(presenter::LessonMove::First));
-      break;
-    case KeyAction::LessonLast:
-      go_to_step(lesson_->target(presenter::LessonMove::Last));
-      break;
-    case KeyAction::Demo:
-      break;
+  }
+  // A presenter action: the first element that takes it.
+  const bool hud_before = element<presenter::HudElement>()->on();
+  for (auto& e : elements_)
+    if (e->key(*session_, b.action, k)) break;
+  const bool hud = element<presenter::HudElement>()->on();
+  if (hud != hud_before &&
+      !view_.projector) {  // projector mode's HUD is for the session; a choice outside it is kept
+    store_.settings.hud = hud;
+    store_.dirty = true;
   }
 }
 
@@ -538,10 +309,10 @@ bool App::write_screenshot(const std::filesystem::path& path) {
   const auto rgba = gl::read_pixels_top_down(pf.target_framebuffer(), w, h);
   const std::string err = gl::write_png(path, w, h, rgba.data());
   if (!err.empty()) {
-    notify("screenshot failed: " + err);
+    session_->notify("screenshot failed: " + err);
     return false;
   }
-  notify("screenshot saved: " + text::escape(path.string(), 4096));
+  session_->notify("screenshot saved: " + text::escape(path.string(), 4096));
   return true;
 }
 
@@ -563,48 +334,38 @@ Input App::read_input(const Frame& f) {
   in.shift = io.KeyShift;
   in.ctrl = io.KeyCtrl;
   in.alt = io.KeyAlt;
-  in.keys = demo_keys_;
+  in.keys = keys_.demo;
   (void)f;
   return in;
 }
 
-// F3: the Counters tab to the front, and one step of the current variant measured (of every GPU rung
-// when the ladder is shown).
-void App::start_counters() {
-  if (!attached_) return;
-  if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
-  counters_tab_select_ = true;
-  if (const std::string why = counters_->unavailable(ctx_); !why.empty()) {
-    notify("counters unavailable: " + why);
-  } else if (ladder_ && ladder_->owns_demo()) {
-    notify("counters: the ladder is measuring; press F3 again when it is done");
-  } else if (ladder_ && ladder_->visible()) {
-    counters_->request_all(*demos_[demo_]);
-    notify("counters: measuring one step of every GPU rung, one a frame (Counters tab)");
-  } else {
-    counters_->request_current(*demos_[demo_]);
-    notify("counters: measuring one step of the current variant (Counters tab)");
-  }
-}
-
-void App::start_ladder() {
-  if (!attached_) return;
-  stop_ab();  // the ladder measures the app's demo alone
-  if (!ladder_) ladder_ = std::make_unique<presenter::LadderView>();
-  guarded("ladder", [&] {
-    ladder_->start(*demos_[demo_], ctx_);
-    ladder_fed_hud_ = false;
-  });
+presenter::ScreenLayout App::lay_out(const Frame& f) {
+  const ImGuiIO& io = ImGui::GetIO();
+  presenter::LayoutInput in;
+  in.width = io.DisplaySize.x;
+  in.height = io.DisplaySize.y;
+  in.ui_scale = f.ui_scale;
+  in.projector = view_.projector.has_value();
+  in.panel = view_.ui_visible;
+  in.compact = view_.compact;
+  // Projector mode folds the compact panel to a strip while the mouse rests (3 s).
+  in.collapsed = view_.compact && session_->now() - view_.mouse_moved_at > 3.0;
+  in.panel_w = view_.compact ? (view_.compact_w > 0 ? view_.compact_w : 300 * f.ui_scale) : 500 * f.ui_scale;
+  in.caption = view_.caption && session_->demo() != nullptr;
+  in.caption_h = ImGui::GetFontSize() + 12.0f;
+  for (auto& e : elements_) e->wants(*session_, in);
+  return presenter::layout_screen(in);
 }
 
 void App::frame() {
   platform::Platform& pf = *platform_;
+  ShellSession& s = *session_;
   pf.poll_events();
   const double t = now_seconds();
-  const double dt = std::max(1e-6, t - last_time_);
-  last_time_ = t;
-  if (frame_index_ > 0) frame_ms_.push(dt * 1000.0);
-  guarded("timings", [&] { timings_.collect(); });
+  const double dt = std::max(1e-6, t - clock_.last_time);
+  clock_.last_time = t;
+  if (clock_.frame_index > 0) clock_.frame_ms.push(dt * 1000.0);
+  s.guarded("timings", [&] { s.timings().collect(); });
 
   Frame f;
   f.width = pf.framebuffer_width();
@@ -612,8 +373,9 @@ void App::frame() {
   f.dt = dt;
   f.ui_scale = ui_scale();
   // A new scale or theme (or a new HUD size for a resized framebuffer): restyle, rebuild the fonts.
-  appearance_.update(f.ui_scale, theme_, f.height, frame_index_ > 0);
-  if (std::string p = appearance_.take_problem(); !p.empty()) notify(p);
+  appearance_.update(f.ui_scale, view_.theme, f.height, clock_.frame_index > 0);
+  if (std::string p = appearance_.take_problem(); !p.empty()) s.notify(p);
+  s.set_look({&appearance_.fonts(), view_.theme == Theme::Light, view_.projector.has_value(), f.ui_scale});
 
   ImGuiIO& io = ImGui::GetIO();
   if (pf.glfw_window()) {
@@ -625,106 +387,111 @@ void App::frame() {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || clock_.frame_index == 0) view_.mouse_moved_at = t;
   hotkeys();
-  if (steps_per_frame_ != last_steps_per_frame_) {
+  presenter::Playback& pb = s.playback();
+  if (pb.steps_per_frame != clock_.last_steps_per_frame) {
     // The window's samples were taken at another number of generations a frame: start afresh.
-    timings_.clear();
-    last_steps_per_frame_ = steps_per_frame_;
+    s.timings().clear();
+    clock_.last_steps_per_frame = pb.steps_per_frame;
   }
-  f.playing = playing_;
-  f.steps_per_frame = steps_per_frame_;
-  f.step_once = step_once_;
-  f.reset = reset_;
+  f.playing = pb.playing;
+  f.steps_per_frame = pb.steps_per_frame;
+  f.step_once = pb.step_once;
+  f.reset = pb.reset;
   f.mouse_free = !io.WantCaptureMouse;
   f.input = read_input(f);
-  f.inset_left = ui_visible_ ? panel_right_ : 0;
-  step_once_ = false;
-  reset_ = false;
+  pb.step_once = false;
+  pb.reset = false;
 
-  Demo& d = *demos_[demo_];
-  // While the ladder is shown the demo is left alone (its copies are measured): no hook is called,
-  // and it resumes where it was when the ladder closes.
-  const bool ladder_shown = ladder_ && ladder_->visible();
-  // One queued counters measurement a frame at most, between the demo's frames (on copies of its input).
-  // (Also over a finished ladder's chart: the demo is idle then, and the probes work on copies.)
-  if (attached_ && counters_ && !(ladder_ && ladder_->owns_demo()))
-    guarded("counters", [&] { counters_->poll(d, ctx_); });
-  if (attached_ && !ladder_shown && ab_)
-    compute_ab(f);
-  else if (attached_ && !ladder_shown)
-    guarded("compute", [&] { d.compute(f); });
+  // The elements' frame first (the HUD's reading, the counters' queue, the lesson's step), so that
+  // the regions are laid out for what they will draw; the demo is fitted into the view.
+  for (auto& e : elements_) e->frame(s, f);
+  layout_ = lay_out(f);
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  f.view = {static_cast<int>(std::lround(layout_.view.x0 * sx)),
+            static_cast<int>(std::lround(layout_.view.y0 * sy)),
+            std::max(1, static_cast<int>(std::lround(layout_.view.width() * sx))),
+            std::max(1, static_cast<int>(std::lround(layout_.view.height() * sy)))};
+  // While an element holds the demo (the ladder measures its copies) no demo hook is called, and the
+  // demo resumes where it was when the element lets go.
+  presenter::Element* holder = nullptr;
+  for (auto& e : elements_)
+    if (e->holds_demo()) holder = e.get();
+  Demo* d = s.demo();
+  if (d && !holder) {
+    bool done = false;
+    for (auto& e : elements_)
+      if ((done = e->compute(s, f))) break;
+    if (!done) s.guarded("compute", [&] { d->compute(f); });
+  }
 
-  glBindFramebuffer(GL_FRAMEBUFFER, pf.target_framebuffer());
+  const GLuint target = pf.target_framebuffer();
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, f.width, f.height);
   glClearColor(0.04f, 0.03f, 0.03f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  {
-    CpuSection draw_time(&timings_, "draw (CPU submit)");
-    if (attached_ && !ladder_shown && ab_)
-      render_ab(f);
-    else if (attached_ && !ladder_shown)
-      guarded("render", [&] { d.render(f); });
+  if (d && !holder) {
+    CpuSection draw_time(&s.timings(), "draw (CPU submit)");
+    bool done = false;
+    for (auto& e : elements_)
+      if ((done = e->render(s, f, target))) break;
+    if (!done) {
+      // The demo draws into the view region only.
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(f.view.x, f.height - (f.view.y + f.view.h), f.view.w, f.view.h);
+      s.guarded("render", [&] { d->render(f); });
+      glDisable(GL_SCISSOR_TEST);
+      glViewport(0, 0, f.width, f.height);
+    }
   }
 
-  const bool capture = shot_pending_;
-  const bool show_ui = ui_visible_ && !(capture && !shot_with_ui_);
-  if (attached_ && !ladder_shown)
-    guarded("hud", [&] { hud_view_.update(t, presenter::hud_input(d, timings_, ctx_)); });
-  if (ladder_ && ladder_->done() && !ladder_fed_hud_) {
-    ladder_fed_hud_ = true;
-    guarded("hud", [&] { feed_hud_from_ladder(); });
-  }
-  layout_.hud.shown = layout_.help.shown = false;
-  record_lesson_layout();
-  if (ladder_shown) {
-    guarded("ladder", [&] {
-      // The chart's text in the app's TrueType faces: the HUD's large font (scaled down, which
-      // stays crisp) for sizes above the panel's, the panel's own at or below it.
-      const ui::Fonts& fonts = appearance_.fonts();
-      const presenter::ChartFonts chart_fonts = [&fonts](presenter::TextFace face, float px) -> ImFont* {
-        if (fonts.hud && px > fonts.ui_px * 1.1f) return fonts.hud;
-        return face == presenter::TextFace::Mono ? fonts.mono : fonts.ui;
-      };
-      // The finished chart's per-rung "measure counters" queue into the Counters tab's view.
-      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
-      ladder_->draw(
-          static_cast<float>(f.width), static_cast<float>(f.height), f.ui_scale, dt * 1000.0,
-          [this](std::string line) { notify(std::move(line)); }, chart_fonts,
-          theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark(),
-          counters_.get());
-    });
+  const bool capture = shots_.pending;
+  const bool show_ui = view_.ui_visible && !(capture && !shots_.with_ui);
+  report_.screen = layout_;
+  report_.blanked = view_.blank != 0;
+  if (view_.blank) {
+    // B / W: the whole window one colour (a projector's blank), the toasts still above it.
+    const float v = view_.blank == 2 ? 1.0f : 0.0f;
+    glClearColor(v, v, v, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    element<presenter::ToastsElement>()->draw(s, layout_);
+  } else if (holder) {
+    holder->draw(s, layout_);
+    element<presenter::HelpElement>()->draw(s, layout_);
+    element<presenter::ToastsElement>()->draw(s, layout_);
   } else {
-    if (show_ui) draw_ui(f);
-    if (attached_) draw_caption();
-    lesson_band_ = lesson_top_ = 0;
-    if (lesson_) draw_lesson_overlay(f);
-    layout_.code = {};
-    if (attached_ && code_panel_) guarded("code panel", [&] { draw_code(f); });
-    if (attached_ && hud_) draw_hud(f);
-    layout_.ab = {};
-    if (attached_ && ab_) guarded("A/B", [&] { draw_ab_overlay(f); });
-    if (help_) draw_help();
+    if (show_ui && !layout_.panel.empty()) draw_ui(f, layout_.panel);
+    if (d && !layout_.caption.empty()) draw_caption(layout_.caption);
+    // The toasts are part of the UI: hidden with it (H) and left out of a screenshot without it.
+    for (auto& e : elements_)
+      if (show_ui || e->name() != presenter::ToastsElement::kName) e->draw(s, layout_);
   }
+  for (auto& e : elements_) e->report(report_);
+  report_.running.clear();
+  if (d)
+    for (const Stage& st : d->stages())
+      if (st.active) report_.running.emplace_back(st.current().id);
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
   if (capture) {
-    shot_pending_ = false;
+    shots_.pending = false;
     try {
-      write_screenshot(gl::unique_screenshot_path(shot_dir_, "gpulab-" + std::string(d.name())));
+      write_screenshot(gl::unique_screenshot_path(shots_.dir, "gpulab-" + s.setup().demo));
     } catch (const std::exception& e) {
-      notify(std::string("screenshot failed: ") + e.what());
+      s.notify(std::string("screenshot failed: ") + e.what());
     }
   }
-  record_frame();
+  for (auto& e : elements_) e->after_frame(s, target, f.width, f.height, pf.headless());
   pf.swap_buffers();
-  ++frame_index_;
+  ++clock_.frame_index;
   if (!pf.fullscreen() && io.DisplaySize.x >= kMinWindowEdge && io.DisplaySize.y >= kMinWindowEdge) {
     const int w = std::min(static_cast<int>(io.DisplaySize.x), kMaxWindowEdge);
     const int h = std::min(static_cast<int>(io.DisplaySize.y), kMaxWindowEdge);
-    if (w != settings_.window_width || h != settings_.window_height) {
-      settings_.window_width = w;  // saved at exit (a drag would otherwise write every second)
-      settings_.window_height = h;
+    if (w != store_.settings.window_width || h != store_.settings.window_height) {
+      store_.settings.window_width = w;  // saved at exit (a drag would otherwise write every second)
+      store_.settings.window_height = h;
     }
   }
   save_settings_if_due(false);
@@ -736,106 +503,120 @@ int App::run() {
     std::fprintf(stderr, "gpulab: %s\n", error.c_str());
     return 1;
   }
-  platform::Platform& pf = *platform_;
+  ShellSession& s = *session_;
   if (options_.mode == Options::Mode::Ladder) {
-    if (!attached_) return 1;  // attach_current has said why
-    return presenter::run_ladder_command(*demos_[demo_], ctx_, options_);
+    if (!s.demo()) return 1;  // attach_current has said why
+    return presenter::run_ladder_command(*s.demo(), s.context(), options_);
   }
   if (options_.mode == Options::Mode::Counters) {
-    if (!attached_) return 1;  // attach_current has said why
-    return presenter::run_counters_command(*demos_[demo_], ctx_, options_);
+    if (!s.demo()) return 1;  // attach_current has said why
+    return presenter::run_counters_command(*s.demo(), s.context(), options_);
   }
-  if (attached_ && demos_[demo_]->batch_requested()) {
-    const std::string err = demos_[demo_]->run_batch(options_);
+  if (s.demo() && s.demo()->batch_requested()) {
+    const std::string err = s.demo()->run_batch(options_);
     if (!err.empty()) {
       std::fprintf(stderr, "gpulab: %s\n", err.c_str());
       return 1;
     }
     if (options_.screenshot.empty()) return 0;
-    playing_ = false;  // the screenshot shows the state that was saved
+    s.playback().playing = false;  // the screenshot shows the state that was saved
   }
-  if (options_.start_ladder) start_ladder();
-  if (options_.headless) {
-    shot_with_ui_ = options_.screenshot_ui;
-    // With --start-ladder the frames go on until the ladder is measured, then --frames more.
-    // Paced as a 60 Hz display would pace them, so that the frames do not take the GPU from the
-    // measurements.
-    while (ladder_ && ladder_->owns_demo()) {
+  if (options_.start_ladder) element<presenter::LadderElement>()->start(s);
+  if (options_.headless) return run_headless();
+  platform::Platform& pf = *platform_;
+  g_stop = 0;
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  while (!pf.should_close() && !g_stop) frame();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  save_settings_if_due(true);
+  // What the last frame showed, for the window tests (they close the window, then read it).
+  if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
+  return 0;
+}
+
+int App::run_headless() {
+  ShellSession& s = *session_;
+  platform::Platform& pf = *platform_;
+  shots_.with_ui = options_.screenshot_ui;
+  auto* ladder = element<presenter::LadderElement>();
+  // With --start-ladder the frames go on until the ladder is measured, then --frames more. Paced as a
+  // 60 Hz display would pace them, so that the frames do not take the GPU from the measurements.
+  while (ladder->measuring()) {
+    frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(16));
+  }
+  if (ladder->visible())
+    std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n",
+                 ladder->view()->frames(), ladder->view()->worst_frame_ms());
+  if (options_.start_counters) {
+    // With --start-counters the frames go on (paced at 60 Hz) until the measurement is done and the
+    // meters hold a second of samples, or their status says why they cannot (at most 10 s).
+    auto* counters = element<presenter::CountersElement>();
+    counters->start(s);
+    presenter::CountersView& cv = counters->view();
+    const auto t0 = std::chrono::steady_clock::now();
+    while (cv.unavailable(s.context()).empty() &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
       frame();
+      if (!cv.busy() && (cv.meters().span_s() >= 1.0 || cv.meters_failed())) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(16));
     }
-    if (ladder_ && ladder_->visible())
-      std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n",
-                   ladder_->frames(), ladder_->worst_frame_ms());
-    if (options_.start_counters) {
-      // With --start-counters the frames go on (paced at 60 Hz) until the measurement is done and the
-      // meters hold a second of samples, or their status says why they cannot (at most 10 s).
-      start_counters();
-      const auto t0 = std::chrono::steady_clock::now();
-      while (counters_ && counters_->unavailable(ctx_).empty() &&
-             std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
-        frame();
-        if (!counters_->busy() && (counters_->meters().span_s() >= 1.0 || counters_->meters_failed())) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(16));
-      }
-      if (counters_ && !counters_->unavailable(ctx_).empty()) {
-        std::fprintf(stderr, "gpulab: counters: 0 measured: %s\n", counters_->unavailable(ctx_).c_str());
-      } else if (counters_) {
-        size_t measured = 0;
-        for (const presenter::CounterRow& r : counters_->rows()) measured += r.measured() ? 1 : 0;
-        const std::string st = counters_->meters_status();
-        if (st.empty())
-          std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %zu samples over %.1f s\n", measured,
-                       counters_->meters().size(), counters_->meters().span_s());
-        else
-          std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured, st.c_str());
-      }
+    if (!cv.unavailable(s.context()).empty()) {
+      std::fprintf(stderr, "gpulab: counters: 0 measured: %s\n", cv.unavailable(s.context()).c_str());
+    } else {
+      size_t measured = 0;
+      for (const presenter::CounterRow& r : cv.rows()) measured += r.measured() ? 1 : 0;
+      const std::string st = cv.meters_status();
+      if (st.empty())
+        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %zu samples over %.1f s\n", measured,
+                     cv.meters().size(), cv.meters().span_s());
+      else
+        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured, st.c_str());
     }
-    const int frames = std::max(1, options_.frames);
-    if (!options_.record.empty()) {
-      recorder_ = std::make_unique<presenter::Recorder>();
-      const std::string err =
-          recorder_->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), 60, true);
-      if (!err.empty()) {
-        std::fprintf(stderr, "gpulab: --record: %s\n", err.c_str());
-        return 1;
-      }
-      notify(recorder_->message());
-    }
-    // Many frames, or large ones, take long: said up front as the batch runs say it (core/batch.h).
-    const double frames_start = now_seconds();
-    bool estimated = false;
-    for (int i = 0; i < frames; ++i) {
-      if (i == frames - 1 && !options_.screenshot.empty()) {
-        // The last frame: render it with or without the UI as asked, then write the PNG.
-        ui_visible_ = options_.screenshot_ui;
-      }
-      frame();
-      if (const double elapsed = now_seconds() - frames_start; !estimated && elapsed >= 0.2) {
-        estimated = true;
-        if (const std::string line = batch_estimate(frames, i + 1, elapsed, "frames"); !line.empty())
-          std::fprintf(stderr, "%s\n", line.c_str());
-      }
-    }
-    if (recorder_ && recorder_->recording()) {
-      const std::string line = recorder_->stop();
-      notify(line);
-      if (line.rfind("recording failed", 0) == 0) return 1;
-    }
-    if (!options_.screenshot.empty()) {
-      glFinish();
-      if (!write_screenshot(options_.screenshot)) return 1;
-    }
-    if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
-    const auto rows = demos_[demo_]->throughput();
-    const RollingSeries* step = rows.empty() ? nullptr : timings_.find(rows.front().section);
-    std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
-                 demos_[demo_]->caption().c_str(), step ? step->median() : 0.0, frame_ms_.median());
-    return had_error_ ? 1 : 0;
   }
-  while (!pf.should_close()) frame();
-  save_settings_if_due(true);
-  return 0;
+  const int frames = std::max(1, options_.frames);
+  auto* recorder = element<presenter::RecorderElement>();
+  if (!options_.record.empty()) {
+    const std::string err =
+        recorder->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), true, s);
+    if (!err.empty()) {
+      std::fprintf(stderr, "gpulab: --record: %s\n", err.c_str());
+      return 1;
+    }
+  }
+  // Many frames, or large ones, take long: said up front as the batch runs say it (core/batch.h).
+  const double frames_start = now_seconds();
+  bool estimated = false;
+  for (int i = 0; i < frames; ++i) {
+    if (i == frames - 1 && !options_.screenshot.empty()) {
+      // The last frame: render it with or without the UI as asked, then write the PNG.
+      view_.ui_visible = options_.screenshot_ui;
+    }
+    frame();
+    if (const double elapsed = now_seconds() - frames_start; !estimated && elapsed >= 0.2) {
+      estimated = true;
+      if (const std::string line = batch_estimate(frames, i + 1, elapsed, "frames"); !line.empty())
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+  }
+  if (recorder->recording()) {
+    const std::string line = recorder->stop();
+    s.notify(line);
+    if (line.rfind("recording failed", 0) == 0) return 1;
+  }
+  if (!options_.screenshot.empty()) {
+    glFinish();
+    if (!write_screenshot(options_.screenshot)) return 1;
+  }
+  if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
+  Demo* d = s.demo();
+  const auto rows = d ? d->throughput() : std::vector<Throughput>{};
+  const RollingSeries* step = rows.empty() ? nullptr : s.timings().find(rows.front().section);
+  std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
+               d ? d->caption().c_str() : "no demo", step ? step->median() : 0.0, clock_.frame_ms.median());
+  return s.had_error() ? 1 : 0;
 }
 
 int gpulab_main(int argc, const char* const* argv) {

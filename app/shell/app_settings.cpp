@@ -14,7 +14,9 @@
 #include "common/file_io.h"
 #include "common/text.h"
 #include "platform/platform.h"
+#include "presenter/elements.h"
 #include "shell/app.h"
+#include "shell/session.h"
 #include "ui/theme.h"
 
 namespace gpulab {
@@ -31,101 +33,105 @@ void App::load_settings_for_run() {
   const std::filesystem::path path = settings_path(&why);
   if (options_.reset_settings && !path.empty()) {
     if (const std::string err = forget_settings(path); !err.empty())
-      notify(err);
+      session_->notify(err);
     else if (!options_.headless)
-      notify("settings forgotten (--reset-settings)");
+      session_->notify("settings forgotten (--reset-settings)");
   }
   if (!options_.headless) {
-    settings_path_ = path;
+    store_.path = path;
     if (path.empty()) {
-      notify(why);
+      session_->notify(why);
     } else if (!options_.reset_settings) {
       SettingsLoad loaded = load_settings(path);
-      for (const std::string& p : loaded.problems) notify("settings: " + p);
-      settings_ = loaded.settings;
+      for (const std::string& p : loaded.problems) session_->notify("settings: " + p);
+      store_.settings = loaded.settings;
       // Written only when something changes, and then patched (save_settings): a rejected line stays
       // for the user to see and fix. A file gpulab could not read is never written.
-      settings_on_disk_ = loaded.settings;
+      store_.on_disk = loaded.settings;
       if (!loaded.readable) {
-        notify("settings: " + text::quote(path.string()) +
-               " is left as it is; changes made now last for this session only");
-        settings_path_.clear();
+        session_->notify("settings: " + text::quote(path.string()) +
+                         " is left as it is; changes made now last for this session only");
+        store_.path.clear();
       }
     }
-    if (options_.reset_settings) settings_dirty_ = true;
+    if (options_.reset_settings) store_.dirty = true;
     if (!options_.size_given) {
-      options_.width = settings_.window_width;
-      options_.height = settings_.window_height;
+      options_.width = store_.settings.window_width;
+      options_.height = store_.settings.window_height;
     }
     // The last demo, unless the command line chose one or gave options of the default one.
     const bool chose = options_.demo_given || options_.demo_options_given || !options_.variants.empty() ||
                        !options_.blocks.empty() || !options_.image.empty() || !options_.save_image.empty() ||
                        options_.steps >= 0;
-    if (!chose && !settings_.last_demo.empty()) {
+    if (!chose && !store_.settings.last_demo.empty()) {
       bool known = false;
-      for (const auto& d : demos_) known = known || d->name() == settings_.last_demo;
+      for (size_t i = 0; i < session_->demo_count(); ++i)
+        known = known || session_->demo_at(i).name() == store_.settings.last_demo;
       if (known)
-        options_.demo = settings_.last_demo;
+        options_.demo = store_.settings.last_demo;
       else
-        notify("settings: the last demo " + text::quote(settings_.last_demo) + " is not one of this build's");
+        session_->notify("settings: the last demo " + text::quote(store_.settings.last_demo) +
+                         " is not one of this build's");
     }
   }
-  chosen_scale_ = options_.ui_scale ? options_.ui_scale : settings_.ui_scale;
-  theme_ = settings_.theme;
-  hud_ = settings_.hud;
+  view_.chosen_scale = options_.ui_scale ? options_.ui_scale : store_.settings.ui_scale;
+  view_.theme = store_.settings.theme;
+  element<presenter::HudElement>()->set_on(store_.settings.hud);
 }
 
 void App::save_settings_if_due(bool at_exit) {
-  if (settings_path_.empty()) return;
+  if (store_.path.empty()) return;
   const double t = seconds_now();
-  if (!at_exit && (!settings_dirty_ || t - settings_saved_at_ < 1.0)) return;
-  if (at_exit && settings_ == settings_on_disk_ && !settings_dirty_) return;
-  settings_saved_at_ = t;
-  settings_dirty_ = false;
-  if (settings_ == settings_on_disk_ && !at_exit) return;
-  if (const std::string err = save_settings(settings_path_, settings_); !err.empty()) {
-    notify(err);
-    settings_path_.clear();  // said once: the rest of the session keeps them in memory only
+  if (!at_exit && (!store_.dirty || t - store_.saved_at < 1.0)) return;
+  if (at_exit && store_.settings == store_.on_disk && !store_.dirty) return;
+  store_.saved_at = t;
+  store_.dirty = false;
+  if (store_.settings == store_.on_disk && !at_exit) return;
+  if (const std::string err = save_settings(store_.path, store_.settings); !err.empty()) {
+    session_->notify(err);
+    store_.path.clear();  // said once: the rest of the session keeps them in memory only
     return;
   }
-  settings_on_disk_ = settings_;
+  store_.on_disk = store_.settings;
 }
 
 float App::ui_scale() const {
-  return ui::clamp_scale(chosen_scale_.value_or(platform_ ? platform_->content_scale() : 1.0f));
+  return ui::clamp_scale(view_.chosen_scale.value_or(platform_ ? platform_->content_scale() : 1.0f));
 }
 
 void App::set_ui_scale(std::optional<float> chosen) {
-  chosen_scale_ = chosen ? std::optional<float>(ui::clamp_scale(*chosen)) : std::nullopt;
-  settings_.ui_scale = chosen_scale_;
-  settings_dirty_ = true;
+  view_.chosen_scale = chosen ? std::optional<float>(ui::clamp_scale(*chosen)) : std::nullopt;
+  store_.settings.ui_scale = view_.chosen_scale;
+  store_.dirty = true;
 }
 
 void App::set_theme(Theme theme) {
-  theme_ = theme;
-  settings_.theme = theme;
-  settings_dirty_ = true;
+  view_.theme = theme;
+  store_.settings.theme = theme;
+  store_.dirty = true;
 }
 
 void App::set_projector(bool on) {
   // Projector mode is for this session: what it changes is put back when it ends, and not saved.
-  if (on == projector_.has_value()) return;
+  if (on == view_.projector.has_value()) return;
   platform::Platform& pf = *platform_;
   if (on) {
-    projector_ = ProjectorRestore{chosen_scale_, theme_, hud_, compact_panel_, pf.fullscreen()};
-    chosen_scale_ = 2.0f;
-    theme_ = Theme::Light;
-    hud_ = true;
-    compact_panel_ = true;
-    ui_visible_ = true;
+    presenter::HudElement* hud = element<presenter::HudElement>();
+    view_.projector =
+        View::ProjectorRestore{view_.chosen_scale, view_.theme, hud->on(), view_.compact, pf.fullscreen()};
+    view_.chosen_scale = 2.0f;
+    view_.theme = Theme::Light;
+    hud->set_on(true);
+    view_.compact = true;
+    view_.ui_visible = true;
     pf.set_fullscreen(true);
   } else {
-    const ProjectorRestore r = *projector_;
-    projector_.reset();
-    chosen_scale_ = r.scale;
-    theme_ = r.theme;
-    hud_ = r.hud;
-    compact_panel_ = r.compact;
+    const View::ProjectorRestore r = *view_.projector;
+    view_.projector.reset();
+    view_.chosen_scale = r.scale;
+    view_.theme = r.theme;
+    element<presenter::HudElement>()->set_on(r.hud);
+    view_.compact = r.compact;
     pf.set_fullscreen(r.fullscreen);
   }
 }
@@ -134,47 +140,47 @@ void App::draw_view_controls() {
   // UI scale, theme, projector mode: also on keys, named here so that nobody has to remember them.
   char cur[32];
   std::snprintf(cur, sizeof cur, "%.2gx%s", static_cast<double>(ui_scale()),
-                chosen_scale_ ? "" : " (display)");
+                view_.chosen_scale ? "" : " (display)");
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.75x (display)").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::BeginCombo("UI scale", cur)) {
     for (float s : ui::kScaleSteps) {
       char label[16];
       std::snprintf(label, sizeof label, "%.2gx", static_cast<double>(s));
-      if (ImGui::Selectable(label, chosen_scale_ && *chosen_scale_ == s)) set_ui_scale(s);
+      if (ImGui::Selectable(label, view_.chosen_scale && *view_.chosen_scale == s)) set_ui_scale(s);
     }
-    if (ImGui::Selectable("the display's (Ctrl+0)", !chosen_scale_)) set_ui_scale(std::nullopt);
+    if (ImGui::Selectable("the display's (Ctrl+0)", !view_.chosen_scale)) set_ui_scale(std::nullopt);
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+= larger, Ctrl+- smaller, Ctrl+0 the display's scale");
-  int theme = theme_ == Theme::Light ? 1 : 0;
+  int theme = view_.theme == Theme::Light ? 1 : 0;
   ImGui::TextUnformatted("theme (F6)");
   ImGui::SameLine();
   if (ImGui::RadioButton("dark", &theme, 0)) set_theme(Theme::Dark);
   ImGui::SameLine();
   if (ImGui::RadioButton("light, high contrast", &theme, 1)) set_theme(Theme::Light);
-  bool hud = hud_;
+  presenter::HudElement* hud_element = element<presenter::HudElement>();
+  bool hud = hud_element->on();
   if (ImGui::Checkbox("heads-up display (F2)", &hud)) {
-    hud_ = hud;
-    if (!projector_) {
-      settings_.hud = hud_;
-      settings_dirty_ = true;
+    hud_element->set_on(hud);
+    if (!view_.projector) {
+      store_.settings.hud = hud;
+      store_.dirty = true;
     }
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("time per step, speed-up over the CPU and %% of peak in large digits");
-  bool projector = projector_.has_value();
+  bool projector = view_.projector.has_value();
   if (ImGui::Checkbox("projector mode (F7)", &projector)) set_projector(projector);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "fullscreen, light theme, UI scale 2, the panel reduced to the pickers; F7 again to leave");
-  if (!settings_path_.empty())
-    ImGui::TextDisabled("saved in %s", text::escape(settings_path_.string()).c_str());
+  if (!store_.path.empty()) ImGui::TextDisabled("saved in %s", text::escape(store_.path.string()).c_str());
 }
 
-void App::record_layout() {
+void App::record_panel(bool compact) {
   // Called inside the panel window, after everything in it was laid out.
   ImGuiWindow* w = ImGui::GetCurrentWindow();
-  PanelLayout& l = layout_;
+  PanelLayout& l = report_;
   const ImGuiIO& io = ImGui::GetIO();
   l.drawn = true;
   l.display_w = io.DisplaySize.x;
@@ -192,7 +198,7 @@ void App::record_layout() {
   l.content_y1 = w->DC.CursorMaxPos.y;
   l.scrollbar_x = w->ScrollbarX;
   l.scrollbar_y = w->ScrollbarY;
-  l.compact = compact_panel_;
+  l.compact = compact;
   const ui::Fonts& f = appearance_.fonts();
   l.ui_scale = appearance_.scale();
   l.font_px = f.ui ? f.ui->FontSize : 0.0f;
@@ -201,11 +207,11 @@ void App::record_layout() {
   const ImFontGlyph* zero = f.hud ? f.hud->FindGlyphNoFallback('0') : nullptr;
   l.hud_digit_px = zero ? zero->Y1 - zero->Y0 : 0.0f;
   l.truetype = f.truetype;
-  l.theme = theme_name(theme_);
+  l.theme = theme_name(view_.theme);
 }
 
 bool App::write_layout_report(const std::filesystem::path& path) const {
-  const PanelLayout& l = layout_;
+  const PanelLayout& l = report_;
   nlohmann::json j = {{"drawn", l.drawn},
                       {"display", {l.display_w, l.display_h}},
                       {"window", {l.x, l.y, l.w, l.h}},
@@ -249,7 +255,22 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                {"variant", c.variant}, {"previous", c.previous},
                {"snippet", c.snippet}, {"lines", c.lines},
                {"changed", c.changed}, {"sass", c.sass}};
+  j["code"]["font_px"] = c.font_px;
+  j["code"]["rows"] = c.rows;
+  j["code"]["mark_y"] = c.mark_y;
   j["recording"] = l.recording;
+  nlohmann::json regions = nlohmann::json::object();
+  for (const auto& [name, r] : l.screen.regions()) regions[name] = {r.x0, r.y0, r.x1, r.y1};
+  if (!l.screen.ab[0].empty())
+    regions["ab"] = {{l.screen.ab[0].x0, l.screen.ab[0].y0, l.screen.ab[0].x1, l.screen.ab[0].y1},
+                     {l.screen.ab[1].x0, l.screen.ab[1].y0, l.screen.ab[1].x1, l.screen.ab[1].y1}};
+  j["regions"] = regions;
+  j["toasts"] = {{"shown", l.toasts.shown},
+                 {"box", {l.toasts.x0, l.toasts.y0, l.toasts.x1, l.toasts.y1}},
+                 {"lines", l.toasts.lines}};
+  j["blanked"] = l.blanked;
+  j["ladder"] = l.ladder;
+  j["running"] = l.running;
   j["counters"] = {{"tab_open", l.counters.tab_open},
                    {"unavailable", l.counters.unavailable},
                    {"meters", l.counters.meters},

@@ -8,8 +8,9 @@
 #include <chrono>
 
 #include "platform/platform.h"
-#include "presenter/counters_view.h"
+#include "presenter/elements.h"
 #include "shell/app.h"
+#include "shell/session.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -19,11 +20,6 @@
 
 namespace gpulab {
 namespace {
-double seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-
 // Text wraps at the panel's visible right edge: a long message, lesson or reason goes onto the
 // next line instead of being cut off.
 void push_wrap_at_visible_edge() {
@@ -34,14 +30,14 @@ void push_wrap_at_visible_edge() {
 
 // A collapsing header, and a tab (the caller draws its contents and ends it when it returns true),
 // whose places the layout report keeps (the tests check what is in view).
-bool section(std::vector<App::PanelLayout::Item>& out, const std::string& title, bool open_at_first) {
+bool section(std::vector<presenter::LayoutReport::Item>& out, const std::string& title, bool open_at_first) {
   const bool open =
       ImGui::CollapsingHeader(title.c_str(), open_at_first ? ImGuiTreeNodeFlags_DefaultOpen : 0);
   out.push_back({title, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().y});
   return open;
 }
 
-bool tab(std::vector<App::PanelLayout::Item>& out, const char* title, ImGuiTabItemFlags flags = 0) {
+bool tab(std::vector<presenter::LayoutReport::Item>& out, const char* title, ImGuiTabItemFlags flags = 0) {
   const bool open = ImGui::BeginTabItem(title, nullptr, flags);
   out.push_back({title, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().y});
   return open;
@@ -49,7 +45,7 @@ bool tab(std::vector<App::PanelLayout::Item>& out, const char* title, ImGuiTabIt
 }  // namespace
 
 void App::draw_pickers(Frame& f, bool compact) {
-  Demo& d = *demos_[demo_];
+  ShellSession& s = *session_;
   // Demo picker, each with its key.
   // In the compact panel the combos are as wide as their longest entry (the window fits them).
   auto width = [&](std::string_view longest) {
@@ -58,12 +54,12 @@ void App::draw_pickers(Frame& f, bool compact) {
                               ImGui::GetFrameHeight() * 2);
   };
   std::string longest_title;
-  for (const auto& demo : demos_)
-    if (demo->title().size() > longest_title.size()) longest_title = demo->title();
+  for (size_t i = 0; i < s.demo_count(); ++i)
+    if (s.demo_at(i).title().size() > longest_title.size()) longest_title = s.demo_at(i).title();
   width(longest_title);
-  if (ImGui::BeginCombo("demo", std::string(d.title()).c_str())) {
-    for (size_t i = 0; i < demos_.size(); ++i) {
-      if (ImGui::Selectable(std::string(demos_[i]->title()).c_str(), i == demo_)) select_demo(i);
+  if (ImGui::BeginCombo("demo", std::string(s.demo_at(s.index()).title()).c_str())) {
+    for (size_t i = 0; i < s.demo_count(); ++i) {
+      if (ImGui::Selectable(std::string(s.demo_at(i).title()).c_str(), i == s.index())) select_demo(i);
       if (i < 9) {
         ImGui::SameLine();
         ImGui::TextDisabled("%zu", i + 1);
@@ -71,16 +67,17 @@ void App::draw_pickers(Frame& f, bool compact) {
     }
     ImGui::EndCombo();
   }
-  if (!attached_) {
+  Demo* d = s.demo();
+  if (!d) {
     // The demo could not start: say why, keep the picker, offer another try.
     ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Error));
-    ImGui::TextWrapped("%s", attach_error_.c_str());
+    ImGui::TextWrapped("%s", s.attach_error().c_str());
     ImGui::PopStyleColor();
-    if (ImGui::Button("try again")) attach_current();
+    if (ImGui::Button("try again")) s.attach_current();
     return;
   }
   // One variant picker (with each lesson) and block picker per stage.
-  const std::vector<Stage> stages = d.stages();
+  const std::vector<Stage> stages = d->stages();
   for (size_t si = 0; si < stages.size(); ++si) {
     const Stage& st = stages[si];
     if (compact && !st.active) continue;  // the compact panel shows only what runs
@@ -100,7 +97,8 @@ void App::draw_pickers(Frame& f, bool compact) {
         const VariantChoice& v = st.variants[vi];
         const std::string label = std::string(v.id) + "  -  " + std::string(v.title);
         const ImGuiSelectableFlags flags = v.available ? 0 : ImGuiSelectableFlags_Disabled;
-        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags)) choose_variant(si, static_cast<int>(vi));
+        if (ImGui::Selectable(label.c_str(), v.id == cur.id, flags))
+          s.choose_variant(si, static_cast<int>(vi));
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
           ImGui::SetTooltip("%s%s%s", std::string(v.lesson).c_str(), v.available ? "" : "\nunavailable: ",
                             v.available ? "" : v.unavailable_reason.c_str());
@@ -121,7 +119,7 @@ void App::draw_pickers(Frame& f, bool compact) {
       };
       if (ImGui::BeginCombo("block", label(st.block).c_str())) {
         for (int b : cur.blocks)
-          if (ImGui::Selectable(label(b).c_str(), b == st.block)) choose_block(si, b);
+          if (ImGui::Selectable(label(b).c_str(), b == st.block)) s.choose_block(si, b);
         ImGui::EndCombo();
       }
     }
@@ -131,104 +129,113 @@ void App::draw_pickers(Frame& f, bool compact) {
 
 void App::draw_controls(Frame& f) {
   draw_pickers(f, false);
-  if (!attached_) return;
-  if (ImGui::Button("compare all (F5)")) start_ladder();
+  if (!session_->demo()) return;
+  if (ImGui::Button("compare all (F5)")) element<presenter::LadderElement>()->start(*session_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
   // Play / pause / step / reset, speed.
-  if (ImGui::Button(playing_ ? "pause" : "play")) playing_ = !playing_;
+  presenter::Playback& pb = session_->playback();
+  if (ImGui::Button(pb.playing ? "pause" : "play")) pb.playing = !pb.playing;
   ImGui::SameLine();
   if (ImGui::Button("step")) {
-    playing_ = false;
-    step_once_ = true;
+    pb.playing = false;
+    pb.step_once = true;
   }
   ImGui::SameLine();
-  if (ImGui::Button("reset")) reset_ = true;
+  if (ImGui::Button("reset")) pb.reset = true;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(120 * f.ui_scale);
-  if (ImGui::InputInt("steps/frame", &steps_per_frame_))
-    steps_per_frame_ = std::clamp(steps_per_frame_, 1, 1 << 16);
+  if (ImGui::InputInt("steps/frame", &pb.steps_per_frame))
+    pb.steps_per_frame = std::clamp(pb.steps_per_frame, 1, 1 << 16);
   if (!platform_->headless()) {
-    if (ImGui::Checkbox("vsync", &vsync_)) platform_->set_vsync(vsync_);
+    if (ImGui::Checkbox("vsync", &view_.vsync)) platform_->set_vsync(view_.vsync);
     ImGui::SameLine();
   }
   // Screenshots.
-  if (ImGui::Button("screenshot (F12)")) shot_pending_ = true;
+  if (ImGui::Button("screenshot (F12)")) shots_.pending = true;
   ImGui::SameLine();
-  ImGui::Checkbox("with UI", &shot_with_ui_);
+  ImGui::Checkbox("with UI", &shots_.with_ui);
   ImGui::SameLine();
-  ImGui::Checkbox("caption", &caption_);
+  ImGui::Checkbox("caption", &view_.caption);
 }
 
-void App::draw_caption() {
-  if (!caption_) return;
+void App::draw_caption(const presenter::Rect& r) {
+  Demo* d = session_->demo();
+  if (!d) return;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const ImVec2 size = ImGui::GetIO().DisplaySize;
-  const std::string text = demos_[demo_]->caption();
-  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  const std::string text = d->caption();
   const float pad = 6.0f;
-  dl->AddRectFilled(ImVec2(0, size.y - ts.y - 2 * pad), size, IM_COL32(0, 0, 0, 200));
-  dl->AddText(ImVec2(pad, size.y - ts.y - pad), IM_COL32(255, 255, 255, 255), text.c_str());
+  dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(0, 0, 0, 200));
+  const ImVec4 clip(r.x0, r.y0, r.x1, r.y1);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x0 + pad, r.y0 + pad),
+              IM_COL32(255, 255, 255, 255), text.c_str(), nullptr, 0.0f, &clip);
 }
 
-void App::draw_ui(Frame& f) {
-  Demo& d = *demos_[demo_];
-  const float s = f.ui_scale;
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float margin = 8 * s;
-  // Laid out afresh when the scale or the display changes (the user's own resizing stays otherwise).
-  const bool relayout =
-      s != panel_laid_out_for_ || display.x != panel_display_w_ || display.y != panel_display_h_;
-  const ImGuiCond cond = relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  panel_laid_out_for_ = s;
-  panel_display_w_ = display.x;
-  panel_display_h_ = display.y;
-  const ImVec2 room(std::max(display.x - 2 * margin, 50.0f), std::max(display.y - 2 * margin, 50.0f));
-  ImGui::SetNextWindowPos(ImVec2(margin, margin), cond);
-  layout_.sections.clear();
-  layout_.counters = {};
-  if (compact_panel_) {
-    // The pickers alone, sized to them.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), room);
-    ImGui::Begin("gpulab##compact", nullptr,
-                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_HorizontalScrollbar);
-    panel_right_ = static_cast<int>((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) *
-                                    ImGui::GetIO().DisplayFramebufferScale.x);
-    draw_messages();
-    draw_pickers(f, true);
-    ImGui::TextDisabled("F7: leave projector mode");
-    record_layout();
+void App::draw_ui(Frame& f, const presenter::Rect& region) {
+  ShellSession& s = *session_;
+  Demo* d = s.demo();
+  // Docked: the layout's panel region, every frame (its content scrolls).
+  ImGui::SetNextWindowPos(ImVec2(region.x0, region.y0), ImGuiCond_Always);
+  report_.sections.clear();
+  const ImGuiWindowFlags docked =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+  if (view_.compact) {
+    // The pickers alone, as wide as they need (the layout keeps it within its share), or a strip
+    // while the mouse rests.
+    ImGui::SetNextWindowSize(ImVec2(region.width(), region.height()), ImGuiCond_Always);
+    ImGui::Begin("gpulab##compact", nullptr, docked | ImGuiWindowFlags_HorizontalScrollbar);
+    if (region.width() > presenter::kCollapsedPanelW * f.ui_scale + 1) {
+      ImGui::BeginGroup();
+      draw_pickers(f, true);
+      ImGui::TextDisabled("F7: leave projector mode");
+      ImGui::EndGroup();
+      view_.compact_w = ImGui::GetItemRectSize().x + 2 * ImGui::GetStyle().WindowPadding.x +
+                        ImGui::GetStyle().ScrollbarSize;
+    }
+    record_panel(true);
     ImGui::End();
     return;
   }
-  ImGui::SetNextWindowSize(ImVec2(std::min(500 * s, room.x), room.y), cond);
+  ImGui::SetNextWindowSize(ImVec2(region.width(), region.height()), ImGuiCond_Always);
   // No horizontal scrolling: ImGui widens a window's work area to last frame's content when it may
   // scroll sideways, so stretched tables and wrapped text would never shrink back into view.
-  ImGui::Begin("gpulab", nullptr);
-  // Where the panel ends, so a demo can centre its view in the part of the screen left free.
-  panel_right_ = static_cast<int>((ImGui::GetWindowPos().x + ImGui::GetWindowSize().x) *
-                                  ImGui::GetIO().DisplayFramebufferScale.x);
-  push_wrap_at_visible_edge();  // messages, lessons, reasons (not tables: their columns clip)
-  draw_messages();
+  // Held to its share of the screen at a large UI scale, it scrolls sideways too.
+  const bool narrowed = region.width() < 500 * f.ui_scale - 1;
+  ImGui::Begin("gpulab", nullptr, docked | (narrowed ? ImGuiWindowFlags_HorizontalScrollbar : 0));
+  push_wrap_at_visible_edge();  // the status, lessons, reasons (not tables: their columns clip)
+  draw_status();
   draw_controls(f);
   ImGui::PopTextWrapPos();
   ImGui::Separator();
   ui::PanelInputs in;
-  in.series = timings_.series();
-  in.frame_ms = &frame_ms_;
-  if (attached_) {
-    in.throughput = d.throughput();
-    in.kernels = d.kernels();
+  in.series = s.timings().series();
+  in.frame_ms = &clock_.frame_ms;
+  if (d) {
+    in.throughput = d->throughput();
+    in.kernels = d->kernels();
   }
-  in.peak_bandwidth_gbps = ctx_.peak_bandwidth_gbps;
-  in.peak_fp32_gflops = ctx_.peak_fp32_gflops;
-  in.device = cuda_device_info();
-  in.cpu_only_reason = ctx_.cuda ? std::string() : ctx_.cuda_reason;
+  const Context& ctx = s.context();
+  in.peak_bandwidth_gbps = ctx.peak_bandwidth_gbps;
+  in.peak_fp32_gflops = ctx.peak_fp32_gflops;
+  in.device = s.device();
+  in.cpu_only_reason = ctx.cuda ? std::string() : ctx.cuda_reason;
   in.gl_renderer = platform_->info().gl_renderer + " — " + platform_->info().gl_version;
   // The shared sections as tabs right under the pickers, so that every one of them is one click
-  // away at any panel height (Timings open); then the demo's own controls.
-  auto& secs = layout_.sections;
+  // away at any panel height (Timings open); then the demo's own controls. The elements' tabs (the
+  // counters, the lesson) go among them.
+  auto& secs = report_.sections;
+  auto element_tab = [&](std::string_view name) {
+    for (auto& e : elements_) {
+      if (e->name() != name || !e->tab()) continue;
+      if (tab(secs, e->tab(), e->tab_to_front() ? ImGuiTabItemFlags_SetSelected : 0)) {
+        push_wrap_at_visible_edge();
+        e->tab_ui(s);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTabItem();
+      }
+    }
+  };
   if (ImGui::BeginTabBar("sections", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
     if (tab(secs, "Timings")) {
       ui::timings_section(in);
@@ -238,27 +245,7 @@ void App::draw_ui(Frame& f) {
       ui::occupancy_section(in);
       ImGui::EndTabItem();
     }
-    // F3 brings the Counters tab (its readings and live meters) to the front.
-    if (tab(secs, "Counters", counters_tab_select_ ? ImGuiTabItemFlags_SetSelected : 0)) {
-      counters_tab_select_ = false;
-      if (!counters_) counters_ = std::make_unique<presenter::CountersView>();
-      if (attached_)
-        guarded("counters", [&] {
-          counters_->draw(
-              d, ctx_, s,
-              theme_ == Theme::Light ? presenter::ChartTheme::light() : presenter::ChartTheme::dark());
-        });
-      PanelLayout::CountersShown& cs = layout_.counters;
-      cs.tab_open = true;
-      cs.unavailable = counters_->unavailable(ctx_);
-      cs.meters = counters_->meters_status();
-      cs.meter_samples = counters_->meters().size();
-      cs.meter_span_s = counters_->meters().span_s();
-      cs.measured.clear();
-      for (const presenter::CounterRow& r : counters_->rows())
-        if (r.measured()) cs.measured.push_back(r.variant);
-      ImGui::EndTabItem();
-    }
+    element_tab(presenter::CountersElement::kName);
     if (tab(secs, "Device")) {
       ui::device_section(in);
       ImGui::EndTabItem();
@@ -267,39 +254,28 @@ void App::draw_ui(Frame& f) {
       draw_view_controls();
       ImGui::EndTabItem();
     }
-    // A lesson just opened brings its tab (the step list and the presenter's notes) to the front.
-    if (tab(secs, "Lesson", lesson_tab_select_ ? ImGuiTabItemFlags_SetSelected : 0)) {
-      push_wrap_at_visible_edge();
-      draw_lesson_section();
-      ImGui::PopTextWrapPos();
-      lesson_tab_select_ = false;
-      ImGui::EndTabItem();
-    }
+    element_tab(presenter::LessonElement::kName);
     ImGui::EndTabBar();
   }
-  if (attached_ && section(secs, std::string(d.title()), true)) {
+  if (d && section(secs, std::string(d->title()), true)) {
     // While A/B runs, a change to one half's own settings would make the halves differ in more than
     // their variant: the demo's own controls wait until it ends.
-    if (ab_)
+    if (element<presenter::AbElement>()->running())
       ImGui::TextWrapped("A/B is running: the demo's own controls are off until it ends (F8).");
     else
-      guarded("ui", [&] { d.ui(f); });
+      s.guarded("ui", [&] { d->ui(f); });
   }
-  record_layout();
+  record_panel(false);
   ImGui::End();
 }
 
-void App::draw_messages() {
-  // The backend banner and the recent messages, wrapped to the panel's width.
+void App::draw_status() {
+  // The backend's line and the interop's: what holds for the whole session (notices are toasts).
   ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
   if (!backend_banner_.empty()) ImGui::TextWrapped("%s", backend_banner_.c_str());
-  if (ctx_.cuda && !ctx_.interop) ImGui::TextWrapped("host-copy display: %s", ctx_.interop_reason.c_str());
+  const Context& ctx = session_->context();
+  if (ctx.cuda && !ctx.interop) ImGui::TextWrapped("host-copy display: %s", ctx.interop_reason.c_str());
   ImGui::PopStyleColor();
-  const double t = seconds();
-  for (const auto& m : messages_) {
-    if (t - m.time > 20.0) continue;
-    ImGui::TextWrapped("%s", m.text.c_str());
-  }
 }
 
 }  // namespace gpulab

@@ -58,7 +58,7 @@ HalfCompare compare_halves(const AbRun& a) {
   const int split = static_cast<int>(ab["split_x"].get<float>());
   const int half = split - x0;
   const int y0 = static_cast<int>(std::max(ab["ratio_y1"].get<float>(), ab["label_y1"].get<float>())) + 4;
-  const int y1 = static_cast<int>(a.j["lesson"]["caption_band"][0].get<float>()) - 2;
+  const int y1 = static_cast<int>(a.j["regions"]["view"][3].get<float>()) - 2;  // the view's bottom
   std::set<uint32_t> colours;
   for (int y = y0; y < y1; ++y)
     for (int x = 2; x < half - 2; ++x) {

@@ -332,7 +332,7 @@ variant = "gpu-global"
 }
 
 TEST(LessonKeys, TheClickersKeysAreTheLessonsOnlyWhileOneRuns) {
-  for (int key : {GLFW_KEY_PAGE_DOWN, GLFW_KEY_RIGHT, GLFW_KEY_B}) {
+  for (int key : {GLFW_KEY_PAGE_DOWN, GLFW_KEY_RIGHT}) {
     EXPECT_EQ(find_shell_key(key, false), nullptr) << key << " is the demo's without a lesson";
     ASSERT_NE(find_shell_key(key, false, true), nullptr) << key;
     EXPECT_EQ(find_shell_key(key, false, true)->action, KeyAction::LessonNext);
@@ -347,8 +347,28 @@ TEST(LessonKeys, TheClickersKeysAreTheLessonsOnlyWhileOneRuns) {
   // on a lesson key is.
   const KeyBinding rotate_left{GLFW_KEY_LEFT, 0, 0, false, "Left", "turn", "Texture rotation"};
   EXPECT_TRUE(key_clashes(std::vector<KeyBinding>{rotate_left}, shell_keys()).empty());
-  const KeyBinding shell_b{GLFW_KEY_B, 0, 0, false, "B", "something", "Presenter", KeyAction::Hud};
+  const KeyBinding shell_b{GLFW_KEY_PAGE_DOWN, 0,           0,           false,
+                           "PageDown",         "something", "Presenter", KeyAction::Hud};
   EXPECT_EQ(key_clashes(std::vector<KeyBinding>{shell_b}, shell_keys()).size(), 1u);
+}
+
+TEST(ClickerKeys, BlankAndWhiteAreAlwaysTheShellsAndF5IsTheSlideshowKey) {
+  // A clicker's "blank" button sends B or '.', some send W or ',': they blank the view, lesson or not,
+  // and never advance a lesson.
+  for (bool lesson : {false, true}) {
+    for (int key : {GLFW_KEY_B, GLFW_KEY_PERIOD}) {
+      ASSERT_NE(find_shell_key(key, false, lesson), nullptr) << key;
+      EXPECT_EQ(find_shell_key(key, false, lesson)->action, KeyAction::Blank);
+    }
+    for (int key : {GLFW_KEY_W, GLFW_KEY_COMMA}) {
+      ASSERT_NE(find_shell_key(key, false, lesson), nullptr) << key;
+      EXPECT_EQ(find_shell_key(key, false, lesson)->action, KeyAction::White);
+    }
+  }
+  EXPECT_TRUE(is_slideshow_key(GLFW_KEY_F5));
+  ASSERT_NE(find_shell_key(GLFW_KEY_L, true), nullptr);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_L, true)->action, KeyAction::Ladder) << "the ladder's other key";
+  EXPECT_EQ(find_shell_key(GLFW_KEY_L, false), nullptr) << "plain L stays the rotate demo's";
 }
 
 TEST(Lesson, TheOpenedNoticeEscapesTheTitle) {

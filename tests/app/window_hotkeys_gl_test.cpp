@@ -11,6 +11,10 @@
 #include <thread>
 #include <vector>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "gl/image_io.h"
 #include "support/png_colours.h"
 #include "support/test_paths.h"
@@ -71,14 +75,22 @@ size_t colours(const fs::path& png) { return gpulab::testing::distinct_colours(p
 // and stopped, the folder removed, when the test ends.
 struct RunningApp {
   fs::path dir;
-  explicit RunningApp(const std::string& prefix)
+  explicit RunningApp(const std::string& prefix, const std::string& extra = "")
       : dir(fs::temp_directory_path() / (prefix + std::to_string(::getpid()))) {
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const std::string cmd = "cd " + dir.string() + " && exec " + GPULAB_BINARY +
-                            " --cpu --size 800x600 --grid 128x128 >app.log 2>&1 & echo $! >" +
-                            (dir / "pid").string();
+    const std::string cmd = "cd " + dir.string() + " && XDG_CONFIG_HOME=" + (dir / "config").string() +
+                            " exec " + GPULAB_BINARY + " --cpu --size 800x600 --grid 128x128 " + extra +
+                            " >app.log 2>&1 & echo $! >" + (dir / "pid").string();
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  // Ends the app as Ctrl+C would (it finishes the frame and writes its --layout-report) and waits.
+  void stop() const {
+    std::system(("kill -TERM $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str());
+    for (int i = 0; i < 100; ++i) {
+      if (std::system(("kill -0 $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()) != 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
   ~RunningApp() {
     std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
@@ -138,3 +150,74 @@ TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
 }
 
 }  // namespace
+
+namespace {
+// The colour at the middle of a PNG (r, g, b packed), or -1 when it cannot be read.
+long middle_colour(const fs::path& png) {
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  if (img.width <= 0 || img.height <= 0) return -1;
+  const size_t i = (static_cast<size_t>(img.height / 2) * img.width + img.width / 2) * 4;
+  return long(img.rgba[i]) | long(img.rgba[i + 1]) << 8 | long(img.rgba[i + 2]) << 16;
+}
+}  // namespace
+
+TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
+  RunningApp app("gpulab-window-clicker-", "--lesson " + lesson.string() + " --layout-report layout.json");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  // B blanks the view to black, W to white, and the same key again brings the picture back.
+  key("b");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
+  key("w");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2));
+  key("w");
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 3));
+  const auto files = pngs(dir / "screenshots");
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(middle_colour(files[0]), 0x000000) << "B: black";
+  EXPECT_EQ(middle_colour(files[1]), 0xffffff) << "W: white";
+  EXPECT_GT(colours(files[2]), 20u) << "W again: the picture and the panel are back";
+  // F5 is a clicker's slideshow key: during a lesson it starts no ladder, and a toast names Ctrl+L.
+  key("F5");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  app.stop();
+  std::ifstream in(dir / "layout.json");
+  ASSERT_TRUE(in) << "no layout report written at exit";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_FALSE(j["ladder"].get<bool>()) << "F5 started a ladder during a lesson";
+  bool named = false;
+  for (const auto& line : j["toasts"]["lines"])
+    named = named || line.get<std::string>().find("Ctrl+L") != std::string::npos;
+  EXPECT_TRUE(named) << j["toasts"].dump();
+  EXPECT_TRUE(j["lesson"]["running"].get<bool>());
+}
+
+TEST(WindowClicker, AbEndsOnTheVariantThatRanBeforeIt) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  RunningApp app("gpulab-window-ab-", "--variant cpu-lut --layout-report layout.json");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  key("F8");  // A/B: the baseline (cpu-naive) against what ran (cpu-lut)
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
+  key("F8");  // ends it: back on cpu-lut, not on A's baseline
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2));
+  app.stop();
+  std::ifstream in(dir / "layout.json");
+  ASSERT_TRUE(in) << "no layout report written at exit";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_FALSE(j["ab"]["shown"].get<bool>());
+  ASSERT_FALSE(j["running"].empty());
+  EXPECT_EQ(j["running"][0].get<std::string>(), "cpu-lut");
+}

@@ -24,10 +24,11 @@ gl::Texture2D image_texture(const image::Image& img) {
 
 SplitView split_view(const ImageView& view, const Frame& frame, int img_w, int img_h, double split) {
   SplitView v;
-  v.viewport_x = view.inset;
-  v.viewport_y = 0;
-  v.viewport_w = std::max(1, frame.width - view.inset);
-  v.viewport_h = std::max(1, frame.height);
+  // GL's viewport (y up) over the view region; the image's place stays in window coordinates.
+  v.viewport_x = view.area.x;
+  v.viewport_y = frame.height - (view.area.y + view.area.h);
+  v.viewport_w = std::max(1, view.area.w);
+  v.viewport_h = std::max(1, view.area.h);
   v.image_w = static_cast<float>(img_w * view.scale);
   v.image_h = static_cast<float>(img_h * view.scale);
   v.image_x = static_cast<float>(view.left);

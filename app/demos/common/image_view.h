@@ -1,5 +1,5 @@
 #pragma once
-// How an image demo shows its image: fitted into the framebuffer right of the UI panel with its aspect
+// How an image demo shows its image: fitted into the view region the layout gives it, with its aspect
 // kept, zoomed (1 = fitted) around a centre in image pixels, panned; screen coordinates in pixels,
 // y down. Shared by the histogram-equalization and texture-rotation demos.
 #include <algorithm>
@@ -17,7 +17,8 @@ struct ImageView {
   double zoom = 1.0;
   double centre_x = 0, centre_y = 0;  // the image point at the centre of the free area
   bool fitted = false;                // false: fit on the next layout
-  int fb_w = 1, fb_h = 1, inset = 0;  // framebuffer and the part the UI panel covers on the left
+  int fb_w = 1, fb_h = 1;             // the framebuffer
+  Frame::Rect area{0, 0, 1, 1};       // the view region the image is fitted into (pixels, y down)
   double scale = 1.0;                 // screen pixels per image pixel
   double left = 0, top = 0;           // the image's top-left corner on screen
 
@@ -31,16 +32,19 @@ struct ImageView {
   void layout(const Frame& frame, int img_w, int img_h) {
     fb_w = std::max(1, frame.width);
     fb_h = std::max(1, frame.height);
-    inset = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
+    area = frame.view_or_all();
+    area.w = std::max(1, area.w);
+    area.h = std::max(1, area.h);
     if (!fitted) fit(img_w, img_h);
-    const double free_w = std::max(1, fb_w - inset), free_h = fb_h;
+    const double free_w = area.w, free_h = area.h;
     const double fit_scale = std::min(free_w / std::max(1, img_w), free_h / std::max(1, img_h)) * kFitMargin;
     scale = fit_scale * zoom;
-    left = inset + free_w * 0.5 - centre_x * scale;
-    top = free_h * 0.5 - centre_y * scale;
+    left = area.x + free_w * 0.5 - centre_x * scale;
+    top = area.y + free_h * 0.5 - centre_y * scale;
   }
   bool over(double mx, double my, int img_w, int img_h) const {
-    return mx >= left && mx < left + img_w * scale && my >= top && my < top + img_h * scale && mx >= inset;
+    return mx >= left && mx < left + img_w * scale && my >= top && my < top + img_h * scale && mx >= area.x &&
+           mx < area.x + area.w && my >= area.y && my < area.y + area.h;
   }
   // Wheel clicks zoom around the cursor: the image point under it stays put.
   void zoom_at(double mx, double my, double wheel) {
@@ -49,7 +53,7 @@ struct ImageView {
     const double fit_scale = scale / zoom;
     zoom = std::clamp(zoom * std::pow(1.25, wheel), kMinZoom, std::max(1.0, kMaxPixelScale / fit_scale));
     scale = fit_scale * zoom;
-    const double cx = inset + (fb_w - inset) * 0.5, cy = fb_h * 0.5;
+    const double cx = area.x + area.w * 0.5, cy = area.y + area.h * 0.5;
     centre_x = ix - (mx - cx) / scale;
     centre_y = iy - (my - cy) / scale;
   }

@@ -168,12 +168,14 @@ void HisteqDemo::ui_labels(const Frame& frame) {
   const double w = image_.width * view_.scale, h = image_.height * view_.scale;
   const float split = static_cast<float>((view_.left + split_ * w) / sx);
   const float top = static_cast<float>(std::max(view_.top, 0.0) / sy);
-  const float left = static_cast<float>(std::max(view_.left, static_cast<double>(view_.inset)) / sx);
+  const float left = static_cast<float>(std::max(view_.left, static_cast<double>(view_.area.x)) / sx);
   const float right = static_cast<float>(std::min(view_.left + w, static_cast<double>(view_.fb_w)) / sx);
   const float bottom = static_cast<float>(std::min(view_.top + h, static_cast<double>(view_.fb_h)) / sy);
   if (right <= left || bottom <= top) return;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  dl->PushClipRect(ImVec2(static_cast<float>(view_.inset) / sx, 0), ImVec2(view_.fb_w / sx, view_.fb_h / sy));
+  dl->PushClipRect(ImVec2(static_cast<float>(view_.area.x) / sx, static_cast<float>(view_.area.y) / sy),
+                   ImVec2(static_cast<float>(view_.area.x + view_.area.w) / sx,
+                          static_cast<float>(view_.area.y + view_.area.h) / sy));
   const float pad = 6.0f * frame.ui_scale;
   auto label = [&](const char* text, float x, bool right_aligned) {
     const ImVec2 ts = ImGui::CalcTextSize(text);

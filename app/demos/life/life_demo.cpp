@@ -396,28 +396,28 @@ void LifeDemo::compute(Frame& frame) {
   }
   // Keep the grid fitted to the free part of the screen until the user zooms or pans.
   const bool layout_changed =
-      frame.width != last_fb_w_ || frame.height != last_fb_h_ || frame.inset_left != last_inset_;
+      frame.width != last_fb_w_ || frame.height != last_fb_h_ || !(frame.view_or_all() == last_area_);
   if (!view_fitted_ || (!view_touched_ && layout_changed)) {
-    fit_view(frame.width, frame.height, frame.inset_left);
+    fit_view(frame.width, frame.height, frame.view_or_all());
     view_touched_ = false;
   }
   last_fb_w_ = frame.width;
   last_fb_h_ = frame.height;
-  last_inset_ = frame.inset_left;
+  last_area_ = frame.view_or_all();
   display_->update(*active_, make_view(frame.width, frame.height));
 }
 
 void LifeDemo::render(Frame& frame) { display_->draw(frame.width, frame.height); }
 
-void LifeDemo::fit_view(int fb_w, int fb_h, int inset_left) {
-  // Fit the grid into the part of the framebuffer the UI panel leaves free (all of it when hidden).
-  if (inset_left > fb_w / 2) inset_left = 0;
-  const int free_w = fb_w - inset_left;
-  const double zx = static_cast<double>(free_w) / grid_w_, zy = static_cast<double>(fb_h) / grid_h_;
+void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area) {
+  // Fit the grid into the view region, its centre on the region's centre.
+  const double zx = static_cast<double>(std::max(1, area.w)) / grid_w_;
+  const double zy = static_cast<double>(std::max(1, area.h)) / grid_h_;
   zoom_ = std::clamp(std::min(zx, zy) * 0.95, kMinZoom, kMaxZoom);
   const double cells_per_px = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
-  centre_x_ = grid_w_ * 0.5 - 0.5 * inset_left * cells_per_px;
-  centre_y_ = grid_h_ * 0.5;
+  const double dx = area.x + 0.5 * area.w - 0.5 * fb_w, dy = area.y + 0.5 * area.h - 0.5 * fb_h;
+  centre_x_ = grid_w_ * 0.5 - dx * cells_per_px;
+  centre_y_ = grid_h_ * 0.5 - dy * cells_per_px;
   view_fitted_ = true;
 }
 

@@ -91,7 +91,7 @@ class LifeDemo final : public Demo {
   bool resize_grid(int w, int h, std::string* error);
   void set_rule(const life::Rule& r);
   void advance(int generations);
-  void fit_view(int fb_w, int fb_h, int inset_left);
+  void fit_view(int fb_w, int fb_h, const Frame::Rect& area);
   life::View make_view(int fb_w, int fb_h) const;
   void handle_input(const Frame& frame);
   void verify(int generations);
@@ -131,7 +131,8 @@ class LifeDemo final : public Demo {
   double zoom_ = 1.0;
   double centre_x_ = 0.0, centre_y_ = 0.0;
   bool view_fitted_ = false;
-  int last_fb_w_ = 0, last_fb_h_ = 0, last_inset_ = 0;
+  int last_fb_w_ = 0, last_fb_h_ = 0;
+  Frame::Rect last_area_;
   bool view_touched_ = false;  // the user zoomed or panned: stop refitting
 
   // State.

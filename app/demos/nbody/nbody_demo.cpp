@@ -318,21 +318,21 @@ std::vector<KeyBinding> NbodyDemo::keys() const {
 }
 
 void NbodyDemo::handle_input(const Frame& frame) {
-  const float free_w = static_cast<float>(std::max(1, frame.width - frame.inset_left));
-  const float aspect = free_w / std::max(1, frame.height);
+  const Frame::Rect area = frame.view_or_all();
+  const float aspect = static_cast<float>(std::max(1, area.w)) / std::max(1, area.h);
   for (int key : frame.input.keys)
     if (key == GLFW_KEY_F) fit_view(aspect);
   const bool layout_changed =
-      frame.width != last_fb_w_ || frame.height != last_fb_h_ || frame.inset_left != last_inset_;
+      frame.width != last_fb_w_ || frame.height != last_fb_h_ || !(area == last_area_);
   if (!view_fitted_ || layout_changed) {
     if (!view_fitted_) fit_view(aspect);
     last_fb_w_ = frame.width;
     last_fb_h_ = frame.height;
-    last_inset_ = frame.inset_left;
+    last_area_ = area;
   }
   if (!frame.mouse_free) return;
   const Input& in = frame.input;
-  const float h = static_cast<float>(std::max(1, frame.height));
+  const float h = static_cast<float>(std::max(1, area.h));
   if (in.wheel != 0.0f) camera_.zoom(in.wheel);
   if (in.dragging[0] && !in.shift) camera_.rotate(in.delta_x, in.delta_y, h);
   if (in.dragging[1] || in.dragging[2] || (in.dragging[0] && in.shift))
@@ -340,9 +340,9 @@ void NbodyDemo::handle_input(const Frame& frame) {
 }
 
 void NbodyDemo::render(Frame& frame) {
-  // The picture sits in the part of the framebuffer the UI panel leaves free.
-  int inset = frame.inset_left > frame.width / 2 ? 0 : frame.inset_left;
-  const int w = std::max(1, frame.width - inset), h = std::max(1, frame.height);
+  // The picture fills the view region (GL's viewport is y up).
+  const Frame::Rect area = frame.view_or_all();
+  const int w = std::max(1, area.w), h = std::max(1, area.h);
   NbodyLook look;
   look.view_proj = camera_.projection(static_cast<float>(w) / h) * camera_.view();
   look.viewport_h = static_cast<float>(h);
@@ -351,7 +351,7 @@ void NbodyDemo::render(Frame& frame) {
   look.mean_mass = initial_.size() ? 1.0f / static_cast<float>(initial_.size()) : 1.0f;
   look.speed_max = speed_scale_;
   look.brightness = brightness_;
-  display_->draw(look, inset, 0, w, h);
+  display_->draw(look, area.x, frame.height - (area.y + h), w, h);
 }
 
 void NbodyDemo::verify(int steps) {

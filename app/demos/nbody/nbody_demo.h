@@ -126,7 +126,8 @@ class NbodyDemo final : public Demo {
   std::vector<Sample> samples_;                 // since the last reset (capped)
   float speed_scale_ = 1.0f;                    // colour ramp maximum (from the kinetic energy)
   bool view_fitted_ = false;
-  int last_fb_w_ = 0, last_fb_h_ = 0, last_inset_ = 0;
+  int last_fb_w_ = 0, last_fb_h_ = 0;
+  Frame::Rect last_area_;
   OrbitCamera camera_;
   float point_size_ = 3.0f, brightness_ = 0.6f;
 

@@ -152,7 +152,9 @@ void RotateDemo::ui_overlay(const Frame& frame) {
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
   const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  dl->PushClipRect(ImVec2(static_cast<float>(view_.inset) / sx, 0), ImVec2(view_.fb_w / sx, view_.fb_h / sy));
+  dl->PushClipRect(ImVec2(static_cast<float>(view_.area.x) / sx, static_cast<float>(view_.area.y) / sy),
+                   ImVec2(static_cast<float>(view_.area.x + view_.area.w) / sx,
+                          static_cast<float>(view_.area.y + view_.area.h) / sy));
   const double w = image_.width * view_.scale, h = image_.height * view_.scale;
   auto to_screen = [&](double px, double py) {  // output pixel coordinates to ImGui points
     return ImVec2(static_cast<float>((view_.left + px * view_.scale) / sx),

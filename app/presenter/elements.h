@@ -1,0 +1,232 @@
+#pragma once
+// The presenter's elements (element.h): each feature one class with the hooks it needs. The shell
+// registers them in one list (make_elements) and calls the hooks in that order; the modal ones (the
+// ladder, the key list, the toasts) come last so that they are drawn above the rest.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "presenter/ab.h"
+#include "presenter/code_panel.h"
+#include "presenter/element.h"
+#include "presenter/hud.h"
+
+namespace gpulab::presenter {
+
+class LadderView;
+class LessonPlayer;
+class Recorder;
+class CountersView;
+
+// F2: the heads-up display in its band along the bottom of the view.
+class HudElement : public Element {
+ public:
+  static constexpr std::string_view kName = "hud";
+  std::string_view name() const override { return kName; }
+  bool on() const { return on_; }
+  void set_on(bool on) { on_ = on; }
+  const Hud& hud() const { return hud_; }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session& s, const Frame& f) override;
+  void wants(Session& s, LayoutInput& in) override;
+  void draw(Session& s, const ScreenLayout& l) override;
+  void report(LayoutReport& r) const override { r.hud = shown_; }
+
+ private:
+  bool on_ = false;
+  Hud hud_;             // its reading, kept up to date while hidden (the CPU baseline)
+  int ladder_fed_ = 0;  // the ladder run whose CPU baseline went to the HUD
+  LayoutReport::Hud shown_;
+};
+
+// F4 (or a lesson step): the running kernel's code in the code column.
+class CodeElement : public Element {
+ public:
+  static constexpr std::string_view kName = "code";
+  std::string_view name() const override { return kName; }
+  bool on() const { return on_; }
+  void set_on(bool on) { on_ = on; }
+  void show_stage(size_t stage) { stage_ = stage; }
+  // The lines a lesson step marks (1-based, inclusive; 0: none): they are scrolled to the top.
+  void mark_lines(int first, int last) { mark_first_ = first, mark_last_ = last; }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session&, const Frame&) override { shown_ = {}; }
+  void wants(Session& s, LayoutInput& in) override;
+  void draw(Session& s, const ScreenLayout& l) override;
+  void report(LayoutReport& r) const override { r.code = shown_; }
+
+ private:
+  bool on_ = false;
+  size_t stage_ = 0;
+  int mark_first_ = 0, mark_last_ = 0;
+  CodePanelCache cache_;
+  CodePanelShown shown_;
+};
+
+// F9 / --record: a clip of the window; the red dot drawn after the frame is read back.
+class RecorderElement : public Element {
+ public:
+  static constexpr std::string_view kName = "recorder";
+  RecorderElement();
+  ~RecorderElement() override;
+  std::string_view name() const override { return kName; }
+  bool recording() const;
+  // Starts a clip of w x h frames (lossless for a headless capture): "" or why not.
+  std::string start(const std::filesystem::path& out, int w, int h, bool lossless, Session& s);
+  std::string stop();  // the line saying what was written, or "recording failed: ..."
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void after_frame(Session& s, unsigned fbo, int w, int h, bool headless) override;
+  void report(LayoutReport& r) const override { r.recording = recording(); }
+
+ private:
+  std::unique_ptr<Recorder> recorder_;
+  bool red_dot_left_ = false;  // the lesson band is on: the dot moves left of its progress line
+};
+
+// F8 or a lesson step with two variants: the running demo (A) and a fresh one (B) side by side in
+// the view's halves. F8 again ends it on the pick that ran before it.
+class AbElement : public Element {
+ public:
+  static constexpr std::string_view kName = "ab";
+  AbElement();
+  ~AbElement() override;
+  std::string_view name() const override { return kName; }
+  bool running() const { return ab_ != nullptr; }
+  // A becomes the running demo (started afresh from `a`), B = `b` beside it: false and *why if not.
+  bool start(Session& s, const Setup& a, const Setup& b, std::string* why);
+  // B beside the running demo (already running `a_asked`, or what it fell back to).
+  bool start_b(Session& s, const Setup& a_asked, const Setup& b, std::string* why);
+  void stop() { ab_.reset(); }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session&, const Frame&) override { shown_ = {}; }
+  void wants(Session& s, LayoutInput& in) override { in.ab = running(); }
+  bool compute(Session& s, Frame& f) override;
+  bool render(Session& s, Frame& f, unsigned target_fbo) override;
+  void draw(Session& s, const ScreenLayout& l) override;
+  void demo_replaced(Session&) override { stop(); }
+  void report(LayoutReport& r) const override { r.ab = shown_; }
+
+ private:
+  std::unique_ptr<AbCompare> ab_;
+  std::optional<Setup> before_;  // what ran before F8 started it (F8 ends on it)
+  AbShown shown_;
+};
+
+// F5: the speed-up ladder over the screen; it holds the demo while it measures.
+class LadderElement : public Element {
+ public:
+  static constexpr std::string_view kName = "ladder";
+  LadderElement();
+  ~LadderElement() override;
+  std::string_view name() const override { return kName; }
+  void start(Session& s);
+  bool visible() const;
+  bool measuring() const;  // a run is under way (it owns the demo)
+  bool done() const;
+  int run() const { return runs_; }  // counts the runs started
+  const LadderView* view() const { return ladder_.get(); }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  bool holds_demo() const override { return visible(); }
+  void draw(Session& s, const ScreenLayout& l) override;
+  void demo_replaced(Session&) override;
+  void report(LayoutReport& r) const override { r.ladder = visible(); }
+
+ private:
+  std::unique_ptr<LadderView> ladder_;
+  int runs_ = 0;
+  double last_frame_ = 0;
+};
+
+// F3 / the Counters tab: CUPTI counters of the running variant (of every rung over the ladder), the
+// live meters. The one owner of the CountersView.
+class CountersElement : public Element {
+ public:
+  static constexpr std::string_view kName = "counters";
+  CountersElement();
+  ~CountersElement() override;
+  std::string_view name() const override { return kName; }
+  CountersView& view();
+  void start(Session& s);  // F3
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session& s, const Frame& f) override;  // polls the queue; the tab's report restarts
+  const char* tab() const override { return "Counters"; }
+  bool tab_to_front() override { return std::exchange(to_front_, false); }
+  void tab_ui(Session& s) override;
+  void report(LayoutReport& r) const override { r.counters = shown_; }
+
+ private:
+  std::unique_ptr<CountersView> view_;
+  bool to_front_ = false;
+  LayoutReport::CountersShown shown_;
+};
+
+// PageDown / PageUp (a clicker) and the Lesson tab: a lecture's steps, each a Setup, its caption in
+// the lesson band, the presenter's notes in the panel only.
+class LessonElement : public Element {
+ public:
+  static constexpr std::string_view kName = "lesson";
+  LessonElement();
+  ~LessonElement() override;
+  std::string_view name() const override { return kName; }
+  bool open() const { return player_ != nullptr; }
+  const LessonPlayer* player() const { return player_.get(); }
+  bool open_file(Session& s, const std::filesystem::path& path, int first_step, std::string* error);
+  void go_to_step(Session& s, int k);
+  void close();
+  void forget_input();  // the running demo no longer holds the last step's input: the next starts afresh
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session& s, const Frame& f) override;  // what the report says of the step shown
+  void wants(Session& s, LayoutInput& in) override;
+  void draw(Session& s, const ScreenLayout& l) override;
+  const char* tab() const override { return "Lesson"; }
+  bool tab_to_front() override { return std::exchange(to_front_, false); }
+  void tab_ui(Session& s) override;
+  void report(LayoutReport& r) const override;
+
+ private:
+  std::unique_ptr<LessonPlayer> player_;
+  bool to_front_ = false;
+  char path_input_[1024] = {};
+  std::optional<std::vector<std::filesystem::path>> shipped_;  // listed on the tab's first draw
+  LayoutReport::LessonShown shown_;
+  bool notes_shown_ = false;
+};
+
+// F1 / ?: every key of the app and the running demo, above everything.
+class HelpElement : public Element {
+ public:
+  static constexpr std::string_view kName = "help";
+  std::string_view name() const override { return kName; }
+  bool on() const { return on_; }
+  void set_on(bool on) { on_ = on; }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session&, const Frame&) override { shown_ = {}; }
+  void draw(Session& s, const ScreenLayout& l) override;
+  void report(LayoutReport& r) const override { r.help = shown_; }
+
+ private:
+  bool on_ = false;
+  LayoutReport::Help shown_;
+};
+
+// The notices, one layer above everything (the ladder included): the same text said again is
+// counted, not stacked; they fade after kSeconds and never move the panel's controls.
+class ToastsElement : public Element {
+ public:
+  static constexpr std::string_view kName = "toasts";
+  static constexpr double kSeconds = 8.0;
+  std::string_view name() const override { return kName; }
+  void frame(Session&, const Frame&) override { shown_ = {}; }
+  void draw(Session& s, const ScreenLayout& l) override;
+  void report(LayoutReport& r) const override { r.toasts = shown_; }
+
+ private:
+  LayoutReport::Toasts shown_;
+};
+
+// Every element, in the order the shell calls them.
+std::vector<std::unique_ptr<Element>> make_elements();
+
+}  // namespace gpulab::presenter

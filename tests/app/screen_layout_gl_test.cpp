@@ -1,0 +1,106 @@
+// gl label, end to end through the binary (headless EGL; Mesa where there is no GPU): a lesson step with
+// its code, the HUD and the caption line, rendered at 1280x720 and 1920x1080 at UI scale 1 to 3 and in
+// projector mode. The layout report (--layout-report) says where each region and each element went:
+// no two regions overlap, every element is drawn inside its own region, no HUD figure is dropped where
+// there is room, and the code is never set below 20 px at 1080p at UI scale 2 or more.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_binary.h"
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using gpulab::testing::ProcessResult;
+
+namespace {
+
+struct Box {
+  float x0, y0, x1, y1;
+};
+Box box(const nlohmann::json& a) {
+  return {a[0].get<float>(), a[1].get<float>(), a[2].get<float>(), a[3].get<float>()};
+}
+bool overlap(const Box& a, const Box& b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+bool inside(const Box& a, const Box& outer, float slack = 0.5f) {
+  return a.x0 >= outer.x0 - slack && a.y0 >= outer.y0 - slack && a.x1 <= outer.x1 + slack &&
+         a.y1 <= outer.y1 + slack;
+}
+
+nlohmann::json layout_of(const std::string& args, const std::string& name) {
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-screen") / name;
+  fs::create_directories(dir);
+  const fs::path report = dir / "layout.json";
+  const ProcessResult r = gpulab::testing::run_gpulab_in(
+      "--headless --cpu --frames 4 " + args + " --layout-report " + report.string(), dir, "gpulab-screen");
+  EXPECT_EQ(r.status, 0) << r.output;
+  std::ifstream in(report);
+  EXPECT_TRUE(in) << "no layout report: " << r.output;
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+// `min_figures`: the HUD figures that must be shown (the CPU backend has two: time and speed-up; on a
+// small screen at a huge UI scale the HUD keeps the rows its band holds, the time first).
+void expect_lecture_screen(const nlohmann::json& j, const std::string& what, float min_code_px,
+                           size_t min_figures = 2) {
+  ASSERT_TRUE(j.is_object()) << what;
+  const auto& regions = j["regions"];
+  for (const char* name : {"view", "hud", "lesson", "caption", "code"})
+    ASSERT_TRUE(regions.contains(name)) << what << ": no " << name << " region";
+  // No two regions overlap.
+  for (auto a = regions.begin(); a != regions.end(); ++a)
+    for (auto b = std::next(a); b != regions.end(); ++b) {
+      if (a.key() == "ab" || b.key() == "ab") continue;
+      EXPECT_FALSE(overlap(box(a.value()), box(b.value()))) << what << ": " << a.key() << " over " << b.key();
+    }
+  // Each element inside its region.
+  ASSERT_TRUE(j["hud"]["shown"].get<bool>()) << what;
+  EXPECT_TRUE(inside(box(j["hud"]["box"]), box(regions["hud"]))) << what << ": the HUD leaves its band";
+  EXPECT_GE(j["hud"]["values"].size(), min_figures) << what << ": a HUD figure was dropped";
+  ASSERT_TRUE(j["code"]["shown"].get<bool>()) << what;
+  EXPECT_TRUE(inside(box(j["code"]["box"]), box(regions["code"]))) << what << ": the code leaves its column";
+  EXPECT_GE(j["code"]["font_px"].get<float>(), min_code_px) << what << ": code text below the minimum";
+  const auto band = j["lesson"]["caption_band"];
+  const Box lesson = box(regions["lesson"]);
+  EXPECT_GE(band[0].get<float>(), lesson.y0 - 0.5f) << what;
+  EXPECT_LE(band[1].get<float>(), lesson.y1 + 0.5f) << what << ": the caption leaves the lesson band";
+  if (j["window"].size() == 4 && j["drawn"].get<bool>())
+    EXPECT_FALSE(overlap(
+        box({j["window"][0], j["window"][1], j["window"][0].get<float>() + j["window"][2].get<float>(),
+             j["window"][1].get<float>() + j["window"][3].get<float>()}),
+        box(regions["view"])))
+        << what << ": the panel covers the view";
+}
+
+}  // namespace
+
+TEST(LectureScreen, ALessonStepWithCodeAndHudNeverOverlaps) {
+  const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/01-life.toml").string();
+  for (const auto& [size, w] : {std::pair{"1280x720", 1280.0f}, {"1920x1080", 1920.0f}})
+    for (int scale : {1, 2, 3}) {
+      const std::string what = std::string(size) + " @" + std::to_string(scale);
+      const nlohmann::json j =
+          layout_of("--size " + std::string(size) + " --ui-scale " + std::to_string(scale) +
+                        " --hud --caption --lesson " + lesson + " --lesson-step 2",
+                    std::string(size) + "-" + std::to_string(scale));
+      // 20 px at 1080p (scaled with the screen's height) from UI scale 2 up.
+      const float min_px = scale >= 2 ? 20.0f * (w == 1920.0f ? 1.0f : 720.0f / 1080.0f) : 0.0f;
+      // 1280x720 at 3x is 1080p at 4.5x: the HUD keeps its first row (the time) under the lesson band.
+      expect_lecture_screen(j, what, min_px - 0.5f, w == 1280.0f && scale == 3 ? 1 : 2);
+    }
+}
+
+TEST(LectureScreen, ProjectorModeKeepsHalfTheWidthForThePicture) {
+  const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/01-life.toml").string();
+  const nlohmann::json j = layout_of(
+      "--size 1920x1080 --projector --caption --lesson " + lesson + " --lesson-step 2", "projector");
+  expect_lecture_screen(j, "projector", 19.5f);
+  const Box view = box(j["regions"]["view"]);
+  EXPECT_GE(view.x1 - view.x0, 960.0f - 0.5f) << "the view keeps at least half the width";
+  // The presenter's notes are never on the projected screen.
+  EXPECT_FALSE(j["lesson"]["notes_shown"].get<bool>());
+}
