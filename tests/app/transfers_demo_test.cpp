@@ -261,7 +261,7 @@ TEST(TransfersView, TimelineLayoutFromRecordedSpans) {
 
 TEST(TransfersView, CurveHalfRateAndAxes) {
   transfers_view::Curve c{"h2d-pinned", {{4096, 2}, {65536, 20}, {1 << 20, 40}, {1 << 24, 50}}};
-  EXPECT_EQ(transfers_view::half_rate_bytes(c), uint64_t(65536));
+  EXPECT_EQ(transfers_view::half_rate_bytes(c), uint64_t(1) << 20);  // 40 >= 50 / 2
   transfers_view::BandwidthChart chart{{c}, 63.0, "", ""};
   const transfers_view::ChartAxes a = transfers_view::chart_axes(chart);
   EXPECT_LE(a.x_lo, 4096);
@@ -312,11 +312,11 @@ TEST(TransfersView, TheSlidePngDrawsTheBars) {
 }
 
 TEST(TransfersLesson, StepsParse) {
-  const LessonLoad r =
-      load_lesson(fs::path(GPULAB_TEST_ASSETS) / "lessons" / "06-transfers.toml", make_demos);
+  const presenter::LessonLoad r =
+      presenter::load_lesson(fs::path(GPULAB_TEST_ASSETS) / "lessons" / "06-transfers.toml", make_demos);
   ASSERT_TRUE(r.lesson) << r.error;
   ASSERT_GE(r.lesson->steps.size(), 8u);
-  EXPECT_EQ(r.lesson->steps[0].setup.demo, "transfers");
+  EXPECT_EQ(r.lesson->steps[0].demo, "transfers");
 }
 
 }  // namespace
