@@ -427,7 +427,8 @@ std::string TransfersDemo::run_batch(const Options&) {
       for (const transfers_view::Bar& b : t.bars)
         if (b.lane >= transfers_view::kEngineLanes)
           spans.push_back({b.op, b.stream, b.chunk, b.begin_ms, b.end_ms});
-      if (std::string bad = files::write_regular_file(p.save_csv, transfers_view::spans_csv(spans)); !bad.empty())
+      if (std::string bad = files::write_regular_file(p.save_csv, transfers_view::spans_csv(spans));
+          !bad.empty())
         return bad;
       std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
     }
