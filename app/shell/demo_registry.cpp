@@ -6,6 +6,7 @@
 #include "demos/matrix/matrix_demo.h"
 #include "demos/nbody/nbody_demo.h"
 #include "demos/rotate/rotate_demo.h"
+#include "demos/transfers/transfers_demo.h"
 
 namespace gpulab {
 
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   demos.push_back(std::make_unique<HisteqDemo>());
   demos.push_back(std::make_unique<RotateDemo>());
   demos.push_back(std::make_unique<MatrixDemo>());
+  demos.push_back(std::make_unique<TransfersDemo>());
   return demos;
 }
 

@@ -46,7 +46,8 @@ void expect_refused_at(const std::string& text, int line, int step, const std::s
 
 TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
   const std::vector<fs::path> files = shipped_lessons(GPULAB_TEST_ASSETS);
-  ASSERT_EQ(files.size(), 5u) << "one lesson per lecture: Life, histogram, reductions, N-body, textures";
+  ASSERT_EQ(files.size(), 6u)
+      << "one lesson per lecture: Life, histogram, reductions, N-body, textures, transfers";
   // The lecture's demo and the variants its order passes through (course materials' order).
   const std::vector<std::pair<std::string, std::vector<std::string>>> want = {
       {"life", {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-constant", "gpu-shared", "gpu-bitpacked"}},
@@ -58,6 +59,9 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
         "reduce-unroll-last-warp"}},
       {"nbody", {"cpu", "gpu-naive-aos", "gpu-global-soa", "gpu-shared-tile", "gpu-tile-float4"}},
       {"rotate", {"cpu", "tex-array", "lecture"}},
+      {"transfers",
+       {"host-pageable", "h2d-pageable", "h2d-pinned", "h2d-registered", "zero-copy-mapped", "managed-faults",
+        "managed-prefetch", "serial", "async-pageable", "streams-4", "graph"}},
   };
   for (size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i].string());

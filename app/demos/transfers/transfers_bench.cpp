@@ -1,0 +1,268 @@
+// The transfers benchmark (issue 33's targets, each against a row measured in the same run):
+//   bandwidth at 256 MiB (--bytes SIZE instead): every rung's GB/s; pinned H2D and D2H >= 50 GB/s
+//     printed against the PCIe line rate; pageable beside them with the ratio; managed memory by
+//     page faults and by prefetch (timed alone, without the move back to the host), prefetch >= 0.8x
+//     pinned;
+//   overlap, a balanced pipeline of 256 MiB (the kernel's intensity chosen so that it takes about as
+//     long as the H2D copy; --intensity pins it): every rung, the phases alone (bound-h2d,
+//     bound-kernel, bound-d2h), the bound max(H2D, kernel, D2H) and the serial sum as rows; the best
+//     overlap rung within 1.15x of the bound, serial near the sum.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "core/bench_stepper.h"
+#include "demos/transfers/transfers_demo.h"
+
+namespace gpulab {
+namespace {
+
+using transfers::Backend;
+
+using transfers::Variant;
+
+constexpr const char* kBandwidthInput = "bandwidth";
+constexpr uint32_t kSeed = 1;
+
+bool managed(const Variant& v) {
+  return v.memory == transfers::Memory::ManagedFaults || v.memory == transfers::Memory::ManagedPrefetch;
+}
+
+const BenchRow* find_row(const BenchSuite& s, const std::string& id, const std::string& input) {
+  for (const BenchRow& r : s.rows)
+    if (r.variant == id && r.input == input && r.error.empty()) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
+  if (std::string bad = configure_for_bench(*this, setup, o); !bad.empty()) throw std::invalid_argument(bad);
+  if (!o.bench_sizes.empty())
+    throw std::invalid_argument(
+        "the transfers bench takes its size from --bytes SIZE (e.g. 256MiB), not --size");
+  const TransfersParams& given = setup.params.as<TransfersParams>();
+  const uint64_t bytes = given.bytes.empty() ? uint64_t(256) << 20 : bytes_;
+  BenchSpec& spec = *out;
+  spec.suite.demo = "transfers";
+  spec.suite.baselines = {BenchBaseline("pinned", {"h2d-pinned"}), BenchBaseline("serial", {"serial"})};
+  spec.plan_baselines = std::vector<BenchBaseline>{};
+  spec.item_unit = "bytes";
+  spec.variants = bench_variants(transfers::variants(), [](const Variant& v, BenchVariant& b) {
+    b.stage = v.stage == transfers::Stage::Bandwidth ? kBandwidthStage : kOverlapStage;
+    b.stage_id = v.stage == transfers::Stage::Bandwidth ? "bandwidth" : "overlap";
+  });
+  if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
+
+  struct State {
+    std::unique_ptr<BenchStream> stream;
+    std::shared_ptr<transfers::Engine> cpu, gpu;
+    transfers::PipelineConfig pipeline;
+    uint64_t bytes = 0;
+    double line_rate = 0;
+    std::string line_rate_why;
+  };
+  auto st = std::make_shared<State>();
+  st->stream = std::make_unique<BenchStream>(spec.suite, o, "CPU");
+  st->cpu = transfers::make_cpu_engine();
+  st->bytes = bytes;
+  if (st->stream->cuda()) {
+    st->gpu = transfers::make_cuda_engine(st->stream->get(), faults_);
+    st->line_rate = st->gpu->line_rate_gbps(&st->line_rate_why);
+  }
+  // The pipeline: balanced unless --intensity pins it (the kernel alone about as long as the H2D copy).
+  transfers::PipelineConfig c = pipeline_;
+  c.bytes = bytes;
+  if (!given.chunks) c.chunks = 16;
+  if (st->gpu && !given.intensity) {
+    c.intensity = 64;
+    const transfers::PipelineBounds b = st->gpu->measure_bounds(c, 3);
+    const double per_round = b.kernel_ms / c.intensity;
+    c.intensity = std::clamp(int(std::lround(b.h2d_ms / std::max(1e-6, per_round))), transfers::kMinIntensity,
+                             transfers::kMaxIntensity);
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "balanced pipeline: intensity %d (kernel %.3f ms at 64 rounds, H2D %.3f ms)", c.intensity,
+                  b.kernel_ms, b.h2d_ms);
+    spec.suite.notes.push_back(note);
+  }
+  st->pipeline = c;
+  char input[160];
+  std::snprintf(input, sizeof input, "pipeline x%d, %d chunks", c.intensity, c.chunks);
+  const std::string overlap_input = input;
+  const std::string size = transfers::format_bytes(bytes);
+  spec.cases.push_back({size, (long long)bytes, 1, kBandwidthInput});
+  spec.cases.push_back({size, (long long)bytes, 1, overlap_input});
+
+  // Targets.
+  std::vector<std::string> overlap_ids;
+  for (const Variant* v : transfers::variants_of(transfers::Stage::Overlap))
+    if (v->backend == Backend::Cuda && v->kind() != transfers::Kind::Serial &&
+        v->kind() != transfers::Kind::AsyncPageable)
+      overlap_ids.emplace_back(v->id);
+  const long long w256 = 256LL << 20;
+  BenchTarget h2d, d2h, ovl, ser, man;
+  h2d.what = "h2d-pinned >= 50 GB/s at 256 MiB (H100, PCIe Gen5 x16)";
+  h2d.variants = {"h2d-pinned"};
+  h2d.width = w256;
+  h2d.input = kBandwidthInput;
+  h2d.min_items_per_s = 50e9;
+  h2d.device_hint = "H100";
+  d2h = h2d;
+  d2h.what = "d2h-pinned >= 50 GB/s at 256 MiB (H100, PCIe Gen5 x16)";
+  d2h.variants = {"d2h-pinned"};
+  ovl.what = "best overlap rung within 1.15x of max(H2D, kernel, D2H), balanced 256 MiB pipeline (H100)";
+  ovl.variants = overlap_ids;
+  ovl.versus = {"bound"};
+  ovl.min_ratio = 1.0 / 1.15;
+  ovl.width = w256;
+  ovl.input = overlap_input;
+  ovl.device_hint = "H100";
+  ser = ovl;
+  ser.what = "serial within 1.1x of the serial sum H2D + kernel + D2H (H100)";
+  ser.variants = {"serial"};
+  ser.versus = {"serial-sum"};
+  ser.min_ratio = 1.0 / 1.1;
+  man = h2d;
+  man.what = "managed-prefetch >= 0.8 x h2d-pinned at 256 MiB (H100)";
+  man.variants = {"managed-prefetch"};
+  man.versus = {"h2d-pinned"};
+  man.min_items_per_s = 0;
+  man.min_ratio = 0.8;
+  spec.suite.targets = {h2d, d2h, ovl, ser, man};
+
+  spec.skip = [](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string*) {
+    const Variant* v = transfers::find_variant(job.variant);
+    if (!v) return true;
+    if ((c.input == kBandwidthInput) != (v->stage == transfers::Stage::Bandwidth)) return true;
+    return managed(*v);  // timed alone in finish (the move back to the host left out)
+  };
+  spec.probe = [st](const BenchCase& c, const BenchJob& job) -> Probe {
+    const Variant* v = transfers::find_variant(job.variant);
+    if (!v) return probe_unavailable("no rung " + job.variant);
+    std::shared_ptr<transfers::Engine> e = v->backend == Backend::Cuda ? st->gpu : st->cpu;
+    if (!e) return probe_unavailable("no CUDA device");
+    if (std::string why = e->why_unavailable(*v); !why.empty()) return probe_unavailable(why);
+    Probe p;
+    p.gpu = v->backend == Backend::Cuda;
+    p.stream = p.gpu ? e->stream() : nullptr;
+    p.device = std::string(e->device_name());
+    p.state = e;
+    transfers::Engine* raw = e.get();
+    if (v->stage == transfers::Stage::Bandwidth) {
+      e->prepare(*v, st->bytes, kSeed);  // what it throws (refused, pinning) is the row's error
+      p.items_per_step = p.bytes_per_step = double(st->bytes);
+      p.item_unit = "bytes";
+      p.run = [raw](int steps) { raw->run(steps); };
+      p.verify = [raw]() { return raw->verify_transfer(); };
+    } else {
+      const transfers::PipelineConfig pc = st->pipeline;
+      p.items_per_step = double(pc.bytes);
+      p.item_unit = "bytes";
+      p.bytes_per_step = 2.0 * double(pc.bytes);
+      p.run = [raw, v, pc](int steps) { raw->run_pipeline_steps(*v, pc, steps); };
+    }
+    (void)c;
+    return p;
+  };
+  spec.finish = [st, size, overlap_input, &o](BenchSuite& suite) {
+    auto add_row = [&](const std::string& stage, const std::string& id, const std::string& input, double ms,
+                       double bytes_per_step, const std::string& error = {}) {
+      BenchRow r;
+      r.demo = "transfers";
+      r.stage = stage;
+      r.variant = id;
+      r.block = "-";
+      r.device = st->gpu ? std::string(st->gpu->device_name()) : "CPU";
+      r.size = size;
+      r.width = (long long)st->bytes;
+      r.height = 1;
+      r.input = input;
+      r.item_unit = "bytes";
+      r.error = error;
+      if (error.empty()) {
+        BenchTiming t;
+        t.steps = 1;
+        t.repeats = std::max(1, o.bench_repeats);
+        t.ms_median = t.ms_min = t.ms_max = ms;
+        bench_fill(r, t, double(st->bytes), bytes_per_step, 0, suite, true);
+      }
+      suite.rows.push_back(r);
+    };
+    if (!st->gpu) {
+      suite.notes.push_back(
+          "no CUDA device: the GPU rungs are listed in --list with the reason; the host "
+          "memcpy rows are the CPU's own yardstick");
+      return;
+    }
+    // Managed memory: the move to the device alone.
+    for (const Variant* v : transfers::variants_of(transfers::Stage::Bandwidth)) {
+      if (!managed(*v)) continue;
+      if (std::string why = st->gpu->why_unavailable(*v); !why.empty()) {
+        add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, why);
+        continue;
+      }
+      try {
+        st->gpu->prepare(*v, st->bytes, kSeed);
+        add_row("bandwidth", std::string(v->id), kBandwidthInput,
+                st->gpu->time_transfer(std::max(3, o.bench_repeats)), double(st->bytes));
+      } catch (const std::exception& e) {
+        add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, e.what());
+      }
+    }
+    // The pipeline's phases alone, the bound and the serial sum.
+    try {
+      const transfers::PipelineBounds b = st->gpu->measure_bounds(st->pipeline, std::max(3, o.bench_repeats));
+      add_row("overlap", "bound-h2d", overlap_input, b.h2d_ms, double(st->bytes));
+      add_row("overlap", "bound-kernel", overlap_input, b.kernel_ms, 2.0 * double(st->bytes));
+      add_row("overlap", "bound-d2h", overlap_input, b.d2h_ms, double(st->bytes));
+      add_row("overlap", "bound", overlap_input, b.bound_ms(), 2.0 * double(st->bytes));
+      add_row("overlap", "serial-sum", overlap_input, b.sum_ms(), 2.0 * double(st->bytes));
+    } catch (const std::exception& e) {
+      add_row("overlap", "bound", overlap_input, 0, 0, e.what());
+    }
+    // Notes: the line rate, pageable against pinned, managed by faults against prefetch.
+    char line[320];
+    const BenchRow* pinned = find_row(suite, "h2d-pinned", kBandwidthInput);
+    const BenchRow* pinned_d2h = find_row(suite, "d2h-pinned", kBandwidthInput);
+    if (st->line_rate > 0) {
+      std::snprintf(
+          line, sizeof line,
+          "PCIe line rate %.1f GB/s (sysfs max link speed x width, after encoding): h2d-pinned %.1f GB/s "
+          "(%.0f%%), d2h-pinned %.1f GB/s (%.0f%%)",
+          st->line_rate, pinned ? pinned->gbps : 0, pinned ? 100 * pinned->gbps / st->line_rate : 0,
+          pinned_d2h ? pinned_d2h->gbps : 0, pinned_d2h ? 100 * pinned_d2h->gbps / st->line_rate : 0);
+      suite.notes.push_back(line);
+    } else {
+      suite.notes.push_back("PCIe line rate unknown: " + st->line_rate_why);
+    }
+    for (const char* dir : {"h2d", "d2h"}) {
+      const BenchRow* pg = find_row(suite, std::string(dir) + "-pageable", kBandwidthInput);
+      const BenchRow* pn = find_row(suite, std::string(dir) + "-pinned", kBandwidthInput);
+      if (pg && pn) {
+        std::snprintf(line, sizeof line, "%s: pageable %.1f GB/s, pinned %.1f GB/s: pinned is %.2fx faster",
+                      dir, pg->gbps, pn->gbps, pg->ms_median / pn->ms_median);
+        suite.notes.push_back(line);
+      }
+    }
+    const BenchRow* mf = find_row(suite, "managed-faults", kBandwidthInput);
+    const BenchRow* mp = find_row(suite, "managed-prefetch", kBandwidthInput);
+    if (mf && mp) {
+      std::snprintf(
+          line, sizeof line,
+          "managed: first touch by page faults %.1f GB/s, cudaMemPrefetchAsync %.1f GB/s (%.2fx pinned)",
+          mf->gbps, mp->gbps, pinned ? mp->gbps / pinned->gbps : 0);
+      suite.notes.push_back(line);
+    }
+    suite.notes.push_back(
+        "bandwidth rows: bytes moved once a step / time; overlap rows: the pipeline's bytes a step (each "
+        "crosses the "
+        "bus twice: GB/s counts both); bound and serial-sum are the phases measured alone, whole buffer, "
+        "pinned");
+  };
+  return true;
+}
+
+}  // namespace gpulab

@@ -1,0 +1,472 @@
+// The transfers demo: its options, stages, engines, the frame's runs, probes and batch mode.
+#include "demos/transfers/transfers_demo.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "common/file_io.h"
+#include "common/text.h"
+#include "core/cli_number.h"
+#include "demos/common/cuda_start.h"
+#include "demos/common/stage_table.h"
+
+namespace gpulab {
+
+using transfers::Backend;
+
+using transfers::Variant;
+
+namespace {
+constexpr uint32_t kSeed = 1;
+constexpr std::string_view kGpuDefaults[2] = {"h2d-pinned", "streams-n"};
+constexpr std::string_view kCpuDefaults[2] = {"host-pageable", "pipeline-cpu"};
+transfers::Stage stage_of(size_t s) {
+  return s == kBandwidthStage ? transfers::Stage::Bandwidth : transfers::Stage::Overlap;
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Options.
+
+void TransfersParams::add_options(CLI::App& cli) {
+  CLI::Option_group* g = cli.add_option_group("Transfers and streams (--demo transfers)");
+  g->add_option("--bytes", bytes, "bytes a transfer moves / the pipeline's size, with a unit (default 64MiB)")
+      ->type_name("SIZE");
+  g->add_option("--sweep", sweep,
+                "bandwidth: the curve's sizes, LO..HI doubling (window default 4KiB..256MiB)")
+      ->type_name("LO..HI");
+  g->add_option("--streams", streams, "overlap: streams of streams-n, graph, async-pageable (default 4)")
+      ->type_name("N")
+      ->check(whole_number(transfers::kMinStreams, transfers::kMaxStreams));
+  g->add_option("--chunks", chunks, "overlap: chunks the pipeline is cut into (default 16)")
+      ->type_name("N")
+      ->check(whole_number(transfers::kMinChunks, transfers::kMaxChunks));
+  g->add_option("--intensity", intensity, "overlap: rounds of the kernel's mix a word (default 64)")
+      ->type_name("N")
+      ->check(whole_number(transfers::kMinIntensity, transfers::kMaxIntensity));
+  g->add_option("--save-csv", save_csv, "batch: the sweep's GB/s (bandwidth) or the spans (overlap) as CSV")
+      ->type_name(kOutputPath);
+  g->add_option("--save-timeline", save_timeline,
+                "batch: the overlap pick's timeline as a 1920x1080 PNG slide")
+      ->type_name(kOutputPath);
+}
+
+bool TransfersParams::same_input(const DemoParams& other) const {
+  const auto& o = dynamic_cast<const TransfersParams&>(other);
+  return bytes == o.bytes && sweep == o.sweep && streams == o.streams && chunks == o.chunks &&
+         intensity == o.intensity;
+}
+
+std::vector<std::string> TransfersParams::given() const {
+  std::vector<std::string> out;
+  if (!bytes.empty()) out.push_back("--bytes " + bytes);
+  if (!sweep.empty()) out.push_back("--sweep " + sweep);
+  if (streams) out.push_back("--streams " + std::to_string(streams));
+  if (chunks) out.push_back("--chunks " + std::to_string(chunks));
+  if (intensity) out.push_back("--intensity " + std::to_string(intensity));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stages.
+
+TransfersDemo::TransfersDemo() : cpu_(transfers::make_cpu_engine()), faults_(transfers::faults_from_env()) {}
+TransfersDemo::~TransfersDemo() = default;
+
+const StageTables& TransfersDemo::stage_tables() const {
+  static const StageTables tables = [] {
+    StageTables t;
+    for (size_t s : {kBandwidthStage, kOverlapStage})
+      t.stages.push_back(make_stage_table(
+          s == kBandwidthStage ? "bandwidth" : "overlap",
+          s == kBandwidthStage ? "bandwidth ladder" : "overlap (chunks over streams)",
+          transfers::variants_of(stage_of(s)), [](const Variant& v) { return v.backend == Backend::Cuda; },
+          kGpuDefaults[s], kCpuDefaults[s]));
+    return t;
+  }();
+  return tables;
+}
+
+const Variant& TransfersDemo::variant(size_t stage) const {
+  return *transfers::variants_of(stage_of(stage))[size_t(pick(stage).variant)];
+}
+
+transfers::Engine* TransfersDemo::engine_for(const Variant& v) const {
+  return v.backend == Backend::Cuda ? gpu_.get() : cpu_.get();
+}
+
+std::string TransfersDemo::why_unavailable(size_t stage, int vi) const {
+  const Variant& v = *transfers::variants_of(stage_of(stage))[size_t(vi)];
+  if (std::string why = gpu_variant_unavailable(v.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
+      !why.empty())
+    return why;
+  if (v.backend == Backend::Cuda && gpu_) return gpu_->why_unavailable(v);
+  return {};
+}
+
+std::string TransfersDemo::inactive_reason(size_t stage) const {
+  if (stage == stage_) return {};
+  return stage_ == kBandwidthStage
+             ? "the bandwidth ladder is shown (choosing an overlap rung shows the timeline)"
+             : "the timeline is shown (choosing a bandwidth rung shows the ladder)";
+}
+
+bool TransfersDemo::picks_changed(const Picks&, std::string* why) {
+  if (setup().focus) stage_ = *setup().focus == kBandwidthStage ? kBandwidthStage : kOverlapStage;
+  verify_result_.clear();
+  last_error_.clear();
+  if (ctx_) {
+    const Variant& v = variant(stage_);
+    if (std::string w = why_unavailable(stage_, pick(stage_).variant); !w.empty()) {
+      if (why) *why = std::string(v.id) + ": " + w;
+      return false;
+    }
+  }
+  return true;
+}
+
+void TransfersDemo::notify(std::string line) const {
+  if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configure.
+
+std::string TransfersDemo::configure_params() {
+  const TransfersParams& p = params<TransfersParams>();
+  uint64_t bytes = uint64_t(64) << 20;
+  if (!p.bytes.empty())
+    if (std::string bad = transfers::parse_bytes(p.bytes, &bytes); !bad.empty()) return "--bytes: " + bad;
+  transfers::Sweep sweep{uint64_t(4) << 10, uint64_t(256) << 20};
+  if (!p.sweep.empty())
+    if (std::string bad = transfers::parse_sweep(p.sweep, &sweep); !bad.empty()) return bad;
+  transfers::PipelineConfig c;
+  c.bytes = bytes;
+  c.streams = p.streams ? p.streams : 4;
+  c.chunks = p.chunks ? p.chunks : 16;
+  c.intensity = p.intensity ? p.intensity : 64;
+  c.seed = kSeed;
+  if (std::string bad = transfers::check_pipeline(c); !bad.empty()) return "the pipeline: " + bad;
+  bytes_ = bytes;
+  sweep_ = sweep;
+  pipeline_ = c;
+  return {};
+}
+
+std::string TransfersDemo::configure(const Options& o) {
+  const TransfersParams& p = params<TransfersParams>();
+  const SharedInputs& in = setup().shared;
+  if (std::string bad = reject_image_options(in, o, name()); !bad.empty()) return bad;
+  if (std::string bad = reject_seed(in, "the transfers demo (its bytes are a fixed pattern)"); !bad.empty())
+    return bad;
+  if (std::string bad = reject_init(in, name()); !bad.empty()) return bad;
+  if (o.steps >= 0)
+    return "--steps: the transfers demo has no steps to count (--save-csv / --save-timeline measure)";
+  if (std::string bad = configure_params(); !bad.empty()) return bad;
+  // The stage: the variant picked last, else what the options belong to.
+  const bool overlap_options = p.streams || p.chunks || p.intensity || !p.save_timeline.empty();
+  size_t stage = setup().focus      ? (*setup().focus == kBandwidthStage ? kBandwidthStage : kOverlapStage)
+                 : overlap_options  ? kOverlapStage
+                 : !p.sweep.empty() ? kBandwidthStage
+                                    : stage_;
+  if (stage == kBandwidthStage && !p.save_timeline.empty())
+    return "--save-timeline draws the overlap stage, but --variant " +
+           std::string(variant(kBandwidthStage).id) + " is a bandwidth rung";
+  if (stage == kOverlapStage && !p.sweep.empty())
+    return "--sweep belongs to the bandwidth stage, but the overlap stage was asked for (--streams, "
+           "--chunks, "
+           "--intensity, --save-timeline or an overlap --variant)";
+  stage_ = stage;
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attach.
+
+void TransfersDemo::attach(Context& ctx) {
+  ctx_ = &ctx;
+  std::string failure;
+  gpu_ = start_cuda_engine(
+      ctx, [this](Stream s) { return transfers::make_cuda_engine(s, faults_); }, &failure);
+  line_rate_ = gpu_ ? gpu_->line_rate_gbps(&line_rate_why_) : 0;
+  chart_ = {};
+  chart_.line_rate_gbps = line_rate_;
+  sweep_next_ = 0;
+  sweep_rung_.clear();
+  bounds_key_.clear();
+}
+
+void TransfersDemo::detach() {
+  gpu_.reset();
+  ctx_ = nullptr;
+}
+
+bool TransfersDemo::open_file(const std::filesystem::path& path, std::string* error) {
+  *error = text::quote(path.string()) + ": the transfers demo opens no files";
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs.
+
+double TransfersDemo::measure_gbps(const Variant& v, uint64_t bytes, int repeats, std::string* error) {
+  transfers::Engine* e = engine_for(v);
+  if (!e) {
+    *error = std::string(v.id) + ": " + cuda_unavailable_reason(ctx_);
+    return 0;
+  }
+  if (std::string why = e->why_unavailable(v); !why.empty()) {
+    *error = std::string(v.id) + ": " + why;
+    return 0;
+  }
+  try {
+    e->prepare(v, bytes, kSeed);
+    const double ms = e->time_transfer(repeats);
+    last_ms_ = ms;
+    return ms > 0 ? double(bytes) / (ms * 1e6) : 0;
+  } catch (const std::exception& ex) {
+    *error = std::string(v.id) + " at " + transfers::format_bytes(bytes) + ": " + ex.what();
+    return 0;
+  }
+}
+
+transfers_view::TimelineLayout TransfersDemo::run_timeline(std::string* error) {
+  const Variant& v = variant(kOverlapStage);
+  transfers_view::TimelineLayout t;
+  transfers::Engine* e = engine_for(v);
+  if (!e) {
+    *error = std::string(v.id) + ": " + cuda_unavailable_reason(ctx_);
+    return t;
+  }
+  try {
+    const transfers::PipelineConfig& c = pipeline_;
+    const std::string key = std::to_string(c.bytes) + "/" + std::to_string(c.intensity);
+    if (v.backend == Backend::Cuda && key != bounds_key_) {
+      bounds_ = e->measure_bounds(c, 3);
+      bounds_key_ = key;
+    }
+    const transfers::PipelineRun r = e->run_pipeline(v, c, true);
+    const int streams = v.streams > 0 ? v.streams : c.streams;
+    t = transfers_view::layout_timeline(r.spans, v.backend == Backend::Cuda ? streams : 1, r.total_ms,
+                                        v.backend == Backend::Cuda ? bounds_ : transfers::PipelineBounds{});
+    char title[256];
+    std::snprintf(title, sizeof title, "%s | %s in %d chunks | %d stream%s | intensity %d | %s",
+                  std::string(v.id).c_str(), transfers::format_bytes(c.bytes).c_str(), c.chunks, streams,
+                  streams == 1 ? "" : "s", c.intensity, std::string(e->device_name()).c_str());
+    t.title = title;
+    t.note = r.note;
+    if (r.spans.empty() && v.backend == Backend::Cuda && t.note.empty()) t.note = "no chunk events recorded";
+    last_ms_ = r.total_ms;
+  } catch (const std::exception& ex) {
+    *error = std::string(v.id) + ": " + ex.what();
+  }
+  return t;
+}
+
+void TransfersDemo::compute(Frame& frame) {
+  if (!ctx_) return;
+  const bool run = frame.playing || frame.step_once || frame.reset;
+  last_runs_ = 0;
+  if (!run) return;
+  std::string err;
+  if (stage_ == kBandwidthStage) {
+    const Variant& v = variant(kBandwidthStage);
+    last_gbps_ = measure_gbps(v, bytes_, 1, &err);
+    // One more point of this rung's curve a frame.
+    if (sweep_rung_ != v.id || frame.reset) {
+      sweep_rung_ = std::string(v.id);
+      sweep_next_ = 0;
+    }
+    const std::vector<uint64_t> sizes = transfers::sweep_sizes(sweep_);
+    if (err.empty() && sweep_next_ < sizes.size()) {
+      const uint64_t b = sizes[sweep_next_++];
+      std::string e2;
+      const double g = measure_gbps(v, b, b < (uint64_t(1) << 24) ? 5 : 1, &e2);
+      auto it = std::find_if(chart_.curves.begin(), chart_.curves.end(),
+                             [&](const transfers_view::Curve& c) { return c.id == v.id; });
+      if (it == chart_.curves.end()) it = chart_.curves.insert(chart_.curves.end(), {std::string(v.id), {}});
+      if (sweep_next_ == 1) it->points.clear();
+      if (e2.empty()) it->points.push_back({b, g});
+      // The transfer at --bytes is the last one measured, so that its buffers stay for the next frame.
+      measure_gbps(v, bytes_, 1, &e2);
+    }
+  } else {
+    transfers_view::TimelineLayout t = run_timeline(&err);
+    if (err.empty()) timeline_ = std::move(t);
+  }
+  if (!err.empty() && err != last_error_) notify(err);
+  last_error_ = err;
+  last_runs_ = err.empty() ? 1 : 0;
+}
+
+std::string TransfersDemo::verify() {
+  const Variant& v = variant(stage_);
+  transfers::Engine* e = engine_for(v);
+  verify_ok_ = false;
+  if (!e) return verify_result_ = cuda_unavailable_reason(ctx_);
+  try {
+    if (stage_ == kBandwidthStage) {
+      e->prepare(v, bytes_, kSeed);
+      const std::string bad = e->verify_transfer();
+      verify_ok_ = bad.empty();
+      verify_result_ = verify_ok_ ? "every one of the " + transfers::format_bytes(bytes_) +
+                                        " arrived intact (" + std::string(v.id) + ")"
+                                  : bad;
+    } else {
+      e->run_pipeline(v, pipeline_, false);
+      const std::string bad =
+          transfers::verify_pipeline(e->pipeline_output(), pipeline_.intensity, pipeline_.seed);
+      verify_ok_ = bad.empty();
+      verify_result_ =
+          verify_ok_ ? std::string(v.id) + ": the pipeline's output equals the CPU reference" : bad;
+    }
+  } catch (const std::exception& ex) {
+    verify_result_ = std::string("verify failed: ") + ex.what();
+  }
+  return verify_result_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probes: a fresh engine each (a probe owns its buffers), on a copy of the settings.
+
+Probe TransfersDemo::probe(const Picks& picks, size_t stage) {
+  if (stage > kOverlapStage) return probe_unavailable("the transfers demo's stages are measured one by one");
+  const Variant& v = *transfers::variants_of(stage_of(stage))[size_t(picks.at(stage).variant)];
+  if (std::string why = why_unavailable(stage, picks[stage].variant); !why.empty())
+    return probe_unavailable(why);
+  std::shared_ptr<transfers::Engine> e;
+  try {
+    e = v.backend == Backend::Cuda
+            ? std::shared_ptr<transfers::Engine>(transfers::make_cuda_engine(ctx_->stream, faults_))
+            : std::shared_ptr<transfers::Engine>(transfers::make_cpu_engine());
+  } catch (const std::exception& ex) {
+    return probe_unavailable(ex.what());
+  }
+  Probe p;
+  p.gpu = v.backend == Backend::Cuda;
+  p.stream = p.gpu ? e->stream() : nullptr;
+  p.device = std::string(e->device_name());
+  p.state = e;
+  const Variant* pv = &v;
+  if (stage == kBandwidthStage) {
+    try {
+      e->prepare(v, bytes_, kSeed);
+    } catch (const std::exception& ex) {
+      return probe_unavailable(ex.what());
+    }
+    p.items_per_step = p.bytes_per_step = double(bytes_);
+    p.item_unit = "bytes";
+    p.size = transfers::format_bytes(bytes_);
+    p.width = (long long)bytes_;
+    p.height = 1;
+    transfers::Engine* raw = e.get();
+    p.run = [raw](int steps) { raw->run(steps); };
+    p.verify = [raw]() { return raw->verify_transfer(); };
+    if (v.memory == transfers::Memory::ManagedFaults || v.memory == transfers::Memory::ManagedPrefetch)
+      p.note =
+          "a step moves the pages back to the host first (cudaMemPrefetchAsync to the CPU): the bench times "
+          "the move to the device alone";
+    return p;
+  }
+  const transfers::PipelineConfig c = pipeline_;
+  p.items_per_step = double(c.words());
+  p.item_unit = "words";
+  p.bytes_per_step = 8.0 * double(c.words());  // each word crosses the bus twice
+  p.flops_per_step = 0;
+  p.size = transfers::format_bytes(c.bytes);
+  p.width = (long long)c.bytes;
+  p.height = 1;
+  transfers::Engine* raw = e.get();
+  p.run = [raw, pv, c](int steps) { raw->run_pipeline_steps(*pv, c, steps); };
+  p.verify = [raw, pv, c]() {
+    raw->run_pipeline(*pv, c, false);
+    return transfers::verify_pipeline(raw->pipeline_output(), c.intensity, c.seed);
+  };
+  return p;
+}
+
+std::vector<KernelInfo> TransfersDemo::kernels() const {
+  const Variant& v = variant(stage_);
+  if (v.backend == Backend::Cuda && gpu_) return gpu_->kernels(v);
+  return {};
+}
+
+std::vector<Throughput> TransfersDemo::throughput() const { return {}; }
+
+// ---------------------------------------------------------------------------------------------
+// Batch.
+
+bool TransfersDemo::batch_requested() const {
+  if (!bound()) return false;
+  const TransfersParams& p = params<TransfersParams>();
+  return !p.save_csv.empty() || !p.save_timeline.empty();
+}
+
+std::string TransfersDemo::run_batch(const Options&) {
+  const TransfersParams& p = params<TransfersParams>();
+  if (stage_ == kOverlapStage) {
+    std::string err;
+    const transfers_view::TimelineLayout t = run_timeline(&err);
+    if (!err.empty()) return err;
+    std::printf("%s: %.3f ms achieved", t.title.c_str(), t.total_ms);
+    if (t.bound_ms > 0)
+      std::printf(", bound %.3f ms (%.2fx), serial sum %.3f ms", t.bound_ms, t.total_ms / t.bound_ms,
+                  t.sum_ms);
+    std::printf("\n");
+    if (!p.save_timeline.empty()) {
+      if (std::string bad = transfers_view::save_timeline_png(p.save_timeline, t); !bad.empty()) return bad;
+      std::printf("wrote %s\n", text::quote(p.save_timeline).c_str());
+    }
+    if (!p.save_csv.empty()) {
+      std::vector<transfers::Span> spans;
+      // The layout keeps each span twice (engine and stream lanes): the stream lanes' are the spans.
+      for (const transfers_view::Bar& b : t.bars)
+        if (b.lane >= transfers_view::kEngineLanes)
+          spans.push_back({b.op, b.stream, b.chunk, b.begin_ms, b.end_ms});
+      if (std::string bad = files::write_regular_file(p.save_csv, transfers_view::spans_csv(spans));
+          !bad.empty())
+        return bad;
+      std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
+    }
+    return {};
+  }
+  // The sweep: --variant's rung, else every bandwidth rung that runs here.
+  std::vector<const Variant*> rungs;
+  if (setup().focus && *setup().focus == kBandwidthStage)
+    rungs.push_back(&variant(kBandwidthStage));
+  else
+    for (const Variant* v : transfers::variants_of(transfers::Stage::Bandwidth))
+      if (engine_for(*v) && engine_for(*v)->why_unavailable(*v).empty()) rungs.push_back(v);
+  const std::vector<uint64_t> sizes = params<TransfersParams>().sweep.empty()
+                                          ? std::vector<uint64_t>{bytes_}
+                                          : transfers::sweep_sizes(sweep_);
+  std::vector<transfers_view::SweepRow> rows;
+  for (const Variant* v : rungs) {
+    for (uint64_t b : sizes) {
+      std::string err;
+      const double g = measure_gbps(*v, b, b < (uint64_t(1) << 24) ? 7 : 3, &err);
+      if (!err.empty()) {
+        std::fprintf(stderr, "%s\n", text::escape(err).c_str());
+        continue;
+      }
+      rows.push_back({std::string(v->id), b, last_ms_, g});
+      std::printf("%-20s %10s  %10.4f ms  %8.2f GB/s\n", std::string(v->id).c_str(),
+                  transfers::format_bytes(b).c_str(), last_ms_, g);
+    }
+  }
+  if (line_rate_ > 0) std::printf("PCIe line rate: %.1f GB/s\n", line_rate_);
+  if (!p.save_csv.empty()) {
+    if (std::string bad = files::write_regular_file(p.save_csv, transfers_view::sweep_csv(rows, line_rate_));
+        !bad.empty())
+      return bad;
+    std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
+  }
+  if (rows.empty()) return "no bandwidth rung could run here";
+  return {};
+}
+
+}  // namespace gpulab

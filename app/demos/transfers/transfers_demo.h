@@ -1,0 +1,119 @@
+#pragma once
+// Host side of the transfers demo (the runtime-API lectures: page-locked memory, asynchronous copies,
+// streams, events, concurrent kernels, unified memory). Two stages, one shown at a time (the one
+// picked last, like the matrix demo's op):
+//   bandwidth: a rung (pageable, registered, pinned, write-combined, mapped zero-copy, managed by
+//     faults or by prefetch, D2H, D2D; the host's own memcpy as the CPU's yardstick) moving --bytes,
+//     and its curve over the --sweep sizes, log-log, against the PCIe line rate read from sysfs;
+//   overlap: a pipeline of --chunks chunks over --streams streams (H2D -> the demo's own kernel of
+//     --intensity rounds a word -> D2H), its timeline drawn live from events around every chunk's ops
+//     against the bound max(H2D, kernel, D2H) and the serial sum.
+// Batch: --sweep A..B --save-csv OUT.csv (every bandwidth rung that runs here, or --variant's), and
+// --save-timeline OUT.png (the overlap pick's timeline as a slide; --save-csv then writes its spans).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/demo.h"
+#include "demos/transfers/transfers_view.h"
+#include "transfers/transfers.h"
+
+namespace gpulab {
+
+// The demo's parameters: its option group's values (sizes as written: "256MiB").
+struct TransfersParams final : DemoParams {
+  std::string bytes;                           // --bytes SIZE ("": 64 MiB)
+  std::string sweep;                           // --sweep LO..HI ("": 4KiB..256MiB in the window)
+  int streams = 0, chunks = 0, intensity = 0;  // 0: not given (4 streams, 16 chunks, 64 rounds)
+  std::string save_csv, save_timeline;
+
+  std::unique_ptr<DemoParams> clone() const override { return std::make_unique<TransfersParams>(*this); }
+  void add_options(CLI::App& cli) override;
+  bool same_input(const DemoParams& other) const override;
+  std::vector<std::string> given() const override;
+};
+
+// The stage of each table: 0 bandwidth, 1 overlap.
+inline constexpr size_t kBandwidthStage = 0, kOverlapStage = 1;
+
+class TransfersDemo final : public Demo {
+ public:
+  TransfersDemo();
+  ~TransfersDemo() override;
+
+  std::string_view name() const override { return "transfers"; }
+  std::string_view title() const override { return "Transfers and streams"; }
+  const StageTables& stage_tables() const override;
+  std::unique_ptr<DemoParams> make_params() const override { return std::make_unique<TransfersParams>(); }
+  std::string configure(const Options& options) override;
+  bool picks_changed(const Picks& before, std::string* why) override;
+  std::string inactive_reason(size_t stage) const override;
+  std::string why_unavailable(size_t stage, int variant) const override;
+  size_t lead_stage() const override { return stage_; }
+
+  void attach(Context& ctx) override;
+  void compute(Frame& frame) override;
+  void render(Frame& frame) override {}
+  void ui(Frame& frame) override;  // transfers_panel.cpp: the panel, and the chart drawn in the view
+  void detach() override;
+
+  bool open_file(const std::filesystem::path& path, std::string* error) override;
+  bool batch_requested() const override;
+  std::string run_batch(const Options& options) override;
+  bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // transfers_bench.cpp
+  Probe probe(const Picks& picks, size_t stage) override;
+  std::vector<KernelInfo> kernels() const override;
+  std::vector<Throughput> throughput() const override;
+  std::vector<KeyBinding> keys() const override;  // transfers_panel.cpp
+  std::string caption() const override;           // transfers_panel.cpp
+
+  // For tests and the panel.
+  size_t stage() const { return stage_; }
+  const transfers::Variant& variant(size_t stage) const;
+  uint64_t bytes() const { return bytes_; }
+  const transfers::Sweep& sweep() const { return sweep_; }
+  const transfers::PipelineConfig& pipeline() const { return pipeline_; }
+  // Runs the overlap pick once with chunk events (synchronous); its layout, with the bounds measured
+  // for this configuration (once per configuration, on the GPU).
+  transfers_view::TimelineLayout run_timeline(std::string* error);
+  // The bandwidth of `v` at `bytes` (median of `repeats` transfers); *error set when it cannot run.
+  double measure_gbps(const transfers::Variant& v, uint64_t bytes, int repeats, std::string* error);
+  std::string verify();
+  double line_rate_gbps() const { return line_rate_; }
+
+ private:
+  transfers::Engine* engine_for(const transfers::Variant& v) const;
+  std::string configure_params();
+  void notify(std::string line) const;
+  void ui_bandwidth(float w);
+  void ui_overlap(float w);
+  void draw_view(const Frame& frame);
+
+  Context* ctx_ = nullptr;
+  std::unique_ptr<transfers::Engine> cpu_, gpu_;
+  transfers::Faults faults_;
+  size_t stage_ = kBandwidthStage;
+  uint64_t bytes_ = uint64_t(64) << 20;
+  transfers::Sweep sweep_{uint64_t(4) << 10, uint64_t(256) << 20};
+  transfers::PipelineConfig pipeline_;
+  double line_rate_ = 0;
+  std::string line_rate_why_;
+  std::string save_image_;
+
+  // Live state.
+  double last_gbps_ = 0, last_ms_ = 0;
+  std::string last_error_;
+  transfers_view::BandwidthChart chart_;
+  size_t sweep_next_ = 0;   // the next size of the current rung's curve
+  std::string sweep_rung_;  // whose curve is being measured
+  transfers_view::TimelineLayout timeline_;
+  transfers::PipelineBounds bounds_;
+  std::string bounds_key_;
+  double timeline_draw_ms_ = 0;
+  std::string verify_result_;
+  bool verify_ok_ = false;
+  int last_runs_ = 0;
+};
+
+}  // namespace gpulab
