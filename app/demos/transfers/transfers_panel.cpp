@@ -61,9 +61,13 @@ std::string TransfersDemo::caption() const {
 
 void TransfersDemo::draw_view(const Frame& frame) {
   const auto t0 = std::chrono::steady_clock::now();
-  const float inset = frame.inset_left > frame.width / 2 ? 0.0f : float(frame.inset_left);
+  // The view region (framebuffer pixels) in ImGui's points, a margin inside it.
+  const Frame::Rect area = frame.view_or_all();
+  const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
+  const float sx = std::max(fs.x, 1e-3f), sy = std::max(fs.y, 1e-3f);
   const float m = 20.0f * frame.ui_scale;
-  const transfers_view::Rect view{inset + m, 3 * m, float(frame.width) - m, float(frame.height) - 2 * m};
+  const transfers_view::Rect view{float(area.x) / sx + m, float(area.y) / sy + m, float(area.x + area.w) / sx - m,
+                                  float(area.y + area.h) / sy - m};
   ImPainter p(ImGui::GetBackgroundDrawList());
   if (stage_ == kBandwidthStage) {
     transfers_view::BandwidthChart c = chart_;
