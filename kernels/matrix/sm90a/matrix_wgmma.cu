@@ -119,7 +119,8 @@ __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 // Thread-block clusters: this block's rank, a shared address in block `rank`, an arrival on a barrier of
-// another block, the whole cluster's barrier, and the tensor copy into every block of `mask`.
+// another block, the whole cluster's barrier (not .aligned: the producer warp's lanes come to it from
+// different branches), and the tensor copy into every block of `mask`.
 __device__ __forceinline__ uint32_t cluster_rank() {
   uint32_t r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
@@ -134,8 +135,7 @@ __device__ __forceinline__ void mbar_arrive_cluster(uint32_t remote_bar) {
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");
 }
 __device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
-                   : "memory");
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 __device__ __forceinline__ void tma_load_multicast(uint32_t dst, const CUtensorMap* map, int x, int y,
                                                    uint32_t bar, uint16_t mask) {
