@@ -3,8 +3,8 @@
 // float32 matrices at 4096³ and 8192³ (--size N: N x N and N³ instead): GFLOP/s, % of the FP32 peak,
 // the ratio to cublasSgemm for every variant, the tensor variants against cublasGemmEx at their own
 // precision, and the lab's A·Aᵀ unpadded / padded ratio. Core's stepper measures the jobs.
+#include <array>
 #include <cstdio>
-#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 
@@ -310,9 +310,10 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       if (!mma_peak(r.variant) || !r.error.empty()) continue;
       const bool bf = r.variant == kMmaPeakBf16;
       const BenchRow* lib = best(suite, r, {bf ? kCublasBf16 : kCublasTf32});
-      for (const char* id :
-           bf ? std::initializer_list<const char*>{"gemm-tensor-bf16", "gemm-tensor-wgmma-bf16"}
-              : std::initializer_list<const char*>{"gemm-tensor-tf32", "gemm-tensor-wgmma-tf32"}) {
+      // Named arrays, not braced lists in the ?: (whose arrays would end with the full expression).
+      static constexpr std::array<const char*, 2> kBf16Rungs{"gemm-tensor-bf16", "gemm-tensor-wgmma-bf16"};
+      static constexpr std::array<const char*, 2> kTf32Rungs{"gemm-tensor-tf32", "gemm-tensor-wgmma-tf32"};
+      for (const char* id : bf ? kBf16Rungs : kTf32Rungs) {
         const BenchRow* rung = best(suite, r, {id});
         if (!rung) continue;
         char line[320];
