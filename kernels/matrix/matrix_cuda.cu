@@ -1,7 +1,8 @@
 // The CUDA engine behind matrix::Engine: device copies of the inputs (the words to transpose; A and
 // B, with the tensor variants' padded, transposed or bfloat16 copies made once when they are set), the
 // outputs, cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
-// range and the display fills.
+// range and the display fills. The Hopper rungs (sm90a/matrix_wgmma.cu) read the same padded copies as
+// the mma.sync ones: their rows are 16-byte multiples, as the tensor copy needs.
 #include <cublas_v2.h>
 
 #include <cstring>

@@ -2,7 +2,9 @@
 // device-to-device cudaMemcpy of the same bytes measured in the same run), and C = A·B of random
 // float32 matrices at 4096³ and 8192³ (--size N: N x N and N³ instead): GFLOP/s, % of the FP32 peak,
 // the ratio to cublasSgemm for every variant, the tensor variants against cublasGemmEx at their own
-// precision, and the lab's A·Aᵀ unpadded / padded ratio. Core's stepper measures the jobs.
+// precision (the Hopper rungs' target: 0.90x at both sizes), the mma.sync ceiling (mma-sync-peak-*:
+// a yardstick row, no product) that the mma.sync rungs sit under, and the lab's A·Aᵀ unpadded /
+// padded ratio. Core's stepper measures the jobs.
 #include <array>
 #include <cstdio>
 #include <memory>

@@ -6,7 +6,9 @@
 // by truncation: 2^-10), matrix::tensor_bound. Sizes include 1x1, odd sizes and non-multiples of
 // every tile (16, 32, 64, 128). The bound is shown to bite: the BF16 result is outside the FP32
 // bound on random data, and a single perturbed element is caught. cuBLAS at TF32 / BF16 (the bench's
-// yardsticks) within the same tensor bounds.
+// yardsticks) within the same tensor bounds. The Hopper rungs (TMA + wgmma) on odd, tall, wide and
+// K = 1 shapes where the GPU and the build have them (a skip with the reason elsewhere, a failure
+// with GPULAB_REQUIRE_GPU=1 on a Hopper GPU), and the mma.sync yardstick runs cleanly.
 //
 // GPULAB_SMALL_TESTS=1 shrinks the sizes so that compute-sanitizer runs end in minutes.
 #include <cuda_runtime.h>
