@@ -162,6 +162,8 @@ enum class Kind : uint8_t {
   GemmWarpTile,
   GemmTensorTf32,
   GemmTensorBf16,
+  GemmTensorWgmmaTf32,
+  GemmTensorWgmmaBf16,
   GemmCublas,
 };
 struct Variant : VariantRecord {
@@ -201,6 +203,9 @@ class Engine {
   virtual Matrix product() = 0;
   // The last product's smallest and largest value (the heat map's scale; NaN are left out).
   virtual std::pair<float, float> product_range() = 0;
+  // "" when v (of this backend) can run here, else why not (a kernel this build or this GPU lacks:
+  // the wgmma rungs need sm_90a code and a compute capability 9.0 GPU). run() throws with the same.
+  virtual std::string why_unavailable(const Variant& v) const { return {}; }
 };
 std::unique_ptr<Engine> make_cpu_engine();
 // The smallest and largest of v, NaN left out ({0, 0} when none is a number).

@@ -1,7 +1,8 @@
 // The CUDA engine behind matrix::Engine: device copies of the inputs (the words to transpose; A and
 // B, with the tensor variants' padded, transposed or bfloat16 copies made once when they are set), the
 // outputs, cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
-// range and the display fills.
+// range and the display fills. The Hopper rungs (sm90a/matrix_wgmma.cu) read the same padded copies as
+// the mma.sync ones: their rows are 16-byte multiples, as the tensor copy needs.
 #include <cublas_v2.h>
 
 #include <cstring>
@@ -16,7 +17,33 @@
 #include "matrix/matrix_cuda_internal.cuh"
 
 namespace gpulab::matrix {
+#if !defined(GPULAB_SM90A)
+namespace detail {
+// This build has no sm_90a code (the architecture list has no 90): the wgmma rungs say why.
+std::string wgmma_refusal() {
+#if defined(GPULAB_CUDA_ARCHITECTURES)
+  const std::string archs = GPULAB_CUDA_ARCHITECTURES;
+#else
+  const std::string archs = "?";
+#endif
+  return "the wgmma rungs are built for sm_90a only when the CUDA architecture list has 90; this build's is "
+         "\"" +
+         archs + "\" (configure with -DCMAKE_CUDA_ARCHITECTURES=native on a Hopper GPU, or a list with 90)";
+}
+void launch_wgmma_tf32(const float*, int, const float*, int, float*, int, int, int, cudaStream_t) {
+  throw std::runtime_error(wgmma_refusal());
+}
+void launch_wgmma_bf16(const __nv_bfloat16*, int, const __nv_bfloat16*, int, float*, int, int, int,
+                       cudaStream_t) {
+  throw std::runtime_error(wgmma_refusal());
+}
+std::vector<KernelInfo> wgmma_kernels(Precision) { return {}; }
+}  // namespace detail
+#endif
+
 namespace {
+
+bool is_wgmma(Kind k) { return k == Kind::GemmTensorWgmmaTf32 || k == Kind::GemmTensorWgmmaBf16; }
 
 using cuda::DeviceBuffer;
 
@@ -175,6 +202,13 @@ class CudaEngineImpl final : public CudaEngine {
       case Kind::GemmTensorBf16:
         detail::launch_tensor_bf16(a16_.get(), kp16_, bt16_.get(), kp16_, c_.get(), m_, n_, k_, stream_);
         break;
+      case Kind::GemmTensorWgmmaTf32:
+        detail::launch_wgmma_tf32(pa_ ? pa_.get() : a_.get(), kp_, bt32_.get(), kp16_, c_.get(), m_, n_, k_,
+                                  stream_);
+        break;
+      case Kind::GemmTensorWgmmaBf16:
+        detail::launch_wgmma_bf16(a16_.get(), kp16_, bt16_.get(), kp16_, c_.get(), m_, n_, k_, stream_);
+        break;
       case Kind::GemmCublas: {
         // snippet gemm_cublas
         const float one = 1.0f, zero = 0.0f;
@@ -207,6 +241,16 @@ class CudaEngineImpl final : public CudaEngine {
     } else {
       run(*find_variant("gemm-cublas"), 0);
     }
+  }
+
+  void run_mma_peak(Precision p) override {
+    if (!a_) throw std::logic_error("matrix: multiply before set_operands");
+    detail::launch_mma_peak(p, 2.0 * m_ * n_ * k_, stream_);
+  }
+
+  std::string why_unavailable(const Variant& v) const override {
+    if (v.op == Op::Multiply && is_wgmma(v.kind())) return detail::wgmma_refusal();
+    return {};
   }
 
   void run_memcpy() override {
@@ -254,6 +298,7 @@ class CudaEngineImpl final : public CudaEngine {
     if (v.op == Op::Transpose) return detail::transpose_kernels(v.kind());
     if (v.kind() == Kind::GemmTensorTf32) return detail::tensor_kernels(Precision::Tf32);
     if (v.kind() == Kind::GemmTensorBf16) return detail::tensor_kernels(Precision::Bf16);
+    if (is_wgmma(v.kind())) return detail::wgmma_kernels(v.precision);
     return detail::gemm_kernels(v.kind(), block);
   }
 

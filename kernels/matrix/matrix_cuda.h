@@ -25,6 +25,9 @@ class CudaEngine : public Engine {
   // BF16 inputs from the same rounding as gemm-tensor-bf16), fp32 accumulate.
   virtual void run_memcpy() = 0;
   virtual void run_cublas(Precision p) = 0;
+  // The mma.sync yardstick (not a variant: it computes no product): mma.sync on registers only, the
+  // FLOPs of the current M x N x K product at precision p (Tf32 or Bf16), on the engine's stream.
+  virtual void run_mma_peak(Precision p) = 0;
   virtual std::vector<KernelInfo> kernels(const Variant& v, int block) const = 0;
   virtual Stream stream() const = 0;
 };

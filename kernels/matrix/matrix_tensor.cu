@@ -16,6 +16,7 @@
 // registers (ldmatrix), where Hopper's wgmma lets a warpgroup multiply 64xN tiles straight out of
 // shared memory while TMA moves the tiles; cuBLAS uses both. Without them the tensor cores are fed at a
 // fraction of their peak: the issue rate of mma.sync + ldmatrix and the registers it costs are the limit.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -220,6 +221,38 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 }
 // end snippet
 
+// snippet mma_peak
+// The mma.sync ceiling: each warp issues `iters` rounds of 8 independent mma.sync (8 accumulator
+// chains, operands fixed in registers: no loads, no ldmatrix), the instruction's own rate. The
+// operands are random-looking finite values (data that toggles costs power, zeros would flatter).
+template <class T>
+__global__ void __launch_bounds__(256) mma_peak(int iters, float* __restrict__ sink) {
+#if defined(GPULAB_MATRIX_TENSOR)
+  unsigned a[4], b[2];
+  unsigned h = (blockIdx.x * 256u + threadIdx.x) * 0x9E3779B9u;
+  auto next = [&h] {
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    // two bf16 or one float of magnitude in [1/8, 1/4), either sign
+    return sizeof(T) == 2 ? (h & 0x807F807Fu) | 0x3E003E00u : (h & 0x807FFFFFu) | 0x3E000000u;
+  };
+  for (unsigned& x : a) x = next();
+  for (unsigned& x : b) x = next();
+  float acc[8][4] = {};
+  for (int it = 0; it < iters; ++it)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) mma<T>(acc[c], a, b);
+  float s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < 8; ++c) s += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+  if (s == 1234.5f) sink[0] = s;  // keeps the work; never true in practice
+#else
+  __trap();
+#endif
+}
+// end snippet
+
 template <class T>
 __device__ __forceinline__ T from_float(float v) {
   if constexpr (sizeof(T) == 2)
@@ -317,6 +350,34 @@ std::vector<KernelInfo> tensor_kernels(Precision p) {
              TileBf16::kThreads, TileBf16::kSmem}};
   return {{"gemm_tensor<tf32>", reinterpret_cast<const void*>(&gemm_tensor<float, TileTf32>),
            TileTf32::kThreads, TileTf32::kSmem}};
+}
+
+void launch_mma_peak(Precision p, double flops, cudaStream_t s) {
+  static const int sms = [] {
+    int device = 0, n = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+    return n;
+  }();
+  if (p == Precision::Bf16)
+    prepare<__nv_bfloat16>();  // the same compute capability check as the rungs
+  else
+    prepare<float>();
+  static float* sink = [] {
+    float* q = nullptr;
+    CUDA_CHECK(cudaMalloc(&q, sizeof(float)));  // one word for the whole process, never written in practice
+    return q;
+  }();
+  // 4 blocks of 8 warps an SM (8 warps a scheduler), 8 chains a warp: enough mma.sync in flight.
+  const unsigned blocks = unsigned(sms) * 4u;
+  const double per_mma = p == Precision::Bf16 ? 2.0 * 16 * 8 * 16 : 2.0 * 16 * 8 * 8;
+  const double rounds = flops / (per_mma * 8.0 * double(blocks) * 8.0);
+  const int iters = std::max(1, int(rounds + 0.5));
+  if (p == Precision::Bf16)
+    mma_peak<__nv_bfloat16><<<blocks, 256, 0, s>>>(iters, sink);
+  else
+    mma_peak<float><<<blocks, 256, 0, s>>>(iters, sink);
+  CUDA_CHECK_LAUNCH("mma_peak");
 }
 
 void launch_pad_f32(const float* src, int rows, int cols, float* dst, int dcols, cudaStream_t s) {

@@ -11,7 +11,7 @@ constexpr std::array<int, 2> kTiles{16, 32};  // TILE 16 and 32 (a square block 
 constexpr std::array<int, 3> kNaiveBlocks{8, 16, 32};
 
 using K = Kind;
-constexpr std::array<Variant, 16> kVariants{{
+constexpr std::array<Variant, 18> kVariants{{
     {{"transpose-cpu",
       "CPU reference (cache-blocked)",
       "32x32 blocks so reads and writes both stay in cache",
@@ -123,6 +123,30 @@ constexpr std::array<Variant, 16> kVariants{{
       true,
       0,
       K::GemmTensorBf16},
+     Backend::Cuda,
+     Op::Multiply,
+     Precision::Bf16},
+    {{"gemm-tensor-wgmma-tf32",
+      "Hopper: TMA + wgmma, TF32, producer warp and consumer warpgroups",
+      "the copy engine fills swizzled shared memory while a warpgroup's wgmma multiplies 64x256 tiles "
+      "straight from it: no ldmatrix, no registers for operands (H100 only)",
+      "gemm_wgmma",
+      {},
+      true,
+      0,
+      K::GemmTensorWgmmaTf32},
+     Backend::Cuda,
+     Op::Multiply,
+     Precision::Tf32},
+    {{"gemm-tensor-wgmma-bf16",
+      "Hopper: TMA + wgmma, BF16, producer warp and consumer warpgroups",
+      "an mbarrier ring of shared-memory stages between one copying thread and two multiplying "
+      "warpgroups: the tensor cores never wait for an instruction to feed them (H100 only)",
+      "gemm_wgmma",
+      {},
+      true,
+      0,
+      K::GemmTensorWgmmaBf16},
      Backend::Cuda,
      Op::Multiply,
      Precision::Bf16},

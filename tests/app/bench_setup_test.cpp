@@ -120,6 +120,48 @@ TEST(BenchSetup, MatrixsOpAndShapeAreTheCase) {
   EXPECT_TRUE(has_note(t.spec, "--op transpose"));
 }
 
+// The matrix bench's closing notes put each tensor rung against the mma.sync ceiling (the
+// mma-sync-peak-* yardstick rows) and cuBLAS at its precision, from the rows of the same case.
+TEST(BenchSetup, MatrixNotesTheTensorRungsAgainstTheMmaSyncCeiling) {
+  Bench m = bench_of("matrix", {"--op", "multiply", "--size", "64"});
+  ASSERT_EQ(m.error, "");
+  ASSERT_TRUE(m.spec.finish);
+  auto row = [](const char* variant, double ms) {
+    BenchRow r;
+    r.demo = "matrix";
+    r.stage = "multiply";
+    r.variant = variant;
+    r.size = "64x64x64";
+    r.width = r.height = 64;
+    r.input = "multiply random";
+    r.ms_median = ms;
+    r.gflops = 1000.0 / ms;  // made-up figures: only the notes' arithmetic is checked
+    return r;
+  };
+  BenchSuite& suite = m.spec.suite;
+  for (const auto& [v, ms] : std::vector<std::pair<const char*, double>>{{"mma-sync-peak-bf16", 1.0},
+                                                                         {"cublas-bf16", 0.9},
+                                                                         {"gemm-tensor-bf16", 2.0},
+                                                                         {"gemm-tensor-wgmma-bf16", 1.0},
+                                                                         {"mma-sync-peak-tf32", 2.0},
+                                                                         {"gemm-tensor-wgmma-tf32", 2.5}})
+    suite.rows.push_back(row(v, ms));
+  m.spec.finish(suite);
+  auto has = [&](const std::string& text) {
+    return std::any_of(suite.notes.begin(), suite.notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(
+      has("gemm-tensor-bf16 500 GFLOP/s = 0.50 x the mma.sync ceiling (mma-sync-peak-bf16, 1000 GFLOP/s), "
+          "0.45 x cuBLAS"));
+  EXPECT_TRUE(has("gemm-tensor-wgmma-bf16 1000 GFLOP/s = 1.00 x the mma.sync ceiling"));
+  EXPECT_TRUE(has("the mma.sync ceiling mma-sync-peak-bf16 = 0.90 x cuBLAS BF16"));
+  // No cuBLAS TF32 row: the TF32 note stops at the ceiling.
+  EXPECT_TRUE(has(
+      "gemm-tensor-wgmma-tf32 400 GFLOP/s = 0.80 x the mma.sync ceiling (mma-sync-peak-tf32, 500 GFLOP/s)"));
+  EXPECT_FALSE(has("x cuBLAS TF32"));
+}
+
 // An option the bench cannot honour is refused with the run's own message, or its own reason.
 TEST(BenchSetup, WhatTheBenchCannotHonourIsRefused) {
   struct Case {

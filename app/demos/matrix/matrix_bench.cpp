@@ -2,7 +2,10 @@
 // device-to-device cudaMemcpy of the same bytes measured in the same run), and C = A·B of random
 // float32 matrices at 4096³ and 8192³ (--size N: N x N and N³ instead): GFLOP/s, % of the FP32 peak,
 // the ratio to cublasSgemm for every variant, the tensor variants against cublasGemmEx at their own
-// precision, and the lab's A·Aᵀ unpadded / padded ratio. Core's stepper measures the jobs.
+// precision (the Hopper rungs' target: 0.90x at both sizes), the mma.sync ceiling (mma-sync-peak-*:
+// a yardstick row, no product) that the mma.sync rungs sit under, and the lab's A·Aᵀ unpadded /
+// padded ratio. Core's stepper measures the jobs.
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -24,11 +27,17 @@ using matrix::Op;
 constexpr const char* kMemcpy = "memcpy-d2d";
 constexpr const char* kCublasTf32 = "cublas-tf32";
 constexpr const char* kCublasBf16 = "cublas-bf16";
+// The mma.sync ceiling (not a variant: no product): mma.sync on registers only, the FLOPs of the case.
+constexpr const char* kMmaPeakTf32 = "mma-sync-peak-tf32";
+constexpr const char* kMmaPeakBf16 = "mma-sync-peak-bf16";
 constexpr const char* kTransposeInput = "transpose float32";
 constexpr const char* kMultiplyInput = "multiply random";
 constexpr long long kCpuGemmMax = 4096;  // gemm-cpu above this: minutes a step
 
-bool yardstick(const std::string& id) { return id == kMemcpy || id == kCublasTf32 || id == kCublasBf16; }
+bool mma_peak(const std::string& id) { return id == kMmaPeakTf32 || id == kMmaPeakBf16; }
+bool yardstick(const std::string& id) {
+  return id == kMemcpy || id == kCublasTf32 || id == kCublasBf16 || mma_peak(id);
+}
 Op op_of(const std::string& id) {
   if (id == kMemcpy) return Op::Transpose;
   if (yardstick(id)) return Op::Multiply;
@@ -106,7 +115,17 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   bf.variants = {"gemm-tensor-bf16"};
   bf.versus = {kCublasBf16};
   bf.min_ratio = 0.5;
-  spec.suite.targets = {tr, fp, tf, bf};
+  // The Hopper rungs: each size measured (4096³ and 8192³ by default) against cuBLAS in the same run.
+  BenchTarget wt = fp, wb = fp;
+  wt.what = "gemm-tensor-wgmma-tf32 >= 0.90 x cublasGemmEx TF32 at every size (4096³, 8192³; H100)";
+  wt.variants = {"gemm-tensor-wgmma-tf32"};
+  wt.versus = {kCublasTf32};
+  wt.min_ratio = 0.90;
+  wb.what = "gemm-tensor-wgmma-bf16 >= 0.90 x cublasGemmEx BF16 at every size (4096³, 8192³; H100)";
+  wb.variants = {"gemm-tensor-wgmma-bf16"};
+  wb.versus = {kCublasBf16};
+  wb.min_ratio = 0.90;
+  spec.suite.targets = {tr, fp, tf, bf, wt, wb};
 
   if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
   // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192); the options
@@ -206,7 +225,7 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
 #if defined(GPULAB_HAVE_CUDA)
   if (st->engines->cuda()) {
     st->engines->set_gpu(matrix::CudaEngine::create(st->engines->stream()));
-    for (const char* id : {kMemcpy, kCublasTf32, kCublasBf16}) {
+    for (const char* id : {kMemcpy, kCublasTf32, kCublasBf16, kMmaPeakTf32, kMmaPeakBf16}) {
       BenchJob job;
       job.stage = std::string(id) == kMemcpy ? 0 : 1;
       job.stage_id = std::string(matrix::name(op_of(id)));
@@ -226,6 +245,8 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     std::shared_ptr<matrix::Engine> e =
         st->engine(v->backend == matrix::Backend::Cuda, c, job.case_index, &why);
     if (!e) return probe_unavailable(why);
+    if (!extra)
+      if (std::string no = e->why_unavailable(*v); !no.empty()) return probe_unavailable(no);
     Probe p =
         make_matrix_probe(e, st->engines->stream(), st->words ? st->words : std::make_shared<matrix::Words>(),
                           st->ops ? st->ops : std::make_shared<matrix::Operands>(), *v, job.block);
@@ -236,6 +257,12 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       if (job.variant == kMemcpy) {
         p.run = [cuda](int steps) {
           for (int i = 0; i < steps; ++i) cuda->run_memcpy();
+        };
+      } else if (mma_peak(job.variant)) {
+        const matrix::Precision prec =
+            job.variant == kMmaPeakTf32 ? matrix::Precision::Tf32 : matrix::Precision::Bf16;
+        p.run = [cuda, prec](int steps) {
+          for (int i = 0; i < steps; ++i) cuda->run_mma_peak(prec);
         };
       } else {
         const matrix::Precision prec =
@@ -280,6 +307,38 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
           r.size.c_str(), hand->variant.c_str(), r.ms_median / hand->ms_median, hand->gflops, r.gflops);
       suite.notes.push_back(line);
     }
+    // The tensor rungs against cuBLAS at their precision and against the mma.sync ceiling.
+    for (const BenchRow& r : suite.rows) {
+      if (!mma_peak(r.variant) || !r.error.empty()) continue;
+      const bool bf = r.variant == kMmaPeakBf16;
+      const BenchRow* lib = best(suite, r, {bf ? kCublasBf16 : kCublasTf32});
+      // Named arrays, not braced lists in the ?: (whose arrays would end with the full expression).
+      static constexpr std::array<const char*, 2> kBf16Rungs{"gemm-tensor-bf16", "gemm-tensor-wgmma-bf16"};
+      static constexpr std::array<const char*, 2> kTf32Rungs{"gemm-tensor-tf32", "gemm-tensor-wgmma-tf32"};
+      for (const char* id : bf ? kBf16Rungs : kTf32Rungs) {
+        const BenchRow* rung = best(suite, r, {id});
+        if (!rung) continue;
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "%s: %s %.0f GFLOP/s = %.2f x the mma.sync ceiling (%s, %.0f GFLOP/s)", r.size.c_str(),
+                      id, rung->gflops, r.ms_median / rung->ms_median, r.variant.c_str(), r.gflops);
+        std::string note = line;
+        if (lib) {
+          std::snprintf(line, sizeof line, ", %.2f x cuBLAS", lib->ms_median / rung->ms_median);
+          note += line;
+        }
+        suite.notes.push_back(note);
+      }
+      if (lib) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%s: the mma.sync ceiling %s = %.2f x cuBLAS %s", r.size.c_str(),
+                      r.variant.c_str(), lib->ms_median / r.ms_median, bf ? "BF16" : "TF32");
+        suite.notes.push_back(line);
+      }
+    }
+    suite.notes.push_back(
+        "mma-sync-peak-*: a yardstick, not a variant: mma.sync on registers only (no loads), the case's "
+        "2·M·N·K FLOPs; the ceiling of the mma.sync rungs");
     suite.notes.push_back(
         "transpose GB/s counts each element read once and written once (8 bytes); memcpy-d2d moves the same "
         "bytes");

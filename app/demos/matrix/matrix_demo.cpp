@@ -67,7 +67,14 @@ bool MatrixDemo::on_gpu() const { return variant().backend == Backend::Cuda && g
 matrix::Engine* MatrixDemo::active() const { return engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu); }
 
 bool MatrixDemo::variant_available(const matrix::Variant& v, std::string* why) const {
-  if (v.backend == Backend::Cpu || gpu_) return true;
+  if (v.backend == Backend::Cpu) return true;
+  if (gpu_) {
+    // A kernel this build or this GPU lacks (the wgmma rungs: sm_90a code, a Hopper GPU).
+    std::string no = gpu_->why_unavailable(v);
+    if (no.empty()) return true;
+    if (why) *why = std::move(no);
+    return false;
+  }
   if (why) *why = cuda_unavailable_reason(ctx_);
   return false;
 }
@@ -94,6 +101,7 @@ const StageTables& MatrixDemo::stage_tables() const {
 
 std::string MatrixDemo::why_unavailable(size_t stage, int v) const {
   const matrix::Variant& variant = *matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(v)];
+  if (variant.backend == Backend::Cuda && gpu_) return gpu_->why_unavailable(variant);
   return gpu_variant_unavailable(variant.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
 }
 

@@ -6,7 +6,9 @@
 // by truncation: 2^-10), matrix::tensor_bound. Sizes include 1x1, odd sizes and non-multiples of
 // every tile (16, 32, 64, 128). The bound is shown to bite: the BF16 result is outside the FP32
 // bound on random data, and a single perturbed element is caught. cuBLAS at TF32 / BF16 (the bench's
-// yardsticks) within the same tensor bounds.
+// yardsticks) within the same tensor bounds. The Hopper rungs (TMA + wgmma) on odd, tall, wide and
+// K = 1 shapes where the GPU and the build have them (a skip with the reason elsewhere, a failure
+// with GPULAB_REQUIRE_GPU=1 on a Hopper GPU), and the mma.sync yardstick runs cleanly.
 //
 // GPULAB_SMALL_TESTS=1 shrinks the sizes so that compute-sanitizer runs end in minutes.
 #include <cuda_runtime.h>
@@ -81,7 +83,8 @@ TEST_F(MatrixCudaTest, EveryMultiplyVariantIsWithinItsBound) {
     const Operands o = generate(Init::Random, s.m, s.n, s.k, s.m * 7 + s.k);
     engine_->set_operands(o.a, o.b);
     for (const Variant* v : variants_of(Op::Multiply)) {
-      if (v->backend != Backend::Cuda) continue;
+      // Rungs this GPU or build lacks (the wgmma ones off Hopper) have their own test below.
+      if (v->backend != Backend::Cuda || !engine_->why_unavailable(*v).empty()) continue;
       const std::vector<int> blocks =
           v->blocks.empty() ? std::vector<int>{0} : std::vector<int>(v->blocks.begin(), v->blocks.end());
       for (int b : blocks) {
@@ -99,6 +102,74 @@ TEST_F(MatrixCudaTest, EveryMultiplyVariantIsWithinItsBound) {
       Variant like = *find_variant(p == Precision::Tf32 ? "gemm-tensor-tf32" : "gemm-tensor-bf16");
       EXPECT_EQ(verify_product(engine_->product(), o.a, o.b, like), "");
     }
+  }
+}
+
+// The Hopper rungs (TMA + wgmma): off Hopper, or in a build without sm_90a code, they are unavailable
+// with the reason and this test skips saying it; with GPULAB_REQUIRE_GPU=1 on a compute capability
+// 9.0 GPU it must run. Shapes off every tile (128 and 256 rows, 64 bf16 / 32 float of K a stage), K = 1,
+// K shorter than a stage, tall, wide, and K long enough to wrap the stage ring several times. Each
+// run starts from a C that set_operands zeroed: random data has no zero product, so an element the
+// kernel failed to write is caught (and no earlier variant's result is left in C to pass for it).
+TEST_F(MatrixCudaTest, WgmmaRungsAreWithinTheTensorBoundOnOddShapes) {
+  const Variant* tf32 = find_variant("gemm-tensor-wgmma-tf32");
+  const Variant* bf16 = find_variant("gemm-tensor-wgmma-bf16");
+  ASSERT_TRUE(tf32 && bf16);
+  if (const std::string no = engine_->why_unavailable(*bf16); !no.empty()) {
+    int device = 0, major = 0, minor = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+    if (testing::gpu_required() && major == 9 && minor == 0) FAIL() << "a Hopper GPU, and: " << no;
+    GTEST_SKIP() << no;
+  }
+  EXPECT_EQ(engine_->why_unavailable(*tf32), "");
+  std::vector<Shape> shapes = {{1, 1, 1},     {17, 33, 9},     {129, 255, 67}, {64, 200, 3},
+                               {300, 500, 1}, {257, 383, 131}, {128, 256, 64}, {130, 7, 40}};
+  if (!testing::small_tests())
+    shapes.insert(shapes.end(), {{2000, 24, 100},     // tall
+                                 {24, 2000, 100},     // wide
+                                 {300, 520, 1500},    // many stages: the ring wraps several times
+                                 {1000, 37, 1501},    // odd K (TF32 reads a padded copy of A)
+                                 {512, 768, 1024}});  // every tile full
+  for (const Shape s : shapes) {
+    const Operands o = generate(Init::Random, s.m, s.n, s.k, s.m * 13 + s.n * 7 + s.k);
+    for (const Variant* v : {tf32, bf16}) {
+      SCOPED_TRACE(std::string(v->id) + " " + label(s));
+      engine_->set_operands(o.a, o.b);  // C zeroed
+      engine_->run(*v, 0);
+      const Matrix c = engine_->product();
+      ASSERT_EQ(c.rows, s.m);
+      ASSERT_EQ(c.cols, s.n);
+      EXPECT_EQ(verify_product(c, o.a, o.b, *v), "");
+    }
+  }
+  // Exact where the inputs and every partial sum are representable: the identity through both.
+  const Operands id = generate(Init::Identity, 200, 300, 150, 0);
+  engine_->set_operands(id.a, id.b);
+  const Matrix want = gemm_cpu(id.a, id.b);
+  for (const Variant* v : {tf32, bf16}) {
+    SCOPED_TRACE(v->id);
+    engine_->run(*v, 0);
+    EXPECT_EQ(engine_->product(), want);
+  }
+}
+
+// The mma.sync yardstick runs (it computes no product: only that it launches and ends cleanly) where
+// the mma.sync rungs run, and refuses with their reason elsewhere.
+TEST_F(MatrixCudaTest, MmaPeakYardstickRuns) {
+  const Operands o = generate(Init::Random, 256, 256, 256, 3);
+  engine_->set_operands(o.a, o.b);
+  int device = 0, major = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+  for (Precision p : {Precision::Tf32, Precision::Bf16}) {
+    if (major < 8) {
+      EXPECT_THROW(engine_->run_mma_peak(p), std::runtime_error);
+      continue;
+    }
+    engine_->run_mma_peak(p);
+    EXPECT_EQ(cudaStreamSynchronize(stream_.get()), cudaSuccess);
   }
 }
 
@@ -124,7 +195,7 @@ TEST_F(MatrixCudaTest, IdentityAndSmallIntegersAreExactEvenOnTensorCores) {
   engine_->set_operands(id.a, id.b);
   const Matrix want = gemm_cpu(id.a, id.b);
   for (const Variant* v : variants_of(Op::Multiply)) {
-    if (v->backend != Backend::Cuda || v->aat()) continue;
+    if (v->backend != Backend::Cuda || v->aat() || !engine_->why_unavailable(*v).empty()) continue;
     SCOPED_TRACE(v->id);
     engine_->run(*v, v->default_block);
     EXPECT_EQ(engine_->product(), want);
