@@ -17,6 +17,7 @@
 #include "core/cli_number.h"
 #include "core/demo.h"
 #include "core/keymap.h"
+#include "core/settings.h"
 
 namespace gpulab {
 namespace {
@@ -198,6 +199,15 @@ struct Parser {
     app.add_flag("--projector", o.projector,
                  "projector mode: fullscreen, light theme, UI scale 2, HUD on, the panel reduced to the "
                  "variant picker");
+    app.add_option(
+           "--monitor", o.monitor,
+           "projector mode's monitor, 0-based as the system lists them (default: the saved one, or "
+           "with two monitors the one the window is not on; the presenter's window goes on the other)")
+        ->check(whole_number(0, kMaxMonitor));
+    app.add_flag(
+        "--presenter-window", o.presenter_window,
+        "projector mode: the presenter's window (panel, notes, next step, clock) beside the projected "
+        "one even on one monitor (to rehearse); with two monitors it comes by itself");
     app.add_flag("--hud", o.hud, "heads-up display: time per step, speed-up over the CPU, % of peak (F2)");
     app.add_flag("--show-keys", o.show_keys)->group("");  // tests: the key list (F1) from the first frame
     app.add_flag("--reset-settings", o.reset_settings,
@@ -414,9 +424,11 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
                   2);
     if (o.headless || o.frames || !o.screenshot.empty() || !p.sizes.empty())
       return fail("--headless, --frames and --screenshot are run options, not bench options", 2);
-    if (o.ui_scale || o.projector || o.reset_settings || o.hud)
-      return fail("--ui-scale, --projector, --hud and --reset-settings are run options, not bench options",
-                  2);
+    if (o.ui_scale || o.projector || o.reset_settings || o.hud || o.monitor || o.presenter_window)
+      return fail(
+          "--ui-scale, --projector, --monitor, --presenter-window, --hud and --reset-settings are run "
+          "options, not bench options",
+          2);
   }
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);

@@ -60,6 +60,8 @@ struct Options {
   // not given; nothing given here is written back to them.
   std::optional<float> ui_scale;    // --ui-scale S, 0.75..4
   bool projector = false;           // --projector: fullscreen, light theme, scale 2, HUD, compact panel
+  std::optional<int> monitor;       // --monitor N: the monitor projector mode fills
+  bool presenter_window = false;    // --presenter-window: the presenter's window even on one monitor
   bool reset_settings = false;      // --reset-settings: forget the saved settings first
   bool hud = false;                 // --hud: the heads-up display on (F2)
   bool show_keys = false;           // the key list (F1) open from the first frame (tests; not in --help)

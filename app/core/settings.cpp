@@ -132,9 +132,21 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
         continue;
       }
       (k == "window_width" ? s.window_width : s.window_height) = static_cast<int>(v);
+    } else if (k == "monitor") {
+      if (!node.is_integer()) {
+        bad(std::string("must be a monitor's number (0, 1, ...), not ") + toml_type_name(node));
+        continue;
+      }
+      const int64_t v = node.value<int64_t>().value_or(-1);
+      if (v < 0 || v > kMaxMonitor) {
+        bad("is " + std::to_string(v) + ", outside 0.." + std::to_string(kMaxMonitor));
+        continue;
+      }
+      s.monitor = static_cast<int>(v);
     } else {
       r.problems.push_back(at + "unknown setting " + text::quote(k) +
-                           " (known: ui_scale, theme, hud, last_demo, window_width, window_height); ignored");
+                           " (known: ui_scale, theme, hud, last_demo, window_width, window_height, monitor); "
+                           "ignored");
     }
   }
   return r;
@@ -160,7 +172,8 @@ SettingsLoad load_settings(const fs::path& path) {
 namespace {
 
 // The keys gpulab owns, in the order a fresh file lists them.
-constexpr const char* kKeys[] = {"ui_scale", "theme", "hud", "last_demo", "window_width", "window_height"};
+constexpr const char* kKeys[] = {"ui_scale",     "theme",         "hud",    "last_demo",
+                                 "window_width", "window_height", "monitor"};
 
 // Key `k`'s value in TOML, or "" when the file leaves it out (no UI scale chosen, no last demo).
 std::string value_text(const Settings& s, std::string_view k) {
@@ -176,6 +189,7 @@ std::string value_text(const Settings& s, std::string_view k) {
   if (k == "hud") return s.hud ? "true" : "false";
   if (k == "last_demo") return s.last_demo.empty() ? std::string() : "\"" + s.last_demo + "\"";
   if (k == "window_width") return std::to_string(s.window_width);
+  if (k == "monitor") return s.monitor ? std::to_string(*s.monitor) : std::string();
   return std::to_string(s.window_height);
 }
 
@@ -256,6 +270,10 @@ std::string settings_to_toml(const Settings& s) {
   if (!s.last_demo.empty()) out << "last_demo = " << value_text(s, "last_demo") << "\n";
   out << "window_width = " << value_text(s, "window_width") << "\n";
   out << "window_height = " << value_text(s, "window_height") << "\n";
+  if (s.monitor) {
+    out << "# the monitor projector mode fills (0-based; left out: the one the window is not on)\n";
+    out << "monitor = " << value_text(s, "monitor") << "\n";
+  }
   return out.str();
 }
 

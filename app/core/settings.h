@@ -23,6 +23,7 @@ inline constexpr float kMinUiScale = 0.75f;
 inline constexpr float kMaxUiScale = 4.0f;
 inline constexpr int kMinWindowEdge = 200;
 inline constexpr int kMaxWindowEdge = 16384;
+inline constexpr int kMaxMonitor = 15;
 
 struct Settings {
   std::optional<float> ui_scale;  // none: the display's content scale
@@ -31,6 +32,8 @@ struct Settings {
   std::string last_demo;  // empty: none yet
   int window_width = 1600;
   int window_height = 900;
+  // The monitor projector mode fills (0-based, as the system lists them); none: chosen (monitors.h).
+  std::optional<int> monitor;
 
   bool operator==(const Settings&) const = default;
 };

@@ -157,22 +157,73 @@ class GlfwWindow final : public Platform {
 
   bool fullscreen() const override { return glfwGetWindowMonitor(window_) != nullptr; }
 
+  std::vector<Monitor> monitors() const override {
+    std::vector<Monitor> out;
+    int n = 0;
+    GLFWmonitor** list = glfwGetMonitors(&n);
+    GLFWmonitor* primary = glfwGetPrimaryMonitor();
+    for (int i = 0; i < n; ++i) {
+      Monitor m;
+      const char* name = glfwGetMonitorName(list[i]);
+      m.name = name ? name : "monitor " + std::to_string(i);
+      glfwGetMonitorPos(list[i], &m.x, &m.y);
+      if (const GLFWvidmode* mode = glfwGetVideoMode(list[i])) {
+        m.w = mode->width;
+        m.h = mode->height;
+      }
+      m.primary = list[i] == primary;
+      out.push_back(m);
+    }
+    return out;
+  }
+  bool window_rect(int* x, int* y, int* w, int* h) const override {
+    glfwGetWindowPos(window_, x, y);
+    glfwGetWindowSize(window_, w, h);
+    return true;
+  }
+  void make_current() override { glfwMakeContextCurrent(window_); }
+
   void set_fullscreen(bool on) override {
-    if (on == fullscreen()) return;
-    if (on) {
-      GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-      const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
-      if (!mode) return;  // no monitor to go fullscreen on: stay windowed
+    if (!on) {
+      set_windowed();
+      return;
+    }
+    set_fullscreen_on(-1);
+  }
+  void set_fullscreen_on(int index) override {
+    int n = 0;
+    GLFWmonitor** list = glfwGetMonitors(&n);
+    if (n == 0) return;  // no monitor to go fullscreen on: stay windowed
+    if (index < 0 || index >= n) {
+      // The monitor holding most of the window (fullscreen already: the one it is on).
+      if (GLFWmonitor* now = glfwGetWindowMonitor(window_)) {
+        for (int i = 0; i < n; ++i)
+          if (list[i] == now) index = i;
+      } else {
+        int x = 0, y = 0, w = 0, h = 0;
+        window_rect(&x, &y, &w, &h);
+        index = std::max(0, monitor_of(monitors(), x, y, w, h));
+      }
+    }
+    GLFWmonitor* monitor = list[index];
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    if (!mode) return;
+    if (glfwGetWindowMonitor(window_) == monitor) return;
+    if (!fullscreen()) {
       glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
       glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
-      glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-    } else {
-      glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_,
-                           GLFW_DONT_CARE);
     }
-    // Some drivers reset the swap interval when the window changes monitor.
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    set_vsync(vsync_);  // some drivers reset the swap interval when the window changes monitor
+  }
+  void set_windowed() {
+    if (!fullscreen()) return;
+    glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_,
+                         GLFW_DONT_CARE);
     set_vsync(vsync_);
   }
+  std::unique_ptr<SecondWindow> open_second_window(int index, const std::string& title,
+                                                   std::string* why) override;
 
   void set_title(const std::string& title) override { glfwSetWindowTitle(window_, title.c_str()); }
   void on_drop(std::function<void(std::vector<std::string>)> callback) override {
@@ -189,6 +240,64 @@ class GlfwWindow final : public Platform {
   std::function<void(std::vector<std::string>)> drop_callback_;
   ContextInfo info_;
 };
+
+class GlfwSecondWindow final : public SecondWindow {
+ public:
+  explicit GlfwSecondWindow(GLFWwindow* w) : window_(w) {}
+  ~GlfwSecondWindow() override {
+    if (window_) glfwDestroyWindow(window_);
+  }
+  bool should_close() const override { return glfwWindowShouldClose(window_) != 0; }
+  void make_current() override { glfwMakeContextCurrent(window_); }
+  void swap_buffers() override { glfwSwapBuffers(window_); }
+  int framebuffer_width() const override {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return w;
+  }
+  int framebuffer_height() const override {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return h;
+  }
+  GLFWwindow* glfw_window() override { return window_; }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+};
+
+std::unique_ptr<SecondWindow> GlfwWindow::open_second_window(int index, const std::string& title,
+                                                             std::string* why) {
+  const std::vector<Monitor> ms = monitors();
+  int x = 60, y = 60, w = 1280, h = 800;
+  if (index >= 0 && index < static_cast<int>(ms.size())) {
+    const Monitor& m = ms[static_cast<size_t>(index)];
+    w = std::max(400, m.w * 3 / 4);
+    h = std::max(300, m.h * 3 / 4);
+    x = m.x + (m.w - w) / 2;
+    y = m.y + (m.h - h) / 2;
+  }
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* second = glfwCreateWindow(w, h, title.c_str(), nullptr, window_);  // shares window_'s objects
+  if (!second) {
+    *why = "glfwCreateWindow failed: " +
+           (g_glfw_last_error.empty() ? std::string("no reason given") : g_glfw_last_error);
+    return nullptr;
+  }
+  glfwSetWindowPos(second, x, y);
+  glfwShowWindow(second);
+  glfwMakeContextCurrent(second);
+  glfwSwapInterval(0);  // the projected window's swap paces the frames
+  glfwMakeContextCurrent(window_);
+  return std::make_unique<GlfwSecondWindow>(second);
+}
 
 }  // namespace
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/monitors.h"
+
 struct GLFWwindow;
 
 namespace gpulab::platform {
@@ -18,6 +20,18 @@ struct ContextInfo {
   std::string egl_device;   // headless: which EGL device was chosen and why
   bool software = false;    // Mesa llvmpipe/softpipe: no CUDA-GL interop possible
   int cuda_device = -1;     // CUDA device driving this context, -1 when unknown or none
+};
+
+// A second window sharing the first one's GL objects (the presenter's window in projector mode).
+class SecondWindow {
+ public:
+  virtual ~SecondWindow() = default;
+  virtual bool should_close() const = 0;
+  virtual void make_current() = 0;  // its GL context (the caller makes the first one current again)
+  virtual void swap_buffers() = 0;  // never waits for the display: the projected window paces frames
+  virtual int framebuffer_width() const = 0;
+  virtual int framebuffer_height() const = 0;
+  virtual GLFWwindow* glfw_window() = 0;
 };
 
 class Platform {
@@ -40,6 +54,20 @@ class Platform {
   // Files dropped on the window (never called headless).
   virtual void on_drop(std::function<void(std::vector<std::string>)> callback) = 0;
   virtual GLFWwindow* glfw_window() { return nullptr; }
+  // The monitors (none headless) and the window's rectangle on the desktop (false when unknown).
+  virtual std::vector<Monitor> monitors() const { return {}; }
+  virtual bool window_rect(int* x, int* y, int* w, int* h) const { return false; }
+  // Fullscreen on monitor `index` (-1: the one holding most of the window).
+  virtual void set_fullscreen_on(int index) { set_fullscreen(true); }
+  // Makes this window's GL context current (after a second window's).
+  virtual void make_current() {}
+  // A second window `title` on monitor `index` (most of that monitor, not fullscreen), its context sharing
+  // this one's objects; null and *why when there is none to be had (headless).
+  virtual std::unique_ptr<SecondWindow> open_second_window(int index, const std::string& title,
+                                                           std::string* why) {
+    *why = "a headless run has no second window";
+    return nullptr;
+  }
   virtual const ContextInfo& info() const = 0;
 };
 

@@ -41,6 +41,7 @@ struct Look {
   bool light = false;      // the light theme
   bool projector = false;  // projector mode
   float ui_scale = 1;
+  bool notes = true;  // the presenter's notes may be drawn here (never on a projected screen)
 };
 
 // A notice for the toasts (and stderr): its text and when it was said (steady seconds).

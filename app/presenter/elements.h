@@ -172,6 +172,7 @@ class LessonElement : public Element {
   std::string_view name() const override { return kName; }
   bool open() const { return player_ != nullptr; }
   const LessonPlayer* player() const { return player_.get(); }
+  double opened_at() const { return opened_at_; }
   bool open_file(Session& s, const std::filesystem::path& path, int first_step, std::string* error);
   void go_to_step(Session& s, int k);
   void close();
@@ -187,6 +188,7 @@ class LessonElement : public Element {
 
  private:
   std::unique_ptr<LessonPlayer> player_;
+  double opened_at_ = 0;  // when it was opened (the presenter's clock)
   bool to_front_ = false;
   char path_input_[1024] = {};
   std::optional<std::vector<std::filesystem::path>> shipped_;  // listed on the tab's first draw

@@ -71,8 +71,15 @@ struct LayoutReport {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     std::vector<std::string> lines;  // as drawn (merged: "text (3x)")
   } toasts;
-  bool blanked = false;              // the projected view is blanked (B / W)
-  bool ladder = false;               // the ladder has the screen
+  bool blanked = false;  // the projected view is blanked (B / W)
+  bool ladder = false;   // the ladder has the screen
+  // The presenter's window (projector mode with two monitors, or --presenter-window).
+  struct Presenter {
+    bool shown = false;
+    int monitor = -1;
+    bool notes_shown = false;  // the step's notes are there
+    std::string next, clock;   // the next step's title, the time since the lesson opened
+  } presenter;
   std::vector<std::string> running;  // the running demo's variant of each active stage
 };
 

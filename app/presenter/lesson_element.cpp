@@ -38,6 +38,7 @@ bool LessonElement::open_file(Session& s, const std::filesystem::path& path, int
     return false;
   }
   player_ = std::make_unique<LessonPlayer>(std::move(*r.lesson));
+  opened_at_ = s.now();
   to_front_ = true;
   s.notify(lesson_opened_notice(player_->lesson()));
   go_to_step(s, first_step);
@@ -220,7 +221,7 @@ void LessonElement::tab_ui(Session& s) {
   }
   // The presenter's notes: here only (the compact panel of projector mode never draws this tab).
   const LessonStep* st = player_->step();
-  if (st && !st->notes.empty() && !s.look().projector) {
+  if (st && !st->notes.empty() && s.look().notes) {
     ImGui::Separator();
     ImGui::TextDisabled("notes");
     ImGui::TextWrapped("%s", st->notes.c_str());

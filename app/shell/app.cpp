@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -28,8 +29,10 @@
 #include "presenter/elements.h"
 #include "presenter/ladder_command.h"
 #include "presenter/ladder_view.h"
+#include "presenter/lesson_player.h"
 #include "presenter/recorder.h"
 #include "shell/bench_driver.h"
+#include "shell/presenter_window.h"
 #include "shell/session.h"
 #include "ui/panels.h"
 
@@ -43,6 +46,13 @@ void queue_key(GLFWwindow*, int key, int, int action, int mods) {
   if (g_key_queue && (action == GLFW_PRESS || action == GLFW_REPEAT))
     g_key_queue->push_back({key, mods, action == GLFW_REPEAT});
 }
+}  // namespace
+
+// The presenter's window sends its key presses to the same queue: a clicker works whichever window
+// has the focus.
+PresenterWindow::KeyCallback app_key_callback() { return queue_key; }
+
+namespace {
 
 // SIGINT / SIGTERM in a window run: the loop ends after the frame, the settings are saved.
 volatile std::sig_atomic_t g_stop = 0;
@@ -100,7 +110,6 @@ bool App::init(std::string* error) {
     }
   }
   platform::Platform& pf = *platform_;
-  if (options_.projector) set_projector(true);
   if (options_.hud) element<presenter::HudElement>()->set_on(true);
   element<presenter::HelpElement>()->set_on(options_.show_keys);
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
@@ -123,6 +132,8 @@ bool App::init(std::string* error) {
     ImGui_ImplGlfw_InitForOpenGL(pf.glfw_window(), true);
   }
   ImGui_ImplOpenGL3_Init("#version 450 core");
+  // After ImGui: projector mode may open the presenter's window, with an ImGui context of its own.
+  if (options_.projector) set_projector(true);
 
   pf.on_drop([this](std::vector<std::string> paths) {
     for (const auto& p : paths) {
@@ -172,7 +183,7 @@ bool App::init(std::string* error) {
       s.notify(why_not);
     }
   }
-  clock_.last_time = now_seconds();
+  clock_.last_time = clock_.started_at = now_seconds();
   return true;
 }
 
@@ -185,6 +196,7 @@ void App::shutdown() {
     } catch (...) {
     }
   }
+  presenter_.reset();  // its ImGui context and window, while the first context is there
   if (session_) session_->set_elements(nullptr);
   elements_.clear();
   if (session_) session_->detach();
@@ -346,7 +358,7 @@ presenter::ScreenLayout App::lay_out(const Frame& f) {
   in.height = io.DisplaySize.y;
   in.ui_scale = f.ui_scale;
   in.projector = view_.projector.has_value();
-  in.panel = view_.ui_visible;
+  in.panel = view_.ui_visible && !presenter_;  // with a presenter's window the panel is there
   in.compact = view_.compact;
   // Projector mode folds the compact panel to a strip while the mouse rests (3 s).
   in.collapsed = view_.compact && session_->now() - view_.mouse_moved_at > 3.0;
@@ -375,7 +387,9 @@ void App::frame() {
   // A new scale or theme (or a new HUD size for a resized framebuffer): restyle, rebuild the fonts.
   appearance_.update(f.ui_scale, view_.theme, f.height, clock_.frame_index > 0);
   if (std::string p = appearance_.take_problem(); !p.empty()) s.notify(p);
-  s.set_look({&appearance_.fonts(), view_.theme == Theme::Light, view_.projector.has_value(), f.ui_scale});
+  // The notes are never on a projected screen: with a presenter's window they are there.
+  s.set_look({&appearance_.fonts(), view_.theme == Theme::Light, view_.projector.has_value(), f.ui_scale,
+              !view_.projector.has_value()});
 
   ImGuiIO& io = ImGui::GetIO();
   if (pf.glfw_window()) {
@@ -485,6 +499,13 @@ void App::frame() {
   }
   for (auto& e : elements_) e->after_frame(s, target, f.width, f.height, pf.headless());
   pf.swap_buffers();
+  if (presenter_ && presenter_->should_close()) presenter_.reset();
+  if (presenter_) {
+    presenter_->frame(
+        f.ui_scale, view_.theme, dt, [&](float w, float h) { draw_presenter(f, w, h); }, pf);
+  } else {
+    report_.presenter = {};
+  }
   ++clock_.frame_index;
   if (!pf.fullscreen() && io.DisplaySize.x >= kMinWindowEdge && io.DisplaySize.y >= kMinWindowEdge) {
     const int w = std::min(static_cast<int>(io.DisplaySize.x), kMaxWindowEdge);
@@ -534,6 +555,64 @@ int App::run() {
   // What the last frame showed, for the window tests (they close the window, then read it).
   if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
   return 0;
+}
+
+void App::draw_presenter(Frame& f, float width, float height) {
+  ShellSession& s = *session_;
+  presenter::Look look = s.look();
+  look.notes = true;
+  s.set_look(look);
+  presenter::LayoutReport::Presenter& rp = report_.presenter;
+  rp = {};
+  rp.shown = true;
+  rp.monitor = presenter_->monitor();
+  // The left column: the clock, the step, its notes and the next step, in large type.
+  const float left = std::floor(width * 0.42f);
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(left, height), ImGuiCond_Always);
+  ImGui::Begin("Presenter", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  ImGui::PushTextWrapPos(0.0f);
+  const auto* lesson = element<presenter::LessonElement>();
+  const presenter::LessonPlayer* player = lesson ? lesson->player() : nullptr;
+  const int since = static_cast<int>(s.now() - (player ? lesson->opened_at() : clock_.started_at));
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%d:%02d", since / 60, since % 60);
+  rp.clock = clock;
+  ImGui::SetWindowFontScale(1.6f);
+  ImGui::Text("%s", clock);
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::TextDisabled("%s", player ? "since the lesson opened" : "since gpulab started");
+  ImGui::Separator();
+  if (player) {
+    ImGui::Text("%s", player->lesson().title.c_str());
+    ImGui::TextDisabled("%s", player->progress().c_str());
+    if (const presenter::LessonStep* st = player->step()) {
+      ImGui::SetWindowFontScale(1.25f);
+      ImGui::TextWrapped("%s", st->notes.empty() ? "(no notes for this step)" : st->notes.c_str());
+      ImGui::SetWindowFontScale(1.0f);
+      rp.notes_shown = !st->notes.empty();
+    }
+    const int next = player->current() + 1;
+    if (next < player->size()) {
+      rp.next = player->lesson().steps[static_cast<size_t>(next)].title;
+      ImGui::Separator();
+      ImGui::TextDisabled("next (PageDown):");
+      ImGui::TextWrapped("%s", rp.next.c_str());
+    }
+  } else {
+    ImGui::TextWrapped(
+        "No lesson is open: the Lesson tab opens one; PageDown / PageUp then step through it.");
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+  // The right: the whole panel (the projected window has none).
+  const bool compact = view_.compact;
+  view_.compact = false;
+  draw_ui(f, presenter::Rect{left, 0, width, height});
+  view_.compact = compact;
+  look.notes = false;
+  s.set_look(look);
 }
 
 int App::run_headless() {

@@ -23,6 +23,7 @@ namespace platform {
 class Platform;
 }
 class ShellSession;
+class PresenterWindow;
 
 class App {
  public:
@@ -55,6 +56,7 @@ class App {
   void draw_status();                         // the backend's line and the demo's start error
   void draw_caption(const presenter::Rect& region);
   void draw_view_controls();
+  void draw_presenter(Frame& f, float width, float height);  // the presenter's window (presenter_window.h)
   Input read_input(const Frame& f);
   void select_demo(size_t index);
   bool write_screenshot(const std::filesystem::path& path);
@@ -117,12 +119,14 @@ class App {
     int frame_index = 0;
     double last_time = 0;
     int last_steps_per_frame = 1;
+    double started_at = 0;
     RollingSeries frame_ms{"frame", "ms"};
   } clock_;
   struct Keys {
     std::vector<KeyPress> queue;
     std::vector<int> demo;  // this frame's key presses the app did not take
   } keys_;
+  std::unique_ptr<PresenterWindow> presenter_;  // projector mode's second window, when there is one
   std::string backend_banner_;
   presenter::ScreenLayout layout_;  // this frame's regions
   PanelLayout report_;

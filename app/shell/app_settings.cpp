@@ -16,10 +16,13 @@
 #include "platform/platform.h"
 #include "presenter/elements.h"
 #include "shell/app.h"
+#include "shell/presenter_window.h"
 #include "shell/session.h"
 #include "ui/theme.h"
 
 namespace gpulab {
+
+PresenterWindow::KeyCallback app_key_callback();  // app.cpp: the app's key queue
 namespace {
 double seconds_now() {
   using namespace std::chrono;
@@ -124,8 +127,25 @@ void App::set_projector(bool on) {
     hud->set_on(true);
     view_.compact = true;
     view_.ui_visible = true;
-    pf.set_fullscreen(true);
+    // Full-screen on the projector; with two monitors (or --presenter-window) the presenter's window
+    // on the other (platform/monitors.h).
+    const std::vector<platform::Monitor> monitors = pf.monitors();
+    int x = 0, y = 0, w = 0, h = 0;
+    pf.window_rect(&x, &y, &w, &h);
+    const int chosen = options_.monitor ? *options_.monitor : store_.settings.monitor.value_or(-1);
+    const platform::Placement p = platform::place_windows(monitors, x, y, w, h, chosen);
+    if (!p.note.empty() && !monitors.empty()) session_->notify("projector mode: " + p.note);
+    if ((p.presenter >= 0 || options_.presenter_window) && !pf.headless()) {
+      std::string why;
+      presenter_ = PresenterWindow::open(pf, p.presenter, app_key_callback(), &why);
+      if (!presenter_) session_->notify("no presenter's window: " + why);
+    }
+    if (p.projected >= 0)
+      pf.set_fullscreen_on(p.projected);
+    else
+      pf.set_fullscreen(true);
   } else {
+    presenter_.reset();
     const View::ProjectorRestore r = *view_.projector;
     view_.projector.reset();
     view_.chosen_scale = r.scale;
@@ -270,6 +290,11 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                  {"lines", l.toasts.lines}};
   j["blanked"] = l.blanked;
   j["ladder"] = l.ladder;
+  j["presenter"] = {{"shown", l.presenter.shown},
+                    {"monitor", l.presenter.monitor},
+                    {"notes_shown", l.presenter.notes_shown},
+                    {"next", l.presenter.next},
+                    {"clock", l.presenter.clock}};
   j["running"] = l.running;
   j["counters"] = {{"tab_open", l.counters.tab_open},
                    {"unavailable", l.counters.unavailable},

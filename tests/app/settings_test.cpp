@@ -89,6 +89,7 @@ TEST_F(SettingsFile, RoundTrip) {
   s.last_demo = "nbody";
   s.window_width = 1920;
   s.window_height = 1080;
+  s.monitor = 1;
   ASSERT_EQ(save_settings(path(), s), "");  // creates gpulab/ inside the config folder
   const SettingsLoad r = load();
   EXPECT_TRUE(r.found);
@@ -104,7 +105,18 @@ TEST_F(SettingsFile, RoundTrip) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_HAS(text, "theme = \"dark\"");
   EXPECT_HAS(text, "window_width = 1920");
+  EXPECT_HAS(text, "monitor = 1");
   EXPECT_EQ(text.find("ui_scale ="), std::string::npos);
+}
+
+TEST_F(SettingsFile, TheMonitorIsANumberInRange) {
+  EXPECT_EQ(parse_settings("monitor = 2\n", "s.toml").settings.monitor, 2);
+  for (const char* bad : {"monitor = -1\n", "monitor = 16\n", "monitor = \"HDMI-1\"\n", "monitor = 1.5\n"}) {
+    const SettingsLoad r = parse_settings(bad, "s.toml");
+    EXPECT_FALSE(r.settings.monitor.has_value()) << bad;
+    ASSERT_EQ(r.problems.size(), 1u) << bad;
+    EXPECT_NE(r.problems.front().find("monitor"), std::string::npos) << r.problems.front();
+  }
 }
 
 TEST_F(SettingsFile, GoodEntriesAreUsedWhereOthersAreBad) {

@@ -16,6 +16,7 @@
 #include "matrix/matrix.h"
 #include "nbody/nbody.h"
 #include "rotate/rotate.h"
+#include "transfers/transfers.h"
 
 namespace gpulab {
 namespace {
@@ -174,6 +175,9 @@ TEST(VariantRecord, DemoStagesShowTheirTables) {
       ASSERT_EQ(shown.size(),
                 matrix::variants().size());  // the default op's stage (transpose) first, as the table
       expect_rows(matrix::variants(), 0);
+    } else if (demo->name() == "transfers") {
+      ASSERT_EQ(shown.size(), transfers::variants().size());  // grouped by stage, in stage order
+      expect_rows(transfers::variants(), 0);
     } else {
       ADD_FAILURE() << "a demo this test does not know";
     }

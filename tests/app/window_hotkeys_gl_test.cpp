@@ -221,3 +221,30 @@ TEST(WindowClicker, AbEndsOnTheVariantThatRanBeforeIt) {
   ASSERT_FALSE(j["running"].empty());
   EXPECT_EQ(j["running"][0].get<std::string>(), "cpu-lut");
 }
+
+TEST(WindowPresenter, TheNotesAreOnThePresentersWindowAndThePictureOnTheProjectedOne) {
+  // Xvfb has one monitor: --presenter-window opens the presenter's window anyway (the way to rehearse
+  // on one screen); with two monitors projector mode opens it by itself (monitors_test.cpp).
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
+  RunningApp app("gpulab-window-presenter-", "--projector --presenter-window --lesson " + lesson.string() +
+                                                 " --layout-report layout.json");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  key("Next");  // PageDown, from whichever of the two windows has the focus
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
+  app.stop();
+  std::ifstream in(dir / "layout.json");
+  ASSERT_TRUE(in) << "no layout report written at exit";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  const nlohmann::json& p = j["presenter"];
+  EXPECT_TRUE(p["shown"].get<bool>()) << p;
+  EXPECT_TRUE(p["notes_shown"].get<bool>()) << "the step's notes are on the presenter's window";
+  EXPECT_FALSE(p["next"].get<std::string>().empty()) << "the next step is named";
+  EXPECT_FALSE(j["regions"].contains("panel")) << "the projected window has no panel: " << j["regions"];
+  EXPECT_TRUE(j["regions"].contains("view"));
+  EXPECT_EQ(j["lesson"]["step"].get<int>(), 2) << "PageDown went to the lesson";
+}

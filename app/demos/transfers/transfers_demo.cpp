@@ -1,6 +1,8 @@
 // The transfers demo: its options, stages, engines, the frame's runs, probes and batch mode.
 #include "demos/transfers/transfers_demo.h"
 
+#include "core/timings.h"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -15,6 +17,11 @@
 #include "demos/common/stage_table.h"
 
 namespace gpulab {
+
+namespace {
+// The timing section of a step (a transfer, or a pass of the pipeline).
+constexpr const char* kStepSection = "step";
+}  // namespace
 
 using transfers::Backend;
 
@@ -301,6 +308,13 @@ void TransfersDemo::compute(Frame& frame) {
   if (!err.empty() && err != last_error_) notify(err);
   last_error_ = err;
   last_runs_ = err.empty() ? 1 : 0;
+  // The step's time in the timings (the HUD's and the panel's read-out): one transfer of --bytes, or
+  // one pass of the pipeline.
+  if (err.empty() && ctx_->timings) {
+    const double ms = stage_ == kBandwidthStage ? (last_gbps_ > 0 ? double(bytes_) / (last_gbps_ * 1e6) : 0.0)
+                                                : timeline_.total_ms;
+    if (ms > 0) ctx_->timings->cpu(kStepSection, ms);
+  }
 }
 
 std::string TransfersDemo::verify() {
@@ -395,7 +409,16 @@ std::vector<KernelInfo> TransfersDemo::kernels() const {
   return {};
 }
 
-std::vector<Throughput> TransfersDemo::throughput() const { return {}; }
+std::vector<Throughput> TransfersDemo::throughput() const {
+  // Bytes moved a step: the transfer's, or the pipeline's (H2D and D2H of the whole buffer).
+  Throughput t;
+  t.section = kStepSection;
+  t.steps = last_runs_;
+  t.label = stage_ == kBandwidthStage ? "transfer (per copy)" : "pipeline (per pass)";
+  t.items_per_step = stage_ == kBandwidthStage ? double(bytes_) : 2.0 * double(pipeline_.bytes);
+  t.item_unit = "bytes over the bus";
+  return {t};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Batch.
