@@ -87,6 +87,8 @@ struct Options {
   // Counters mode (`gpulab counters`): headless, the GPU's counters for the demo's variants.
   std::string counters_json, counters_csv;
   std::vector<std::string> counters_variants;  // counters --variant ID (any number; default: all)
+  bool counters_phase_times = false;  // counters --phase-times: where each measurement's host time went
+  int counters_repeats = 1;           // counters --repeats N: measurements of each variant (the last shown)
 };
 
 struct ParseResult {
