@@ -390,7 +390,8 @@ struct Counters::Impl {
   const std::vector<uint8_t>* config = nullptr;
   int passes = 0;
   CUpti_RangeProfiler_Object* held = nullptr;  // keep-enabled: enabled, not started, between measurements
-  bool user_replay_refused = false;            // SetConfig refused user replay: kernel replay from then on
+  bool user_replay_refused = false;            // CUPTI refused user replay: kernel replay from then on
+  bool kept_image_refused = false;  // SetConfig refused a kept counter data image: one made each time
 
   Impl() { ++g_counters_alive; }
   ~Impl() {
@@ -629,7 +630,8 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
     EnabledProfiler profiler(object);
     timer.mark("enable");
     std::vector<uint8_t> data;
-    if (st.keep_data_image)
+    const bool keep_image = st.keep_data_image && !im.kept_image_refused;
+    if (keep_image)
       data = im.data_images.get(im.key(), [&] { return Impl::make_data_image(profiler.get()); });
     else
       data = Impl::make_data_image(profiler.get());
@@ -651,8 +653,15 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
       return cuptiRangeProfilerSetConfig(&p);
     };
     CUptiResult configured = set_config(user_replay);
+    if (configured != CUPTI_SUCCESS && keep_image) {  // a CUPTI that wants each profiler's own image
+      im.kept_image_refused = true;
+      r.strategy += " (kept image refused)";
+      data = Impl::make_data_image(profiler.get());
+      configured = set_config(user_replay);
+    }
     if (configured != CUPTI_SUCCESS && user_replay) {  // a CUPTI that refuses user replay with auto range
       im.user_replay_refused = true;
+      r.strategy += " (user replay refused)";
       user_replay = false;
       configured = set_config(false);
     }
@@ -671,8 +680,10 @@ CounterResult Counters::attempt(const std::function<void()>& launch, bool* launc
     timer.mark("sync");
     launches.end();
     timer.mark("unsubscribe");
-    if (!profiler.stop())
+    if (!profiler.stop()) {
+      if (user_replay) im.user_replay_refused = true;  // (the next measurements in kernel replay)
       throw CuptiFailure{"CUPTI did not submit every pass of the metric set in one step", false};
+    }
     timer.mark("stop");
     size_t dropped = 0;
     {
