@@ -587,12 +587,9 @@ TEST(ImageDecode, ACallersSizeLimitIsAskedFromTheHeaderBeforeDecoding) {
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.image.width, 20000);
   EXPECT_EQ(r.image.pixels[5], uint8_t(35));
-  // Before decoding: a file whose compressed data are corrupt is refused for its size, not its data.
-  Bytes broken = png;
-  const size_t idat =
-      std::string_view(reinterpret_cast<const char*>(broken.data()), broken.size()).find("IDAT");
-  ASSERT_NE(idat, std::string_view::npos);
-  broken[idat + 6] ^= 0xFF;  // (into the zlib stream)
+  // Before decoding: a file whose compressed data are not zlib's at all is refused for its size, not
+  // its data.
+  const Bytes broken = png_with_idat(20000, 3, 8, 0, Bytes(64, 0xFF));
   EXPECT_NE(decode(broken, "wide.png").error.find("corrupt"), std::string::npos) << decode(broken, "x").error;
   EXPECT_EQ(decode(broken, "wide.png", limit).error, "cannot read wide.png: over the test's limit");
   // And a header past the readers' own limit is refused by them first.
