@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -20,16 +21,44 @@ std::string duration_text(double s) {
   return buf;
 }
 
+std::string long_run_line(std::string_view what, double seconds, double done_seconds, std::string_view how) {
+  if (!(seconds > 10) || !std::isfinite(seconds)) return {};
+  std::string line = "gpulab: " + std::string(what) + ": about " + duration_text(seconds);
+  if (done_seconds >= 0) line += " in all, " + duration_text(seconds - done_seconds) + " more";
+  return line + " (" + (how.empty() ? std::string() : std::string(how) + "; ") + "Ctrl+C stops)";
+}
+
+bool say_long_run(std::string_view what, double seconds, std::string_view how,
+                  const std::function<void(const std::string&)>& say) {
+  const std::string line = long_run_line(what, seconds, -1, how);
+  if (line.empty()) return false;
+  if (say)
+    say(line);
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+  return true;
+}
+
+double sample_seconds(const std::function<void()>& sample) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  int runs = 0;
+  double elapsed = 0;
+  do {
+    sample();
+    ++runs;
+    elapsed = std::chrono::duration<double>(clock::now() - t0).count();
+  } while (elapsed < 0.02 && runs < 64);
+  return elapsed / runs;
+}
+
 std::string batch_estimate(long long steps, long long done, double elapsed, std::string_view unit) {
   if (done <= 0 || elapsed <= 0 || done >= steps) return {};
   const double total = elapsed / double(done) * double(steps);
-  if (total <= 10) return {};
-  char buf[160];
-  std::snprintf(buf, sizeof buf,
-                "gpulab: %lld %.*s at about %.3g a second: about %s in all, %s more (Ctrl+C stops)", steps,
-                static_cast<int>(unit.size()), unit.data(), double(done) / elapsed,
-                duration_text(total).c_str(), duration_text(total - elapsed).c_str());
-  return buf;
+  char what[128];
+  std::snprintf(what, sizeof what, "%lld %.*s at about %.3g a second", steps, static_cast<int>(unit.size()),
+                unit.data(), double(done) / elapsed);
+  return long_run_line(what, total, elapsed);
 }
 
 void run_batch_steps(long long steps, const std::function<void(int)>& advance, std::string_view unit,

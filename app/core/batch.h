@@ -19,6 +19,18 @@ void run_batch_steps(long long steps, const std::function<void(int)>& advance, s
 // (Ctrl+C stops)", or "" when the run looks like taking at most 10 s.
 std::string batch_estimate(long long steps, long long done, double elapsed, std::string_view unit);
 
+// The one wording of every estimate gpulab gives up front: "gpulab: <what>: about <total>[ in all,
+// <rest> more] (<how>; Ctrl+C stops)", or "" when `seconds` is at most 10 s (or not a number).
+// done_seconds >= 0: that much has run already (the rest is said too); how: where the figure comes from.
+std::string long_run_line(std::string_view what, double seconds, double done_seconds = -1,
+                          std::string_view how = {});
+// Says long_run_line on stderr when it is not empty (say: instead, for tests); true when it said it.
+bool say_long_run(std::string_view what, double seconds, std::string_view how = {},
+                  const std::function<void(const std::string&)>& say = {});
+// Seconds one run of `sample` takes: it runs once, then again until 20 ms have passed (at most 64
+// runs in all); the mean of the runs.
+double sample_seconds(const std::function<void()>& sample);
+
 // "45 s", "12 min", "3.5 h", "2.1 days".
 std::string duration_text(double seconds);
 

@@ -17,6 +17,7 @@
 
 #include "base/stats.h"
 #include "common/cuda_probe.h"
+#include "core/batch.h"
 #include "core/demo.h"
 
 #if defined(GPULAB_HAVE_CUDA)
@@ -242,7 +243,13 @@ std::vector<BenchTargetResult> check_targets(const BenchSuite& suite) {
   return out;
 }
 
-BenchTiming bench_measure(const std::function<double(int steps)>& run, const BenchPlan& plan) {
+BenchTiming bench_measure(const std::function<double(int steps)>& timed_run, const BenchPlan& plan) {
+  double spent_ms = 0;  // the warm-up's and the sizing's runs
+  auto run = [&](int steps) {
+    const double ms = timed_run(steps);
+    spent_ms += ms;
+    return ms;
+  };
   // Warm-up (first launch, layout conversion, caches), then size the repeats. A variant that advances
   // several steps a pass is warmed and sized on whole passes (t1 is still a step's time).
   const int unit = std::max(plan.step_multiple, 1);
@@ -272,6 +279,13 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
   int repeats = plan.repeats;
   // Slow rows (the CPU, a naive kernel at a million bodies) get three repeats, not seven.
   if (t1 * steps > 1500.0) repeats = std::min(repeats, 3);
+  // A row that looks like taking over 10 s (a CPU variant on a huge input) is said once its first
+  // step has been timed: the rest of the row is that step's time over again.
+  if (const std::string line =
+          long_run_line(plan.what.empty() ? "this bench row" : plan.what,
+                        (spent_ms + t1 * double(steps) * repeats) / 1000.0, spent_ms / 1000.0);
+      !line.empty())
+    std::fprintf(stderr, "%s\n", line.c_str());
   RollingSeries per_step("ms", "ms", static_cast<size_t>(repeats));
   for (int r = 0; r < repeats; ++r) per_step.push(run(steps) / steps);
   BenchTiming t;
@@ -284,7 +298,7 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
 }
 
 BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
-                             const Options& o, int steps_per_pass) {
+                             const Options& o, int steps_per_pass, std::string_view what) {
   auto run = [&](int steps) -> double {
 #if defined(GPULAB_HAVE_CUDA)
     if (gpu) return cuda::time_ms(stream, [&] { step(steps); });
@@ -300,6 +314,7 @@ BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gp
   p.steps = o.bench_steps;
   p.repeats = o.bench_repeats;
   p.step_multiple = steps_per_pass;
+  p.what = std::string(what);
   return bench_measure(run, p);
 }
 

@@ -121,6 +121,7 @@ struct BenchPlan {
   int max_steps = 20000;            // GPU: a 5 µs step still fills the repeat
   double calibrate_below_ms = 0.1;  // GPU: a first step under this is timed again as a sized run
   int step_multiple = 1;  // sized runs are whole multiples of this many steps (Probe::steps_per_pass)
+  std::string what;       // the row, as a long row's estimate names it ("" : "this bench row")
 };
 struct BenchTiming {
   int steps = 0, repeats = 0;
@@ -134,9 +135,9 @@ BenchTiming bench_measure(const std::function<double(int steps)>& run, const Ben
 
 // Times `step(steps)` as bench_measure does: with CUDA events on `stream` for GPU rows, with the host
 // clock for CPU rows; --steps and --repeats from the options; sized runs are whole multiples of
-// `steps_per_pass` (Probe::steps_per_pass).
+// `steps_per_pass` (Probe::steps_per_pass). `what` names the row in a long row's estimate.
 BenchTiming bench_time_steps(const std::function<void(int steps)>& step, bool gpu, Stream stream,
-                             const Options& o, int steps_per_pass = 1);
+                             const Options& o, int steps_per_pass = 1, std::string_view what = {});
 
 // The rows to measure: the variants asked for with --variant (default: all of `table`), preceded
 // by the baselines (every id of every group) that were not asked for, marked baseline_only. Throws

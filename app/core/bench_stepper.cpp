@@ -57,8 +57,10 @@ BenchMeasured bench_measure_probe(BenchRow& row, const std::function<Probe()>& m
       if (how.cancelled && how.cancelled()) throw Cancelled();
       p.run(steps);
     };
-    bench_fill(row, bench_time_steps(step, p.gpu, p.stream, o, p.steps_per_pass), p.items_per_step,
-               p.bytes_per_step, p.flops_per_step, peaks, p.gpu);
+    bench_fill(row,
+               bench_time_steps(step, p.gpu, p.stream, o, p.steps_per_pass,
+                                "bench " + row.variant + (row.size.empty() ? "" : " at " + row.size)),
+               p.items_per_step, p.bytes_per_step, p.flops_per_step, peaks, p.gpu);
     m.outcome = BenchOutcome::Measured;
   } catch (const Cancelled& e) {
     row.error = e.what();

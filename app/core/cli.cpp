@@ -259,6 +259,12 @@ struct Parser {
     counters->add_option("--json", o.counters_json, "also write the counters as JSON")
         ->type_name(kOutputPath);
     counters->add_option("--csv", o.counters_csv, "also write the counters as CSV")->type_name(kOutputPath);
+    counters->add_flag("--phase-times", o.counters_phase_times,
+                       "print where each measurement's host time went (and add it to --json)");
+    counters
+        ->add_option("--repeats", o.counters_repeats,
+                     "measure each variant N times (default 1; the last is shown, all are timed)")
+        ->check(whole_number(1, 100));
 
     // Each demo's option groups, bound to a parameters value of its own and remembered so that an
     // option of another demo can be refused.

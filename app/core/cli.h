@@ -47,8 +47,11 @@ struct Options {
   std::vector<std::string> blocks;    // --block N or STAGE=N
   long long steps = -1;               // --steps K: batch runs exactly K steps (-1: not given)
   std::optional<uint64_t> seed;       // --seed S: the demo's random contents
-  std::string init;          // --init NAME: the demo's generated contents (nbody, matrix); "": default
-  bool cpu = false;          // --cpu: force the CPU backend
+  std::string init;  // --init NAME: the demo's generated contents (nbody, matrix); "": default
+  bool cpu = false;  // --cpu: force the CPU backend
+  // GL_MAX_TEXTURE_SIZE of the run's GL context, set by the shell once the context exists (0: not
+  // known): an image demo that shows --image refuses a larger one from its header, before decoding.
+  int gl_max_texture = 0;
   bool software_gl = false;  // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
   bool start_ladder = false;    // --start-ladder: the ladder (F5) from the first frame
@@ -89,6 +92,8 @@ struct Options {
   // Counters mode (`gpulab counters`): headless, the GPU's counters for the demo's variants.
   std::string counters_json, counters_csv;
   std::vector<std::string> counters_variants;  // counters --variant ID (any number; default: all)
+  bool counters_phase_times = false;  // counters --phase-times: where each measurement's host time went
+  int counters_repeats = 1;           // counters --repeats N: measurements of each variant (the last shown)
 };
 
 struct ParseResult {

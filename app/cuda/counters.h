@@ -11,9 +11,12 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cuda/cupti_errors.h"
@@ -71,6 +74,91 @@ KernelCounters sum_kernels(const std::vector<KernelCounters>& kernels);
 // demangled first.
 std::string short_kernel_name(std::string_view range_name);
 
+// One phase of a measurement and the host time it took.
+struct Phase {
+  std::string name;
+  double ms = 0;
+};
+
+// Times consecutive phases: mark(name) closes the phase that began at the previous mark (or at
+// construction). CUDA-free.
+class PhaseTimer {
+ public:
+  PhaseTimer();
+  void mark(std::string name);
+  const std::vector<Phase>& phases() const { return phases_; }
+  // The sum of the phases named in `names` (each may occur more than once).
+  double sum(std::initializer_list<std::string_view> names) const;
+  double total() const;
+
+ private:
+  std::vector<Phase> phases_;
+  double last_ = 0;  // ms on a steady clock
+};
+
+// How a Counters object measures: what it keeps from one measurement to the next and the replay
+// mode. The default keeps everything that does not profile (CUPTI's initialisation, the host
+// object, the configuration image and the counter data image of the metric set, the callback
+// subscriber, with its callbacks off between measurements) and enables the profiler for each
+// measurement only. Chosen by name (parse_counters_strategy) from GPULAB_COUNTERS, for comparison:
+//   main           as gpulab measured before: the counter data image made, the callbacks subscribed
+//                  and kernel replay for each measurement (CUPTI and the configuration kept)
+//   cold           nothing kept: every measurement a first one (CUPTI initialised and released)
+//   kernel-replay  kernel replay even where the set needs one pass (default: user replay, one pass)
+//   image-each     the counter data image made for each measurement
+//   subscribe-each the callbacks subscribed for each measurement
+//   keep-enabled   the profiler held enabled (not started) from one measurement to the next, until
+//                  release(): only for back-to-back measurements (the demo's own steps are not
+//                  measured, but run with the profiler enabled)
+//   no-names       no callbacks: kernels are named "kernel N"
+// Names combine with '+' or ','.
+struct CountersStrategy {
+  bool cold = false;
+  bool kernel_replay = false;
+  bool keep_data_image = true;
+  bool keep_subscriber = true;
+  bool keep_enabled = false;
+  bool names = true;
+  bool operator==(const CountersStrategy&) const = default;
+};
+// The strategy `spec` names ("" is the default); nullopt with `why` set for an unknown name.
+std::optional<CountersStrategy> parse_counters_strategy(std::string_view spec, std::string* why);
+// The strategy's names, "default" for the default.
+std::string counters_strategy_name(const CountersStrategy& s);
+
+// What a counter data image or a configuration image is made for: two measurements share an image
+// only when all of these match. The metric names are in order (values are evaluated in that order).
+struct CounterImageKey {
+  int device = -1;
+  std::string chip;
+  std::vector<std::string> metrics;
+  size_t max_ranges = 0;
+  bool operator==(const CounterImageKey&) const = default;
+};
+
+// Images made once per key (a configuration image, a counter data image's initialised copy):
+// get() makes one with `make` the first time a key is asked for and returns the kept copy after.
+// CUDA-free, so its keying is tested on the CPU.
+template <class Image>
+class ImageCache {
+ public:
+  template <class Make>
+  const Image& get(const CounterImageKey& key, Make&& make) {
+    for (auto& [k, image] : entries_)
+      if (k == key) return image;
+    entries_.emplace_back(key, make());
+    ++made_;
+    return entries_.back().second;
+  }
+  void clear() { entries_.clear(); }
+  size_t size() const { return entries_.size(); }
+  size_t made() const { return made_; }  // images made since construction
+
+ private:
+  std::vector<std::pair<CounterImageKey, Image>> entries_;
+  size_t made_ = 0;
+};
+
 // One measurement of one step.
 struct CounterResult {
   std::string unavailable;              // why nothing was measured ("" when measured)
@@ -83,6 +171,10 @@ struct CounterResult {
   // Where host_ms went: preparing (first time: the configuration), enabling and configuring the
   // profiler, the profiled step (Start .. Stop), decoding and evaluating.
   double prepare_ms = 0, enable_ms = 0, step_ms = 0, decode_ms = 0;
+  std::vector<Phase> phases;  // the finer phases, in order (init, chip, ... start, launch, sync, stop, ...)
+  std::string strategy;       // counters_strategy_name of the strategy measured with
+  bool first = false;         // this measurement prepared CUPTI (initialisation, host object, images)
+  bool user_replay = false;   // measured in user replay (else kernel replay)
   bool ok() const { return unavailable.empty(); }
 };
 
@@ -101,7 +193,8 @@ int metric_passes(const std::string& chip, const std::vector<std::string>& metri
 // the device from the first measurement until it is destroyed.
 class Counters {
  public:
-  Counters();
+  Counters();  // with the strategy GPULAB_COUNTERS names (the default where unset or unknown)
+  explicit Counters(const CountersStrategy& strategy);
   ~Counters();
   Counters(const Counters&) = delete;
   Counters& operator=(const Counters&) = delete;
@@ -115,6 +208,10 @@ class Counters {
   // "" when the counters can be read here, as far as can be told without measuring; else why not
   // (no device, no CUPTI in this build, a previous measurement's lasting failure).
   std::string unavailable() const;
+
+  const CountersStrategy& strategy() const;
+  // Disables a profiler kept enabled between measurements (keep-enabled); nothing otherwise.
+  void release();
 
  private:
   CounterResult attempt(const std::function<void()>& launch, bool* launched);

@@ -1,6 +1,7 @@
 #include "presenter/counters_command.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -174,8 +175,61 @@ std::string counters_csv(const std::vector<CounterRow>& rows) {
   return out;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double phase_ms(const cuda::CounterResult& r, const std::string& name) {
+  double s = 0;
+  for (const cuda::Phase& p : r.phases)
+    if (p.name == name) s += p.ms;
+  return s;
+}
+
+}  // namespace
+
+std::string counters_phase_table(const std::vector<CounterRow>& rows) {
+  std::string out;
+  for (const CounterRow& r : rows) {
+    if (r.timings.empty()) continue;
+    // The phases in the order they first occur over the measurements.
+    std::vector<std::string> names;
+    for (const cuda::CounterResult& t : r.timings)
+      for (const cuda::Phase& p : t.phases)
+        if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+    const cuda::CounterResult& first = r.timings.front();
+    std::vector<double> rest_host, rest_call;
+    for (size_t i = 1; i < r.timings.size(); ++i) rest_host.push_back(r.timings[i].host_ms);
+    for (size_t i = 1; i < r.call_ms.size(); ++i) rest_call.push_back(r.call_ms[i]);
+    out += r.variant + " (" + first.strategy + ", " + (first.user_replay ? "user" : "kernel") + " replay, " +
+           std::to_string(r.timings.size()) + " measurement" + (r.timings.size() == 1 ? "" : "s") +
+           "): first " + num(first.host_ms, "%.1f") + " ms" + (first.first ? " (prepared CUPTI)" : "") +
+           (r.call_ms.empty() ? "" : ", " + num(r.call_ms.front(), "%.1f") + " ms with the probe");
+    if (!rest_host.empty())
+      out += "; median of the others " + num(median_of(rest_host), "%.1f") + " ms" +
+             (rest_call.empty() ? "" : ", " + num(median_of(rest_call), "%.1f") + " ms with the probe");
+    out += "\n";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %-14s %10s %10s\n", "phase (ms)", "first", "others");
+    out += buf;
+    for (const std::string& n : names) {
+      std::vector<double> rest;
+      for (size_t i = 1; i < r.timings.size(); ++i) rest.push_back(phase_ms(r.timings[i], n));
+      std::snprintf(buf, sizeof buf, "  %-14s %10.2f %10s\n", n.c_str(), phase_ms(first, n),
+                    rest.empty() ? "-" : num(median_of(rest), "%.2f").c_str());
+      out += buf;
+    }
+  }
+  return out;
+}
+
 std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo,
-                          const std::string& device) {
+                          const std::string& device, bool phase_times) {
   nlohmann::json j;
   j["demo"] = std::string(demo);
   j["device"] = device;
@@ -193,6 +247,25 @@ std::string counters_json(const std::vector<CounterRow>& rows, std::string_view 
     o["stage"] = r.stage_id;
     o["variant"] = r.variant;
     o["block"] = r.block_label;
+    if (phase_times && !r.timings.empty()) {
+      nlohmann::json ms = nlohmann::json::array();
+      for (size_t i = 0; i < r.timings.size(); ++i) {
+        const cuda::CounterResult& t = r.timings[i];
+        nlohmann::json m;
+        m["host_ms"] = t.host_ms;
+        if (i < r.call_ms.size()) m["call_ms"] = r.call_ms[i];
+        m["prepared"] = t.first;
+        m["strategy"] = t.strategy;
+        m["passes"] = t.passes;
+        m["replay"] = t.user_replay ? "user" : "kernel";
+        if (!t.ok()) m["unavailable"] = t.unavailable;
+        nlohmann::json phases = nlohmann::json::array();
+        for (const cuda::Phase& p : t.phases) phases.push_back({{"name", p.name}, {"ms", p.ms}});
+        m["phases"] = phases;
+        ms.push_back(m);
+      }
+      o["measurements"] = ms;
+    }
     if (!r.measured()) {
       o["unavailable"] = r.unavailable;
       list.push_back(o);
@@ -271,7 +344,22 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
                              o.counters_variants.end();
       if (!asked) continue;
       if (!stages[s].active && o.counters_variants.empty()) continue;
-      rows.push_back(measure_counters(counters, demo, ctx, Pick{s, static_cast<int>(i), 0}));
+      CounterRow row;
+      std::vector<cuda::CounterResult> timings;
+      std::vector<double> call_ms;
+      for (int rep = 0; rep < std::max(o.counters_repeats, 1); ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        row = measure_counters(counters, demo, ctx, Pick{s, static_cast<int>(i), 0});
+        call_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        cuda::CounterResult t = row.result;
+        t.kernels.clear();
+        timings.push_back(std::move(t));
+        if (!row.measured()) break;
+      }
+      row.timings = std::move(timings);
+      row.call_ms = std::move(call_ms);
+      rows.push_back(std::move(row));
       const CounterRow& r = rows.back();
       std::fprintf(
           stderr, "counters: %-22s %s\n", r.variant.c_str(),
@@ -296,16 +384,28 @@ int run_counters_command(Demo& demo, const Context& ctx, const Options& o) {
   int passes = 0;
   for (const CounterRow& r : rows)
     if (r.measured()) passes = r.result.passes;
-  std::printf("%s counters, %s (CUPTI range profiler, one range a kernel, %d pass%s)\n",
+  bool kernel_replay = false;
+  for (const CounterRow& r : rows)
+    if (r.measured() && !r.result.user_replay) kernel_replay = true;
+  const std::string strategy = cuda::counters_strategy_name(counters.strategy());
+  std::printf("%s counters, %s (CUPTI range profiler, one range a kernel, %d pass%s%s)\n",
               std::string(demo.title()).c_str(), device.empty() ? "no device" : device.c_str(), passes,
-              passes == 1 ? "" : "es, kernel replay");
+              passes == 1 ? "" : "es",
+              (std::string(kernel_replay ? ", kernel replay" : ", user replay") +
+               (strategy == "default" ? "" : ", GPULAB_COUNTERS " + strategy))
+                  .c_str());
   std::fputs(counters_table(rows).c_str(), stdout);
+  if (o.counters_phase_times) {
+    std::printf(
+        "\nWhere each measurement's host time went (ms; the probe is the demo's copy and warm-up step):\n");
+    std::fputs(counters_phase_table(rows).c_str(), stdout);
+  }
   int status = 0;
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
     if (!write_command_output("counters", path, text, what)) status = 1;
   };
   write(o.counters_csv, counters_csv(rows), "--csv");
-  write(o.counters_json, counters_json(rows, demo.name(), device), "--json");
+  write(o.counters_json, counters_json(rows, demo.name(), device, o.counters_phase_times), "--json");
   return status;
 }
 

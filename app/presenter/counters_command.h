@@ -22,6 +22,10 @@ struct CounterRow {
   std::string unavailable;  // why there are no counters for this variant ("" when measured)
   cuda::CounterResult result;
   StepIdeal ideal;
+  // counters --repeats/--phase-times: each measurement's times (its counters dropped), in order, and
+  // the host time of each whole measure_counters call (the probe, the warm-up step and the measurement).
+  std::vector<cuda::CounterResult> timings;
+  std::vector<double> call_ms;
   bool measured() const { return unavailable.empty() && result.ok(); }
 };
 
@@ -41,8 +45,12 @@ std::string counters_unavailable(const cuda::Counters& counters, const Context& 
 std::string counters_table(const std::vector<CounterRow>& rows);
 // One line a kernel (and a line "all kernels" a variant of several), RFC 4180.
 std::string counters_csv(const std::vector<CounterRow>& rows);
+// phase_times: each row's measurements' phase times too (counters --phase-times).
 std::string counters_json(const std::vector<CounterRow>& rows, std::string_view demo,
-                          const std::string& device);
+                          const std::string& device, bool phase_times = false);
+// counters --phase-times: a table of each row's measurements (the first, and the median of the others,
+// phase by phase).
+std::string counters_phase_table(const std::vector<CounterRow>& rows);
 
 // The roofline of measured rows: a point per variant whose demo counts FLOPs, the others listed
 // with their DRAM bandwidth and why they have no point.

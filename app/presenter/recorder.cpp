@@ -3,11 +3,15 @@
 
 #include <unistd.h>
 
+#include <signal.h>
+
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "common/file_io.h"
 #include "common/text.h"
@@ -18,19 +22,80 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Ctrl+C (SIGINT) or SIGTERM mid-recording ends the process without destructors: the temporary
+// clip and log named here are removed by the signal's handler, which then lets the signal do what
+// it did before (end the process, as a rule). Fixed slots, filled before they are marked used, so
+// the handler only reads them and calls async-signal-safe functions (unlink, sigaction, raise).
+constexpr int kTempSlots = 8;
+struct TempSlot {
+  std::atomic<bool> used{false};
+  char path[4096] = {};
+};
+TempSlot g_temps[kTempSlots];
+struct sigaction g_before[2];
+std::atomic<bool> g_handler_installed{false};
+std::mutex g_temps_mutex;
+
+extern "C" void remove_temps_and_reraise(int sig) {
+  for (TempSlot& t : g_temps)
+    if (t.used.load()) ::unlink(t.path);
+  ::sigaction(sig, &g_before[sig == SIGINT ? 0 : 1], nullptr);
+  ::raise(sig);
+}
+
+// Registers `path` for removal on SIGINT/SIGTERM; the slot, or -1 (no slot, a path too long: it is
+// then only removed on the ordinary ways out).
+int register_temp(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_temps_mutex);
+  if (path.size() >= sizeof(TempSlot::path)) return -1;
+  if (!g_handler_installed.exchange(true)) {
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; ++i) {
+      ::sigaction(sigs[i], nullptr, &g_before[i]);
+      // An ignored signal (a background job, nohup) stays ignored; a handler of the app's own is
+      // kept too (it decides what the signal does; the destructors then remove the files).
+      if (g_before[i].sa_handler != SIG_DFL || (g_before[i].sa_flags & SA_SIGINFO)) continue;
+      struct sigaction sa {};
+      sa.sa_handler = remove_temps_and_reraise;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(sigs[i], &sa, nullptr);
+    }
+  }
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (g_temps[i].used.load()) continue;
+    std::memcpy(g_temps[i].path, path.c_str(), path.size() + 1);
+    g_temps[i].used.store(true);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temp(int& slot) {
+  if (slot >= 0) g_temps[slot].used.store(false);
+  slot = -1;
+}
+
 // ffmpeg writes to a temporary file beside the clip (same folder, same extension: ffmpeg picks the
 // container by it), renamed over the clip only when ffmpeg exited 0 and said nothing of a failed
 // trailer (ffmpeg 5 exits 0 when the trailer cannot be written, on a full disk). An earlier take of
 // the same name is kept until then, and kept when the recording fails or is interrupted.
 class FfmpegSink : public FrameSink {
  public:
-  FfmpegSink(FILE* pipe, size_t bytes, fs::path tmp, fs::path out, fs::path log)
-      : pipe_(pipe), bytes_(bytes), tmp_(std::move(tmp)), out_(std::move(out)), log_(std::move(log)) {}
+  FfmpegSink(FILE* pipe, size_t bytes, fs::path tmp, fs::path out, fs::path log, int tmp_slot, int log_slot)
+      : pipe_(pipe),
+        bytes_(bytes),
+        tmp_(std::move(tmp)),
+        out_(std::move(out)),
+        log_(std::move(log)),
+        tmp_slot_(tmp_slot),
+        log_slot_(log_slot) {}
   ~FfmpegSink() override {
     if (pipe_) pclose(pipe_);
     std::error_code ec;
     fs::remove(tmp_, ec);  // not renamed: a failed or abandoned recording
     fs::remove(log_, ec);
+    unregister_temp(tmp_slot_);
+    unregister_temp(log_slot_);
   }
   std::string write(const uint8_t* rgba) override {
     if (std::fwrite(rgba, 1, bytes_, pipe_) != bytes_)
@@ -55,6 +120,7 @@ class FfmpegSink : public FrameSink {
     if (fs::file_size(tmp_, ec) == 0 || ec) return "ffmpeg wrote nothing" + keep;
     if (::rename(tmp_.c_str(), out_.c_str()) != 0)
       return "cannot rename the finished clip to " + text::quote(out_.string()) + ": " + std::strerror(errno);
+    unregister_temp(tmp_slot_);  // (the clip now: a signal must not remove it)
     return {};
   }
 
@@ -62,6 +128,7 @@ class FfmpegSink : public FrameSink {
   FILE* pipe_;
   size_t bytes_;
   fs::path tmp_, out_, log_;
+  int tmp_slot_ = -1, log_slot_ = -1;
 };
 
 class PngSink : public FrameSink {
@@ -143,15 +210,18 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
     return nullptr;
   }
   ::close(fd);
+  int tmp_slot = register_temp(tmp);
   std::string log = (dir / ".gpulab-rec-XXXXXX.log").string();
   const int log_fd = ::mkstemps(log.data(), 4);
   if (log_fd < 0) {
     *error =
         "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
     ::unlink(tmp.c_str());
+    unregister_temp(tmp_slot);
     return nullptr;
   }
   ::close(log_fd);
+  int log_slot = register_temp(log);
   std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must fail the write, not end the app
   const std::string cmd = ffmpeg_command(ffmpeg, tmp, w, h, fps) + " 2>" + text::shell_quote(log);
   FILE* pipe = popen(cmd.c_str(), "w");
@@ -159,10 +229,12 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
     *error = "cannot start " + text::quote(ffmpeg);
     ::unlink(tmp.c_str());
     ::unlink(log.c_str());
+    unregister_temp(tmp_slot);
+    unregister_temp(log_slot);
     return nullptr;
   }
   return std::make_unique<FfmpegSink>(pipe, static_cast<size_t>(w) * static_cast<size_t>(h) * 4, tmp, out,
-                                      log);
+                                      log, tmp_slot, log_slot);
 }
 
 Recorder::~Recorder() {

@@ -4,6 +4,7 @@
 // and the images the repo generates itself. No GL, no CUDA here; app/ reaches images through this.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,12 +39,15 @@ struct LoadResult {
 // hold that many pixels at all (a tiny file whose header claims 30000x30000 is refused as
 // truncated, without allocating). Notes: GIF always loads as RGBA (stb's choice); stb's PNG decoder
 // takes at most 1 GiB of decoded data, below kMaxPixels for RGB(A), and says so.
-LoadResult load(const std::filesystem::path& path);
+// refuse_size, when given, is asked once the header's size is known and checked, before anything is
+// decoded: "" to go on, else the reason to refuse the file with (a caller's own limit: a GL texture's).
+using SizeCheck = std::function<std::string(int width, int height)>;
+LoadResult load(const std::filesystem::path& path, const SizeCheck& refuse_size = {});
 // The same for bytes in memory; `name` is used in messages. Also refused before decoding: an image
 // whose decoding needs more than half the memory available now (memory_problem), a PNG whose data
 // inflate past the bytes its size needs (a decompression bomb) or that uses a palette index past its
 // palette, and a JPEG of more than 1000 scans.
-LoadResult decode(std::span<const uint8_t> bytes, std::string_view name);
+LoadResult decode(std::span<const uint8_t> bytes, std::string_view name, const SizeCheck& refuse_size = {});
 
 // The share of available memory one decode may take: 1 / kMemoryShareDivisor.
 inline constexpr uint64_t kMemoryShareDivisor = 2;

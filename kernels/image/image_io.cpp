@@ -552,7 +552,7 @@ std::vector<uint8_t> encode(int width, int height, int channels, const uint8_t* 
 
 // ---------------------------------------------------------------------------------------------
 
-LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
+LoadResult decode(std::span<const uint8_t> bytes, std::string_view name, const SizeCheck& refuse_size) {
   auto fail = [&](const std::string& why) {
     return LoadResult{Image{}, "cannot read " + text::escape(name) + ": " + why};
   };
@@ -608,6 +608,7 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name) {
   const std::string fmt = format_name(format);
   // All before decoding: stb allocates width x height x channels at once.
   why = check_size(uint64_t(std::max(w, 0)), uint64_t(std::max(h, 0)));
+  if (why.empty() && refuse_size) why = refuse_size(w, h);
   if (!why.empty()) return fail(why);
   if (channels < 1 || channels > 4) return fail("unsupported channel count " + std::to_string(channels));
   if (const uint64_t need = min_file_bytes(format, bytes, header, uint64_t(w), uint64_t(h));
@@ -665,12 +666,12 @@ std::string memory_problem(uint64_t need, uint64_t available) {
          " available now (close other programs, or scale the image down)";
 }
 
-LoadResult load(const fs::path& path) {
+LoadResult load(const fs::path& path, const SizeCheck& refuse_size) {
   // At most 2 GiB: stb reads from an int-sized buffer.
   files::ReadResult file = files::read_regular_file(path, uint64_t(std::numeric_limits<int>::max()));
   if (!file.error.empty())
     return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + file.error};
-  return decode(file.bytes, path.string());
+  return decode(file.bytes, path.string(), refuse_size);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,43 @@ TEST(BatchSteps, TheEstimateLineReadsAsAPersonWouldSayIt) {
       "gpulab: 1000 generations at about 0.4 a second: about 42 min in all, 41 min more (Ctrl+C stops)");
   EXPECT_EQ(batch_estimate(1000, 10, 0.05, "steps"), "");    // 5 s
   EXPECT_EQ(batch_estimate(1000, 1000, 99.0, "steps"), "");  // done
+}
+
+// One wording for every up-front estimate (a huge first frame, a CPU product, a batch of steps).
+TEST(BatchSteps, EveryUpFrontEstimateSaysTheSameWay) {
+  EXPECT_EQ(long_run_line("a frame of 1 step of 16777216 bodies on the CPU", 3.0 * 86400, -1,
+                          "from a sample of 2048"),
+            "gpulab: a frame of 1 step of 16777216 bodies on the CPU: about 3.0 days (from a sample of 2048; "
+            "Ctrl+C "
+            "stops)");
+  EXPECT_EQ(long_run_line("the first frame of a 65536x65536 grid on the CPU", 42),
+            "gpulab: the first frame of a 65536x65536 grid on the CPU: about 42 s (Ctrl+C stops)");
+  EXPECT_EQ(long_run_line("x", 10), "");  // at most 10 s: nothing said
+  EXPECT_EQ(long_run_line("x", std::numeric_limits<double>::infinity()), "");
+  EXPECT_EQ(long_run_line("x", std::numeric_limits<double>::quiet_NaN()), "");
+  // batch_estimate is the same line with the rest said.
+  EXPECT_EQ(batch_estimate(40, 2, 1.0, "steps"), long_run_line("40 steps at about 2 a second", 20, 1.0));
+  std::vector<std::string> said;
+  auto say = [&](const std::string& line) { said.push_back(line); };
+  EXPECT_FALSE(say_long_run("quick", 9.9, {}, say));
+  EXPECT_TRUE(say_long_run("slow", 600, "from a sample", say));
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0], "gpulab: slow: about 10 min (from a sample; Ctrl+C stops)");
+}
+
+TEST(BatchSteps, ASampleRunsAtLeastOnceAndAtMost64Times) {
+  int runs = 0;
+  const double s = sample_seconds([&] { ++runs; });
+  EXPECT_GE(runs, 1);
+  EXPECT_LE(runs, 64);
+  EXPECT_GE(s, 0);
+  runs = 0;
+  sample_seconds([&] {
+    ++runs;
+    volatile double x = 0;
+    for (int i = 0; i < 3000000; ++i) x = x + 1;  // a slow sample: fewer runs
+  });
+  EXPECT_GE(runs, 1);
 }
 
 }  // namespace

@@ -84,6 +84,29 @@ TEST(Bench, JsonHasEveryRowAndParses) {
   EXPECT_EQ(j["demo"], "life");
 }
 
+TEST(Bench, ALongRowIsEstimatedOnceItsFirstStepIsTimed) {
+  // 5 s a CPU step (Life at 65536x65536 on two cores): a warm-up step, then three repeats of one step.
+  BenchPlan p;
+  p.cpu = true;
+  p.what = "bench cpu-lut at 65536x65536";
+  int calls = 0;
+  ::testing::internal::CaptureStderr();
+  const BenchTiming t = bench_measure(
+      [&](int steps) {
+        ++calls;
+        return 5000.0 * steps;
+      },
+      p);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(t.repeats, 3);
+  EXPECT_EQ(calls, 1 + 3);
+  EXPECT_EQ(said, "gpulab: bench cpu-lut at 65536x65536: about 20 s in all, 15 s more (Ctrl+C stops)\n");
+  // A quick row says nothing.
+  ::testing::internal::CaptureStderr();
+  bench_measure([](int steps) { return 2.0 * steps; }, BenchPlan{});
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
 TEST(Bench, MeasureWarmsUpSizesStepsAndTakesTheMedian) {
   int calls = 0;
   std::vector<int> steps_seen;

@@ -145,6 +145,26 @@ TEST(Cli, BenchOptions) {
   EXPECT_EQ(o.bench_json, "b.json");
 }
 
+TEST(Cli, CountersPhaseTimesAndRepeats) {
+  auto r = parse({"counters", "--demo", "life", "--variant", "gpu-shared", "--phase-times", "--repeats", "5"})
+               .result;
+  ASSERT_TRUE(r.options) << r.error;
+  EXPECT_EQ(r.options->mode, Options::Mode::Counters);
+  EXPECT_TRUE(r.options->counters_phase_times);
+  EXPECT_EQ(r.options->counters_repeats, 5);
+  r = parse({"counters", "--demo", "life"}).result;
+  ASSERT_TRUE(r.options) << r.error;
+  EXPECT_FALSE(r.options->counters_phase_times);
+  EXPECT_EQ(r.options->counters_repeats, 1);
+  for (const char* bad : {"0", "101", "1e3", "x"}) {
+    r = parse({"counters", "--repeats", bad}).result;
+    EXPECT_FALSE(r.options) << bad;
+    EXPECT_EQ(r.exit_code, 1) << bad << ": " << r.error;
+  }
+  EXPECT_NE(parse({"counters", "--repeats", "1e3"}).result.error.find("needs a whole number"),
+            std::string::npos);
+}
+
 TEST(Cli, BenchRejectsRunOnlyFlags) {
   EXPECT_FALSE(parse({"bench", "--headless"}).result.options);
   EXPECT_FALSE(parse({"bench", "--size", "0"}).result.options);

@@ -9,9 +9,11 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +33,7 @@
 namespace gpulab {
 namespace {
 
+using cuda::KernelCounters;
 using cuda::Metric;
 
 __global__ void copy_kernel(const int4* __restrict__ in, int4* __restrict__ out, size_t n) {
@@ -231,6 +234,103 @@ TEST(CountersGpu, HistogramAtomicsOnAConstantImageAreNotCountedAsBankConflicts) 
   EXPECT_GT(c.sw, 0);
   EXPECT_LE(c.b, 0.001 * c.bw);
   EXPECT_LE(c.s, 0.001 * c.sw);
+}
+
+// What a cached measurement (the strategies that keep CUPTI's objects and images between measurements)
+// counts against a cold one (everything made afresh): the same kernels, in order, and the same counts
+// on metrics that do not vary from run to run for a fixed kernel (shared loads and bank conflicts
+// exactly; DRAM bytes of a copy far larger than the L2 within 3%).
+struct FixedStep {
+  int4 *in = nullptr, *out = nullptr;
+  float* shared_out = nullptr;
+  size_t n = 0;
+  int sms = 0;
+  static constexpr int kBlocks = 264, kThreads = 256, kRounds = 64;
+  FixedStep() {
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    sms = prop.multiProcessorCount;
+    size_t bytes = std::max(size_t(prop.l2CacheSize) * 16, size_t(256) << 20);
+    n = bytes / sizeof(int4);
+    EXPECT_EQ(cudaMalloc(&in, bytes), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&shared_out, sizeof(float) * kBlocks * kThreads), cudaSuccess);
+    cudaMemset(in, 3, bytes);
+  }
+  ~FixedStep() {
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(shared_out);
+  }
+  void operator()() const {
+    copy_kernel<<<sms * 8, 512>>>(in, out, n);
+    shared_stride_kernel<<<kBlocks, kThreads>>>(shared_out, 32, kRounds);
+  }
+};
+
+void expect_same_counts(const cuda::CounterResult& cold, const cuda::CounterResult& r,
+                        const std::string& what) {
+  ASSERT_TRUE(r.ok()) << what << ": " << r.unavailable;
+  ASSERT_EQ(r.kernels.size(), cold.kernels.size()) << what;
+  for (size_t i = 0; i < r.kernels.size(); ++i) {
+    const KernelCounters &a = cold.kernels[i], &b = r.kernels[i];
+    EXPECT_EQ(b.kernel, a.kernel) << what;
+    EXPECT_EQ(b[Metric::SharedLoads], a[Metric::SharedLoads]) << what << " " << b.kernel;
+    EXPECT_EQ(b[Metric::BankConflicts], a[Metric::BankConflicts]) << what << " " << b.kernel;
+    for (Metric m : {Metric::DramRead, Metric::DramWrite})
+      EXPECT_NEAR(b[m], a[m], 0.03 * std::max(a[m], 1e6)) << what << " " << b.kernel << " metric " << int(m);
+  }
+}
+
+TEST(CountersGpu, CachedMeasurementsCountWhatAColdOneCounts) {
+  GPULAB_SKIP_WITHOUT_CUDA();
+  const FixedStep step;
+  step();  // warm
+  cudaDeviceSynchronize();
+  std::string why;
+  cuda::Counters cold_counters(*cuda::parse_counters_strategy("cold", &why));
+  const cuda::CounterResult cold = measured(cold_counters, [&] { step(); });
+  ASSERT_TRUE(cold.ok());
+  ASSERT_EQ(cold.kernels.size(), 2u);
+  EXPECT_NE(cold.kernels[0].kernel.find("copy_kernel"), std::string::npos) << cold.kernels[0].kernel;
+  EXPECT_NE(cold.kernels[1].kernel.find("shared_stride_kernel"), std::string::npos) << cold.kernels[1].kernel;
+  const double warp_loads = double(FixedStep::kBlocks) * FixedStep::kThreads / 32 * FixedStep::kRounds;
+  EXPECT_EQ(cold.kernels[1][Metric::SharedLoads], warp_loads);
+  EXPECT_TRUE(cold.first);
+  EXPECT_TRUE(measured(cold_counters, [&] { step(); }).first);  // cold: every measurement a first one
+  for (const char* spec : {"default", "main", "kernel-replay", "keep-enabled", "image-each+subscribe-each"}) {
+    cuda::Counters counters(*cuda::parse_counters_strategy(spec, &why));
+    for (int i = 0; i < 3; ++i) {
+      const cuda::CounterResult r = measured(counters, [&] { step(); });
+      EXPECT_EQ(r.first, i == 0) << spec;
+      EXPECT_EQ(r.strategy, cuda::counters_strategy_name(counters.strategy()));
+      EXPECT_FALSE(r.phases.empty());
+      std::printf("%-26s measurement %d: %6.1f ms (prepare %.1f, enable %.1f, step %.1f, decode %.1f)\n",
+                  spec, i + 1, r.host_ms, r.prepare_ms, r.enable_ms, r.step_ms, r.decode_ms);
+      expect_same_counts(cold, r, std::string(spec) + " measurement " + std::to_string(i + 1));
+    }
+    counters.release();
+  }
+}
+
+TEST(CountersGpu, TwoCountersObjectsBothNameTheirKernels) {
+  GPULAB_SKIP_WITHOUT_CUDA();
+  const FixedStep step;
+  step();
+  cuda::Counters a, b;  // one callback subscriber a process: shared
+  for (int i = 0; i < 2; ++i)
+    for (cuda::Counters* c : {&a, &b}) {
+      const cuda::CounterResult r = measured(*c, [&] { step(); });
+      ASSERT_EQ(r.kernels.size(), 2u);
+      EXPECT_NE(r.kernels[0].kernel.find("copy_kernel"), std::string::npos) << r.kernels[0].kernel;
+    }
+  {
+    cuda::Counters gone;
+    (void)measured(gone, [&] { step(); });
+  }
+  const cuda::CounterResult r = measured(a, [&] { step(); });  // after another object went
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_NE(r.kernels[1].kernel.find("shared_stride_kernel"), std::string::npos) << r.kernels[1].kernel;
 }
 
 TEST(CountersGpu, MeasuringLeavesTheDemoAsItWas) {

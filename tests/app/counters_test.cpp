@@ -230,6 +230,101 @@ RooflineData h100ish() {
   return d;
 }
 
+TEST(CountersStrategy, NamesParseAndRoundTrip) {
+  std::string why;
+  const auto def = cuda::parse_counters_strategy("", &why);
+  ASSERT_TRUE(def.has_value());
+  EXPECT_EQ(*def, cuda::CountersStrategy{});
+  EXPECT_EQ(cuda::counters_strategy_name(*def), "default");
+  const auto main_path = cuda::parse_counters_strategy("main", &why);
+  ASSERT_TRUE(main_path.has_value());
+  EXPECT_TRUE(main_path->kernel_replay);
+  EXPECT_FALSE(main_path->keep_data_image);
+  EXPECT_FALSE(main_path->keep_subscriber);
+  EXPECT_FALSE(main_path->cold);
+  const auto cold = cuda::parse_counters_strategy(" cold ", &why);
+  ASSERT_TRUE(cold.has_value());
+  EXPECT_TRUE(cold->cold);
+  EXPECT_TRUE(cold->kernel_replay);
+  for (const char* spec :
+       {"default", "main", "cold", "kernel-replay", "image-each", "subscribe-each", "keep-enabled",
+        "no-names", "kernel-replay+image-each", "main+keep-enabled", "subscribe-each,no-names"}) {
+    const auto s = cuda::parse_counters_strategy(spec, &why);
+    ASSERT_TRUE(s.has_value()) << spec << ": " << why;
+    const auto again = cuda::parse_counters_strategy(cuda::counters_strategy_name(*s), &why);
+    ASSERT_TRUE(again.has_value()) << cuda::counters_strategy_name(*s);
+    EXPECT_EQ(*again, *s) << spec << " -> " << cuda::counters_strategy_name(*s);
+  }
+  EXPECT_FALSE(cuda::parse_counters_strategy("main+warp-speed", &why).has_value());
+  EXPECT_NE(why.find("warp-speed"), std::string::npos) << why;
+  EXPECT_NE(why.find("kernel-replay"), std::string::npos) << why;  // the names it knows
+}
+
+TEST(CountersStrategy, ImagesAreKeptPerDeviceChipMetricListAndRangeCount) {
+  cuda::ImageCache<std::vector<int>> cache;
+  int made = 0;
+  auto make = [&] { return std::vector<int>{++made}; };
+  const cuda::CounterImageKey a{0, "GH100", {"dram__bytes_read.sum", "lts__t_bytes.sum"}, 64};
+  EXPECT_EQ(cache.get(a, make), std::vector<int>{1});
+  EXPECT_EQ(cache.get(a, make), std::vector<int>{1});  // kept: not made again
+  EXPECT_EQ(cache.made(), 1u);
+  cuda::CounterImageKey other_device = a, other_chip = a, other_order = a, fewer = a, other_ranges = a;
+  other_device.device = 1;
+  other_chip.chip = "AD102";
+  std::swap(other_order.metrics[0], other_order.metrics[1]);  // values are evaluated in list order
+  fewer.metrics.pop_back();
+  other_ranges.max_ranges = 32;
+  int expect = 1;
+  for (const cuda::CounterImageKey& k : {other_device, other_chip, other_order, fewer, other_ranges}) {
+    EXPECT_EQ(cache.get(k, make), std::vector<int>{++expect});
+    EXPECT_EQ(cache.get(k, make), std::vector<int>{expect});
+  }
+  EXPECT_EQ(cache.size(), 6u);
+  EXPECT_EQ(cache.get(a, make), std::vector<int>{1});  // the first still kept beside the others
+  cache.clear();
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_EQ(cache.get(a, make), std::vector<int>{7});  // made afresh after clear()
+  EXPECT_EQ(cache.made(), 7u);
+}
+
+TEST(CountersStrategy, PhaseTimerSumsNamedPhasesInOrder) {
+  cuda::PhaseTimer t;
+  t.mark("init");
+  t.mark("launch");
+  t.mark("init");
+  ASSERT_EQ(t.phases().size(), 3u);
+  EXPECT_EQ(t.phases()[0].name, "init");
+  EXPECT_EQ(t.phases()[1].name, "launch");
+  for (const cuda::Phase& p : t.phases()) EXPECT_GE(p.ms, 0);
+  EXPECT_DOUBLE_EQ(t.sum({"init"}), t.phases()[0].ms + t.phases()[2].ms);
+  EXPECT_DOUBLE_EQ(t.sum({"init", "launch"}), t.total());
+  EXPECT_EQ(t.sum({"absent"}), 0);
+}
+
+TEST(CountersStrategy, PhaseTableShowsTheFirstAndTheMedianOfTheOthers) {
+  CounterRow row;
+  row.variant = "gpu-tiled";
+  for (double ms : {400.0, 20.0, 30.0, 10.0}) {
+    cuda::CounterResult t;
+    t.strategy = "default";
+    t.first = ms > 100;
+    t.host_ms = ms;
+    t.phases = {{"enable", ms / 2}, {"launch", ms / 2}};
+    row.timings.push_back(t);
+    row.call_ms.push_back(ms + 1);
+  }
+  const std::string table = counters_phase_table({row});
+  EXPECT_NE(table.find("gpu-tiled (default, kernel replay, 4 measurements): first 400.0 ms (prepared CUPTI)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("median of the others 20.0 ms, 21.0 ms with the probe"), std::string::npos) << table;
+  EXPECT_NE(table.find("enable             200.00      10.00"), std::string::npos) << table;
+  const std::string json = counters_json({row}, "life", "dev", true);
+  EXPECT_NE(json.find("\"measurements\""), std::string::npos);
+  EXPECT_NE(json.find("\"host_ms\": 400.0"), std::string::npos) << json;
+  EXPECT_EQ(counters_json({row}, "life", "dev").find("\"measurements\""), std::string::npos);
+}
+
 TEST(Roofline, RoofsAndTheRidge) {
   const RooflineData d = h100ish();
   EXPECT_DOUBLE_EQ(ridge_intensity(d), 20);

@@ -126,6 +126,33 @@ TEST(HisteqHeadless, BatchWithoutCpuFlagMatchesToo) {
   EXPECT_TRUE(got.image == histeq::process_cpu(img, histeq::Mode::Equalize, histeq::Colour::Luminance));
 }
 
+// The README: headless --image larger than the GL texture limit exits 1. Refused from the header before
+// it is decoded (the shell gives configure the GL limit); --save-image, which shows nothing, takes it.
+TEST(HisteqHeadless, AnImageOverTheGlTextureLimitExits1BeforeDecoding) {
+  const fs::path dir = temp_dir();
+  const fs::path wide = dir / "wide-16385.png", out = dir / "wide-out.png";
+  image::Image img{16385, 2, 1, std::vector<uint8_t>(size_t(16385) * 2, 77)};
+  img.pixels[3] = 200;
+  ASSERT_EQ(image::save_png(wide, img), "");
+  const ProcessResult shown =
+      run_gpulab("--headless --cpu --demo histeq --image " + wide.string() + " --frames 1");
+  if (shown.output.find("pixels a side") == std::string::npos) {
+    // A GL whose textures take 16385 pixels (NVIDIA's take 32768; Mesa's llvmpipe 16384, as CI's):
+    // nothing over its limit to try with a file the readers take.
+    EXPECT_EQ(shown.status, 0) << shown.output;
+    GTEST_SKIP() << "this GL takes 16385-pixel textures";
+  }
+  EXPECT_EQ(shown.status, 1) << shown.output;
+  EXPECT_NE(shown.output.find("wide-16385.png: 16385x2 is larger than the largest GL texture here"),
+            std::string::npos)
+      << shown.output;
+  fs::remove(out);
+  const ProcessResult batch =
+      run_gpulab("--headless --cpu --demo histeq --image " + wide.string() + " --save-image " + out.string());
+  EXPECT_EQ(batch.status, 0) << batch.output;
+  EXPECT_TRUE(fs::exists(out));
+}
+
 TEST(HisteqHeadless, BadImagesExit1NamingTheFile) {
   const fs::path dir = temp_dir();
   const fs::path missing = dir / "no-such-image.png";

@@ -3,7 +3,10 @@
 // (ffmpeg 5 prints the trailer error and exits 0) or a failing ffmpeg leaves an earlier take intact.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +105,44 @@ TEST_F(RecorderSink, AnAbandonedRecordingLeavesNoTemporaryFile) {
   }  // never finished: as when the app stops on an error
   EXPECT_EQ(slurp(clip()), "the earlier take");
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+// Ctrl+C (SIGINT) or SIGTERM mid-recording: the process ends without destructors, so the signal's
+// handler removes the temporary clip and log; the earlier take stays. Run in a child process, which
+// the signal ends, with a stand-in ffmpeg that opens its output first as ffmpeg does and signals
+// once it runs (after that the shell has made the log too).
+void interrupted_recording(const fs::path& dir, const fs::path& clip, int sig) {
+  const fs::path ffmpeg = dir / "ffmpeg-slow", started = dir / "ffmpeg-started";
+  std::ofstream(ffmpeg) << "#!/bin/sh\nfor a; do out=$a; done\nexec 3>\"$out\"\n: > '" << started.string()
+                        << "'\ncat >/dev/null\nprintf late >&3\n";
+  fs::permissions(ffmpeg, fs::perms::owner_all);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::string why;
+    std::unique_ptr<FrameSink> sink = open_video_sink(ffmpeg.string(), clip, 4, 2, 30, &why);
+    if (!sink) ::_exit(3);
+    const std::vector<uint8_t> frame(4 * 2 * 4, 128);
+    (void)sink->write(frame.data());
+    for (int i = 0; i < 500 && !fs::exists(started); ++i) ::usleep(10000);
+    ::raise(sig);
+    ::_exit(4);  // (not reached: the signal ends the process)
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status)) << "exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  if (WIFSIGNALED(status)) EXPECT_EQ(WTERMSIG(status), sig);
+}
+
+TEST_F(RecorderSink, CtrlCMidRecordingKeepsTheEarlierTakeAndLeavesNoTemporaryFile) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    interrupted_recording(dir_, clip(), sig);
+    EXPECT_EQ(slurp(clip()), "the earlier take");
+    ::usleep(100000);  // (the stand-in, its input closed, ends: it writes only to the removed file)
+    std::vector<std::string> left = leftovers();
+    EXPECT_TRUE(left.empty()) << "signal " << sig << " left " << left.front();
+    fs::remove(dir_ / "ffmpeg-started");
+  }
 }
 
 TEST_F(RecorderSink, AMissingGpulabFfmpegIsNamed) {

@@ -30,8 +30,16 @@ std::vector<std::filesystem::path> list_image_files(const std::filesystem::path&
   return files;
 }
 
-bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error) {
-  image::LoadResult r = image::load(path);
+bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error,
+                     int max_texture) {
+  image::SizeCheck refuse;
+  if (max_texture > 0)
+    refuse = [max_texture](int w, int h) -> std::string {
+      if (w <= max_texture && h <= max_texture) return {};
+      return size_text(w, h) + " is larger than the largest GL texture here (" + std::to_string(max_texture) +
+             " pixels a side), so it cannot be shown (--save-image processes it without showing it)";
+    };
+  image::LoadResult r = image::load(path, refuse);
   if (!r.error.empty() || r.image.empty()) {
     *error = r.error.empty() ? "cannot read " + path.string() + ": no pixels" : r.error;
     return false;
@@ -76,9 +84,9 @@ bool make_generated_image(const image::Generated& g, const std::filesystem::path
 }
 
 bool open_image_file(const std::filesystem::path& path, const SetImage& set, ImageOrigin* origin,
-                     std::string* error) {
+                     std::string* error, int max_texture) {
   SourceImage src;
-  if (!read_image_file(path, &src, error)) return false;
+  if (!read_image_file(path, &src, error, max_texture)) return false;
   if (!set(std::move(src.image), path.string(), error)) return false;
   *origin = {src.name, path, {}};
   return true;

@@ -37,8 +37,10 @@ using SetImage = std::function<bool(image::Image, const std::string& name, std::
 // Reads the file at `path` (open_image_file) or makes the generated image `g` (open_generated_image,
 // see make_generated_image) and hands it to `set`; on success *origin says where it came from. False
 // with the message, which names the image, when it cannot be read or set_image refuses it.
+// max_texture > 0: a file whose header gives a side over it (the GL texture limit of a run that shows
+// the image) is refused before it is decoded.
 bool open_image_file(const std::filesystem::path& path, const SetImage& set, ImageOrigin* origin,
-                     std::string* error);
+                     std::string* error, int max_texture = 0);
 bool open_generated_image(const image::Generated& g, const std::filesystem::path& assets, const SetImage& set,
                           ImageOrigin* origin, std::string* error);
 
@@ -47,7 +49,8 @@ std::vector<std::filesystem::path> list_image_files(const std::filesystem::path&
 
 // Reads `path` into `out` (name: the file's name). False with image::load's message, which names
 // the file, when it cannot be read.
-bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error);
+bool read_image_file(const std::filesystem::path& path, SourceImage* out, std::string* error,
+                     int max_texture = 0);
 
 // The generated image `g`: assets/images/<id>.png when it is there and reads, else made in memory
 // (`assets` may be empty: always made). False with the reason when it cannot be made.

@@ -188,6 +188,9 @@ std::string HisteqDemo::configure(const Options& o) {
     return "--steps: histogram equalization has no steps to count (the pipeline's output is the same every "
            "run); --save-image writes the processed image";
   save_image_ = o.save_image;
+  // A run that shows the image refuses one over the GL texture limit from its header, before decoding
+  // it (batch mode does not show it: no limit). attach() queries the limit again.
+  max_texture_ = batch_requested() ? 0 : o.gl_max_texture;
   if (!in.image.empty()) {
     std::string err;
     if (!load_path(in.image, &err)) return err;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/text.h"
+#include "core/batch.h"
 #include "core/timings.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/stage_table.h"
@@ -343,6 +344,21 @@ void MatrixDemo::run(int runs) {
     if (ctx_->timings) ctx_->timings->gpu_end(name, s);
 #endif
   } else {
+    // A large product on the CPU can take minutes to hours: said before it (once for these sizes),
+    // from the same variant on 512x512 operands scaled by the multiply-adds.
+    const double madds = double(m_) * double(n_) * double(k_) * runs;
+    if (op_ == Op::Multiply && madds > 4e9 && estimated_sizes_ != std::array<int, 3>{m_, n_, k_}) {
+      estimated_sizes_ = {m_, n_, k_};
+      auto sample = matrix::make_cpu_engine();
+      matrix::Matrix a(512, 512), b(512, 512);
+      for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = b.data[i] = float(i % 7) - 3.0f;
+      sample->set_operands(a, b);
+      const double per = sample_seconds([&] { sample->run(variant(), block); });
+      say_long_run(std::to_string(runs) + " product" + (runs == 1 ? "" : "s") + " of " + std::to_string(m_) +
+                       "x" + std::to_string(k_) + " by " + std::to_string(k_) + "x" + std::to_string(n_) +
+                       " on the CPU",
+                   per * madds / (512.0 * 512.0 * 512.0), "from a 512x512 sample");
+    }
     CpuSection cpu(ctx_->timings, name);
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
   }

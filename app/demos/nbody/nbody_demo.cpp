@@ -225,6 +225,16 @@ void NbodyDemo::reset_state() {
   step_ = 0;
   samples_.clear();
   baseline_.reset();
+  // A large system on the CPU can take hours before its first picture: the energy of the initial
+  // state (a pass over the pairs, about a step's time: measured) and the first frame's step. Said
+  // before them, once, from a sample (a batch run says its own estimate for its steps).
+  if (!first_frame_estimated_ && current().backend == nbody::Backend::Cpu && initial_.size() > 8192) {
+    first_frame_estimated_ = true;
+    if (params<NbodyParams>().save_bodies.empty())
+      say_long_run("the first frame of " + std::to_string(initial_.size()) +
+                       " bodies on the CPU (their energy, then a step)",
+                   2 * nbody::estimate_cpu_seconds(initial_, params_, current(), 1), "from a sample of 2048");
+  }
   // The first sample is of the initial state: the baseline of the drift plots.
   active_->request_diagnostics();
   diag_pending_ = true;
@@ -487,11 +497,9 @@ std::string NbodyDemo::run_batch(const Options& o) {
     // time is estimated before it, from a sample (the step loop refines it once steps are timed).
     if (current().backend == nbody::Backend::Cpu && active_->size() > 8192 && o.steps > 0) {
       const double s = nbody::estimate_cpu_seconds(active_->download(), params_, current(), o.steps);
-      if (s > 10)
-        std::fprintf(
-            stderr,
-            "gpulab: %lld steps of %zu bodies on the CPU: about %s (from a sample of 2048; Ctrl+C stops)\n",
-            o.steps, active_->size(), duration_text(s).c_str());
+      say_long_run(
+          std::to_string(o.steps) + " steps of " + std::to_string(active_->size()) + " bodies on the CPU", s,
+          "from a sample of 2048");
     }
     run_batch_steps(
         o.steps < 0 ? 0 : o.steps,

@@ -122,6 +122,7 @@ class NbodyDemo final : public Demo {
   int diag_every_ = 10;  // steps between conservation samples
   uint64_t last_diag_step_ = 0;
   bool diag_pending_ = false;
+  bool first_frame_estimated_ = false;          // (a large CPU system's first frame is estimated up front)
   std::optional<nbody::Diagnostics> baseline_;  // the sample of the initial state
   std::vector<Sample> samples_;                 // since the last reset (capped)
   float speed_scale_ = 1.0f;                    // colour ramp maximum (from the kinetic energy)

@@ -219,7 +219,7 @@ bool RotateDemo::set_image(image::Image img, const std::string& name, std::strin
 }
 
 bool RotateDemo::load_path(const std::filesystem::path& path, std::string* error) {
-  if (!open_image_file(path, set_image_fn(), &origin_, error)) return false;
+  if (!open_image_file(path, set_image_fn(), &origin_, error, max_texture_)) return false;
   status_ = "loaded " + origin_.name + ": " + image_label(image_);
   return true;
 }

@@ -160,6 +160,9 @@ std::string RotateDemo::configure(const Options& o) {
   spin_ = spin;
   output_ = out;
   save_image_ = o.save_image;
+  // A run that shows the image refuses one over the GL texture limit from its header, before decoding
+  // it (batch mode does not show it: no limit). attach() queries the limit again.
+  max_texture_ = batch_requested() ? 0 : o.gl_max_texture;
   settings_changed();
   if (!in.image.empty()) {
     std::string err;

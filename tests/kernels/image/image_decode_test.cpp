@@ -564,6 +564,39 @@ TEST_F(ImageLoad, UnopenableFileSaysWhy) {
 }
 
 // ---------------------------------------------------------------------------------------------
+TEST(ImageDecode, ACallersSizeLimitIsAskedFromTheHeaderBeforeDecoding) {
+  // A grey 20000x3 PNG: a caller's limit (a GL texture's, 16384 a side) refuses it with its own reason.
+  Bytes rows;
+  for (int y = 0; y < 3; ++y) {
+    rows.push_back(0);
+    for (int x = 0; x < 20000; ++x) rows.push_back(uint8_t(x * 7 + y));
+  }
+  const Bytes png = make_png(20000, 3, 8, 0, rows);
+  std::vector<std::pair<int, int>> asked;
+  auto limit = [&](int w, int h) -> std::string {
+    asked.emplace_back(w, h);
+    return w > 16384 || h > 16384 ? "over the test's limit" : "";
+  };
+  LoadResult r = decode(png, "wide.png", limit);
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_EQ(r.error, "cannot read wide.png: over the test's limit");
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], std::make_pair(20000, 3));
+  // Under the limit it decodes as without one.
+  r = decode(png, "wide.png", [](int, int) { return std::string(); });
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.image.width, 20000);
+  EXPECT_EQ(r.image.pixels[5], uint8_t(35));
+  // Before decoding: a file whose compressed data are not zlib's at all is refused for its size, not
+  // its data.
+  const Bytes broken = png_with_idat(20000, 3, 8, 0, Bytes(64, 0xFF));
+  EXPECT_NE(decode(broken, "wide.png").error.find("corrupt"), std::string::npos) << decode(broken, "x").error;
+  EXPECT_EQ(decode(broken, "wide.png", limit).error, "cannot read wide.png: over the test's limit");
+  // And a header past the readers' own limit is refused by them first.
+  EXPECT_NE(decode(make_png(40000, 1, 8, 0, Bytes(40001, 0)), "huge.png", limit).error.find("40000x1"),
+            std::string::npos);
+}
+
 // Bad input, second round (issue 30): palette indices past the palette, decompression bombs within
 // the size limits, JPEGs of endless scans, and images that need more memory than there is.
 
