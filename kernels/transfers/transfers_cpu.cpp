@@ -295,7 +295,11 @@ HostCopy::~HostCopy() {
   std::free(dst_);
 }
 
+// snippet host_copy
+// The CPU's own yardstick: memcpy between two host buffers, pageable or page-locked (mlock'ed). The
+// pages being locked does not make the CPU's copy faster; it is what lets a DMA engine read them.
 void HostCopy::run() { std::memcpy(dst_, src_, bytes_); }
+// end snippet
 
 // ---------------------------------------------------------------------------------------------
 // The CPU engine: the host yardsticks and the pipeline's reference.

@@ -27,6 +27,31 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Kernels.
 
+// snippet h2d_copy
+// Host to device: one call, the copy engine does the rest. From pinned (or registered, or
+// write-combined) memory it reads the host buffer directly at the link's rate; from pageable memory
+// the driver first copies into a pinned staging buffer of its own, and the call returns only when done.
+void copy_h2d(void* dev, const void* host, size_t bytes, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream));
+}
+// end snippet
+
+// snippet d2h_copy
+// Device to host: the copy engine writes the host buffer; pageable memory again goes through the
+// driver's staging buffer.
+void copy_d2h(void* host, const void* dev, size_t bytes, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, stream));
+}
+// end snippet
+
+// snippet d2d_copy
+// Device to device: both sides in HBM, no bus crossed: the copy runs at memory bandwidth (it reads
+// and writes each byte once).
+void copy_d2d(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+}
+// end snippet
+
 // snippet zero_copy
 // Copies n bytes: 16 at a time where both sides allow it, then the tail. With `src` a mapped host
 // pointer, every load crosses the bus (zero-copy); with `dst` one, every store does.
@@ -547,15 +572,15 @@ class CudaEngine final : public Engine {
       case Kind::H2dPinned:
       case Kind::H2dRegistered:
       case Kind::H2dWriteCombined:
-        CUDA_CHECK(cudaMemcpyAsync(dev_->p, host_->p, bytes_, cudaMemcpyHostToDevice, stream_));
+        copy_h2d(dev_->p, host_->p, bytes_, stream_);
         break;
       case Kind::D2hPageable:
       case Kind::D2hPinned:
       case Kind::D2hRegistered:
-        CUDA_CHECK(cudaMemcpyAsync(host_->p, dev_->p, bytes_, cudaMemcpyDeviceToHost, stream_));
+        copy_d2h(host_->p, dev_->p, bytes_, stream_);
         break;
       case Kind::D2d:
-        CUDA_CHECK(cudaMemcpyAsync(dev2_->p, dev_->p, bytes_, cudaMemcpyDeviceToDevice, stream_));
+        copy_d2d(dev2_->p, dev_->p, bytes_, stream_);
         break;
       case Kind::ZeroCopyMapped:
         copy_kernel<<<grid_for(bytes_ / 16 + 1), kThreads, 0, stream_>>>(host_->dev, dev_->p, bytes_);

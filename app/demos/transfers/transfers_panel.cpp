@@ -66,8 +66,8 @@ void TransfersDemo::draw_view(const Frame& frame) {
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
   const float sx = std::max(fs.x, 1e-3f), sy = std::max(fs.y, 1e-3f);
   const float m = 20.0f * frame.ui_scale;
-  const transfers_view::Rect view{float(area.x) / sx + m, float(area.y) / sy + m, float(area.x + area.w) / sx - m,
-                                  float(area.y + area.h) / sy - m};
+  const transfers_view::Rect view{float(area.x) / sx + m, float(area.y) / sy + m,
+                                  float(area.x + area.w) / sx - m, float(area.y + area.h) / sy - m};
   ImPainter p(ImGui::GetBackgroundDrawList());
   if (stage_ == kBandwidthStage) {
     transfers_view::BandwidthChart c = chart_;
