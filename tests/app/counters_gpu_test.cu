@@ -277,8 +277,11 @@ void expect_same_counts(const cuda::CounterResult& cold, const cuda::CounterResu
     EXPECT_EQ(b.kernel, a.kernel) << what;
     EXPECT_EQ(b[Metric::SharedLoads], a[Metric::SharedLoads]) << what << " " << b.kernel;
     EXPECT_EQ(b[Metric::BankConflicts], a[Metric::BankConflicts]) << what << " " << b.kernel;
+    // DRAM bytes: within 3%, or 256 KiB for a kernel that moves little (what the L2 writes back while
+    // it runs is the previous kernel's too, and varies from run to run).
     for (Metric m : {Metric::DramRead, Metric::DramWrite})
-      EXPECT_NEAR(b[m], a[m], 0.03 * std::max(a[m], 1e6)) << what << " " << b.kernel << " metric " << int(m);
+      EXPECT_NEAR(b[m], a[m], std::max(0.03 * a[m], 256.0 * 1024))
+          << what << " " << b.kernel << " metric " << int(m);
   }
 }
 
