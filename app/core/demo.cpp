@@ -1,5 +1,6 @@
 // The shell's generic handling of a demo's stages, picks and Setups, through the Demo interface alone.
 #include "core/demo.h"
+#include "core/cli.h"
 
 #include <algorithm>
 #include <charconv>

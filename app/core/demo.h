@@ -15,7 +15,6 @@
 #include "common/hd.h"
 #include "common/kernel_info.h"
 #include "common/variant.h"
-#include "core/cli.h"
 #include "core/keymap.h"
 #include "core/probe.h"
 #include "core/setup.h"
@@ -25,6 +24,9 @@ class App;
 }
 
 namespace gpulab {
+
+// The command line (core/cli.h, which depends on this header, not the other way).
+struct Options;
 namespace platform {
 class Platform;
 }

@@ -3,7 +3,10 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <deque>
+#include <mutex>
 
 namespace gpulab {
 namespace {
@@ -30,6 +33,8 @@ constexpr KeyBinding kShellKeys[] = {
     {GLFW_KEY_L, 0, 0, true, "Ctrl+L", kLadderWhat, "Presenter", KeyAction::Ladder, false, true},
     {GLFW_KEY_ESCAPE, 0, 0, false, "Esc", "cancel or close the ladder; close this list", "Presenter",
      KeyAction::Close, false, true},
+    {GLFW_KEY_P, 0, 0, true, "Ctrl+P", "a spotlight on the picture where the mouse points (again: off)",
+     "Presenter", KeyAction::Pointer, false, false},
     {GLFW_KEY_F6, 0, 0, false, "F6", "light (high contrast) or dark theme", "Presenter", KeyAction::Theme,
      false, true},
     {GLFW_KEY_F7, 0, 0, false, "F7", "projector mode (fullscreen, light, large, HUD)", "Presenter",
@@ -93,16 +98,182 @@ std::vector<int> codes(const KeyBinding& b) {
   return out;
 }
 
+// The keys in effect: the table above with the settings' remaps applied (set_key_remaps).
+std::vector<KeyBinding>& active_keys() {
+  static std::vector<KeyBinding> keys(std::begin(kShellKeys), std::end(kShellKeys));
+  return keys;
+}
+
+// What the remapped bindings show ("F10", "Ctrl+K"): kept for the life of the process.
+std::string_view keep_text(std::string s) {
+  static std::deque<std::string> texts;
+  static std::mutex m;
+  std::lock_guard lock(m);
+  texts.push_back(std::move(s));
+  return texts.back();
+}
+
+struct ActionName {
+  KeyAction action;
+  std::string_view name;
+};
+constexpr ActionName kActionNames[] = {
+    {KeyAction::Help, "help"},
+    {KeyAction::Hud, "hud"},
+    {KeyAction::Ladder, "ladder"},
+    {KeyAction::Counters, "counters"},
+    {KeyAction::CodePanel, "code"},
+    {KeyAction::Theme, "theme"},
+    {KeyAction::Projector, "projector"},
+    {KeyAction::AB, "ab"},
+    {KeyAction::Record, "record"},
+    {KeyAction::Fullscreen, "fullscreen"},
+    {KeyAction::Screenshot, "screenshot"},
+    {KeyAction::Blank, "blank"},
+    {KeyAction::White, "white"},
+    {KeyAction::Pointer, "pointer"},
+    {KeyAction::Pause, "pause"},
+    {KeyAction::Step, "step"},
+    {KeyAction::Reset, "reset"},
+    {KeyAction::NextVariant, "next-variant"},
+    {KeyAction::HideUi, "hide-ui"},
+    {KeyAction::LessonNext, "next"},
+    {KeyAction::LessonPrevious, "previous"},
+    {KeyAction::LessonFirst, "first"},
+    {KeyAction::LessonLast, "last"},
+};
+
+struct KeyName {
+  int key;
+  std::string_view name;
+};
+constexpr KeyName kKeyNames[] = {
+    {GLFW_KEY_SPACE, "Space"},    {GLFW_KEY_ESCAPE, "Esc"},  {GLFW_KEY_PAGE_DOWN, "PageDown"},
+    {GLFW_KEY_PAGE_UP, "PageUp"}, {GLFW_KEY_HOME, "Home"},   {GLFW_KEY_END, "End"},
+    {GLFW_KEY_LEFT, "Left"},      {GLFW_KEY_RIGHT, "Right"}, {GLFW_KEY_UP, "Up"},
+    {GLFW_KEY_DOWN, "Down"},      {GLFW_KEY_PERIOD, "."},    {GLFW_KEY_COMMA, ","},
+    {GLFW_KEY_SLASH, "/"},        {GLFW_KEY_TAB, "Tab"},     {GLFW_KEY_ENTER, "Enter"},
+};
+
+bool same_word(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 }  // namespace
 
-std::span<const KeyBinding> shell_keys() { return kShellKeys; }
+std::string_view action_name(KeyAction a) {
+  for (const ActionName& n : kActionNames)
+    if (n.action == a) return n.name;
+  return {};
+}
+
+bool parse_key(std::string_view text, int* key, bool* ctrl, std::string* shown) {
+  *ctrl = false;
+  if (text.size() > 5 && same_word(text.substr(0, 5), "ctrl+")) {
+    *ctrl = true;
+    text.remove_prefix(5);
+  }
+  std::string name;
+  if (text.size() == 1 && std::isalnum(static_cast<unsigned char>(text[0]))) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    *key = c >= 'A' ? GLFW_KEY_A + (c - 'A') : GLFW_KEY_0 + (c - '0');
+    name = std::string(1, c);
+  } else if ((text.size() == 2 || text.size() == 3) && (text[0] == 'F' || text[0] == 'f') &&
+             std::isdigit(static_cast<unsigned char>(text[1])) &&
+             (text.size() == 2 || std::isdigit(static_cast<unsigned char>(text[2])))) {
+    const int n = std::stoi(std::string(text.substr(1)));
+    if (n < 1 || n > 12) return false;
+    *key = GLFW_KEY_F1 + (n - 1);
+    name = "F" + std::to_string(n);
+  } else {
+    bool found = false;
+    for (const KeyName& k : kKeyNames)
+      if (same_word(text, k.name)) {
+        *key = k.key;
+        name = std::string(k.name);
+        found = true;
+      }
+    if (!found) return false;
+  }
+  if (shown) *shown = (*ctrl ? "Ctrl+" : "") + name;
+  return true;
+}
+
+std::vector<std::string> set_key_remaps(const std::vector<KeyRemap>& remaps,
+                                        std::span<const KeyBinding> demo_keys) {
+  std::vector<std::string> problems;
+  std::vector<KeyBinding>& keys = active_keys();
+  keys.assign(std::begin(kShellKeys), std::end(kShellKeys));
+  for (const KeyRemap& r : remaps) {
+    const std::string quoted = "'" + r.action + "'";
+    KeyAction action = KeyAction::Demo;
+    for (const ActionName& n : kActionNames)
+      if (n.name == r.action) action = n.action;
+    if (action == KeyAction::Demo) {
+      std::string known;
+      for (const ActionName& n : kActionNames) known += (known.empty() ? "" : ", ") + std::string(n.name);
+      problems.push_back("no action " + quoted + " to remap (actions: " + known + ")");
+      continue;
+    }
+    if (r.keys.empty()) {
+      problems.push_back(quoted + " names no key; it keeps its own");
+      continue;
+    }
+    // The action's first binding is the model of the new ones (its group, its words).
+    const auto model =
+        std::find_if(keys.begin(), keys.end(), [&](const KeyBinding& b) { return b.action == action; });
+    if (model == keys.end()) continue;
+    const KeyBinding base = *model;
+    std::vector<KeyBinding> fresh;
+    std::string bad;
+    for (const std::string& text : r.keys) {
+      KeyBinding b = base;
+      std::string shown;
+      if (!parse_key(text, &b.key, &b.ctrl, &shown)) {
+        bad = "'" + text +
+              "' is not a key (F1-F12, A-Z, 0-9, Ctrl+..., PageDown, PageUp, Home, End, Left, Right, "
+              "Up, Down, Space, Esc, Tab, Enter, . , /)";
+        break;
+      }
+      b.key_last = 0;
+      b.alt_key = 0;
+      b.shown = keep_text(shown);
+      fresh.push_back(b);
+    }
+    if (!bad.empty()) {
+      problems.push_back(quoted + ": " + bad + "; it keeps its own keys");
+      continue;
+    }
+    // Clashes with what stays, and with every demo's keys: refused with the key named.
+    std::vector<KeyBinding> others;
+    for (const KeyBinding& b : keys)
+      if (b.action != action) others.push_back(b);
+    std::vector<std::string> clash = key_clashes(fresh, others);
+    if (clash.empty()) clash = key_clashes(fresh, demo_keys);
+    if (!clash.empty()) {
+      problems.push_back(quoted + " refused: " + clash.front() + "; it keeps its own keys");
+      continue;
+    }
+    const size_t at = static_cast<size_t>(model - keys.begin());
+    keys.erase(
+        std::remove_if(keys.begin(), keys.end(), [&](const KeyBinding& b) { return b.action == action; }),
+        keys.end());
+    keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(std::min(at, keys.size())), fresh.begin(),
+                fresh.end());
+  }
+  return problems;
+}
+
+std::span<const KeyBinding> shell_keys() { return active_keys(); }
 
 bool is_slideshow_key(int key) { return key == GLFW_KEY_F5; }
 
 bool key_matches(const KeyBinding& b, int key, bool ctrl) { return b.ctrl == ctrl && covers(b, key); }
 
 const KeyBinding* find_shell_key(int key, bool ctrl, bool lesson_running) {
-  for (const KeyBinding& b : kShellKeys)
+  for (const KeyBinding& b : active_keys())
     if ((lesson_running || !b.lesson) && key_matches(b, key, ctrl)) return &b;
   return nullptr;
 }

@@ -38,6 +38,7 @@ enum class KeyAction {
   AB,
   Blank,       // the view black (a clicker's B / .), again: back
   White,       // the view white (W / ,)
+  Pointer,     // a spotlight on the view where the mouse is (Ctrl+P)
   LessonNext,  // a lesson's keys (KeyBinding::lesson): what presentation clickers send
   LessonPrevious,
   LessonFirst,
@@ -62,6 +63,23 @@ struct KeyBinding {
 
 // The shell's keys, in the order the help lists them.
 std::span<const KeyBinding> shell_keys();
+// Remapping (the settings file's [keys] table: ACTION = "KEY" or ["KEY", ...]). The action's name
+// ("ladder", "blank", "next"...; "" for an action that cannot be remapped).
+std::string_view action_name(KeyAction a);
+// A key as the settings write it: "F5", "Ctrl+L", "B", ".", "PageDown", "Space"...; false if none.
+bool parse_key(std::string_view text, int* key, bool* ctrl, std::string* shown = nullptr);
+struct KeyRemap {
+  std::string action;             // as written
+  std::vector<std::string> keys;  // as written
+  bool operator==(const KeyRemap&) const = default;
+};
+// The shell's keys from now on: the table with each remap's action on the keys it names instead of
+// its own. A remap that names no action, a key gpulab does not know, or a key another shell key or a
+// demo's (`demo_keys`) already takes is refused, the action keeping its keys; the problems, one line
+// each with the key named. An empty list puts every key back.
+std::vector<std::string> set_key_remaps(const std::vector<KeyRemap>& remaps,
+                                        std::span<const KeyBinding> demo_keys);
+
 // F5, the key a clicker's slideshow button sends: it starts no ladder during a lesson.
 bool is_slideshow_key(int key);
 // True when `b` is what a press of `key` with `ctrl` held means.

@@ -132,6 +132,37 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
         continue;
       }
       (k == "window_width" ? s.window_width : s.window_height) = static_cast<int>(v);
+    } else if (k == "keys") {
+      // [keys] ACTION = "KEY" or ["KEY", ...]: checked against the key map when the app applies them.
+      const toml::table* t = node.as_table();
+      if (!t) {
+        bad(std::string("must be a table ([keys], then ACTION = \"KEY\"), not ") + toml_type_name(node));
+        continue;
+      }
+      for (auto&& [action, value] : *t) {
+        KeyRemap remap;
+        remap.action = std::string(action.str());
+        const std::string vat = where(source, value.source());
+        bool ok = true;
+        if (value.is_string()) {
+          remap.keys.push_back(*value.value<std::string>());
+        } else if (const toml::array* list = value.as_array()) {
+          for (const toml::node& e : *list) {
+            if (!e.is_string())
+              ok = false;
+            else
+              remap.keys.push_back(*e.value<std::string>());
+          }
+        } else {
+          ok = false;
+        }
+        if (!ok || remap.keys.size() > 4) {
+          r.problems.push_back(vat + "keys." + text::quote(remap.action) +
+                               " must be a key (\"F5\") or a list of up to 4 keys; ignored");
+          continue;
+        }
+        s.keys.push_back(std::move(remap));
+      }
     } else if (k == "monitor") {
       if (!node.is_integer()) {
         bad(std::string("must be a monitor's number (0, 1, ...), not ") + toml_type_name(node));
@@ -145,7 +176,8 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
       s.monitor = static_cast<int>(v);
     } else {
       r.problems.push_back(at + "unknown setting " + text::quote(k) +
-                           " (known: ui_scale, theme, hud, last_demo, window_width, window_height, monitor); "
+                           " (known: ui_scale, theme, hud, last_demo, window_width, window_height, monitor, "
+                           "[keys]); "
                            "ignored");
     }
   }

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/keymap.h"
+
 namespace gpulab {
 
 enum class Theme { Dark, Light };
@@ -34,6 +36,8 @@ struct Settings {
   int window_height = 900;
   // The monitor projector mode fills (0-based, as the system lists them); none: chosen (monitors.h).
   std::optional<int> monitor;
+  // [keys]: the shell keys remapped (core/keymap.h: set_key_remaps); gpulab never writes them.
+  std::vector<KeyRemap> keys;
 
   bool operator==(const Settings&) const = default;
 };

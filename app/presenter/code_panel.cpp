@@ -87,7 +87,7 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
 
 }  // namespace
 
-CodeView code_view(const Stage& stage) {
+CodeView code_view(const Stage& stage, int against) {
   CodeView v;
   if (stage.variants.empty()) return v;
   const size_t i = std::min(static_cast<size_t>(std::max(stage.variant, 0)), stage.variants.size() - 1);
@@ -97,8 +97,11 @@ CodeView code_view(const Stage& stage) {
   v.lines = lines_of(cur.snippet);
   for (const SourceRegion* r : find_snippet(cur.snippet))
     for (const KernelBuild& k : r->kernels) v.kernels.push_back(&k);
-  if (i == 0) return v;
-  const VariantChoice& prev = stage.variants[i - 1];
+  // Against the rung before it, or the variant asked for (A/B: B's code against A's).
+  const bool other = against >= 0 && static_cast<size_t>(against) < stage.variants.size() &&
+                     static_cast<size_t>(against) != i;
+  if (i == 0 && !other) return v;
+  const VariantChoice& prev = stage.variants[other ? static_cast<size_t>(against) : i - 1];
   v.previous = std::string(prev.id);
   v.same_as_previous = prev.snippet == cur.snippet;
   const std::vector<CodeLine> before = lines_of(prev.snippet);
@@ -114,9 +117,9 @@ CodeView code_view(const Stage& stage) {
   return v;
 }
 
-const CodeView& CodePanelCache::view(size_t stage_index, const Stage& stage) {
-  // The key: the rung shown and the one before it (what code_view reads of the stage).
-  std::string key;
+const CodeView& CodePanelCache::view(size_t stage_index, const Stage& stage, int against) {
+  // The key: the rung shown and the one it is compared with (what code_view reads of the stage).
+  std::string key = std::to_string(against) + "\n";
   if (!stage.variants.empty()) {
     const size_t i = std::min(static_cast<size_t>(std::max(stage.variant, 0)), stage.variants.size() - 1);
     for (size_t r = i > 0 ? i - 1 : i; r <= i; ++r)
@@ -126,7 +129,7 @@ const CodeView& CodePanelCache::view(size_t stage_index, const Stage& stage) {
   made_ = true;
   stage_ = stage_index;
   key_ = std::move(key);
-  view_ = code_view(stage);
+  view_ = code_view(stage, against);
   tokens_.clear();
   bool in_comment = false;
   for (const CodeLine& l : view_.lines) tokens_.push_back(highlight(l.text, &in_comment));
@@ -154,11 +157,12 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
   if (active.empty()) return true;
   if (std::find(active.begin(), active.end(), *stage) == active.end()) *stage = active.front();
   const Stage& st = stages[*stage];
-  const CodeView& v = cache->view(*stage, st);
+  const CodeView& v = cache->view(*stage, st, *stage == at.against_stage ? at.against : -1);
   ImGui::SetNextWindowPos(ImVec2(x0, y0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 100.0f), std::max(y1 - y0, 100.0f)), ImGuiCond_Always);
   bool open = true;
-  const std::string title = "Code: " + v.variant + "###code";
+  const std::string title =
+      (at.against >= 0 ? "Code: B " + v.variant + " against A" : "Code: " + v.variant) + "###code";
   if (ImGui::Begin(title.c_str(), &open,
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                        ImGuiWindowFlags_NoResize)) {
@@ -172,11 +176,12 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       }
       ImGui::NewLine();
     }
-    if (!v.previous.empty())
-      ImGui::TextDisabled(v.same_as_previous
-                              ? "the same code as the previous rung, %s (it differs in its launch or memory)"
-                              : "marked: the lines that differ from the previous rung, %s",
-                          v.previous.c_str());
+    if (!v.previous.empty()) {
+      const char* whose = at.against >= 0 ? "A, " : "the previous rung, ";
+      ImGui::TextDisabled(v.same_as_previous ? "the same code as %s%s (it differs in its launch or memory)"
+                                             : "marked: the lines that differ from %s%s",
+                          whose, v.previous.c_str());
+    }
     for (const KernelBuild* k : v.kernels) ImGui::TextWrapped("%s", resource_line(*k).c_str());
     bool any_sass = false;
     for (const KernelBuild* k : v.kernels) any_sass = any_sass || (k->sass && *k->sass);

@@ -28,13 +28,15 @@ struct CodeView {
   std::vector<CodeLine> lines;    // empty when the snippet has no region (a build defect; a test checks)
   std::vector<const KernelBuild*> kernels;
 };
-CodeView code_view(const Stage& stage);
+// `against` (an index into the stage's variants): compared with that variant instead of the rung
+// before (A/B shows B's code against A's).
+CodeView code_view(const Stage& stage, int against = -1);
 
 // The panel's view between frames, with each line's highlighting: made again only when the stage
 // shown or its variant (or the rung before it) changes.
 class CodePanelCache {
  public:
-  const CodeView& view(size_t stage_index, const Stage& stage);
+  const CodeView& view(size_t stage_index, const Stage& stage, int against = -1);
   const std::vector<TokenSpan>& tokens(size_t line) const { return tokens_[line]; }
 
  private:
@@ -72,6 +74,9 @@ struct CodePanelPlace {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   float min_px = 0;
   int mark_first = 0, mark_last = 0;
+  // A/B: the stages are B's, and stage `against_stage` is compared with A's variant `against`.
+  int against = -1;
+  size_t against_stage = 0;
 };
 
 // Draws the panel as a window over `at` with a picker of the active stages (`*stage` is the index

@@ -94,6 +94,7 @@ class AbElement : public Element {
   ~AbElement() override;
   std::string_view name() const override { return kName; }
   bool running() const { return ab_ != nullptr; }
+  const Demo* b_demo() const { return ab_ ? &ab_->b() : nullptr; }  // the B half
   // A becomes the running demo (started afresh from `a`), B = `b` beside it: false and *why if not.
   bool start(Session& s, const Setup& a, const Setup& b, std::string* why);
   // B beside the running demo (already running `a_asked`, or what it fell back to).
@@ -194,6 +195,24 @@ class LessonElement : public Element {
   std::optional<std::vector<std::filesystem::path>> shipped_;  // listed on the tab's first draw
   LayoutReport::LessonShown shown_;
   bool notes_shown_ = false;
+};
+
+// Ctrl+P: a spotlight on the view where the mouse points: the rest of the picture dimmed, a ring
+// around the spot (the projected window's mouse; a clicker's laser is not always visible on a screen).
+class PointerElement : public Element {
+ public:
+  static constexpr std::string_view kName = "pointer";
+  std::string_view name() const override { return kName; }
+  bool on() const { return on_; }
+  bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void frame(Session&, const Frame& f) override;
+  void draw(Session& s, const ScreenLayout& l) override;
+  void report(LayoutReport& r) const override { r.pointer = shown_; }
+
+ private:
+  bool on_ = false;
+  float x_ = -1, y_ = -1;  // the mouse, window points (-1: not over the window)
+  LayoutReport::Pointer shown_;
 };
 
 // F1 / ?: every key of the app and the running demo, above everything.

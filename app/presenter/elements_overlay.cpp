@@ -21,6 +21,7 @@ std::vector<std::unique_ptr<Element>> make_elements() {
   out.push_back(std::make_unique<CountersElement>());
   out.push_back(std::make_unique<CodeElement>());
   out.push_back(std::make_unique<HudElement>());
+  out.push_back(std::make_unique<PointerElement>());
   out.push_back(std::make_unique<RecorderElement>());
   out.push_back(std::make_unique<LadderElement>());
   out.push_back(std::make_unique<HelpElement>());
@@ -114,10 +115,53 @@ void CodeElement::draw(Session& s, const ScreenLayout& l) {
     place.min_px = s.look().projector || s.look().ui_scale >= 2 ? 20.0f * l.display.height() / 1080.0f : 0.0f;
     place.mark_first = mark_first_;
     place.mark_last = mark_last_;
-    if (!draw_code_panel(d->stages(), &stage_, &cache_, fonts ? fonts->mono : nullptr, s.look().light, place,
+    // A/B: B's code, marked where it differs from A's.
+    std::vector<Stage> stages = d->stages();
+    const AbElement* ab = s.find<AbElement>();
+    if (ab && ab->running() && ab->b_demo()) {
+      std::vector<Stage> b = ab->b_demo()->stages();
+      if (b.size() == stages.size() && stage_ < stages.size()) {
+        place.against = stages[stage_].variant;
+        place.against_stage = stage_;
+        stages = std::move(b);
+      }
+    }
+    if (!draw_code_panel(stages, &stage_, &cache_, fonts ? fonts->mono : nullptr, s.look().light, place,
                          &shown_))
       on_ = false;
   });
+}
+
+// --- pointer ---------------------------------------------------------------------------------
+
+bool PointerElement::key(Session&, KeyAction a, const KeyPress&) {
+  if (a != KeyAction::Pointer) return false;
+  on_ = !on_;
+  return true;
+}
+
+void PointerElement::frame(Session&, const Frame& f) {
+  shown_ = {};
+  // The demo's input is in framebuffer pixels; the overlay draws in window points.
+  const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
+  x_ = f.input.mouse_x / std::max(fs.x, 1e-3f);
+  y_ = f.input.mouse_y / std::max(fs.y, 1e-3f);
+}
+
+void PointerElement::draw(Session& s, const ScreenLayout& l) {
+  if (!on_ || l.view.empty()) return;
+  const Rect& v = l.view;
+  if (!(x_ >= v.x0 && x_ < v.x1 && y_ >= v.y0 && y_ < v.y1)) return;  // only over the picture
+  const float r = std::max(30.0f, v.height() * 0.08f);
+  const float far = std::hypot(v.width(), v.height());
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  dl->PushClipRect(ImVec2(v.x0, v.y0), ImVec2(v.x1, v.y1), false);
+  // The rest of the view dimmed: one thick ring from the spot's edge to past the view's corners.
+  dl->AddCircle(ImVec2(x_, y_), r + far * 0.5f, IM_COL32(0, 0, 0, 150), 96, far);
+  dl->AddCircle(ImVec2(x_, y_), r, s.look().light ? IM_COL32(220, 30, 30, 255) : IM_COL32(255, 220, 60, 255),
+                64, std::max(3.0f, r * 0.08f));
+  dl->PopClipRect();
+  shown_ = {true, x_, y_, r};
 }
 
 // --- the key list ------------------------------------------------------------------------------

@@ -73,6 +73,10 @@ struct LayoutReport {
   } toasts;
   bool blanked = false;  // the projected view is blanked (B / W)
   bool ladder = false;   // the ladder has the screen
+  struct Pointer {       // the spotlight (Ctrl+P)
+    bool shown = false;
+    float x = 0, y = 0, radius = 0;
+  } pointer;
   // The presenter's window (projector mode with two monitors, or --presenter-window).
   struct Presenter {
     bool shown = false;

@@ -402,7 +402,7 @@ void App::frame() {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
-  if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || clock_.frame_index == 0) view_.mouse_moved_at = t;
+  if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0) view_.mouse_moved_at = t;
   hotkeys();
   presenter::Playback& pb = s.playback();
   if (pb.steps_per_frame != clock_.last_steps_per_frame) {

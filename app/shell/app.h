@@ -17,6 +17,7 @@
 #include "presenter/layout_report.h"
 #include "presenter/screen_layout.h"
 #include "ui/appearance.h"
+#include "ui/panels.h"
 
 namespace gpulab {
 namespace platform {
@@ -76,6 +77,7 @@ class App {
   void set_theme(Theme theme);
   void set_projector(bool on);
   void record_panel(bool compact);  // the panel's place and state, for the report
+  void record_appearance();         // the display, the scale, the fonts and the theme, for the report
   bool write_layout_report(const std::filesystem::path& path) const;
 
   Options options_;
@@ -92,10 +94,10 @@ class App {
     bool ui_visible = true;
     bool caption = false;
     bool vsync = true;
-    bool compact = false;  // only the pickers (projector mode)
-    float compact_w = 0;   // the compact panel's width on the last frame (points)
-    double mouse_moved_at = 0;
-    int blank = 0;  // 0, or the view blanked: 1 black, 2 white
+    bool compact = false;          // only the pickers (projector mode)
+    float compact_w = 0;           // the compact panel's width on the last frame (points)
+    double mouse_moved_at = -1e9;  // the compact panel starts folded, and opens when the mouse moves
+    int blank = 0;                 // 0, or the view blanked: 1 black, 2 white
     struct ProjectorRestore {
       std::optional<float> scale;
       Theme theme;
@@ -127,6 +129,7 @@ class App {
     std::vector<int> demo;  // this frame's key presses the app did not take
   } keys_;
   std::unique_ptr<PresenterWindow> presenter_;  // projector mode's second window, when there is one
+  ui::OccupancySection occupancy_;              // the Occupancy tab and its cache of analyses
   std::string backend_banner_;
   presenter::ScreenLayout layout_;  // this frame's regions
   PanelLayout report_;

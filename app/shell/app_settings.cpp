@@ -78,6 +78,14 @@ void App::load_settings_for_run() {
     }
   }
   view_.chosen_scale = options_.ui_scale ? options_.ui_scale : store_.settings.ui_scale;
+  // The keys remapped in the settings ([keys]), checked against the shell's and every demo's keys.
+  std::vector<KeyBinding> demo_keys;
+  for (size_t i = 0; i < session_->demo_count(); ++i) {
+    const std::vector<KeyBinding> own = session_->demo_at(i).keys();
+    demo_keys.insert(demo_keys.end(), own.begin(), own.end());
+  }
+  for (const std::string& p : set_key_remaps(store_.settings.keys, demo_keys))
+    session_->notify("settings: keys: " + p);
   view_.theme = store_.settings.theme;
   element<presenter::HudElement>()->set_on(store_.settings.hud);
 }
@@ -219,6 +227,14 @@ void App::record_panel(bool compact) {
   l.scrollbar_x = w->ScrollbarX;
   l.scrollbar_y = w->ScrollbarY;
   l.compact = compact;
+  record_appearance();
+}
+
+void App::record_appearance() {
+  PanelLayout& l = report_;
+  const ImGuiIO& io = ImGui::GetIO();
+  l.display_w = io.DisplaySize.x;
+  l.display_h = io.DisplaySize.y;
   const ui::Fonts& f = appearance_.fonts();
   l.ui_scale = appearance_.scale();
   l.font_px = f.ui ? f.ui->FontSize : 0.0f;
@@ -290,6 +306,8 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                  {"lines", l.toasts.lines}};
   j["blanked"] = l.blanked;
   j["ladder"] = l.ladder;
+  j["pointer"] = {
+      {"shown", l.pointer.shown}, {"at", {l.pointer.x, l.pointer.y}}, {"radius", l.pointer.radius}};
   j["presenter"] = {{"shown", l.presenter.shown},
                     {"monitor", l.presenter.monitor},
                     {"notes_shown", l.presenter.notes_shown},

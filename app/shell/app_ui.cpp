@@ -175,24 +175,37 @@ void App::draw_caption(const presenter::Rect& r) {
 void App::draw_ui(Frame& f, const presenter::Rect& region) {
   ShellSession& s = *session_;
   Demo* d = s.demo();
-  // Docked: the layout's panel region, every frame (its content scrolls).
-  ImGui::SetNextWindowPos(ImVec2(region.x0, region.y0), ImGuiCond_Always);
   report_.sections.clear();
   const ImGuiWindowFlags docked =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+  if (view_.compact && region.width() <= presenter::kCollapsedPanelW * f.ui_scale + 1) {
+    // Folded while the mouse rests: a strip (narrower than any window ImGui draws) that moving the
+    // mouse opens.
+    ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(region.x0, region.y0), ImVec2(region.x1, region.y1),
+                                                  ImGui::GetColorU32(ImGuiCol_WindowBg));
+    presenter::LayoutReport& l = report_;
+    l.drawn = true;
+    l.compact = true;
+    l.x = region.x0, l.y = region.y0, l.w = region.width(), l.h = region.height();
+    l.inner_x0 = l.x, l.inner_y0 = l.y, l.inner_x1 = region.x1, l.inner_y1 = region.y1;
+    l.work_x1 = l.content_x1 = region.x1;
+    l.content_y1 = region.y0;
+    l.scrollbar_x = l.scrollbar_y = false;
+    record_appearance();
+    return;
+  }
+  // Docked: the layout's panel region, every frame (its content scrolls).
+  ImGui::SetNextWindowPos(ImVec2(region.x0, region.y0), ImGuiCond_Always);
   if (view_.compact) {
-    // The pickers alone, as wide as they need (the layout keeps it within its share), or a strip
-    // while the mouse rests.
+    // The pickers alone, as wide as they need (the layout keeps it within its share).
     ImGui::SetNextWindowSize(ImVec2(region.width(), region.height()), ImGuiCond_Always);
     ImGui::Begin("gpulab##compact", nullptr, docked | ImGuiWindowFlags_HorizontalScrollbar);
-    if (region.width() > presenter::kCollapsedPanelW * f.ui_scale + 1) {
-      ImGui::BeginGroup();
-      draw_pickers(f, true);
-      ImGui::TextDisabled("F7: leave projector mode");
-      ImGui::EndGroup();
-      view_.compact_w = ImGui::GetItemRectSize().x + 2 * ImGui::GetStyle().WindowPadding.x +
-                        ImGui::GetStyle().ScrollbarSize;
-    }
+    ImGui::BeginGroup();
+    draw_pickers(f, true);
+    ImGui::TextDisabled("F7: leave projector mode");
+    ImGui::EndGroup();
+    view_.compact_w =
+        ImGui::GetItemRectSize().x + 2 * ImGui::GetStyle().WindowPadding.x + ImGui::GetStyle().ScrollbarSize;
     record_panel(true);
     ImGui::End();
     return;
@@ -242,7 +255,7 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
       ImGui::EndTabItem();
     }
     if (tab(secs, "Occupancy")) {
-      ui::occupancy_section(in);
+      occupancy_.draw(in);
       ImGui::EndTabItem();
     }
     element_tab(presenter::CountersElement::kName);

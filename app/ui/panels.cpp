@@ -36,13 +36,21 @@ void timings_section(const PanelInputs& in) {
   timings_panel(v);
 }
 
-void occupancy_section(const PanelInputs& in) {
+struct OccupancySection::Cache {
+#if defined(GPULAB_HAVE_CUDA)
+  cuda::OccupancyCache analyses;
+#endif
+};
+
+OccupancySection::OccupancySection() : cache_(std::make_unique<Cache>()) {}
+OccupancySection::~OccupancySection() = default;
+
+void OccupancySection::draw(const PanelInputs& in) {
 #if defined(GPULAB_HAVE_CUDA)
   if (in.kernels.empty()) {
     ImGui::TextDisabled("the current variant runs on the CPU: no kernels");
   } else {
-    // Re-analysed only when the kernels, block size or shared memory change.
-    static cuda::OccupancyCache cache;
+    cuda::OccupancyCache& cache = cache_->analyses;
     const std::vector<cuda::OccupancyReport>* reports = nullptr;
     try {
       reports = &cache.get(in.kernels);

@@ -1,5 +1,6 @@
 #pragma once
 // The panels every demo shares: timings, occupancy, device.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,20 @@ struct PanelInputs {
 
 // Each section's contents, without its header or tab (the shell places them: app_ui.cpp).
 void timings_section(const PanelInputs& in);
-void occupancy_section(const PanelInputs& in);
+// The Occupancy tab, with its one cache of analyses (re-analysed only when the kernels, the block size or
+// the shared memory change): the shell owns one.
+class OccupancySection {
+ public:
+  OccupancySection();
+  ~OccupancySection();
+  OccupancySection(const OccupancySection&) = delete;
+  OccupancySection& operator=(const OccupancySection&) = delete;
+  void draw(const PanelInputs& in);
+
+ private:
+  struct Cache;
+  std::unique_ptr<Cache> cache_;
+};
 void device_section(const PanelInputs& in);
 
 }  // namespace gpulab::ui

@@ -145,3 +145,24 @@ INSTANTIATE_TEST_SUITE_P(
                  "0, filter = \"point\" }\n",
                  CpuVsGpu::Differ}),
     [](const auto& info) { return std::string(info.param.demo); });
+
+TEST(AbGl, TheCodePanelShowsBsCodeAgainstAs) {
+  // B (cpu-naive) is not the rung after A (cpu-lut): the marked lines are those that differ from A's.
+  const AbRun a =
+      run_ab("life-code",
+             "demo = \"life\"\nvariant = [\"cpu-lut\", \"cpu-naive\"]\nparams = { grid = \"128x128\" }\n"
+             "code = true\n",
+             6);
+  ASSERT_EQ(a.r.status, 0) << a.r.output;
+  ASSERT_FALSE(a.j.is_discarded());
+  ASSERT_TRUE(a.j["ab"].value("shown", false)) << a.j["lesson"];
+  const nlohmann::json& c = a.j["code"];
+  ASSERT_TRUE(c.value("shown", false)) << c;
+  EXPECT_EQ(c.value("variant", std::string()), "cpu-naive") << c;
+  EXPECT_EQ(c.value("previous", std::string()), "cpu-lut") << "compared with A, not with the rung before";
+  EXPECT_GT(c.value("changed", 0), 0) << c;
+  // Both halves and the code column side by side, none over another.
+  const auto& r = a.j["regions"];
+  ASSERT_TRUE(r.contains("code") && r.contains("view")) << r;
+  EXPECT_LE(r["view"][2].get<float>(), r["code"][0].get<float>() + 0.5f);
+}

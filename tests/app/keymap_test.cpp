@@ -120,5 +120,38 @@ TEST(KeyMap, OneRowAnAction) {
   EXPECT_NE(ladder, rows.end()) << "the ladder's two keys on one row";
 }
 
+TEST(KeyMap, TheSettingsRemapAnActionAndRefuseAClashNamingTheKey) {
+  // ladder on F10 and Ctrl+K: F5 no longer starts it, the two new keys do, the list shows them.
+  std::vector<std::string> problems = set_key_remaps({{"ladder", {"F10", "ctrl+k"}}}, {});
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  ASSERT_NE(find_shell_key(GLFW_KEY_F10, false), nullptr);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_F10, false)->action, KeyAction::Ladder);
+  ASSERT_NE(find_shell_key(GLFW_KEY_K, true), nullptr);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_K, true)->action, KeyAction::Ladder);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_F5, false), nullptr);
+  EXPECT_NE(keys_text(shell_keys()).find("F10 / Ctrl+K"), std::string::npos) << keys_text(shell_keys());
+  // A clash with another shell key or a demo's key is refused, with the key named; the action keeps
+  // its own keys.
+  problems = set_key_remaps({{"blank", {"V"}}}, {});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("V"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("refused"), std::string::npos) << problems[0];
+  EXPECT_EQ(find_shell_key(GLFW_KEY_B, false)->action, KeyAction::Blank);
+  const KeyBinding rotate_l{GLFW_KEY_L, 0, 0, false, "L", "point or linear filtering", "Texture rotation"};
+  problems = set_key_remaps({{"pointer", {"L"}}}, std::vector<KeyBinding>{rotate_l});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("L: point or linear"), std::string::npos) << problems[0];
+  // No such action, no such key.
+  problems = set_key_remaps({{"launch-rockets", {"F9"}}, {"hud", {"F99"}}, {"hud", {"Ctrl+"}}}, {});
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_NE(problems[0].find("no action 'launch-rockets'"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("'F99' is not a key"), std::string::npos) << problems[1];
+  // Put back: every key as the table has it.
+  EXPECT_TRUE(set_key_remaps({}, {}).empty());
+  EXPECT_EQ(find_shell_key(GLFW_KEY_F5, false)->action, KeyAction::Ladder);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_F10, false), nullptr);
+  EXPECT_TRUE(key_clashes(shell_keys()).empty());
+}
+
 }  // namespace
 }  // namespace gpulab

@@ -373,6 +373,9 @@ TEST(ClickerKeys, BlankAndWhiteAreAlwaysTheShellsAndF5IsTheSlideshowKey) {
   ASSERT_NE(find_shell_key(GLFW_KEY_L, true), nullptr);
   EXPECT_EQ(find_shell_key(GLFW_KEY_L, true)->action, KeyAction::Ladder) << "the ladder's other key";
   EXPECT_EQ(find_shell_key(GLFW_KEY_L, false), nullptr) << "plain L stays the rotate demo's";
+  ASSERT_NE(find_shell_key(GLFW_KEY_P, true), nullptr);
+  EXPECT_EQ(find_shell_key(GLFW_KEY_P, true)->action, KeyAction::Pointer) << "the spotlight";
+  EXPECT_EQ(find_shell_key(GLFW_KEY_P, false), nullptr) << "plain P stays the rotate demo's";
 }
 
 TEST(Lesson, TheOpenedNoticeEscapesTheTitle) {

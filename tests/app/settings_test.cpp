@@ -109,6 +109,21 @@ TEST_F(SettingsFile, RoundTrip) {
   EXPECT_EQ(text.find("ui_scale ="), std::string::npos);
 }
 
+TEST_F(SettingsFile, KeysAreReadAsATableOfActionsAndKeys) {
+  const SettingsLoad r =
+      parse_settings("[keys]\nladder = \"F10\"\nnext = [\"PageDown\", \"N\"]\nhud = 3\n", "s.toml");
+  ASSERT_EQ(r.settings.keys.size(), 2u);
+  EXPECT_EQ(r.settings.keys[0].action, "ladder");
+  EXPECT_EQ(r.settings.keys[0].keys, std::vector<std::string>{"F10"});
+  EXPECT_EQ(r.settings.keys[1].keys, (std::vector<std::string>{"PageDown", "N"}));
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_NE(r.problems[0].find("keys.'hud'"), std::string::npos) << r.problems[0];
+  EXPECT_NE(r.problems[0].find(":4:"), std::string::npos) << "the line is named: " << r.problems[0];
+  const SettingsLoad bad = parse_settings("keys = \"F5\"\n", "s.toml");
+  ASSERT_EQ(bad.problems.size(), 1u);
+  EXPECT_NE(bad.problems[0].find("must be a table"), std::string::npos) << bad.problems[0];
+}
+
 TEST_F(SettingsFile, TheMonitorIsANumberInRange) {
   EXPECT_EQ(parse_settings("monitor = 2\n", "s.toml").settings.monitor, 2);
   for (const char* bad : {"monitor = -1\n", "monitor = 16\n", "monitor = \"HDMI-1\"\n", "monitor = 1.5\n"}) {

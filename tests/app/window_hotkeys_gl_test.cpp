@@ -184,6 +184,11 @@ TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
   EXPECT_EQ(middle_colour(files[0]), 0x000000) << "B: black";
   EXPECT_EQ(middle_colour(files[1]), 0xffffff) << "W: white";
   EXPECT_GT(colours(files[2]), 20u) << "W again: the picture and the panel are back";
+  // Ctrl+P: the spotlight where the mouse points over the picture.
+  ASSERT_EQ(std::system("xdotool search --onlyvisible --name '^gpulab - ' mousemove --window %1 400 150 "
+                        ">/dev/null 2>&1"),
+            0);
+  key("ctrl+p");
   // F5 is a clicker's slideshow key: during a lesson it starts no ladder, and a toast names Ctrl+L.
   key("F5");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -198,6 +203,7 @@ TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
     named = named || line.get<std::string>().find("Ctrl+L") != std::string::npos;
   EXPECT_TRUE(named) << j["toasts"].dump();
   EXPECT_TRUE(j["lesson"]["running"].get<bool>());
+  EXPECT_TRUE(j["pointer"]["shown"].get<bool>()) << j["pointer"].dump() << j["regions"].dump();
 }
 
 TEST(WindowClicker, AbEndsOnTheVariantThatRanBeforeIt) {

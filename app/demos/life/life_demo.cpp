@@ -1,6 +1,7 @@
 // Game of Life, host side: settings and UI, input (zoom, pan, draw), the CPU and CUDA engines and
 // moving the state between them when the variant's backend changes, verify, patterns.
 #include "demos/life/life_demo.h"
+#include "core/cli.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
 #include "demos/common/stage_table.h"

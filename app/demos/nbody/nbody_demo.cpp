@@ -1,6 +1,7 @@
 // N-body, host side: settings and UI, the CPU and CUDA engines and moving the state between them
 // when the variant's backend changes, the camera, conservation plots, verify, body files, batch.
 #include "demos/nbody/nbody_demo.h"
+#include "core/cli.h"
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
 #include "demos/common/stage_table.h"

@@ -1,5 +1,6 @@
 // The transfers demo: its options, stages, engines, the frame's runs, probes and batch mode.
 #include "demos/transfers/transfers_demo.h"
+#include "core/cli.h"
 
 #include "core/timings.h"
 
