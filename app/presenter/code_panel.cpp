@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "common/text.h"
 
@@ -86,6 +87,24 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
 }
 
 }  // namespace
+
+std::pair<int, int> marked_lines(const CodeView& v, std::string_view name) {
+  // The source lines (1-based, headers not counted) between the marker and its end.
+  const std::string start = "// mark " + std::string(name);
+  int n = 0, first = 0, last = 0;
+  for (const CodeLine& l : v.lines) {
+    if (l.header) continue;
+    ++n;
+    if (!first && l.text.find(start) != std::string::npos &&
+        (l.text.size() == l.text.find(start) + start.size() ||
+         l.text[l.text.find(start) + start.size()] == ' '))
+      first = n + 1;
+    else if (first && !last && l.text.find("// end mark") != std::string::npos)
+      last = n - 1;
+  }
+  if (first && !last) last = n;
+  return first && last >= first ? std::pair{first, last} : std::pair{0, 0};
+}
 
 CodeView code_view(const Stage& stage, int against) {
   CodeView v;
@@ -201,10 +220,12 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
         if (v.lines.empty())
           ImGui::TextWrapped("no source region named %s was found at build time", v.snippet.c_str());
         float mark_y = -1;
-        shown->rows = draw_source(v, *cache, light_theme, at.mark_first, at.mark_last, &mark_y);
+        int mark_first = at.mark_first, mark_last = at.mark_last;
+        if (!at.mark_name.empty()) std::tie(mark_first, mark_last) = marked_lines(v, at.mark_name);
+        shown->rows = draw_source(v, *cache, light_theme, mark_first, mark_last, &mark_y);
         // The first marked line at the top, once for each marking and view.
         const std::string scrolled =
-            v.variant + "|" + std::to_string(at.mark_first) + "-" + std::to_string(at.mark_last);
+            v.variant + "|" + std::to_string(mark_first) + "-" + std::to_string(mark_last);
         if (mark_y >= 0 && cache->scrolled_for() != scrolled) {
           ImGui::SetScrollY(mark_y);
           cache->set_scrolled_for(scrolled);

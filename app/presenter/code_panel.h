@@ -5,6 +5,8 @@
 // before it in the stage's table) marked, and beside it what the compiler made of it: registers and
 // shared / local / stack bytes a kernel and, where the build had cuobjdump, its SASS in a second tab.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/demo.h"
@@ -28,6 +30,9 @@ struct CodeView {
   std::vector<CodeLine> lines;    // empty when the snippet has no region (a build defect; a test checks)
   std::vector<const KernelBuild*> kernels;
 };
+// The lines (1-based among the snippet's own, headers not counted) between "// mark NAME" and the next
+// "// end mark": what a lesson step's code_mark points at; {0, 0} when the snippet has no such marker.
+std::pair<int, int> marked_lines(const CodeView& v, std::string_view name);
 // `against` (an index into the stage's variants): compared with that variant instead of the rung
 // before (A/B shows B's code against A's).
 CodeView code_view(const Stage& stage, int against = -1);
@@ -74,6 +79,7 @@ struct CodePanelPlace {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   float min_px = 0;
   int mark_first = 0, mark_last = 0;
+  std::string mark_name;  // or the lines between "// mark NAME" and "// end mark" in the snippet
   // A/B: the stages are B's, and stage `against_stage` is compared with A's variant `against`.
   int against = -1;
   size_t against_stage = 0;

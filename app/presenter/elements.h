@@ -51,6 +51,7 @@ class CodeElement : public Element {
   void show_stage(size_t stage) { stage_ = stage; }
   // The lines a lesson step marks (1-based, inclusive; 0: none): they are scrolled to the top.
   void mark_lines(int first, int last) { mark_first_ = first, mark_last_ = last; }
+  void mark_name(std::string name) { mark_name_ = std::move(name); }  // "// mark NAME" ... "// end mark"
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session&, const Frame&) override { shown_ = {}; }
   void wants(Session& s, LayoutInput& in) override;
@@ -61,6 +62,7 @@ class CodeElement : public Element {
   bool on_ = false;
   size_t stage_ = 0;
   int mark_first_ = 0, mark_last_ = 0;
+  std::string mark_name_;
   CodePanelCache cache_;
   CodePanelShown shown_;
 };

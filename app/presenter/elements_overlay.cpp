@@ -115,6 +115,7 @@ void CodeElement::draw(Session& s, const ScreenLayout& l) {
     place.min_px = s.look().projector || s.look().ui_scale >= 2 ? 20.0f * l.display.height() / 1080.0f : 0.0f;
     place.mark_first = mark_first_;
     place.mark_last = mark_last_;
+    place.mark_name = mark_name_;
     // A/B: B's code, marked where it differs from A's.
     std::vector<Stage> stages = d->stages();
     const AbElement* ab = s.find<AbElement>();

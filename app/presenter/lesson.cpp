@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/toml_text.h"
+#include "presenter/code_source.h"
 
 #include <algorithm>
 #include <cmath>
@@ -254,6 +255,15 @@ class Parser {
         } else {
           p = one(node);
         }
+      } else if (k == "code_mark") {
+        std::string v;
+        if (Problem q = need_string(&v, 40); !q.what.empty())
+          p = q;
+        else if (v.empty() ||
+                 v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
+          p = {line, "code_mark must be a marker's name (a-z, 0-9, - and _), not " + text::quote(v)};
+        else
+          s->code_mark = v;
       } else if (k == "code_lines") {
         // "12-20" or "12": the snippet's lines (1-based) the step points at.
         std::string v;
@@ -281,9 +291,11 @@ class Parser {
                "params must be a table ({ key = value, ... }), not " + std::string(toml_type_name(node))};
         params = &node;
       } else {
-        p = {line, "unknown key " + text::quote(k) +
-                       " (known: title, demo, variant, block, params, ladder, code, code_lines, caption, "
-                       "notes)"};
+        p = {
+            line,
+            "unknown key " + text::quote(k) +
+                " (known: title, demo, variant, block, params, ladder, code, code_lines, code_mark, caption, "
+                "notes)"};
       }
       if (!p.what.empty()) return p;
     }
@@ -409,6 +421,17 @@ class Parser {
     const std::vector<std::string> first(s.variants.begin(),
                                          s.variants.begin() + (s.variants.empty() ? 0 : 1));
     if (std::string bad = apply_choices(*demo, first, s.blocks, a); !bad.empty()) return bad;
+    if (!s.code_mark.empty()) {
+      // The marker must be in the code the step shows: its variant's (the lead stage's without one).
+      const std::optional<Pick> p = first.empty() ? std::optional<Pick>(a.picks.at(demo->lead_stage()))
+                                                  : find_pick(tables, first.front());
+      if (p) {
+        const VariantChoice& v = variant_of(tables, *p);
+        if (snippet_text(v.snippet).find("// mark " + s.code_mark) == std::string::npos)
+          return "code_mark " + text::quote(s.code_mark) + " is not in " + std::string(v.id) +
+                 "'s code (mark lines in kernels/ with // mark NAME ... // end mark)";
+      }
+    }
     if (b_pick) {
       Setup b = a;
       choose(tables, b, *b_pick);

@@ -49,6 +49,8 @@ struct LessonStep {
   std::optional<bool> code;    // the code panel; left out: as the step before (none: as the user left it)
   // The code's lines the step points at (1-based, inclusive, in the snippet): marked and scrolled to.
   std::optional<std::pair<int, int>> code_lines;
+  // Or the lines between "// mark NAME" and "// end mark" in the step's kernel (checked when read).
+  std::string code_mark;
   std::string caption, notes;
 
   // What the step runs: the demo, its parameters and shared inputs, the picks (the first variant's,

@@ -108,6 +108,7 @@ void LessonElement::go_to_step(Session& s, int k) {
     if (d && !want.empty())  // the code panel shows the stage the step is about
       if (const std::optional<Pick> p = find_pick(d->stage_tables(), want)) code->show_stage(p->stage);
     code->mark_lines(st.code_lines ? st.code_lines->first : 0, st.code_lines ? st.code_lines->second : 0);
+    code->mark_name(st.code_mark);
   }
   if (st.ladder.value_or(false) && ladder) ladder->start(s);
   player_->shown(k, problem);

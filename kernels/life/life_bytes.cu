@@ -121,6 +121,7 @@ __global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restric
   // Padded column of the tile's column 0 (the halo column left of the block's first cell).
   const size_t col0 = static_cast<size_t>(blockIdx.x) * edge;
   for (int y0 = blockIdx.y * edge; y0 < height; y0 += gridDim.y * edge) {
+    // mark tile-load
     // Load the tile and its halo cooperatively: consecutive threads read consecutive bytes of a row.
     for (int i = tid; i < tile_edge * tile_edge; i += threads) {
       const int r = i / tile_edge, c = i - r * tile_edge;
@@ -130,6 +131,7 @@ __global__ void step_shared(const uint8_t* __restrict__ grid, uint8_t* __restric
                     : 0;
     }
     __syncthreads();
+    // end mark
     const int y = y0 + threadIdx.y;
     if (x < width && y < height) {
       const uint8_t* up = tile + threadIdx.y * tile_edge + threadIdx.x + 1;

@@ -167,3 +167,28 @@ TEST(CodeSource, HighlightingFindsKeywordsCudaCommentsAndStrings) {
   }
   EXPECT_EQ(at, line.size());
 }
+
+TEST(CodeSource, AMarkerInTheKernelNamesTheLinesALessonStepPointsAt) {
+  // gpu-shared's kernel marks its tile load (`// mark tile-load` ... `// end mark`): the lesson's
+  // code_mark = "tile-load" marks those lines, and nothing else.
+  Stage st;
+  for (auto& d : make_demos())
+    if (d->name() == "life") st = d->stages()[0];
+  int shared = -1;
+  for (size_t i = 0; i < st.variants.size(); ++i)
+    if (st.variants[i].id == "gpu-shared") shared = static_cast<int>(i);
+  ASSERT_GE(shared, 0);
+  st.variant = shared;
+  const CodeView v = code_view(st);
+  const auto [first, last] = marked_lines(v, "tile-load");
+  ASSERT_GT(first, 0);
+  ASSERT_GE(last, first);
+  std::vector<std::string> source;
+  for (const CodeLine& l : v.lines)
+    if (!l.header) source.push_back(l.text);
+  ASSERT_LE(static_cast<size_t>(last), source.size());
+  EXPECT_NE(source[size_t(first) - 1].find("Load the tile"), std::string::npos) << source[size_t(first) - 1];
+  EXPECT_NE(source[size_t(last) - 1].find("__syncthreads"), std::string::npos) << source[size_t(last) - 1];
+  EXPECT_EQ(marked_lines(v, "tile"), (std::pair{0, 0})) << "a name is matched whole";
+  EXPECT_EQ(marked_lines(v, "no-such-marker"), (std::pair{0, 0}));
+}

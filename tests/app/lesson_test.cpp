@@ -378,6 +378,24 @@ TEST(ClickerKeys, BlankAndWhiteAreAlwaysTheShellsAndF5IsTheSlideshowKey) {
   EXPECT_EQ(find_shell_key(GLFW_KEY_P, false), nullptr) << "plain P stays the rotate demo's";
 }
 
+TEST(Lesson, ACodeMarkMustBeInTheStepsKernel) {
+  const LessonLoad good = parse(
+      "title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = \"gpu-shared\"\ncode_mark = "
+      "\"tile-load\"\ncaption = \"a\"\n");
+  ASSERT_TRUE(good.lesson) << good.error;
+  EXPECT_EQ(good.lesson->steps[0].code_mark, "tile-load");
+  const LessonLoad missing = parse(
+      "title = \"t\"\n[[step]]\ndemo = \"life\"\nvariant = \"gpu-global\"\ncode_mark = "
+      "\"tile-load\"\ncaption = \"a\"\n");
+  ASSERT_FALSE(missing.lesson);
+  EXPECT_NE(missing.error.find("code_mark 'tile-load' is not in gpu-global's code"), std::string::npos)
+      << missing.error;
+  const LessonLoad bad =
+      parse("title = \"t\"\n[[step]]\ndemo = \"life\"\ncode_mark = \"Tile Load\"\ncaption = \"a\"\n");
+  ASSERT_FALSE(bad.lesson);
+  EXPECT_NE(bad.error.find("code_mark must be a marker's name"), std::string::npos) << bad.error;
+}
+
 TEST(Lesson, TheOpenedNoticeEscapesTheTitle) {
   // The title is the file's text: a control byte in it reached the terminal and the toast raw.
   const LessonLoad r = parse(
