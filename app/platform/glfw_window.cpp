@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 #include "gl/gl.h"
 #include "platform/gl_info.h"
@@ -55,6 +56,13 @@ bool display_variable_set(std::string* why_not) {
   if ((x11 && *x11) || (wayland && *wayland)) return true;
   if (why_not) *why_not = "no display: neither DISPLAY nor WAYLAND_DISPLAY is set";
   return false;
+}
+
+// A window's framebuffer size in pixels (width, height).
+std::pair<int, int> framebuffer_size(GLFWwindow* w) {
+  int x = 0, y = 0;
+  glfwGetFramebufferSize(w, &x, &y);
+  return {x, y};
 }
 
 // The hints of every window: an OpenGL 4.5 core context, RGBA8 with depth and stencil, resizable,
@@ -137,16 +145,8 @@ class GlfwWindow final : public Platform {
   void request_close() override { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
   void poll_events() override { glfwPollEvents(); }
   void swap_buffers() override { glfwSwapBuffers(window_); }
-  int framebuffer_width() const override {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    return w;
-  }
-  int framebuffer_height() const override {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    return h;
-  }
+  int framebuffer_width() const override { return framebuffer_size(window_).first; }
+  int framebuffer_height() const override { return framebuffer_size(window_).second; }
   float content_scale() const override {
     float x = 1.0f, y = 1.0f;
     glfwGetWindowContentScale(window_, &x, &y);
@@ -255,16 +255,8 @@ class GlfwSecondWindow final : public SecondWindow {
   bool should_close() const override { return glfwWindowShouldClose(window_) != 0; }
   void make_current() override { glfwMakeContextCurrent(window_); }
   void swap_buffers() override { glfwSwapBuffers(window_); }
-  int framebuffer_width() const override {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    return w;
-  }
-  int framebuffer_height() const override {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    return h;
-  }
+  int framebuffer_width() const override { return framebuffer_size(window_).first; }
+  int framebuffer_height() const override { return framebuffer_size(window_).second; }
   GLFWwindow* glfw_window() override { return window_; }
 
  private:
