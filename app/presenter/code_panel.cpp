@@ -195,13 +195,16 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
       }
       ImGui::NewLine();
     }
-    if (!v.previous.empty()) {
+    // A short column (a small screen at a large UI scale) keeps its height for the code itself.
+    const bool roomy = y1 - y0 > ImGui::GetTextLineHeightWithSpacing() * 14;
+    if (!v.previous.empty() && roomy) {
       const char* whose = at.against >= 0 ? "A, " : "the previous rung, ";
       ImGui::TextDisabled(v.same_as_previous ? "the same code as %s%s (it differs in its launch or memory)"
                                              : "marked: the lines that differ from %s%s",
                           whose, v.previous.c_str());
     }
-    for (const KernelBuild* k : v.kernels) ImGui::TextWrapped("%s", resource_line(*k).c_str());
+    if (roomy)
+      for (const KernelBuild* k : v.kernels) ImGui::TextWrapped("%s", resource_line(*k).c_str());
     bool any_sass = false;
     for (const KernelBuild* k : v.kernels) any_sass = any_sass || (k->sass && *k->sass);
     if (ImGui::BeginTabBar("code_tabs")) {

@@ -347,27 +347,36 @@ void ToastsElement::draw(Session& s, const ScreenLayout& l) {
   // the newest at the bottom.
   const Rect area = l.view.empty() ? l.display : l.view;
   const float wrap = std::max(area.width() * 0.6f - 2 * pad, px * 8);
-  float w = 0, h = 0;
   std::vector<ImVec2> sizes;
-  for (const std::string& ln : lines) {
-    const ImVec2 ts = font->CalcTextSizeA(px, 1e9f, wrap, ln.c_str());
-    sizes.push_back(ts);
-    w = std::max(w, ts.x);
-    h += ts.y + pad * 0.5f;
+  for (const std::string& ln : lines) sizes.push_back(font->CalcTextSizeA(px, 1e9f, wrap, ln.c_str()));
+  // Inside the view's height: the oldest go first when they do not fit (they are on stderr too).
+  auto height = [&] {
+    float h = 0;
+    for (const ImVec2& ts : sizes) h += ts.y + pad * 0.5f;
+    return h;
+  };
+  while (lines.size() > 1 && height() + 3 * pad > area.height()) {
+    lines.erase(lines.begin());
+    sizes.erase(sizes.begin());
   }
+  float w = 0;
+  for (const ImVec2& ts : sizes) w = std::max(w, ts.x);
+  const float h = height();
   // Above everything: the foreground list, drawn after every window.
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const auto [back, ink] = overlay_colours(s.look().light);
   shown_.x1 = area.x1 - pad;
   shown_.x0 = shown_.x1 - w - 2 * pad;
   shown_.y0 = area.y0 + pad;
-  shown_.y1 = shown_.y0 + h + 1.5f * pad;
+  shown_.y1 = std::min(shown_.y0 + h + 1.5f * pad, area.y1);
+  dl->PushClipRect(ImVec2(area.x0, area.y0), ImVec2(area.x1, area.y1), false);
   dl->AddRectFilled(ImVec2(shown_.x0, shown_.y0), ImVec2(shown_.x1, shown_.y1), back, pad * 0.5f);
   float y = shown_.y0 + pad;
   for (size_t i = 0; i < lines.size(); ++i) {
     dl->AddText(font, px, ImVec2(shown_.x0 + pad, y), ink, lines[i].c_str(), nullptr, wrap);
     y += sizes[i].y + pad * 0.5f;
   }
+  dl->PopClipRect();
   shown_.shown = true;
   shown_.lines = std::move(lines);
 }

@@ -54,6 +54,7 @@ namespace {
 struct BandText {
   std::string progress, problem, caption;
   float pad = 0, small_px = 0, row_h = 0, caption_h = 0, problem_w = 0;
+  bool stacked = false;  // the problem on a row of its own under the progress line (a narrow band)
 };
 BandText band_text(const LessonPlayer& player, float width, ImFont* big, float px, ImFont* small) {
   BandText t;
@@ -62,10 +63,14 @@ BandText band_text(const LessonPlayer& player, float width, ImFont* big, float p
   t.progress = player.progress();
   t.problem = player.problem();
   const float progress_w = small->CalcTextSizeA(t.small_px, 1e9f, 0.0f, t.progress.c_str()).x;
-  t.problem_w = std::max(width - progress_w - 6 * t.pad, t.small_px * 6);
+  t.problem_w = width - progress_w - 6 * t.pad;
+  t.stacked = t.problem_w < width * 0.5f;
+  if (t.stacked) t.problem_w = std::max(width - 4 * t.pad, t.small_px * 6);
   const float problem_h =
       t.problem.empty() ? 0.0f : small->CalcTextSizeA(t.small_px, 1e9f, t.problem_w, t.problem.c_str()).y;
-  t.row_h = std::max(t.small_px, problem_h) + t.pad;
+  t.row_h = (t.stacked ? t.small_px + (problem_h > 0 ? t.pad + problem_h : 0.0f)
+                       : std::max(t.small_px, problem_h)) +
+            t.pad;
   if (const LessonStep* s = player.step()) t.caption = s->caption;
   t.caption_h = caption_height(t.caption, width, big, px, t.pad);
   return t;
@@ -98,12 +103,19 @@ LessonOverlay draw_lesson_band(const LessonPlayer& player, float x0, float y0, f
   dl->AddText(small, t.small_px, ImVec2(out.progress_x0, out.progress_y0), ink, t.progress.c_str(), nullptr,
               0.0f, &clip);
   if (!t.problem.empty())
-    dl->AddText(small, t.small_px, ImVec2(x0 + 2 * t.pad, out.progress_y0), warn, t.problem.c_str(), nullptr,
-                t.problem_w, &clip);
+    dl->AddText(small, t.small_px,
+                ImVec2(x0 + 2 * t.pad, out.progress_y0 + (t.stacked ? t.small_px + t.pad : 0.0f)), warn,
+                t.problem.c_str(), nullptr, t.problem_w, &clip);
   if (!t.caption.empty()) {
     out.caption_y0 = y0 + t.pad + t.row_h;
-    out.caption_y1 = std::min(y1, out.caption_y0 + t.caption_h);
-    dl->AddText(big, px, ImVec2(x0 + 2 * t.pad, out.caption_y0 + t.pad), ink, t.caption.c_str(), nullptr,
+    // A band held to its share of the screen: the caption smaller (down to 60%) rather than cut.
+    float cpx = px;
+    for (int i = 0; i < 8 && cpx > px * 0.6f &&
+                    out.caption_y0 + caption_height(t.caption, x1 - x0, big, cpx, t.pad) > y1;
+         ++i)
+      cpx *= 0.93f;
+    out.caption_y1 = std::min(y1, out.caption_y0 + caption_height(t.caption, x1 - x0, big, cpx, t.pad));
+    dl->AddText(big, cpx, ImVec2(x0 + 2 * t.pad, out.caption_y0 + t.pad), ink, t.caption.c_str(), nullptr,
                 std::max(x1 - x0 - 4 * t.pad, 1.0f), &clip);
   }
   return out;

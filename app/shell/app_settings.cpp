@@ -130,7 +130,8 @@ void App::set_projector(bool on) {
     presenter::HudElement* hud = element<presenter::HudElement>();
     view_.projector =
         View::ProjectorRestore{view_.chosen_scale, view_.theme, hud->on(), view_.compact, pf.fullscreen()};
-    view_.chosen_scale = 2.0f;
+    view_.chosen_scale =
+        options_.ui_scale ? options_.ui_scale : std::optional<float>(2.0f);  // --ui-scale wins
     view_.theme = Theme::Light;
     hud->set_on(true);
     view_.compact = true;
