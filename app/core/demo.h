@@ -18,6 +18,7 @@
 #include "core/keymap.h"
 #include "core/probe.h"
 #include "core/setup.h"
+#include "core/timings.h"
 
 namespace CLI {
 class App;
@@ -144,7 +145,7 @@ struct Frame {
 // One throughput read-out of the timings panel: a timed section, what one step in it does.
 struct Throughput {
   std::string label;            // "step (per generation)", "force (per step)"
-  std::string section;          // timing section holding one frame's steps ("step")
+  TimingKey timed;              // the picks its timing section ran (Timings::find)
   double steps = 0;             // steps inside that section in the last frame (0: nothing ran)
   double items_per_step = 0;    // e.g. cell updates per generation
   std::string item_unit;        // "cell updates"

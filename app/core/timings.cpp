@@ -19,6 +19,22 @@ struct Timings::Impl {
   std::deque<RollingSeries> cpu;        // stable addresses
   std::map<std::string, size_t> index;  // name -> position in cpu
   std::map<std::string, double> frame;  // this frame's sums
+  std::map<std::string, TimingKey> keys;  // name -> the key its section ran last
+  // Binds `name` to `key`; a name that ran another key before starts its window afresh.
+  void bind(const TimingKey& key, const std::string& name) {
+    auto it = keys.find(name);
+    if (it != keys.end() && it->second == key) return;
+    if (it != keys.end()) {
+      if (auto c = index.find(name); c != index.end()) cpu[c->second].clear();
+      frame.erase(name);
+#if defined(GPULAB_HAVE_CUDA)
+      gpu.reset(name);
+#endif
+    }
+    for (auto k = keys.begin(); k != keys.end();)  // a key has one section: the one it ran last
+      k = k->second == key && k->first != name ? keys.erase(k) : std::next(k);
+    keys[name] = key;
+  }
 };
 
 Timings::Timings() : impl_(std::make_unique<Impl>()) {}
@@ -44,6 +60,21 @@ void Timings::gpu_end(const std::string& name, Stream stream) {
 }
 
 void Timings::cpu(const std::string& name, double ms) { impl_->frame[name] += ms; }
+
+void Timings::gpu_begin(const TimingKey& key, const std::string& name, Stream stream) {
+  impl_->bind(key, name);
+  gpu_begin(name, stream);
+}
+
+void Timings::gpu_end(const TimingKey& key, const std::string& name, Stream stream) {
+  impl_->bind(key, name);
+  gpu_end(name, stream);
+}
+
+void Timings::cpu(const TimingKey& key, const std::string& name, double ms) {
+  impl_->bind(key, name);
+  cpu(name, ms);
+}
 
 void Timings::collect() {
   for (const auto& [name, ms] : impl_->frame) {
@@ -87,8 +118,14 @@ const RollingSeries* Timings::find(const std::string& name) const {
   return it == impl_->index.end() ? nullptr : &impl_->cpu[it->second];
 }
 
-std::optional<double> Timings::median_per_step(const std::string& name, int steps) const {
-  const RollingSeries* r = find(name);
+const RollingSeries* Timings::find(const TimingKey& key) const {
+  for (const auto& [name, k] : impl_->keys)
+    if (k == key) return find(name);
+  return nullptr;
+}
+
+std::optional<double> Timings::median_per_step(const TimingKey& key, int steps) const {
+  const RollingSeries* r = find(key);
   if (!r || r->empty() || steps < 1) return std::nullopt;
   return r->median() / steps;
 }

@@ -170,6 +170,22 @@ const RollingSeries* GpuProfiler::find(std::string_view section) const {
   return nullptr;
 }
 
+void GpuProfiler::reset(std::string_view section) {
+  size_t idx = series_.size();
+  for (size_t i = 0; i < series_.size(); ++i)
+    if (series_[i].name() == section) idx = i;
+  if (idx == series_.size()) return;
+  auto drop = [&](std::vector<Record>& records) {
+    std::vector<Record> kept, dropped;
+    for (auto& r : records) (r.section == idx ? dropped : kept).push_back(std::move(r));
+    recycle(dropped);
+    records = std::move(kept);
+  };
+  drop(current_);
+  for (auto& f : pending_) drop(f.records);
+  series_[idx].clear();
+}
+
 void GpuProfiler::reset() {
   recycle(current_);
   for (auto& f : pending_) recycle(f.records);

@@ -76,6 +76,8 @@ class GpuProfiler {
   // Forgets queued frames and samples (e.g. after the variant or grid size changed, so the window
   // does not mix two configurations).
   void reset();
+  // The same for one section only (its queued records and samples); nothing when never seen.
+  void reset(std::string_view section);
 
  private:
   struct Record {

@@ -81,7 +81,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   in.baseline_case.readout = t.label + (t.whole_pipeline ? "|pipeline" : "");
   in.baseline_case.items = t.items_per_step;
   ui::ThroughputRow row;
-  row.series = timings.find(t.section);
+  row.series = timings.find(t.timed);
   row.steps_per_sample = t.steps;
   row.bytes_per_step = t.bytes_per_step;
   row.items_per_step = t.items_per_step;

@@ -693,7 +693,7 @@ int App::run_headless() {
   if (!options_.layout_report.empty() && !write_layout_report(options_.layout_report)) return 1;
   Demo* d = s.demo();
   const auto rows = d ? d->throughput() : std::vector<Throughput>{};
-  const RollingSeries* step = rows.empty() ? nullptr : s.timings().find(rows.front().section);
+  const RollingSeries* step = rows.empty() ? nullptr : s.timings().find(rows.front().timed);
   std::fprintf(stderr, "gpulab: %d frames, %s; step median %.3f ms, frame median %.3f ms\n", frames,
                d ? d->caption().c_str() : "no demo", step ? step->median() : 0.0, clock_.frame_ms.median());
   return s.had_error() ? 1 : 0;

@@ -223,6 +223,7 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
   ImGui::Separator();
   ui::PanelInputs in;
   in.series = s.timings().series();
+  in.timings = &s.timings();
   in.frame_ms = &clock_.frame_ms;
   if (d) {
     in.throughput = d->throughput();

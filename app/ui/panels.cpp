@@ -22,10 +22,9 @@ void timings_section(const PanelInputs& in) {
   if (in.device) v.peak_label = in.device->name;
   for (const Throughput& t : in.throughput) {
     ThroughputRow row;
-    for (const RollingSeries* s : in.series)
-      if (s->name() == t.section) row.series = s;
+    row.series = in.timings ? in.timings->find(t.timed) : nullptr;
     if (!row.series) continue;
-    row.label = t.label.empty() ? t.section : t.label;
+    row.label = t.label.empty() ? row.series->name() : t.label;
     row.steps_per_sample = t.steps;
     row.bytes_per_step = t.bytes_per_step;
     row.items_per_step = t.items_per_step;

@@ -12,6 +12,7 @@ namespace gpulab::ui {
 
 struct PanelInputs {
   std::vector<const RollingSeries*> series;  // timing sections (GPU first)
+  const Timings* timings = nullptr;          // finds a read-out's section by its key
   const RollingSeries* frame_ms = nullptr;   // whole-frame time
   std::vector<Throughput> throughput;        // the demo's read-outs: GB/s, items/s, GFLOP/s
   double peak_bandwidth_gbps = 0.0;

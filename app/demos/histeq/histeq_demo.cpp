@@ -317,6 +317,13 @@ std::vector<KernelInfo> HisteqDemo::kernels() const {
   return out;
 }
 
+TimingKey HisteqDemo::pipeline_key() const {
+  TimingKey k;
+  for (size_t s = 0; s < histeq::kStageCount; ++s)
+    if (stage_active(s)) k.push_back(pick(s));
+  return k;
+}
+
 std::vector<Throughput> HisteqDemo::throughput() const {
   const bool gpu = on_gpu();
   const double n = static_cast<double>(planes_.pixel_count());
@@ -324,7 +331,7 @@ std::vector<Throughput> HisteqDemo::throughput() const {
   std::vector<Throughput> rows;
   Throughput all;
   all.label = "pipeline (per image)";
-  all.section = section_name("pipeline", gpu);
+  all.timed = pipeline_key();
   all.steps = last_runs_;
   all.items_per_step = n * planes;
   all.item_unit = "pixels";
@@ -335,7 +342,7 @@ std::vector<Throughput> HisteqDemo::throughput() const {
     if (!stage_active(s)) continue;
     Throughput t;
     t.label = std::string(info(s).key) + (planes > 1 ? " (per plane)" : " (per image)");
-    t.section = section_name(info(s).key, gpu);
+    t.timed = {pick(s)};
     t.steps = last_timed_stages_ ? static_cast<double>(last_runs_) * planes : 0.0;
     t.items_per_step = n;
     t.item_unit = "pixels";

@@ -115,6 +115,7 @@ class HisteqDemo final : public Demo {
   int block(size_t stage) const { return pick(stage).block; }
   bool stage_active(size_t stage) const;
   bool stage_active(const Picks& picks, size_t stage) const;
+  TimingKey pipeline_key() const;  // the whole pipeline's timing section: the active stages' picks
   bool on_gpu() const;  // the picks are the GPU's and its engine runs (one backend for every stage)
   Probe pipeline_probe(const Picks& picks);  // probe(picks, kWholePipeline)
   bool variant_available(const histeq::Variant& v, std::string* why) const;

@@ -161,9 +161,9 @@ void HisteqDemo::run_pipeline(int times, bool timed) {
     for (int i = 0; i < times; ++i)
       for (int p = 0; p < planes; ++p)
         for (size_t s : active) {
-          if (stage_sections) begin(info(s).key);
+          if (stage_sections) begin(s);
           active_->run(variant(s), block(s), p);
-          if (stage_sections) end(info(s).key);
+          if (stage_sections) end(s);
         }
   };
   output_current_ = false;
@@ -172,15 +172,15 @@ void HisteqDemo::run_pipeline(int times, bool timed) {
 #if defined(GPULAB_HAVE_CUDA)
     stream = static_cast<histeq::CudaEngine*>(active_)->stream();
 #endif
-    if (t) t->gpu_begin("pipeline", stream);
-    run_all([&](std::string_view key) { t->gpu_begin(std::string(key), stream); },
-            [&](std::string_view key) { t->gpu_end(std::string(key), stream); });
-    if (t) t->gpu_end("pipeline", stream);
+    if (t) t->gpu_begin(pipeline_key(), "pipeline", stream);
+    run_all([&](size_t s) { t->gpu_begin(TimingKey{pick(s)}, std::string(info(s).key), stream); },
+            [&](size_t s) { t->gpu_end(TimingKey{pick(s)}, std::string(info(s).key), stream); });
+    if (t) t->gpu_end(pipeline_key(), "pipeline", stream);
   } else {
-    CpuSection pipeline(t, section_name("pipeline", false));
-    std::optional<CpuSection> stage;
-    run_all([&](std::string_view key) { stage.emplace(t, section_name(key, false)); },
-            [&](std::string_view) { stage.reset(); });
+    KeyedCpuSection pipeline(t, pipeline_key(), section_name("pipeline", false));
+    std::optional<KeyedCpuSection> stage;
+    run_all([&](size_t s) { stage.emplace(t, TimingKey{pick(s)}, section_name(info(s).key, false)); },
+            [&](size_t) { stage.reset(); });
   }
   last_timed_stages_ = stage_sections;
   output_current_ = true;

@@ -373,7 +373,7 @@ void LifeDemo::advance(int generations) {
     std::optional<SectionTimer> kernels;
     if (t && generations <= 64) kernels.emplace(*t, gpu->stream());
     gpu->set_kernel_timer(kernels ? &*kernels : nullptr);
-    if (t) t->gpu_begin("step", gpu->stream());
+    if (t) t->gpu_begin(TimingKey{pick(0)}, "step", gpu->stream());
     try {
       gpu->step(v, block(), generations, ghost_block());
     } catch (...) {
@@ -381,10 +381,10 @@ void LifeDemo::advance(int generations) {
       throw;
     }
     gpu->set_kernel_timer(nullptr);
-    if (t) t->gpu_end("step", gpu->stream());
+    if (t) t->gpu_end(TimingKey{pick(0)}, "step", gpu->stream());
 #endif
   } else {
-    CpuSection s(t, "step (CPU)");
+    KeyedCpuSection s(t, TimingKey{pick(0)}, "step (CPU)");
     active_->step(v, block(), generations);
   }
   generation_ += static_cast<uint64_t>(generations);
@@ -634,7 +634,7 @@ std::vector<KernelInfo> LifeDemo::kernels() const {
 std::vector<Throughput> LifeDemo::throughput() const {
   Throughput t;
   t.label = "step (per generation)";
-  t.section = current().backend == life::Backend::Cuda ? "step" : "step (CPU)";
+  t.timed = {pick(0)};
   t.steps = last_steps_;
   t.items_per_step = static_cast<double>(active_->width()) * active_->height();
   t.item_unit = "cell updates";
@@ -652,7 +652,7 @@ std::string LifeDemo::caption() const {
   if (v.step_kernel() == life::Kernel::BitMultistep)
     s += " | " + std::to_string(generations_per_pass_) + " gen/pass";
   if (const auto ms = ctx_ && ctx_->timings
-                          ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                          ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " | %.3f ms/generation", *ms);

@@ -336,12 +336,13 @@ void MatrixDemo::run(int runs) {
   matrix::Engine* e = active();
   const int block = this->block();
   const std::string name = section();
+  const TimingKey key{pick(lead_stage())};
   if (on_gpu()) {
 #if defined(GPULAB_HAVE_CUDA)
     const Stream s = static_cast<matrix::CudaEngine*>(e)->stream();
-    if (ctx_->timings) ctx_->timings->gpu_begin(name, s);
+    if (ctx_->timings) ctx_->timings->gpu_begin(key, name, s);
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
-    if (ctx_->timings) ctx_->timings->gpu_end(name, s);
+    if (ctx_->timings) ctx_->timings->gpu_end(key, name, s);
 #endif
   } else {
     // A large product on the CPU can take minutes to hours: said before it (once for these sizes),
@@ -359,11 +360,10 @@ void MatrixDemo::run(int runs) {
                        " on the CPU",
                    per * madds / (512.0 * 512.0 * 512.0), "from a 512x512 sample");
     }
-    CpuSection cpu(ctx_->timings, name);
+    KeyedCpuSection cpu(ctx_->timings, key, name);
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
   }
   output_current_ = true;
-  last_section_ = name;
   if (display_) {
     display_->update(*e, op_, output_rows(), output_cols(), force_host_copy_);
     // The heat map's scale: read back (a stream sync) only when the product changed, not every frame.
@@ -455,7 +455,7 @@ std::vector<KernelInfo> MatrixDemo::kernels() const {
 
 std::vector<Throughput> MatrixDemo::throughput() const {
   Throughput t;
-  t.section = last_section_.empty() ? section() : last_section_;
+  t.timed = {pick(lead_stage())};
   t.steps = last_runs_;
   t.label = op_ == Op::Transpose ? "transpose (per matrix)"
             : variant().aat()    ? "A·Aᵀ (per product)"

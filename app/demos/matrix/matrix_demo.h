@@ -166,7 +166,6 @@ class MatrixDemo final : public Demo {
   bool force_host_copy_ = false;
   bool overlay_ = true;
   int last_runs_ = 0;
-  std::string last_section_;
   std::pair<float, float> range_{0.0f, 0.0f};  // the heat map's scale (multiply)
 
   ImageView view_;

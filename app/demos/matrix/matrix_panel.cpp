@@ -106,7 +106,7 @@ std::string MatrixDemo::caption() const {
   std::string s =
       "Matrix " + std::string(matrix::name(op_)) + " | " + std::string(variant().id) + " | " + input_label();
   if (const auto ms =
-          ctx_ && ctx_->timings ? ctx_->timings->median_per_step(section(), last_runs_) : std::nullopt) {
+          ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(lead_stage())}, last_runs_) : std::nullopt) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
     s += buf;

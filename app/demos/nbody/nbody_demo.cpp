@@ -278,12 +278,12 @@ void NbodyDemo::advance(int steps) {
   if (v.backend == nbody::Backend::Cuda) {
 #if defined(GPULAB_HAVE_CUDA)
     auto* gpu = static_cast<nbody::CudaEngine*>(gpu_.get());
-    if (t) t->gpu_begin("step", gpu->stream());
+    if (t) t->gpu_begin(TimingKey{pick(0)}, "step", gpu->stream());
     gpu->step(v, block(), steps);
-    if (t) t->gpu_end("step", gpu->stream());
+    if (t) t->gpu_end(TimingKey{pick(0)}, "step", gpu->stream());
 #endif
   } else {
-    CpuSection s(t, "step (CPU)");
+    KeyedCpuSection s(t, TimingKey{pick(0)}, "step (CPU)");
     active_->step(v, block(), steps);
   }
   step_ += static_cast<uint64_t>(steps);
@@ -531,7 +531,7 @@ std::vector<KernelInfo> NbodyDemo::kernels() const {
 std::vector<Throughput> NbodyDemo::throughput() const {
   Throughput t;
   t.label = "step (per step)";
-  t.section = current().backend == nbody::Backend::Cuda ? "step" : "step (CPU)";
+  t.timed = {pick(0)};
   t.steps = last_steps_;
   const double n = static_cast<double>(active_->size());
   t.items_per_step = nbody::interactions_per_step(n);
@@ -546,7 +546,7 @@ std::string NbodyDemo::caption() const {
                   (v.blocks.empty() ? "" : " | block " + std::to_string(block())) + " | " +
                   count_label(static_cast<long long>(active_->size())) + " bodies";
   if (const auto ms = ctx_ && ctx_->timings
-                          ? ctx_->timings->median_per_step(throughput().front().section, last_steps_)
+                          ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
     const double n = static_cast<double>(active_->size());
     char buf[96];

@@ -246,11 +246,6 @@ bool RotateDemo::open_file(const std::filesystem::path& path, std::string* error
 // ---------------------------------------------------------------------------------------------
 // The rotation.
 
-std::string RotateDemo::section() const {
-  if (!on_gpu()) return "rotate (CPU)";
-  return output_ == RotateOutput::Surface ? "rotate (surface)" : "rotate (PBO)";
-}
-
 void RotateDemo::run_output(int runs) {
   if (runs <= 0 || image_.empty()) return;
   if (!ctx_) throw std::logic_error("rotate: the rotation runs once the demo is attached");
@@ -260,8 +255,9 @@ void RotateDemo::run_output(int runs) {
   run.block = block();
   run.settings = settings_;
   run.runs = runs;
+  run.timed = {pick(0)};
   if (!on_gpu()) {
-    CpuSection cpu(ctx_->timings, "rotate (CPU)");
+    KeyedCpuSection cpu(ctx_->timings, run.timed, "rotate (CPU)");
     for (int i = 0; i < runs; ++i) active_->run(variant(), block(), settings_);
     engine_output_current_ = true;
   }
@@ -270,7 +266,6 @@ void RotateDemo::run_output(int runs) {
     // The CUDA display paths write the texture, not the engine's output().
     if (on_gpu()) engine_output_current_ = false;
   }
-  last_section_ = section();
   dirty_ = false;
 }
 
@@ -347,7 +342,7 @@ std::vector<KernelInfo> RotateDemo::kernels() const {
 std::vector<Throughput> RotateDemo::throughput() const {
   Throughput t;
   t.label = "rotate (per frame)";
-  t.section = last_section_.empty() ? section() : last_section_;
+  t.timed = {pick(0)};
   t.steps = last_runs_;
   const double n = static_cast<double>(image_.pixel_count());
   t.items_per_step = n;

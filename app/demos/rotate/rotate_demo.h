@@ -150,7 +150,6 @@ class RotateDemo final : public Demo {
   bool load_path(const std::filesystem::path& path, std::string* error);
   void settings_changed();
   void run_output(int runs);    // rotates `runs` times into the displayed texture, timed
-  std::string section() const;  // the timing section of the rotation
   void handle_input(const Frame& frame);
   void layout(const Frame& frame);
   double screen_angle(double mx, double my) const;  // of the cursor about the image's centre, degrees
@@ -191,7 +190,6 @@ class RotateDemo final : public Demo {
   bool engine_output_current_ = false;  // the engine's output() matches the settings
   uint64_t output_version_ = 0;         // bumps when what the output shows changes
   int last_runs_ = 0;
-  std::string last_section_;
 
   ImageView view_;
   bool dragging_angle_ = false, dragging_split_ = false;

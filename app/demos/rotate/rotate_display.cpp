@@ -75,16 +75,16 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
       auto& gpu = static_cast<rotate::CudaEngine&>(engine);
       output_->set_stream(gpu.stream());  // map, rotate and unmap all on the engine's stream
       fill.surface = [&](SurfaceObject surface, int, int) {
-        if (t) t->gpu_begin("rotate (surface)", gpu.stream());
+        if (t) t->gpu_begin(run.timed, "rotate (surface)", gpu.stream());
         for (int i = 0; i < runs; ++i) gpu.run_to_surface(*run.variant, run.block, run.settings, surface);
-        if (t) t->gpu_end("rotate (surface)", gpu.stream());
+        if (t) t->gpu_end(run.timed, "rotate (surface)", gpu.stream());
       };
       fill.device = [&](uint32_t* d_rgba, int, int) {
-        if (t) t->gpu_begin("rotate (surface)", gpu.stream());
+        if (t) t->gpu_begin(run.timed, "rotate (surface)", gpu.stream());
         for (int i = 0; i < runs; ++i)
           gpu.run_to_buffer(*run.variant, run.block, run.settings, reinterpret_cast<uint8_t*>(d_rgba),
                             row_bytes);
-        if (t) t->gpu_end("rotate (surface)", gpu.stream());
+        if (t) t->gpu_end(run.timed, "rotate (surface)", gpu.stream());
       };
     }
 #endif
@@ -106,10 +106,10 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
     auto& gpu = static_cast<rotate::CudaEngine&>(engine);
     pbo_->set_stream(gpu.stream());
     fill.device = [&](void* d_ptr, size_t) {
-      if (t) t->gpu_begin("rotate (PBO)", gpu.stream());
+      if (t) t->gpu_begin(run.timed, "rotate (PBO)", gpu.stream());
       for (int i = 0; i < runs; ++i)
         gpu.run_to_buffer(*run.variant, run.block, run.settings, static_cast<uint8_t*>(d_ptr), row_bytes);
-      if (t) t->gpu_end("rotate (PBO)", gpu.stream());
+      if (t) t->gpu_end(run.timed, "rotate (PBO)", gpu.stream());
     };
   }
 #endif

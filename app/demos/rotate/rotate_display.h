@@ -36,6 +36,7 @@ struct RotateRun {
   int block = 0;
   rotate::Settings settings;
   int runs = 1;  // kernel launches (the last one's result stays); at least 1
+  TimingKey timed;  // the pick it runs, for its timing section
 };
 
 class RotateDisplay {

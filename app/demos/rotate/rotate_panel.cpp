@@ -34,7 +34,7 @@ std::string RotateDemo::caption() const {
                   view + " | " + image_label(image_);
   if (const auto ms =
           ctx_ && ctx_->timings
-              ? ctx_->timings->median_per_step(last_section_.empty() ? section() : last_section_, last_runs_)
+              ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
               : std::nullopt) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);

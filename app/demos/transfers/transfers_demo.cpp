@@ -314,7 +314,7 @@ void TransfersDemo::compute(Frame& frame) {
   if (err.empty() && ctx_->timings) {
     const double ms = stage_ == kBandwidthStage ? (last_gbps_ > 0 ? double(bytes_) / (last_gbps_ * 1e6) : 0.0)
                                                 : timeline_.total_ms;
-    if (ms > 0) ctx_->timings->cpu(kStepSection, ms);
+    if (ms > 0) ctx_->timings->cpu(TimingKey{pick(stage_)}, kStepSection, ms);
   }
 }
 
@@ -413,7 +413,7 @@ std::vector<KernelInfo> TransfersDemo::kernels() const {
 std::vector<Throughput> TransfersDemo::throughput() const {
   // Bytes moved a step: the transfer's, or the pipeline's (H2D and D2H of the whole buffer).
   Throughput t;
-  t.section = kStepSection;
+  t.timed = {pick(stage_)};
   t.steps = last_runs_;
   t.label = stage_ == kBandwidthStage ? "transfer (per copy)" : "pipeline (per pass)";
   t.items_per_step = stage_ == kBandwidthStage ? double(bytes_) : 2.0 * double(pipeline_.bytes);

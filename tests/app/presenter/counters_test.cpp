@@ -154,9 +154,9 @@ TEST(Counters, UnitsAndNumbers) {
   EXPECT_EQ(singular_unit("pixels"), "pixel");
   EXPECT_EQ(singular_unit("class"), "class");
   EXPECT_EQ(singular_unit(""), "");
-  EXPECT_EQ(format_bytes(512), "512 B");
-  EXPECT_EQ(format_bytes(33.6e6), "33.6 MB");
-  EXPECT_EQ(format_bytes(1.2e9), "1.20 GB");
+  EXPECT_EQ(presenter::format_bytes(512), "512 B");
+  EXPECT_EQ(presenter::format_bytes(33.6e6), "33.6 MB");
+  EXPECT_EQ(presenter::format_bytes(1.2e9), "1.20 GB");
   EXPECT_EQ(format_sig3(3.94), "3.94");
   EXPECT_EQ(format_sig3(0.0123), "0.0123");
   EXPECT_EQ(format_sig3(1234), "1234");

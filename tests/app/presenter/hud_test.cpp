@@ -15,8 +15,8 @@ namespace {
 
 const int kBlocks[] = {64, 128, 256};
 
-void sample(Timings& t, double ms) {  // one frame's time of the "step" section
-  t.cpu("step", ms);
+void sample(Timings& t, const Demo& d, double ms) {  // one frame's time of the step the demo runs
+  t.cpu(TimingKey{d.pick(0)}, "step", ms);
   t.collect();
 }
 
@@ -66,7 +66,7 @@ class FakeDemo : public Demo {
   std::vector<Throughput> throughput() const override {
     Throughput t;
     t.label = "step (per generation)";
-    t.section = "step";
+    t.timed = {pick(0)};
     t.steps = 2;  // each sample covers two steps
     t.items_per_step = items;
     t.item_unit = "cells";
@@ -94,7 +94,7 @@ TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
   FakeDemo d;
   d.use(2);
   Timings t;
-  for (int i = 0; i < 5; ++i) sample(t, 20.0);  // 20 ms a sample of two steps: 10 ms a step
+  for (int i = 0; i < 5; ++i) sample(t, d, 20.0);  // 20 ms a sample of two steps: 10 ms a step
   Context ctx;
   ctx.peak_bandwidth_gbps = 1000;
   const HudInput in = hud_input(d, t, ctx);
@@ -110,6 +110,7 @@ TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
   EXPECT_EQ(in.peak_label, "of DRAM bandwidth");
   d.use(1);
   EXPECT_FALSE(hud_input(d, t, ctx).on_baseline) << "cpu-lut is a CPU variant but not the baseline";
+  EXPECT_FALSE(hud_input(d, t, ctx).ms_per_step) << "cpu-lut has not run: gpu-shared's time is not its";
   d.use(0);
   EXPECT_TRUE(hud_input(d, t, ctx).on_baseline);
 }
@@ -121,7 +122,7 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   Hud hud;
   // The GPU variant first: no baseline yet, and the key that measures it is named.
   d.use(2);
-  sample(t, 0.2);
+  sample(t, d, 0.2);
   hud.update(0.0, hud_input(d, t, ctx));
   // No device peak (the CPU backend): no "% of peak" figure, so the HUD stays one row.
   ASSERT_EQ(hud.reading().figures.size(), 2u);
@@ -137,13 +138,13 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   // The baseline runs: 50 ms a step.
   t.clear();
   d.use(0);
-  sample(t, 100.0);
+  sample(t, d, 100.0);
   hud.update(1.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "1×");
   // Back on the GPU: 0.1 ms a step, 500× the baseline.
   t.clear();
   d.use(2);
-  sample(t, 0.2);
+  sample(t, d, 0.2);
   hud.update(2.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "100 µs");
   EXPECT_EQ(hud.reading().figures[1].value, "500×");
@@ -171,11 +172,11 @@ TEST(Hud, RefreshesAtMostTwiceASecond) {
   hud.update(9.9, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "–") << "nothing measured yet";
   // The first measurement shows at once, not half a second later.
-  sample(t, 2.0);
+  sample(t, d, 2.0);
   hud.update(10.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms");
   t.clear();
-  sample(t, 4.0);
+  sample(t, d, 4.0);
   hud.update(10.2, hud_input(d, t, ctx));
   hud.update(10.45, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms") << "refreshed sooner than half a second";

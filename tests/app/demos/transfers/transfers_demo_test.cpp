@@ -48,10 +48,10 @@ TEST(TransfersSizes, ParsesUnitsAndRefusesTheRest) {
     EXPECT_EQ(why.find('\x1b'), std::string::npos) << "control bytes are escaped";
   }
   EXPECT_NE(parse_bytes("4K", &b).find("KiB"), std::string::npos);
-  EXPECT_EQ(format_bytes(4096), "4 KiB");
-  EXPECT_EQ(format_bytes(uint64_t(256) << 20), "256 MiB");
-  EXPECT_EQ(format_bytes(1000), "1000 B");
-  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(transfers::format_bytes(4096), "4 KiB");
+  EXPECT_EQ(transfers::format_bytes(uint64_t(256) << 20), "256 MiB");
+  EXPECT_EQ(transfers::format_bytes(1000), "1000 B");
+  EXPECT_EQ(transfers::format_bytes(1536), "1.5 KiB");
 }
 
 TEST(TransfersSizes, SweepsDoubleUpToTheLastSize) {
