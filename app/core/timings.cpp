@@ -16,9 +16,9 @@ struct Timings::Impl {
   cuda::GpuProfiler gpu;
 #endif
   bool gpu_used = false;
-  std::deque<RollingSeries> cpu;        // stable addresses
-  std::map<std::string, size_t> index;  // name -> position in cpu
-  std::map<std::string, double> frame;  // this frame's sums
+  std::deque<RollingSeries> cpu;          // stable addresses
+  std::map<std::string, size_t> index;    // name -> position in cpu
+  std::map<std::string, double> frame;    // this frame's sums
   std::map<std::string, TimingKey> keys;  // name -> the key its section ran last
   // Binds `name` to `key`; a name that ran another key before starts its window afresh.
   void bind(const TimingKey& key, const std::string& name) {

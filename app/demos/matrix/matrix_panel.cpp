@@ -105,8 +105,9 @@ std::string MatrixDemo::input_label() const {
 std::string MatrixDemo::caption() const {
   std::string s =
       "Matrix " + std::string(matrix::name(op_)) + " | " + std::string(variant().id) + " | " + input_label();
-  if (const auto ms =
-          ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(lead_stage())}, last_runs_) : std::nullopt) {
+  if (const auto ms = ctx_ && ctx_->timings
+                          ? ctx_->timings->median_per_step(TimingKey{pick(lead_stage())}, last_runs_)
+                          : std::nullopt) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
     s += buf;

@@ -149,7 +149,7 @@ class RotateDemo final : public Demo {
   bool load_generated(const image::Generated& g, std::string* error);
   bool load_path(const std::filesystem::path& path, std::string* error);
   void settings_changed();
-  void run_output(int runs);    // rotates `runs` times into the displayed texture, timed
+  void run_output(int runs);  // rotates `runs` times into the displayed texture, timed
   void handle_input(const Frame& frame);
   void layout(const Frame& frame);
   double screen_angle(double mx, double my) const;  // of the cursor about the image's centre, degrees

@@ -35,7 +35,7 @@ struct RotateRun {
   const rotate::Variant* variant = nullptr;
   int block = 0;
   rotate::Settings settings;
-  int runs = 1;  // kernel launches (the last one's result stays); at least 1
+  int runs = 1;     // kernel launches (the last one's result stays); at least 1
   TimingKey timed;  // the pick it runs, for its timing section
 };
 

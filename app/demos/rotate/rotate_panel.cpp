@@ -32,10 +32,8 @@ std::string RotateDemo::caption() const {
                 double(settings_.params.scale));
   std::string s = "Texture rotation | " + std::string(variant().id) + " | " + settings_label() + " | " +
                   view + " | " + image_label(image_);
-  if (const auto ms =
-          ctx_ && ctx_->timings
-              ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
-              : std::nullopt) {
+  if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
+                                            : std::nullopt) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
     s += buf;
