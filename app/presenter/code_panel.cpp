@@ -106,21 +106,22 @@ std::pair<int, int> marked_lines(const CodeView& v, std::string_view name) {
   return first && last >= first ? std::pair{first, last} : std::pair{0, 0};
 }
 
-CodeView code_view(const Stage& stage, int against) {
+CodeView code_view(const StageTable& table, const Pick& shown, std::optional<Pick> against_pick) {
   CodeView v;
-  if (stage.variants.empty()) return v;
-  const size_t i = std::min(static_cast<size_t>(std::max(stage.variant, 0)), stage.variants.size() - 1);
-  const VariantChoice& cur = stage.variants[i];
+  if (table.variants.empty()) return v;
+  const size_t i = std::min(static_cast<size_t>(std::max(shown.variant, 0)), table.variants.size() - 1);
+  const VariantChoice& cur = table.variants[i];
+  const int against = against_pick ? against_pick->variant : -1;
   v.variant = std::string(cur.id);
   v.snippet = std::string(cur.snippet);
   v.lines = lines_of(cur.snippet);
   for (const SourceRegion* r : find_snippet(cur.snippet))
     for (const KernelBuild& k : r->kernels) v.kernels.push_back(&k);
   // Against the rung before it, or the variant asked for (A/B: B's code against A's).
-  const bool other = against >= 0 && static_cast<size_t>(against) < stage.variants.size() &&
+  const bool other = against >= 0 && static_cast<size_t>(against) < table.variants.size() &&
                      static_cast<size_t>(against) != i;
   if (i == 0 && !other) return v;
-  const VariantChoice& prev = stage.variants[other ? static_cast<size_t>(against) : i - 1];
+  const VariantChoice& prev = table.variants[other ? static_cast<size_t>(against) : i - 1];
   v.previous = std::string(prev.id);
   v.same_as_previous = prev.snippet == cur.snippet;
   const std::vector<CodeLine> before = lines_of(prev.snippet);
@@ -136,19 +137,18 @@ CodeView code_view(const Stage& stage, int against) {
   return v;
 }
 
-const CodeView& CodePanelCache::view(size_t stage_index, const Stage& stage, int against) {
-  // The key: the rung shown and the one it is compared with (what code_view reads of the stage).
-  std::string key = std::to_string(against) + "\n";
-  if (!stage.variants.empty()) {
-    const size_t i = std::min(static_cast<size_t>(std::max(stage.variant, 0)), stage.variants.size() - 1);
-    for (size_t r = i > 0 ? i - 1 : i; r <= i; ++r)
-      key.append(stage.variants[r].id).append("\n").append(stage.variants[r].snippet).append("\n");
-  }
-  if (made_ && stage_ == stage_index && key_ == key) return view_;
+const CodeView& CodePanelCache::view(const StageTable& table, const Pick& shown,
+                                     std::optional<Pick> against) {
+  // The picks are the key (the tables are data, made once): the variant shown and the one compared.
+  auto same = [](const std::optional<Pick>& a, const std::optional<Pick>& b) {
+    return a.has_value() == b.has_value() && (!a || same_variant(*a, *b));
+  };
+  if (made_ && table_ == &table && same_variant(shown_, shown) && same(against_, against)) return view_;
   made_ = true;
-  stage_ = stage_index;
-  key_ = std::move(key);
-  view_ = code_view(stage, against);
+  table_ = &table;
+  shown_ = shown;
+  against_ = against;
+  view_ = code_view(table, shown, against);
   tokens_.clear();
   bool in_comment = false;
   for (const CodeLine& l : view_.lines) tokens_.push_back(highlight(l.text, &in_comment));
@@ -166,30 +166,36 @@ std::string resource_line(const KernelBuild& k) {
          (k.instances > 1 ? " (first of " + std::to_string(k.instances) + " builds)" : "");
 }
 
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
+bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache, ImFont* mono,
                      bool light_theme, const CodePanelPlace& at, CodePanelShown* shown) {
   const float x0 = at.x0, y0 = at.y0, x1 = at.x1, y1 = at.y1;
   *shown = {};
   std::vector<size_t> active;
-  for (size_t s = 0; s < stages.size(); ++s)
-    if (stages[s].active) active.push_back(s);
+  for (size_t s : what.active)
+    if (what.tables && s < what.tables->stages.size() && s < what.picks.size()) active.push_back(s);
   if (active.empty()) return true;
   if (std::find(active.begin(), active.end(), *stage) == active.end()) *stage = active.front();
-  const Stage& st = stages[*stage];
-  const CodeView& v = cache->view(*stage, st, *stage == at.against_stage ? at.against : -1);
+  const StageTable& table = what.tables->stages[*stage];
+  const std::optional<Pick> against = what.against && *stage < what.against->size()
+                                          ? std::optional<Pick>((*what.against)[*stage])
+                                          : std::nullopt;
+  const CodeView& v = cache->view(table, what.picks[*stage], against);
   ImGui::SetNextWindowPos(ImVec2(x0, y0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(std::max(x1 - x0, 100.0f), std::max(y1 - y0, 100.0f)), ImGuiCond_Always);
   bool open = true;
   const std::string title =
-      (at.against >= 0 ? "Code: B " + v.variant + " against A" : "Code: " + v.variant) + "###code";
+      (what.against ? "Code: B " + v.variant + " against A" : "Code: " + v.variant) + "###code";
   if (ImGui::Begin(title.c_str(), &open,
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                        ImGuiWindowFlags_NoResize)) {
     ImGui::PushTextWrapPos(0.0f);  // the window's text wraps at its right edge
     if (active.size() > 1) {
       for (size_t s : active) {
-        const Stage& a = stages[s];
-        const std::string label = std::string(a.title) + ": " + std::string(a.current().id);
+        const StageTable& a = what.tables->stages[s];
+        const int vi = what.picks[s].variant;
+        const std::string_view id =
+            vi >= 0 && size_t(vi) < a.variants.size() ? a.variants[size_t(vi)].id : std::string_view("?");
+        const std::string label = std::string(a.title) + ": " + std::string(id);
         if (ImGui::RadioButton(label.c_str(), s == *stage)) *stage = s;
         ImGui::SameLine();
       }
@@ -198,7 +204,7 @@ bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelC
     // A short column (a small screen at a large UI scale) keeps its height for the code itself.
     const bool roomy = y1 - y0 > ImGui::GetTextLineHeightWithSpacing() * 14;
     if (!v.previous.empty() && roomy) {
-      const char* whose = at.against >= 0 ? "A, " : "the previous rung, ";
+      const char* whose = what.against ? "A, " : "the previous rung, ";
       ImGui::TextDisabled(v.same_as_previous ? "the same code as %s%s (it differs in its launch or memory)"
                                              : "marked: the lines that differ from %s%s",
                           whose, v.previous.c_str());

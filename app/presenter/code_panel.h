@@ -4,6 +4,7 @@
 // minimal C++ highlighting, the lines that differ from the previous rung of the ladder (the variant
 // before it in the stage's table) marked, and beside it what the compiler made of it: registers and
 // shared / local / stack bytes a kernel and, where the build had cuobjdump, its SASS in a second tab.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,21 +34,23 @@ struct CodeView {
 // The lines (1-based among the snippet's own, headers not counted) between "// mark NAME" and the next
 // "// end mark": what a lesson step's code_mark points at; {0, 0} when the snippet has no such marker.
 std::pair<int, int> marked_lines(const CodeView& v, std::string_view name);
-// `against` (an index into the stage's variants): compared with that variant instead of the rung
-// before (A/B shows B's code against A's).
-CodeView code_view(const Stage& stage, int against = -1);
+// The variant `shown` picks in its stage's `table`, compared with the rung before it, or with the
+// variant `against` picks when given (A/B shows B's code against A's).
+CodeView code_view(const StageTable& table, const Pick& shown, std::optional<Pick> against = std::nullopt);
 
 // The panel's view between frames, with each line's highlighting: made again only when the stage
 // shown or its variant (or the rung before it) changes.
 class CodePanelCache {
  public:
-  const CodeView& view(size_t stage_index, const Stage& stage, int against = -1);
+  const CodeView& view(const StageTable& table, const Pick& shown,
+                       std::optional<Pick> against = std::nullopt);
   const std::vector<TokenSpan>& tokens(size_t line) const { return tokens_[line]; }
 
  private:
   bool made_ = false;
-  size_t stage_ = 0;
-  std::string key_;  // the ids and snippets of the rung shown and the previous one
+  const StageTable* table_ = nullptr;
+  Pick shown_;
+  std::optional<Pick> against_;
   CodeView view_;
   std::vector<std::vector<TokenSpan>> tokens_;  // a line's spans (block comments carried over lines)
   std::string scrolled_for_;
@@ -80,15 +83,22 @@ struct CodePanelPlace {
   float min_px = 0;
   int mark_first = 0, mark_last = 0;
   std::string mark_name;  // or the lines between "// mark NAME" and "// end mark" in the snippet
-  // A/B: the stages are B's, and stage `against_stage` is compared with A's variant `against`.
-  int against = -1;
-  size_t against_stage = 0;
 };
 
-// Draws the panel as a window over `at` with a picker of the active stages (`*stage` is the index
-// chosen into `stages`), its view from `cache`: the source shrunk to fit (not below at.min_px) and
-// wrapped, the marked lines scrolled to the top. Returns false when the window was closed.
-bool draw_code_panel(const std::vector<Stage>& stages, size_t* stage, CodePanelCache* cache, ImFont* mono,
+// What the panel shows: a pick a stage of the demo's tables (the running Setup's, A/B's B half's, or
+// a lesson step's that cannot run here), the stages it may choose among (those that run), and in A/B
+// the picks compared with (A's).
+struct CodePicks {
+  const StageTables* tables = nullptr;
+  Picks picks;
+  std::vector<size_t> active;
+  std::optional<Picks> against;
+};
+
+// Draws the panel as a window over `at` with a picker of the active stages (`*stage` is the stage
+// chosen), its view from `cache`: the source shrunk to fit (not below at.min_px) and wrapped, the
+// marked lines scrolled to the top. Returns false when the window was closed.
+bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache, ImFont* mono,
                      bool light_theme, const CodePanelPlace& at, CodePanelShown* shown);
 
 }  // namespace gpulab::presenter

@@ -116,18 +116,19 @@ void CodeElement::draw(Session& s, const ScreenLayout& l) {
     place.mark_first = mark_first_;
     place.mark_last = mark_last_;
     place.mark_name = mark_name_;
+    CodePicks what;
+    what.tables = &d->stage_tables();
+    what.picks = s.setup().picks;
+    for (size_t st = 0; st < what.picks.size(); ++st)
+      if (d->inactive_reason(st).empty()) what.active.push_back(st);
     // A/B: B's code, marked where it differs from A's.
-    std::vector<Stage> stages = d->stages();
     const AbElement* ab = s.find<AbElement>();
-    if (ab && ab->running() && ab->b_demo()) {
-      std::vector<Stage> b = ab->b_demo()->stages();
-      if (b.size() == stages.size() && stage_ < stages.size()) {
-        place.against = stages[stage_].variant;
-        place.against_stage = stage_;
-        stages = std::move(b);
-      }
+    if (ab && ab->running() && ab->b_demo() && ab->b_demo()->bound() &&
+        ab->b_demo()->setup().picks.size() == what.picks.size()) {
+      what.against = what.picks;
+      what.picks = ab->b_demo()->setup().picks;
     }
-    if (!draw_code_panel(stages, &stage_, &cache_, fonts ? fonts->mono : nullptr, s.look().light, place,
+    if (!draw_code_panel(what, &stage_, &cache_, fonts ? fonts->mono : nullptr, s.look().light, place,
                          &shown_))
       on_ = false;
   });

@@ -19,7 +19,9 @@ using namespace gpulab::presenter;
 TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
   size_t variants = 0;
   for (const auto& d : make_demos()) {
-    for (const Stage& st : d->stages()) {
+    const StageTables& tables = d->stage_tables();
+    for (size_t si = 0; si < tables.stages.size(); ++si) {
+      const StageTable& st = tables.stages[si];
       for (size_t i = 0; i < st.variants.size(); ++i) {
         const VariantChoice& v = st.variants[i];
         SCOPED_TRACE(std::string(d->name()) + " " + std::string(v.id));
@@ -27,9 +29,7 @@ TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
         ASSERT_FALSE(v.snippet.empty());
         const std::string text = snippet_text(v.snippet);
         EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << "no marked region named " << v.snippet;
-        Stage one = st;
-        one.variant = static_cast<int>(i);
-        const CodeView view = code_view(one);
+        const CodeView view = code_view(st, Pick{si, static_cast<int>(i), 0});
         EXPECT_EQ(view.variant, v.id);
         EXPECT_GE(view.lines.size(), 3u);
         EXPECT_TRUE(view.lines.front().header);
@@ -98,8 +98,7 @@ TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
   // the stride, the loop and its body (the loop's own line) changed, the closing brace did not.
   const std::unique_ptr<Demo> histeq = histeq_at("hist-atomic-gridstride");
   ASSERT_TRUE(histeq);
-  const Stage st = histeq->stages()[0];
-  const CodeView v = code_view(st);
+  const CodeView v = code_view(histeq->stage_tables().stages[0], histeq->pick(0));
   ASSERT_EQ(v.previous, "hist-atomic-global");
   EXPECT_FALSE(v.same_as_previous);
   std::vector<std::string> changed, same;
@@ -128,7 +127,7 @@ TEST(CodeSource, RungsSharingOneKernelSaySo) {
   // says the code is the same and marks no line.
   const std::unique_ptr<Demo> histeq = histeq_at("hist-fused-scan");
   ASSERT_TRUE(histeq);
-  const CodeView v = code_view(histeq->stages()[0]);
+  const CodeView v = code_view(histeq->stage_tables().stages[0], histeq->pick(0));
   ASSERT_EQ(v.previous, "hist-bank-private");
   EXPECT_TRUE(v.same_as_previous);
   ASSERT_FALSE(v.lines.empty());
@@ -171,15 +170,14 @@ TEST(CodeSource, HighlightingFindsKeywordsCudaCommentsAndStrings) {
 TEST(CodeSource, AMarkerInTheKernelNamesTheLinesALessonStepPointsAt) {
   // gpu-shared's kernel marks its tile load (`// mark tile-load` ... `// end mark`): the lesson's
   // code_mark = "tile-load" marks those lines, and nothing else.
-  Stage st;
+  StageTable st;
   for (auto& d : make_demos())
-    if (d->name() == "life") st = d->stages()[0];
+    if (d->name() == "life") st = d->stage_tables().stages[0];
   int shared = -1;
   for (size_t i = 0; i < st.variants.size(); ++i)
     if (st.variants[i].id == "gpu-shared") shared = static_cast<int>(i);
   ASSERT_GE(shared, 0);
-  st.variant = shared;
-  const CodeView v = code_view(st);
+  const CodeView v = code_view(st, Pick{0, shared, 0});
   const auto [first, last] = marked_lines(v, "tile-load");
   ASSERT_GT(first, 0);
   ASSERT_GE(last, first);
