@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "presenter/ab.h"
@@ -210,10 +211,18 @@ class PointerElement : public Element {
   void frame(Session&, const Frame& f) override;
   void draw(Session& s, const ScreenLayout& l) override;
   void report(LayoutReport& r) const override { r.pointer = shown_; }
+  // Moved from the presenter's window: (u, v) in [0, 1]² of the projected view. It stays there until
+  // the mouse moves on the projected window.
+  void point_at(float u, float v);
+  // Where it points now, as (u, v) of the view; none while off or off the picture.
+  std::optional<std::pair<float, float>> spot() const;
 
  private:
   bool on_ = false;
   float x_ = -1, y_ = -1;  // the mouse, window points (-1: not over the window)
+  bool from_pad_ = false;  // placed from the presenter's pad, at (u_, v_) of the view
+  float u_ = 0, v_ = 0;
+  Rect view_;  // the view it was last drawn in
   LayoutReport::Pointer shown_;
 };
 

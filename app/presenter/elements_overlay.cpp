@@ -146,14 +146,38 @@ void PointerElement::frame(Session&, const Frame& f) {
   shown_ = {};
   // The demo's input is in framebuffer pixels; the overlay draws in window points.
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
-  x_ = f.input.mouse_x / std::max(fs.x, 1e-3f);
-  y_ = f.input.mouse_y / std::max(fs.y, 1e-3f);
+  const float x = f.input.mouse_x / std::max(fs.x, 1e-3f), y = f.input.mouse_y / std::max(fs.y, 1e-3f);
+  // The mouse moving over the projected picture takes it back from the pad.
+  if ((x != x_ || y != y_) && x >= view_.x0 && x < view_.x1 && y >= view_.y0 && y < view_.y1)
+    from_pad_ = false;
+  x_ = x;
+  y_ = y;
+}
+
+void PointerElement::point_at(float u, float v) {
+  from_pad_ = true;
+  u_ = std::clamp(u, 0.0f, 1.0f);
+  v_ = std::clamp(v, 0.0f, 1.0f);
+}
+
+std::optional<std::pair<float, float>> PointerElement::spot() const {
+  if (!on_ || !shown_.shown) return std::nullopt;
+  return std::pair{u_, v_};
 }
 
 void PointerElement::draw(Session& s, const ScreenLayout& l) {
   if (!on_ || l.view.empty()) return;
   const Rect& v = l.view;
+  view_ = v;
+  if (from_pad_) {
+    x_ = v.x0 + u_ * v.width();
+    y_ = v.y0 + v_ * v.height();
+  }
   if (!(x_ >= v.x0 && x_ < v.x1 && y_ >= v.y0 && y_ < v.y1)) return;  // only over the picture
+  if (!from_pad_) {
+    u_ = (x_ - v.x0) / std::max(v.width(), 1.0f);
+    v_ = (y_ - v.y0) / std::max(v.height(), 1.0f);
+  }
   const float r = std::max(30.0f, v.height() * 0.08f);
   const float far = std::hypot(v.width(), v.height());
   ImDrawList* dl = ImGui::GetForegroundDrawList();
@@ -163,7 +187,7 @@ void PointerElement::draw(Session& s, const ScreenLayout& l) {
   dl->AddCircle(ImVec2(x_, y_), r, s.look().light ? IM_COL32(220, 30, 30, 255) : IM_COL32(255, 220, 60, 255),
                 64, std::max(3.0f, r * 0.08f));
   dl->PopClipRect();
-  shown_ = {true, x_, y_, r};
+  shown_ = {true, x_, y_, r, from_pad_ ? "presenter" : "mouse"};
 }
 
 // --- the key list ------------------------------------------------------------------------------

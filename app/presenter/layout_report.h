@@ -76,13 +76,15 @@ struct LayoutReport {
   struct Pointer {       // the spotlight (Ctrl+P)
     bool shown = false;
     float x = 0, y = 0, radius = 0;
+    std::string from;  // what placed it: "mouse" (on the projected window) or "presenter" (its pad)
   } pointer;
   // The presenter's window (projector mode with two monitors, or --presenter-window).
   struct Presenter {
     bool shown = false;
     int monitor = -1;
-    bool notes_shown = false;  // the step's notes are there
-    std::string next, clock;   // the next step's title, the time since the lesson opened
+    bool notes_shown = false;                              // the step's notes are there
+    float pad_x0 = 0, pad_y0 = 0, pad_x1 = 0, pad_y1 = 0;  // the pointer pad (presenter window points)
+    std::string next, clock;  // the next step's title, the time since the lesson opened
   } presenter;
   std::vector<std::string> running;  // the running demo's variant of each active stage
 };

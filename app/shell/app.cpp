@@ -605,6 +605,36 @@ void App::draw_presenter(Frame& f, float width, float height) {
     ImGui::TextWrapped(
         "No lesson is open: the Lesson tab opens one; PageDown / PageUp then step through it.");
   }
+  // The pointer pad at the column's foot: the projected view in small. With the spotlight on (Ctrl+P),
+  // the mouse over the pad points on the class's screen.
+  auto* pointer = element<presenter::PointerElement>();
+  const presenter::Rect& view = layout_.view;
+  const float pad_w = std::max(ImGui::GetContentRegionAvail().x, 40.0f);
+  const float aspect = view.width() > 0 ? view.height() / view.width() : 9.0f / 16.0f;
+  const float pad_h = std::clamp(pad_w * aspect, 40.0f, std::max(40.0f, height * 0.35f));
+  const float foot = height - ImGui::GetStyle().WindowPadding.y - pad_h;
+  const float label = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+  if (ImGui::GetCursorPosY() < foot - label) ImGui::SetCursorPosY(foot - label);
+  ImGui::Separator();
+  ImGui::TextDisabled("%s", pointer->on() ? "spotlight: point on the pad below"
+                                          : "Ctrl+P: a spotlight, pointed from the pad below");
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("pointer pad", ImVec2(pad_w, pad_h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p1(p0.x + pad_w, p0.y + pad_h);
+  dl->AddRectFilled(p0, p1, s.look().light ? IM_COL32(225, 225, 225, 255) : IM_COL32(40, 40, 40, 255));
+  dl->AddRect(p0, p1, IM_COL32(128, 128, 128, 255));
+  if (pointer->on() && ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    pointer->point_at((m.x - p0.x) / pad_w, (m.y - p0.y) / pad_h);
+  }
+  if (const auto spot = pointer->spot())
+    dl->AddCircleFilled(ImVec2(p0.x + spot->first * pad_w, p0.y + spot->second * pad_h), 6.0f,
+                        IM_COL32(220, 30, 30, 255));
+  rp.pad_x0 = p0.x;
+  rp.pad_y0 = p0.y;
+  rp.pad_x1 = p1.x;
+  rp.pad_y1 = p1.y;
   ImGui::PopTextWrapPos();
   ImGui::End();
   // The right: the whole panel (the projected window has none).

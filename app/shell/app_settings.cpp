@@ -307,11 +307,14 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                  {"lines", l.toasts.lines}};
   j["blanked"] = l.blanked;
   j["ladder"] = l.ladder;
-  j["pointer"] = {
-      {"shown", l.pointer.shown}, {"at", {l.pointer.x, l.pointer.y}}, {"radius", l.pointer.radius}};
+  j["pointer"] = {{"shown", l.pointer.shown},
+                  {"at", {l.pointer.x, l.pointer.y}},
+                  {"radius", l.pointer.radius},
+                  {"from", l.pointer.from}};
   j["presenter"] = {{"shown", l.presenter.shown},
                     {"monitor", l.presenter.monitor},
                     {"notes_shown", l.presenter.notes_shown},
+                    {"pad", {l.presenter.pad_x0, l.presenter.pad_y0, l.presenter.pad_x1, l.presenter.pad_y1}},
                     {"next", l.presenter.next},
                     {"clock", l.presenter.clock}};
   j["running"] = l.running;

@@ -254,3 +254,44 @@ TEST(WindowPresenter, TheNotesAreOnThePresentersWindowAndThePictureOnTheProjecte
   EXPECT_TRUE(j["regions"].contains("view"));
   EXPECT_EQ(j["lesson"]["step"].get<int>(), 2) << "PageDown went to the lesson";
 }
+
+TEST(WindowPresenter, TheSpotlightIsPointedFromThePresentersPad) {
+  // The presenter's window has a pad at the foot of its left column, the projected view in small:
+  // with the spotlight on, the mouse over the pad moves the spotlight on the projected picture.
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  RunningApp app("gpulab-window-pad-", "--projector --presenter-window --layout-report layout.json");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  key("ctrl+p");
+  // The pad's middle, a little above its foot: the left column is 42% of the presenter's window.
+  const std::string move =
+      "id=$(xdotool search --sync --onlyvisible --name '^gpulab - presenter$' | head -1) && "
+      "eval $(xdotool getwindowgeometry --shell $id) && "
+      "for dy in 34 32 30; do xdotool mousemove --window $id $((WIDTH * 21 / 100)) $((HEIGHT - dy)); "
+      "sleep 0.3; done";
+  {
+    std::ofstream script(dir / "move.sh");
+    script << move << "\n";
+  }
+  ASSERT_EQ(std::system(("bash " + (dir / "move.sh").string()).c_str()), 0) << move;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  app.stop();
+  std::ifstream in(dir / "layout.json");
+  ASSERT_TRUE(in) << "no layout report written at exit";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  const nlohmann::json& p = j["pointer"];
+  ASSERT_TRUE(p["shown"].get<bool>()) << p << j["presenter"];
+  EXPECT_EQ(p["from"].get<std::string>(), "presenter") << p;
+  const auto view = j["regions"]["view"];
+  const float x = p["at"][0].get<float>(), y = p["at"][1].get<float>();
+  const float x0 = view[0].get<float>(), y0 = view[1].get<float>(), x1 = view[2].get<float>(),
+              y1 = view[3].get<float>();
+  // The pad's middle is the view's middle across; near its foot is near the view's foot.
+  EXPECT_NEAR(x, (x0 + x1) / 2, (x1 - x0) * 0.1f) << p << view;
+  EXPECT_GT(y, y0 + (y1 - y0) * 0.5f) << p << view;
+  EXPECT_LE(y, y1) << p << view;
+  const auto pad = j["presenter"]["pad"];
+  EXPECT_GT(pad[2].get<float>() - pad[0].get<float>(), 40.0f) << pad;
+}
