@@ -48,7 +48,8 @@ struct Look {
 struct Notice {
   std::string text;
   double time = 0;
-  int count = 1;  // the same text said again while shown: counted, not stacked
+  int count = 1;     // the same text said again while shown: counted, not stacked
+  std::string slot;  // a notice of a slot replaces the slot's last one (a lesson step's, the previous step's)
 };
 
 // Playback, shared by the panel's buttons, the keys and the elements (a lesson step plays).
@@ -77,6 +78,8 @@ class Session {
 
   // Said on screen (a toast) and on stderr.
   virtual void notify(std::string line) = 0;
+  // The same in `slot`: it replaces the slot's earlier notice; an empty line only takes that one away.
+  virtual void notify_in(const std::string& slot, std::string line) = 0;
   virtual const std::deque<Notice>& notices() const = 0;
   // Runs `fn`; an exception is shown as a notice naming `phase` and the demo pauses (the app goes on).
   virtual void guarded(const char* phase, const std::function<void()>& fn) = 0;

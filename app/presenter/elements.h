@@ -50,6 +50,13 @@ class CodeElement : public Element {
   bool on() const { return on_; }
   void set_on(bool on) { on_ = on; }
   void show_stage(size_t stage) { stage_ = stage; }
+  // The picks whose code is shown instead of the running ones (a lesson step's that cannot run here:
+  // its own kernel, not the stand-in's); none: the running Setup's.
+  // It holds while `running` runs (a pick changed in the panel ends it).
+  void show_picks(std::optional<Picks> picks, Picks running) {
+    picks_ = std::move(picks);
+    picks_for_ = std::move(running);
+  }
   // The lines a lesson step marks (1-based, inclusive; 0: none): they are scrolled to the top.
   void mark_lines(int first, int last) { mark_first_ = first, mark_last_ = last; }
   void mark_name(std::string name) { mark_name_ = std::move(name); }  // "// mark NAME" ... "// end mark"
@@ -62,6 +69,8 @@ class CodeElement : public Element {
  private:
   bool on_ = false;
   size_t stage_ = 0;
+  std::optional<Picks> picks_;
+  Picks picks_for_;
   int mark_first_ = 0, mark_last_ = 0;
   std::string mark_name_;
   CodePanelCache cache_;
@@ -181,6 +190,14 @@ class LessonElement : public Element {
   void go_to_step(Session& s, int k);
   void close();
   void forget_input();  // the running demo no longer holds the last step's input: the next starts afresh
+  // The step shown asks for a variant this machine cannot run: what it asked for and what stands in
+  // (the stage's CPU default, the same at every such step).
+  struct StandIn {
+    std::string asked, running;  // ids
+    std::string why;             // why the asked one cannot run here
+    bool no_gpu = false;         // because there is no CUDA device
+  };
+  const std::optional<StandIn>& stand_in() const { return stand_in_; }
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;  // what the report says of the step shown
   void wants(Session& s, LayoutInput& in) override;
@@ -198,6 +215,7 @@ class LessonElement : public Element {
   std::optional<std::vector<std::filesystem::path>> shipped_;  // listed on the tab's first draw
   LayoutReport::LessonShown shown_;
   bool notes_shown_ = false;
+  std::optional<StandIn> stand_in_;
 };
 
 // Ctrl+P: a spotlight on the view where the mouse points: the rest of the picture dimmed, a ring

@@ -41,8 +41,17 @@ void HudElement::frame(Session& s, const Frame&) {
   shown_ = {};
   Demo* d = s.demo();
   LadderElement* ladder = s.find<LadderElement>();
+  const LessonElement* lesson = s.find<LessonElement>();
   if (d && !(ladder && ladder->holds_demo()))
-    s.guarded("hud", [&] { hud_.update(s.now(), hud_input(*d, s.timings(), s.context())); });
+    s.guarded("hud", [&] {
+      HudInput in = hud_input(*d, s.timings(), s.context());
+      if (lesson && lesson->stand_in()) {
+        const LessonElement::StandIn& si = *lesson->stand_in();
+        in.not_run_here = si.asked + (si.no_gpu ? " needs an NVIDIA GPU" : " cannot run here");
+        in.variant = si.running + ", the CPU reference for " + si.asked;
+      }
+      hud_.update(s.now(), in);
+    });
   if (!d || !ladder || !ladder->done() || ladder->run() == ladder_fed_) return;
   ladder_fed_ = ladder->run();
   // The ladder ran on the demo's current input, left unchanged: its CPU rung is the baseline of the
@@ -118,7 +127,8 @@ void CodeElement::draw(Session& s, const ScreenLayout& l) {
     place.mark_name = mark_name_;
     CodePicks what;
     what.tables = &d->stage_tables();
-    what.picks = s.setup().picks;
+    if (picks_ && picks_for_ != s.setup().picks) picks_.reset();
+    what.picks = picks_ && picks_->size() == s.setup().picks.size() ? *picks_ : s.setup().picks;
     for (size_t st = 0; st < what.picks.size(); ++st)
       if (d->inactive_reason(st).empty()) what.active.push_back(st);
     // A/B: B's code, marked where it differs from A's.

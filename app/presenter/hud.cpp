@@ -107,11 +107,14 @@ bool HudCase::same(const HudCase& o) const {
 
 void Hud::update(double now_seconds, const HudInput& in) {
   if (in.on_baseline && in.ms_per_step) note_baseline(in.baseline_case, *in.ms_per_step);
-  // Twice a second at most, but a first measurement is shown at once rather than a blank held.
+  // Twice a second at most, but a first measurement is shown at once rather than a blank held, and
+  // another variant (a lesson step, a pick) at once rather than the last one's figures under its name.
   const bool first_time = !shows_time_ && in.ms_per_step.has_value();
-  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time) return;
+  const HudReading next = read(in);
+  const bool renamed = next.title != reading_.title;
+  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time && !renamed) return;
   shows_time_ = in.ms_per_step.has_value();
-  reading_ = read(in);
+  reading_ = next;
   refreshed_at_ = now_seconds;
 }
 
@@ -145,7 +148,10 @@ HudReading Hud::read(const HudInput& in) const {
   r.figures.push_back(time);
   HudFigure speedup;
   const std::optional<double> base = baseline(in.baseline_case);
-  if (in.baseline_variant.empty()) {
+  if (!in.not_run_here.empty()) {
+    speedup.value = "not run here";
+    speedup.caption = in.not_run_here;
+  } else if (in.baseline_variant.empty()) {
     speedup.value = "–";
     speedup.caption = "no CPU baseline in this demo";
   } else if (in.on_baseline) {
@@ -298,8 +304,10 @@ HudPlaced draw_hud(const HudReading& r, HudBox view, ImFont* big, ImFont* small,
   const ImU32 dim = light_theme ? IM_COL32(40, 40, 40, 255) : IM_COL32(200, 200, 200, 255);
   dl->AddRectFilled(ImVec2(p.box.x0, p.box.y0), ImVec2(p.box.x1, p.box.y1), back, pad * 0.5f);
   const ImVec4 clip(p.box.x0, p.box.y0, p.box.x1, p.box.y1);
+  // Wrapped where it was measured: a pixel more than the width it measured (the word wrap sums the
+  // same glyphs word by word, which may round a hair wider than one measurement of the line).
   dl->AddText(cap, small_px, ImVec2(p.title_x, p.title_y), dim, r.title.c_str(), nullptr,
-              std::max(p.box.x1 - p.box.x0 - 2 * pad, 1.0f), &clip);
+              std::max(p.box.x1 - p.box.x0 - 2 * pad, 1.0f) + 1.0f, &clip);
   for (size_t i = 0; i < p.items.size(); ++i) {
     dl->AddText(big, big_px, ImVec2(p.items[i].x, p.items[i].value_y), ink, r.figures[i].value.c_str(),
                 nullptr, 0.0f, &clip);

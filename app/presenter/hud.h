@@ -41,6 +41,9 @@ struct HudInput {
   double pct_peak = 0;      // 0: unknown (CPU backend) or not measured
   std::string peak_label;   // "of DRAM bandwidth", "of FP32 peak"
   bool peak_known = false;  // the device's peak is known (a CUDA device)
+  // A lesson step's variant that cannot run here ("gpu-global needs an NVIDIA GPU"): the speed-up is
+  // its, so it says "not run here" rather than the stand-in's.
+  std::string not_run_here;
 };
 
 // From the demo's stages and first throughput read-out, the timings and the device's peaks.

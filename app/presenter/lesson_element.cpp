@@ -18,7 +18,10 @@ namespace gpulab::presenter {
 LessonElement::LessonElement() = default;
 LessonElement::~LessonElement() = default;
 
-void LessonElement::close() { player_.reset(); }
+void LessonElement::close() {
+  player_.reset();
+  stand_in_.reset();
+}
 
 void LessonElement::forget_input() {
   if (player_) player_->set_input(std::nullopt);
@@ -49,6 +52,8 @@ void LessonElement::go_to_step(Session& s, int k) {
   if (!player_) return;
   const LessonStep& st = player_->lesson().steps[static_cast<size_t>(k)];
   std::string problem;
+  stand_in_.reset();
+  std::optional<Picks> asked;  // the step's own picks, where they differ from those that run
   // The ladder is shown only at the steps that ask for it (it measures copies of the demo it started
   // on), A/B only at the steps with two variants.
   LadderElement* ladder = s.find<LadderElement>();
@@ -67,6 +72,10 @@ void LessonElement::go_to_step(Session& s, int k) {
       Setup next = s.setup();
       const std::vector<std::string> variants = want.empty() ? std::vector<std::string>{} : std::vector{want};
       problem = apply_choices(*d, variants, st.blocks, next);
+      // A pick that cannot run here stands in as the stage's CPU default, as a fresh start would
+      // make it: the same stand-in at every such step, whatever ran before.
+      const Picks wanted = next.picks;
+      if (problem.empty() && runnable_picks(*d, next.picks)) asked = wanted;
       if (problem.empty()) s.change_picks(next, &problem);
     });
     s.timings().clear();
@@ -85,15 +94,23 @@ void LessonElement::go_to_step(Session& s, int k) {
   // shows what it runs instead, and the lesson goes on.
   if (d && !want.empty()) {
     const StageTables& t = d->stage_tables();
-    if (const std::optional<Pick> asked = find_pick(t, want)) {
-      const Pick& running = s.setup().picks.at(asked->stage);
-      if (running.variant != asked->variant) {
-        const std::string no = d->why_unavailable(asked->stage, asked->variant);
+    if (const std::optional<Pick> wanted = find_pick(t, want)) {
+      const Pick& running = s.setup().picks.at(wanted->stage);
+      if (running.variant != wanted->variant) {
+        const std::string no = d->why_unavailable(wanted->stage, wanted->variant);
         const std::string why = !no.empty()        ? no
                                 : !problem.empty() ? problem
                                                    : s.context().interop_unavailable_reason();
-        problem =
-            want + " cannot run here (" + why + "): " + std::string(variant_of(t, running).id) + " is shown";
+        const std::string stand = std::string(variant_of(t, running).id);
+        stand_in_ = StandIn{want, stand, why, !s.context().cuda};
+        // One calm line: on a machine without a GPU that is the expected case, not an error.
+        problem = stand_in_->no_gpu
+                      ? want + " needs an NVIDIA GPU: the picture is the CPU reference, " + stand
+                      : want + " cannot run here (" + why + "): " + stand + " is shown";
+        if (!asked) {
+          asked = s.setup().picks;
+          asked->at(wanted->stage) = *wanted;
+        }
       }
     }
   }
@@ -105,14 +122,18 @@ void LessonElement::go_to_step(Session& s, int k) {
   }
   if (code) {
     if (st.code) code->set_on(*st.code);
-    if (d && !want.empty())  // the code panel shows the stage the step is about
+    code->show_picks(stand_in_ ? asked : std::nullopt,
+                     s.setup().picks);  // the step's own kernel, not the stand-in's
+    if (d && !want.empty())             // the code panel shows the stage the step is about
       if (const std::optional<Pick> p = find_pick(d->stage_tables(), want)) code->show_stage(p->stage);
     code->mark_lines(st.code_lines ? st.code_lines->first : 0, st.code_lines ? st.code_lines->second : 0);
     code->mark_name(st.code_mark);
   }
   if (st.ladder.value_or(false) && ladder) ladder->start(s);
   player_->shown(k, problem);
-  if (!problem.empty()) s.notify("lesson step " + std::to_string(k + 1) + ": " + problem);
+  // The step's notice replaces the previous step's (none: it goes).
+  s.notify_in("lesson",
+              problem.empty() ? std::string() : "lesson step " + std::to_string(k + 1) + ": " + problem);
 }
 
 bool LessonElement::key(Session& s, KeyAction a, const KeyPress&) {

@@ -126,6 +126,15 @@ void ShellSession::notify(std::string line) {
   while (notices_.size() > 8) notices_.pop_front();
 }
 
+void ShellSession::notify_in(const std::string& slot, std::string line) {
+  for (auto it = notices_.begin(); it != notices_.end();)
+    it = it->slot == slot ? notices_.erase(it) : std::next(it);
+  if (line.empty()) return;
+  std::fprintf(stderr, "gpulab: %s\n", line.c_str());
+  notices_.push_back({std::move(line), now(), 1, slot});
+  while (notices_.size() > 8) notices_.pop_front();
+}
+
 void ShellSession::guarded(const char* phase, const std::function<void()>& fn) {
   // Errors stop at the demo boundary: shown in the UI, the app keeps running.
   try {

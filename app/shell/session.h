@@ -67,6 +67,7 @@ class ShellSession : public presenter::Session {
   int framebuffer_width() const override;
   int framebuffer_height() const override;
   void notify(std::string line) override;
+  void notify_in(const std::string& slot, std::string line) override;
   const std::deque<presenter::Notice>& notices() const override { return notices_; }
   void guarded(const char* phase, const std::function<void()>& fn) override;
   bool change_picks(const Setup& next, std::string* why) override;

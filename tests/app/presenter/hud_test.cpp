@@ -220,5 +220,30 @@ TEST(Hud, LayoutStaysInTheViewAndOffItsMiddle) {
   }
 }
 
+TEST(Hud, AnotherVariantIsShownAtOnce) {
+  // Within the half second between refreshes, a variant change (a lesson step) is not left under the
+  // previous variant's name and figures.
+  FakeDemo d;
+  d.use(0);
+  Timings t;
+  Context ctx;
+  Hud hud;
+  sample(t, d, 2.0);
+  hud.update(20.0, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().title, "Fake demo — cpu-naive");
+  d.use(1);
+  hud.update(20.1, hud_input(d, t, ctx));
+  EXPECT_EQ(hud.reading().title, "Fake demo — cpu-lut");
+  EXPECT_EQ(hud.reading().figures[0].value, "–") << "cpu-lut has no time of its own yet";
+  // A step whose variant cannot run here says so in the speed-up at once.
+  HudInput in = hud_input(d, t, ctx);
+  in.not_run_here = "gpu-shared needs an NVIDIA GPU";
+  in.variant = "cpu-lut, the CPU reference for gpu-shared";
+  hud.update(20.2, in);
+  ASSERT_EQ(hud.reading().figures.size(), 2u);
+  EXPECT_EQ(hud.reading().figures[1].value, "not run here");
+  EXPECT_EQ(hud.reading().figures[1].caption, "gpu-shared needs an NVIDIA GPU");
+}
+
 }  // namespace
 }  // namespace gpulab::presenter

@@ -59,8 +59,9 @@ struct DummyXorg {
     display = ":" + std::to_string(n);
     const fs::path conf = fs::path(GPULAB_TEST_DATA) / "xorg" / "two-monitors.conf";
     const std::string cmd = "cd " + dir.string() + " && exec Xorg " + display + " -config " + conf.string() +
-                            " -noreset -nolisten tcp -novtswitch -sharevts -logfile " + (dir / "xorg.log").string() +
-                            " >xorg.out 2>&1 & echo $! >" + (dir / "pid").string();
+                            " -noreset -nolisten tcp -novtswitch -sharevts -logfile " +
+                            (dir / "xorg.log").string() + " >xorg.out 2>&1 & echo $! >" +
+                            (dir / "pid").string();
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   }
   bool ready() const {
@@ -70,7 +71,9 @@ struct DummyXorg {
     }
     return false;
   }
-  int run(const std::string& what) const { return std::system(("export DISPLAY=" + display + "; " + what).c_str()); }
+  int run(const std::string& what) const {
+    return std::system(("export DISPLAY=" + display + "; " + what).c_str());
+  }
   ~DummyXorg() {
     std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.3").c_str());
     std::error_code ec;
@@ -99,9 +102,10 @@ Geometry window(const std::string& tree, const std::string& title) {
   return {};
 }
 
-// Runs the app (projector mode with --projector) with a lesson on `x` for a few seconds; returns the X server's window tree as it
-// ran, and the layout report written at exit. `then`: a shell command run once the app's window is
-// mapped (with its X id in $W), e.g. to move it and press F7 rather than start in projector mode.
+// Runs the app (projector mode with --projector) with a lesson on `x` for a few seconds; returns the X
+// server's window tree as it ran, and the layout report written at exit. `then`: a shell command run once the
+// app's window is mapped (with its X id in $W), e.g. to move it and press F7 rather than start in projector
+// mode.
 std::pair<std::string, nlohmann::json> project(const DummyXorg& x, const std::string& extra,
                                                const std::string& then = "") {
   const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
@@ -110,7 +114,8 @@ std::pair<std::string, nlohmann::json> project(const DummyXorg& x, const std::st
   const std::string cmd = "cd " + x.dir.string() + " && DISPLAY=" + x.display +
                           " XDG_CONFIG_HOME=" + (x.dir / "config").string() + " exec " + GPULAB_BINARY +
                           " --cpu --grid 128x128 --lesson " + lesson.string() + " --layout-report " +
-                          report.string() + " " + extra + " >app.log 2>&1 & echo $! >" + (x.dir / "app.pid").string();
+                          report.string() + " " + extra + " >app.log 2>&1 & echo $! >" +
+                          (x.dir / "app.pid").string();
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   std::string tree;
   if (!then.empty()) {
@@ -150,8 +155,10 @@ void check_presenter_report(const nlohmann::json& j, int laptop) {
 }  // namespace
 
 TEST(TwoMonitors, TheProjectedWindowFillsTheProjectorAndThePresentersIsOnTheLaptop) {
-  ASSERT_TRUE(have("Xorg")) << "xserver-xorg-core and xserver-xorg-video-dummy are in scripts/debian-packages.txt";
-  ASSERT_TRUE(have("xrandr") && have("xwininfo")) << "x11-xserver-utils and x11-utils are in the package list";
+  ASSERT_TRUE(have("Xorg"))
+      << "xserver-xorg-core and xserver-xorg-video-dummy are in scripts/debian-packages.txt";
+  ASSERT_TRUE(have("xrandr") && have("xwininfo"))
+      << "x11-xserver-utils and x11-utils are in the package list";
   DummyXorg x;
   ASSERT_TRUE(x.ready()) << "Xorg's dummy driver did not start:\n" << tail(x.dir / "xorg.log");
   // A 1280x800 laptop with a 1920x1080 projector on its right.
@@ -175,13 +182,15 @@ TEST(TwoMonitors, TheProjectedWindowFillsTheProjectorAndThePresentersIsOnTheLapt
   }
   // The laptop on the right of the projector this time, and the lecturer's window on the laptop when F7
   // turns projector mode on. (Without a window manager a window opens at 0,0: on the projector here.)
-  ASSERT_EQ(x.run("xrandr --output DUMMY1 --mode 1920x1080 --pos 0x0 && xrandr --output DUMMY0 --mode 1280x800 "
-                  "--pos 1920x0"),
-            0);
+  ASSERT_EQ(
+      x.run("xrandr --output DUMMY1 --mode 1920x1080 --pos 0x0 && xrandr --output DUMMY0 --mode 1280x800 "
+            "--pos 1920x0"),
+      0);
   {
-    const auto [tree, j] = project(x, "",
-                                   "xdotool windowmove $W 2000 100 && sleep 0.5 && xdotool mousemove 2300 300 && "
-                                   "sleep 0.3 && xdotool key F7");
+    const auto [tree, j] =
+        project(x, "",
+                "xdotool windowmove $W 2000 100 && sleep 0.5 && xdotool mousemove 2300 300 && "
+                "sleep 0.3 && xdotool key F7");
     const Geometry projected = window(tree, "gpulab - Game of Life");
     const Geometry presenter = window(tree, "gpulab - presenter");
     ASSERT_TRUE(projected.found && presenter.found) << tree << tail(x.dir / "app.log");

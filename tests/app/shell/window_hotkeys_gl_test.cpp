@@ -295,3 +295,40 @@ TEST(WindowPresenter, TheSpotlightIsPointedFromThePresentersPad) {
   const auto pad = j["presenter"]["pad"];
   EXPECT_GT(pad[2].get<float>() - pad[0].get<float>(), 40.0f) << pad;
 }
+
+TEST(WindowLesson, AStepThatNeedsAGpuShowsTheSameCpuReferenceAndSaysSoOnce) {
+  // On the CPU backend, a lesson's GPU steps run the stage's CPU reference (cpu-lut for Life) whatever
+  // ran before (step 1 runs cpu-naive), say so in one line that each step replaces, show the step's own
+  // kernel in the code panel, and the HUD's speed-up says "not run here" (not the stand-in's).
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
+  RunningApp app("gpulab-window-standin-",
+                 "--projector --lesson " + lesson.string() + " --layout-report layout.json");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  key("Next");  // step 2: cpu-lut
+  key("Next");  // step 3: gpu-global
+  key("Next");  // step 4: gpu-lut-local (a lesson shows the code panel)
+  key("F12");
+  ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
+  app.stop();
+  std::ifstream in(dir / "layout.json");
+  ASSERT_TRUE(in) << "no layout report written at exit";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["lesson"]["step"].get<int>(), 4) << j["lesson"];
+  ASSERT_FALSE(j["running"].empty());
+  EXPECT_EQ(j["running"][0].get<std::string>(), "cpu-lut") << "the stage's CPU reference stands in";
+  EXPECT_EQ(j["lesson"]["problem"].get<std::string>(),
+            "gpu-lut-local needs an NVIDIA GPU: the picture is the CPU reference, cpu-lut");
+  int lesson_lines = 0;
+  for (const auto& line : j["toasts"]["lines"])
+    lesson_lines += line.get<std::string>().rfind("lesson step", 0) == 0;
+  EXPECT_EQ(lesson_lines, 1) << "each step's notice replaces the previous one: " << j["toasts"];
+  EXPECT_EQ(j["code"]["variant"].get<std::string>(), "gpu-lut-local")
+      << "the step's own kernel: " << j["code"];
+  bool not_run = false;
+  for (const auto& v : j["hud"]["values"]) not_run = not_run || v.get<std::string>() == "not run here";
+  EXPECT_TRUE(not_run) << j["hud"].dump();
+}
