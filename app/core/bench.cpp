@@ -1,6 +1,7 @@
 // Benchmark core: the measuring loop, the table, speedups over baselines measured in the same run
 // (same case: stage, size and input), target checks, JSON (nlohmann-json).
 #include "core/bench.h"
+#include "core/recorded.h"
 
 #include "common/file_io.h"
 #include "common/text.h"
@@ -477,6 +478,7 @@ std::string bench_json(const BenchSuite& suite) {
   nlohmann::json j;
   j["demo"] = suite.demo;
   j["device"] = suite.device;
+  j["recorded"] = today_utc();  // --results shows it with the figures
   j["peak_bandwidth_gbps"] = suite.peak_bandwidth_gbps;
   j["peak_fp32_gflops"] = suite.peak_fp32_gflops;
   nlohmann::json labels = nlohmann::json::array(), groups = nlohmann::json::array();

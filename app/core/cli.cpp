@@ -215,6 +215,10 @@ struct Parser {
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?
     app.add_option("--lesson", o.lesson,
                    "start a lesson script (assets/lessons/*.toml; PageDown / PageUp step through it)");
+    app.add_option(
+        "--results", o.results,
+        "a bench's or ladder's JSON recorded on a GPU (gpulab bench --json): where a variant cannot "
+        "run here, the HUD shows its recorded figures, labelled with the device and date");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
         ->check(whole_number(1, 100000));
     app.add_option("--record", o.record,
@@ -440,6 +444,9 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
+  if (!o.results.empty() && o.mode != Options::Mode::Run)
+    return fail(
+        "--results goes with a run (it shows recorded figures in the window), not with bench or ladder", 2);
   if (!o.lesson.empty() && o.mode != Options::Mode::Run)
     return fail("--lesson goes with a run, not with bench or ladder", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.

@@ -71,6 +71,7 @@ struct Options {
   bool demo_options_given = false;  // an option of --demo's own group was given
   std::string layout_report;        // headless: the panel's layout as JSON (tests; not in --help)
   std::string lesson;               // --lesson PATH: a lesson script (assets/lessons/*.toml)
+  std::string results;              // --results FILE.json: figures recorded on a GPU (bench/ladder JSON)
   int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
   std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
 

@@ -11,6 +11,7 @@
 
 #include "core/demo.h"
 #include "core/keymap.h"
+#include "core/recorded.h"
 #include "core/setup.h"
 #include "core/timings.h"
 #include "presenter/layout_report.h"
@@ -76,6 +77,8 @@ class Session {
   virtual int framebuffer_width() const = 0;  // the window's (or the headless target's), pixels
   virtual int framebuffer_height() const = 0;
 
+  // Figures recorded on a GPU (--results), shown where a variant cannot run here; null when none.
+  virtual const RecordedResults* recorded() const = 0;
   // Said on screen (a toast) and on stderr.
   virtual void notify(std::string line) = 0;
   // The same in `slot`: it replaces the slot's earlier notice; an empty line only takes that one away.

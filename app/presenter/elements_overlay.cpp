@@ -49,6 +49,23 @@ void HudElement::frame(Session& s, const Frame&) {
         const LessonElement::StandIn& si = *lesson->stand_in();
         in.not_run_here = si.asked + (si.no_gpu ? " needs an NVIDIA GPU" : " cannot run here");
         in.variant = si.running + ", the CPU reference for " + si.asked;
+        // Figures recorded on a GPU (--results) for the step's variant, labelled as such.
+        const RecordedResults* rec = s.recorded();
+        bool other_size = false;
+        const RecordedRow* row = rec && rec->demo == d->name()
+                                     ? rec->find("", si.asked, in.baseline_case.items, &other_size)
+                                     : nullptr;
+        if (row) {
+          in.recorded = rec->label() + (other_size ? ", at " + row->size : std::string());
+          in.variant = si.asked + ", " + in.recorded;
+          in.ms_per_step = row->ms_per_step;
+          in.pct_peak = 0;
+          in.peak_known = false;
+          if (row->speedup) {
+            in.recorded_speedup = row->speedup;
+            in.recorded_baseline = row->speedup_baseline;
+          }
+        }
       }
       hud_.update(s.now(), in);
     });

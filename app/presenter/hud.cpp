@@ -140,7 +140,7 @@ HudReading Hud::read(const HudInput& in) const {
   HudFigure time;
   if (in.ms_per_step) {
     time.value = hud_time(*in.ms_per_step);
-    time.caption = in.per;
+    time.caption = in.recorded.empty() ? in.per : in.per + " (recorded)";
   } else {
     time.value = "–";
     time.caption = in.per + ": not measured (paused?)";
@@ -148,7 +148,10 @@ HudReading Hud::read(const HudInput& in) const {
   r.figures.push_back(time);
   HudFigure speedup;
   const std::optional<double> base = baseline(in.baseline_case);
-  if (!in.not_run_here.empty()) {
+  if (!in.recorded.empty() && in.recorded_speedup) {
+    speedup.value = hud_speedup(*in.recorded_speedup);
+    speedup.caption = "vs " + in.recorded_baseline + " (recorded)";
+  } else if (!in.not_run_here.empty()) {
     speedup.value = "not run here";
     speedup.caption = in.not_run_here;
   } else if (in.baseline_variant.empty()) {

@@ -44,6 +44,12 @@ struct HudInput {
   // A lesson step's variant that cannot run here ("gpu-global needs an NVIDIA GPU"): the speed-up is
   // its, so it says "not run here" rather than the stand-in's.
   std::string not_run_here;
+  // Where figures recorded on a GPU stand in for the live ones (--results): their label ("recorded on
+  // NVIDIA H100 80GB HBM3, 2026-11-27"; the title carries it, each figure says "(recorded)"), and the
+  // recorded speed-up over its baseline.
+  std::string recorded;
+  std::optional<double> recorded_speedup;
+  std::string recorded_baseline;
 };
 
 // From the demo's stages and first throughput read-out, the timings and the device's peaks.

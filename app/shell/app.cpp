@@ -172,6 +172,16 @@ bool App::init(std::string* error) {
     *error = s.attach_error();
     return false;
   }
+  if (!options_.results.empty()) {
+    // Recorded results that cannot be read end the run (they were asked for by name).
+    std::string why_not;
+    std::optional<RecordedResults> r = load_recorded_results(options_.results, &why_not);
+    if (!r) {
+      *error = why_not;
+      return false;
+    }
+    s.set_recorded(std::move(r));
+  }
   if (!options_.lesson.empty()) {
     // A lesson that cannot be read ends a headless run; a window keeps what it has and says why.
     std::string why_not;

@@ -184,3 +184,36 @@ TEST(LessonGl, AMalformedLessonEndsAHeadlessRunNamingLineAndStep) {
 }
 
 }  // namespace
+
+TEST(LessonGl, WithoutAGpuTheHudShowsRecordedFiguresLabelledWithTheirDevice) {
+  // --results: where a step's variant cannot run here, the HUD shows the figures recorded on the GPU
+  // that ran it, labelled with that device and the date; never as live figures.
+  const fs::path dir = temp_dir() / "recorded";
+  const fs::path file = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
+  const fs::path results = fs::path(GPULAB_TEST_DATA) / "results" / "life-h100.json";
+  const ReportedRun r =
+      run_reported("--headless --cpu --projector --lesson " + file.string() +
+                       " --lesson-step 3 --frames 2 --size 1920x1080 --results " + results.string(),
+                   dir);
+  ASSERT_EQ(r.process.status, 0) << r.process.output;
+  const nlohmann::json& hud = r.report["hud"];
+  EXPECT_EQ(hud.value("title", std::string()),
+            "Game of Life — gpu-global, recorded on NVIDIA H100 80GB HBM3, 2026-11-27");
+  ASSERT_EQ(hud["values"].size(), 2u) << hud;
+  EXPECT_EQ(hud["values"][0].get<std::string>(), "4 µs");
+  EXPECT_EQ(hud["captions"][0].get<std::string>(), "per generation (recorded)");
+  EXPECT_EQ(hud["values"][1].get<std::string>(), "200×");
+  EXPECT_EQ(hud["captions"][1].get<std::string>(), "vs cpu-naive (recorded)");
+  // Without --results the same step says it did not run here.
+  const ReportedRun live = run_reported("--headless --cpu --projector --lesson " + file.string() +
+                                            " --lesson-step 3 --frames 2 --size 1920x1080",
+                                        dir);
+  ASSERT_EQ(live.process.status, 0) << live.process.output;
+  ASSERT_EQ(live.report["hud"]["values"].size(), 2u) << live.report["hud"];
+  EXPECT_EQ(live.report["hud"]["values"][1].get<std::string>(), "not run here");
+  // A results file that cannot be read ends the run, naming it.
+  const ProcessResult bad =
+      run("--headless --cpu --frames 1 --results " + (dir / "missing.json").string(), dir);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("results file"), std::string::npos) << bad.output;
+}

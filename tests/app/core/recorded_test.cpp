@@ -1,0 +1,90 @@
+// Recorded results (--results): a bench or ladder JSON read back, its rows found by variant and size,
+// and every malformed file refused with a message naming it.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/bench.h"
+#include "core/recorded.h"
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using namespace gpulab;
+
+namespace {
+
+fs::path scratch(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("gpulab-recorded-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+}  // namespace
+
+TEST(RecordedResults, AreReadWithTheirDeviceDateAndRows) {
+  std::string why;
+  const auto r = load_recorded_results(fs::path(GPULAB_TEST_DATA) / "results" / "life-h100.json", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->demo, "life");
+  EXPECT_EQ(r->label(), "recorded on NVIDIA H100 80GB HBM3, 2026-11-27");
+  ASSERT_EQ(r->rows.size(), 4u);
+  // The same case: 512x512 cells a generation.
+  bool other = true;
+  const RecordedRow* g = r->find("", "gpu-global", 512.0 * 512.0, &other);
+  ASSERT_NE(g, nullptr);
+  EXPECT_FALSE(other);
+  EXPECT_DOUBLE_EQ(g->ms_per_step, 0.004);
+  ASSERT_TRUE(g->speedup.has_value());
+  EXPECT_DOUBLE_EQ(*g->speedup, 200.0);
+  EXPECT_EQ(g->speedup_baseline, "cpu-naive");
+  // Another size: the largest recorded one, said to be another size.
+  const RecordedRow* s = r->find("step", "gpu-shared", 512.0 * 512.0, &other);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(other);
+  EXPECT_EQ(s->size, "4096x4096");
+  EXPECT_EQ(r->find("", "gpu-bitpacked", 512.0 * 512.0), nullptr) << "not recorded";
+  EXPECT_EQ(r->find("ghost", "gpu-global", 512.0 * 512.0), nullptr) << "another stage";
+}
+
+TEST(RecordedResults, TheBenchRecordsItsDate) {
+  BenchSuite suite;
+  suite.demo = "life";
+  suite.device = "NVIDIA H100 80GB HBM3";
+  const nlohmann::json j = nlohmann::json::parse(bench_json(suite));
+  ASSERT_TRUE(j.contains("recorded"));
+  EXPECT_EQ(j["recorded"].get<std::string>(), today_utc());
+  EXPECT_EQ(today_utc().size(), 10u);
+}
+
+TEST(RecordedResults, MalformedFilesAreRefusedNamingTheFile) {
+  std::string why;
+  EXPECT_FALSE(load_recorded_results("/nonexistent/r.json", &why));
+  EXPECT_NE(why.find("'/nonexistent/r.json'"), std::string::npos) << why;
+  EXPECT_FALSE(load_recorded_results(fs::temp_directory_path(), &why)) << "a folder";
+  EXPECT_NE(why.find("results file"), std::string::npos) << why;
+  const fs::path fifo = fs::temp_directory_path() / ("gpulab-recorded-fifo-" + std::to_string(::getpid()));
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(load_recorded_results(fifo, &why)) << "a FIFO is refused without blocking";
+  fs::remove(fifo);
+  const fs::path bad = scratch("bad.json", "{ not json");
+  EXPECT_FALSE(load_recorded_results(bad, &why));
+  EXPECT_NE(why.find("is not JSON"), std::string::npos) << why;
+  const fs::path other = scratch("other.json", R"({"name": "x"})");
+  EXPECT_FALSE(load_recorded_results(other, &why));
+  EXPECT_NE(why.find("not a gpulab bench or ladder JSON"), std::string::npos) << why;
+  const fs::path empty = scratch("empty.json", R"({"demo": "life", "rows": []})");
+  EXPECT_FALSE(load_recorded_results(empty, &why));
+  EXPECT_NE(why.find("no measured row"), std::string::npos) << why;
+  const fs::path nan = scratch("nan.json", R"({"demo": "life", "rows": [{"variant": "gpu-\u0007x"}]})");
+  EXPECT_FALSE(load_recorded_results(nan, &why));
+  EXPECT_NE(why.find("has no time a step"), std::string::npos) << why;
+  EXPECT_NE(why.find("\\x07"), std::string::npos) << "control bytes escaped: " << why;
+  for (const fs::path& p : {bad, other, empty, nan}) fs::remove(p);
+}
