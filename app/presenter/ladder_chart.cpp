@@ -539,15 +539,16 @@ std::string slide_footnote(const ChartPanel& panel) {
 }
 
 ChartLayout layout_slide(const ChartData& data, int panel_index, float width, float height,
-                         const TextMeasure& measure) {
+                         const TextMeasure& measure, float screen_height) {
   ChartLayout out;
   out.width = width;
   out.height = height;
   if (!(width > 0) || !(height > 0) || !measure) return out;
-  const float s = std::min(width / 1920.0f, height / 1080.0f);
+  // Type follows the screen (1 at 1080 lines), the rows the room they are given.
+  const float s = std::min(width / 1920.0f, std::max(height, screen_height) / 1080.0f);
   const float min_px = std::floor(kSlideMinPx * s);
   Builder b(out, measure, min_px);
-  const float margin = std::floor(40 * s);
+  const float margin = std::floor(32 * s);
   const Rect page{margin, margin, width - margin, height - margin};
   const bool have_panel = panel_index >= 0 && size_t(panel_index) < data.panels.size();
   const ChartPanel empty;
@@ -563,22 +564,22 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
     if (data.panels.size() > 1 && !panel.title.empty()) title += " \xC2\xB7 " + panel.title;
     const Fitted t = b.fit(title, TextFace::SansBold, title_px, min_px, page.width());
     b.text(t, page.x0, y, TextFace::SansBold, ChartColour::Title, TextRole::Title, -1, -1);
-    y += std::floor(title_px * 1.25f);
+    y += std::floor(title_px * 1.2f);
     std::string sub;
     for (const std::string* part : {&data.input, &data.device, &data.date})
       if (!part->empty()) sub += (sub.empty() ? "" : "   \xC2\xB7   ") + *part;
     if (!sub.empty()) {
       const Fitted f = b.fit(sub, TextFace::Sans, small_px, min_px, page.width());
       b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Subtitle, -1, -1);
-      y += std::floor(small_px * 1.4f);
+      y += std::floor(small_px * 1.3f);
     }
     if (!panel.baseline.empty()) {
       const Fitted f = b.fit("bar: time per step   \xC3\x97: speed-up over " + panel.baseline, TextFace::Sans,
                              small_px, min_px, page.width());
       b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Legend, panel_index, -1);
-      y += std::floor(small_px * 1.4f);
+      y += std::floor(small_px * 1.3f);
     }
-    y += std::floor(10 * s);
+    y += std::floor(6 * s);
   }
   if (!have_panel) {
     const Fitted f = b.fit("nothing measured", TextFace::Sans, small_px, min_px, page.width());
@@ -596,7 +597,7 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
   const float tick_px = std::floor(24 * s);
   const float line_w = std::max(1.0f, std::round(2 * s));
   const float axis_h = line_w + tick_px * 1.35f + tick_px * 1.4f;  // tick labels, then the axis title
-  const float row_min = std::ceil(speed_px * 1.2f);
+  const float row_min = std::ceil(speed_px * 1.12f);
   auto footnote_for = [&](size_t shown) {
     std::string note = slide_footnote(panel);
     if (shown < rows.size()) {

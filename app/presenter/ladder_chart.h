@@ -177,9 +177,10 @@ inline constexpr float kSlideMinPx = 22.0f;
 // The panel a slide shows by default: the whole pipeline where there is one, else the first (the lead
 // stage's); -1 when there is none.
 int default_slide_panel(const ChartData& data);
-// The slide of panel `panel` of `data` at width × height.
+// The slide of panel `panel` of `data` at width × height. Its type is sized for a screen of
+// `screen_height` lines where that is more (the window: the framebuffer, the chart under a strip).
 ChartLayout layout_slide(const ChartData& data, int panel, float width, float height,
-                         const TextMeasure& measure);
+                         const TextMeasure& measure, float screen_height = 0);
 // Grid lines of a log time axis from lo_ms to hi_ms: every 1, 2 and 5 times a power of ten in range.
 std::vector<double> ticks_125(double lo_ms, double hi_ms);
 // A tick's label: "1 ms", "20 µs", "500 ns", "2 s".

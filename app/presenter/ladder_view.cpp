@@ -141,7 +141,7 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
   const bool slide = style == ChartStyle::Slide;
   const ChartLayout layout =
       slide ? layout_slide(data, slide_shown(data), width, std::max(100.0f, height - strip),
-                           imgui_text_measure(fonts))
+                           imgui_text_measure(fonts), height)  // type sized for the screen, under the strip
             : layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   draw_chart(dl, layout, theme, fonts, ImVec2(0, strip));

@@ -108,6 +108,28 @@ TEST(LadderSlide, TheSpeedupIsTheLargestLabelAt28PxCapHeight) {
   }
 }
 
+TEST(LadderSlide, FourteenRowsFitAndTheWindowsStripLeavesTheTypeAsLarge) {
+  // The matrix multiply on an H100: twelve rungs and two yardsticks, every one a row of its own.
+  ChartData d = life_slide();
+  d.panels[0].rungs.clear();
+  for (int i = 0; i < 14; ++i)
+    d.panels[0].rungs.push_back(measured("gemm-rung-" + std::to_string(i), 9000.0 / (1 << i), 9000));
+  const TextMeasure measure = approximate_text_measure();
+  const ChartLayout l = layout_slide(d, 0, 1920, 1080, measure);
+  EXPECT_EQ(problems_text(l), "");
+  for (int i = 0; i < 14; ++i) EXPECT_NE(l.text(TextRole::Name, 0, i), nullptr) << i;
+  // The window draws the slide under its strip (88 px at UI scale 2) with the type of a 1080-line screen.
+  const ChartLayout w = layout_slide(life_slide(), 0, 1920, 1080 - 88, measure, 1080);
+  EXPECT_EQ(problems_text(w), "");
+  int speedups = 0;
+  for (const TextRun& t : w.texts)
+    if (t.role == TextRole::SpeedupBaseline && t.text.rfind("\xC3\x97", 0) == 0) {
+      ++speedups;
+      EXPECT_GE(t.size * kCapHeightPerPx, 28.0f) << t.text;
+    }
+  EXPECT_EQ(speedups, 5);
+}
+
 TEST(LadderSlide, TheAxisIsTitledAndTickedAtOneTwoFive) {
   const ChartLayout l = layout_slide(life_slide(), 0, 1920, 1080, approximate_text_measure());
   ASSERT_GE(l.ticks_ms.size(), 3u);
