@@ -225,6 +225,11 @@ struct Parser {
                    "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG "
                    "sequence (in a window: F9)")
         ->type_name(kOutputPath);
+    app.add_option("--png-style", o.png_style,
+                   "slides: ladder --png and --save-timeline as projector slides (big type, 1-2-5 axis, "
+                   "colour-blind-safe colours), projector (on black) or light (on white)")
+        ->check(CLI::IsMember({"projector", "light"}))
+        ->type_name("STYLE");
     app.add_option("--layout-report", o.layout_report)
         ->type_name(kOutputPath)
         ->group("");  // tests: the layout of the last frame (headless: at the end; a window: when it closes)
@@ -254,6 +259,8 @@ struct Parser {
     ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")
         ->type_name(kOutputPath);
     ladder->add_option("--png-size", ladder_png_size, "the PNG's size: 1920x1080 (default) or 3840x2160");
+    ladder->add_flag("--png-stages", o.ladder_png_stages,
+                     "with --png-style: also a slide for each other stage, beside --png (OUT-STAGE.png)");
     ladder->add_flag("--counters", o.ladder_counters,
                      "add the GPU's counters (CUPTI) as columns, and a roofline PNG beside --png");
 
@@ -383,6 +390,10 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
             "--png-size is 1920x1080 or 3840x2160 (16:9 slides), got " + text::quote(p.ladder_png_size), 1);
       }
     }
+    if ((!o.png_style.empty() || o.ladder_png_stages) && o.ladder_png.empty())
+      return fail("--png-style and --png-stages go with ladder --png OUT.png", 2);
+    if (o.ladder_png_stages && o.png_style.empty())
+      return fail("--png-stages writes slides: give --png-style projector or light", 2);
     if (o.headless || o.frames || !o.screenshot.empty())
       return fail("--headless, --frames and --screenshot are run options; ladder is always headless", 2);
     if (o.steps >= 0) return fail("--steps goes with a batch output, not with ladder", 2);

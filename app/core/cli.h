@@ -89,7 +89,11 @@ struct Options {
   // Ladder mode (`gpulab ladder`): headless, every variant of the demo on its input, charted.
   std::string ladder_png, ladder_csv, ladder_json;  // outputs (at least one)
   int ladder_png_width = 1920, ladder_png_height = 1080;
-  bool ladder_counters = false;  // ladder --counters: counter columns and the roofline PNG beside --png
+  bool ladder_counters = false;    // ladder --counters: counter columns and the roofline PNG beside --png
+  bool ladder_png_stages = false;  // ladder --png-stages: a slide for every other stage beside --png
+  // --png-style projector|light: slides (ladder --png, a demo's slide PNGs such as --save-timeline) in
+  // the slide style, on black (projector) or on white (light); "": the detailed dark chart.
+  std::string png_style;
   // Counters mode (`gpulab counters`): headless, the GPU's counters for the demo's variants.
   std::string counters_json, counters_csv;
   std::vector<std::string> counters_variants;  // counters --variant ID (any number; default: all)

@@ -87,6 +87,19 @@ struct Stage {
   const VariantChoice& current() const { return variants[static_cast<size_t>(variant)]; }
 };
 
+// A yardstick: a row of the bench and the ladder that is not a variant (it computes no result of its
+// own, so it is never a pick): a bound the rungs are read against, such as the matrix demo's
+// register-only mma.sync rate, the instruction ceiling its mma.sync rungs sit under. The demo
+// publishes its yardsticks (Demo::yardsticks) and measures each through Demo::yardstick_probe; the
+// ladder charts them beside the rungs of their stage, with no speed-up of their own.
+struct Yardstick {
+  std::string id;                   // stable, as the bench's row and the ladder's CSV: "mma-sync-peak-bf16"
+  size_t stage = 0;                 // the stage whose panel shows it
+  std::string title;                // "mma.sync ceiling (BF16)"
+  std::string lesson;               // one line: what it measures
+  std::vector<std::string> bounds;  // the variants it is the yardstick of (it is listed after the last)
+};
+
 // What the app gives a demo when it attaches.
 struct Context {
   platform::Platform* platform = nullptr;
@@ -224,6 +237,15 @@ class Demo {
     Probe p;
     p.unavailable = "the " + std::string(name()) + " demo cannot be measured variant by variant";
     return p;
+  }
+
+  // The demo's yardsticks (rows of the ladder that are not variants), and a probe of yardsticks()[index]
+  // on a copy of the current input with the stages at `picks`, as probe() makes one (Probe says why
+  // not where it cannot run here: no CUDA device, no tensor cores). Called between frames, after attach.
+  virtual std::vector<Yardstick> yardsticks() const { return {}; }
+  virtual Probe yardstick_probe(const Picks& picks, size_t index) {
+    return probe_unavailable("the " + std::string(name()) + " demo has no yardstick " +
+                             std::to_string(index));
   }
 
   // The demo's own keys (group: its title), for the help (F1 / ?) and --help. They reach the demo in

@@ -10,6 +10,7 @@
 #include "common/file_io.h"
 #include "common/text.h"
 #include "core/files.h"
+#include "presenter/ladder_command.h"
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
@@ -491,9 +492,9 @@ std::string counters_chart_line(const CounterRow& row) {
 std::function<void(const Rung&, ChartRung&)> ladder_chart_counters(const std::vector<CounterRow>& rows,
                                                                    size_t stage_count) {
   return [rows, stage_count](const Rung& r, ChartRung& c) {
-    c.counters_slot = r.gpu && r.state == RungState::Measured && r.pick.stage < stage_count;
+    c.counters_slot = r.gpu && !r.yardstick && r.state == RungState::Measured && r.pick.stage < stage_count;
     for (const CounterRow& row : rows)
-      if (row.gpu && same_variant(row.pick, r.pick)) c.counters = counters_chart_line(row);
+      if (row.gpu && !r.yardstick && same_variant(row.pick, r.pick)) c.counters = counters_chart_line(row);
   };
 }
 
@@ -516,12 +517,14 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
       rows.push_back(std::move(row));
       continue;
     }
-    if (r.state != RungState::Measured) {
+    if (r.state != RungState::Measured || r.yardstick) {
       CounterRow row;
       row.pick = r.pick;
       row.stage_id = r.stage_id;
       row.variant = r.variant;
-      row.unavailable = r.reason.empty() ? "not measured" : r.reason;
+      row.unavailable = r.yardstick        ? "a yardstick, not a variant"
+                        : r.reason.empty() ? "not measured"
+                                           : r.reason;
       rows.push_back(std::move(row));
       continue;
     }
@@ -553,8 +556,11 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
     // The ladder's PNG again, with each rung's counters line under its bar.
     const ChartData chart =
         ladder_chart(rungs, demo.title(), device, ladder_chart_counters(rows, stage_count));
-    report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png,
-           "--png");
+    if (o.png_style.empty())
+      report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png,
+             "--png");
+    else if (!write_ladder_pngs(chart, o))  // slides carry no counters line: the same slides again
+      status = 1;
     const std::string path = beside(o.ladder_png, "-roofline.png").string();
     const RooflineData d =
         counters_roofline(rows, demo.title(), device, ctx.peak_fp32_gflops, ctx.peak_bandwidth_gbps);

@@ -318,7 +318,8 @@ void LadderElement::draw(Session& s, const ScreenLayout& l) {
     ladder_->draw(
         l.display.width(), l.display.height(), s.look().ui_scale, dt_ms,
         [&s](std::string line) { s.notify(std::move(line)); }, chart_fonts,
-        s.look().light ? ChartTheme::light() : ChartTheme::dark(), counters ? &counters->view() : nullptr);
+        s.look().light ? ChartTheme::light() : ChartTheme::dark(), counters ? &counters->view() : nullptr,
+        s.look().projector ? ChartStyle::Slide : ChartStyle::Detailed);  // projector mode: the slide
   });
 }
 

@@ -11,6 +11,8 @@
 namespace gpulab::presenter {
 namespace {
 
+constexpr const char* kPipelineStageId = "pipeline";  // the whole pipeline's panel
+
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
@@ -46,7 +48,8 @@ namespace {
 const Rung* baseline_rung(const std::vector<Rung>& rungs, size_t stage) {
   const Rung* first = nullptr;
   for (const Rung& r : rungs) {
-    if (r.pick.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
+    if (r.pick.stage != stage || r.yardstick || r.state != RungState::Measured || !(r.row.ms_median > 0))
+      continue;
     if (!r.gpu) return &r;
     if (!first) first = &r;
   }
@@ -73,9 +76,11 @@ void compute_ladder(std::vector<Rung>& rungs) {
     double previous_ms = 0;
     for (Rung& r : rungs) {
       if (r.pick.stage != stage || r.state != RungState::Measured || !(r.row.ms_median > 0)) continue;
-      if (base_ms > 0) r.speedup_vs_baseline = base_ms / r.row.ms_median;
-      if (previous_ms > 0) r.speedup_vs_previous = previous_ms / r.row.ms_median;
-      previous_ms = r.row.ms_median;
+      if (!r.yardstick) {
+        if (base_ms > 0) r.speedup_vs_baseline = base_ms / r.row.ms_median;
+        if (previous_ms > 0) r.speedup_vs_previous = previous_ms / r.row.ms_median;
+        previous_ms = r.row.ms_median;
+      }
       if (r.row.pct_peak_flops > 0) {
         r.pct_peak = r.row.pct_peak_flops;
         r.peak_label = "of FP32 peak";
@@ -112,6 +117,13 @@ BenchSuite ladder_suite(const std::vector<Rung>& rungs, std::string_view demo, c
   if (!base.variants.empty()) suite.baselines.push_back(base);
   suite.device = ladder_device(rungs);
   compute_speedups(suite);
+  // A yardstick has no speed-up of its own; the notes say what its rows are.
+  for (size_t i = 0; i < rungs.size() && i < suite.rows.size(); ++i) {
+    if (!rungs[i].yardstick) continue;
+    std::fill(suite.rows[i].speedups.begin(), suite.rows[i].speedups.end(), 0.0);
+    suite.notes.push_back(rungs[i].variant + ": a yardstick, not a variant (no speed-up of its own)" +
+                          (rungs[i].lesson.empty() ? "" : ": " + rungs[i].lesson));
+  }
   return suite;
 }
 
@@ -144,6 +156,8 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
       const Rung& r = rungs[i];
       if (r.pick.stage != stage) continue;
       panel.title = r.stage_title.empty() ? r.stage_id : r.stage_title;
+      panel.id = r.stage_id;
+      panel.whole_pipeline = r.stage_id == kPipelineStageId;
       any_runs = any_runs || r.state == RungState::Measured || r.state == RungState::Failed;
       if (c.input.empty() && !r.row.size.empty()) c.input = r.row.size;
       ChartRung cr;
@@ -160,6 +174,9 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
       cr.pct_peak = r.pct_peak;
       cr.peak_label = r.peak_label;
       cr.note = r.note;
+      cr.gpu = r.gpu;
+      cr.yardstick = r.yardstick;
+      cr.bounds = r.bounds;
       cr.source = int(i);
       if (decorate) decorate(r, cr);
       panel.rungs.push_back(std::move(cr));
@@ -233,6 +250,40 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
       }
       rungs_.push_back(std::move(r));
     }
+    // The stage's yardsticks, each after the last rung it bounds (else at the stage's end).
+    const std::vector<Yardstick> yardsticks = demo_.yardsticks();
+    for (size_t y = 0; y < yardsticks.size(); ++y) {
+      const Yardstick& ys = yardsticks[y];
+      if (ys.stage != s) continue;
+      if (!options_.variants.empty() &&
+          std::find(options_.variants.begin(), options_.variants.end(), ys.id) == options_.variants.end())
+        continue;
+      Rung r;
+      r.yardstick = true;
+      r.yardstick_index = y;
+      r.stage_id = std::string(st.id);
+      r.stage_title = std::string(st.title);
+      r.variant = ys.id;
+      r.title = ys.title;
+      r.lesson = ys.lesson;
+      r.gpu = true;
+      r.pick = Pick{s, -1, 0};
+      r.block_label = "-";
+      for (const std::string& b : ys.bounds) r.bounds += (r.bounds.empty() ? "" : ", ") + b;
+      if (!st.active) {
+        r.state = RungState::Unavailable;
+        r.reason =
+            st.inactive_reason.empty() ? "the stage does not run in this configuration" : st.inactive_reason;
+      }
+      size_t at = rungs_.size();  // after the stage's last row, or after the last rung it bounds
+      for (size_t k = rungs_.size(); k-- > 0 && rungs_[k].pick.stage == s;)
+        if (!rungs_[k].yardstick &&
+            std::find(ys.bounds.begin(), ys.bounds.end(), rungs_[k].variant) != ys.bounds.end()) {
+          at = k + 1;
+          break;
+        }
+      rungs_.insert(rungs_.begin() + std::ptrdiff_t(at), std::move(r));
+    }
   }
   // A demo whose stages make one result together gets a last panel: its CPU pipeline and its
   // pipeline at its best (the fastest measured variants chained), timed as one step.
@@ -243,7 +294,7 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
     for (const bool gpu : {false, true}) {
       Rung r;
       r.pick = Pick{pipeline_stage_, gpu ? 1 : 0, 0};
-      r.stage_id = "pipeline";
+      r.stage_id = kPipelineStageId;
       r.stage_title = "whole pipeline";
       r.variant = gpu ? "pipeline-best" : "pipeline-cpu";
       r.title = gpu ? "the best GPU pipeline" : "the CPU pipeline";
@@ -353,8 +404,11 @@ void LadderRun::measure(size_t index) {
     r = rungs_[index];
   }
   if (r.state != RungState::Pending) return;
-  if (r.pick.stage == pipeline_stage_) {
-    measure_pipeline(r);
+  if (r.yardstick || r.pick.stage == pipeline_stage_) {
+    if (r.yardstick)
+      measure_yardstick(r);
+    else
+      measure_pipeline(r);
     std::lock_guard<std::mutex> lock(mutex_);
     rungs_[index] = std::move(r);
     return;
@@ -427,7 +481,7 @@ void LadderRun::measure_pipeline(Rung& r) {
     std::vector<const Rung*> m;
     const Rung* any = nullptr;
     for (const Rung& x : rs) {
-      if (x.pick.stage != s || x.gpu != r.gpu) continue;
+      if (x.pick.stage != s || x.gpu != r.gpu || x.yardstick) continue;
       if (!any) any = &x;
       if (x.state == RungState::Measured) m.push_back(&x);
     }
@@ -477,6 +531,33 @@ void LadderRun::measure_pipeline(Rung& r) {
     any = true;
     r.state = RungState::Measured;
     r.reason.clear();
+  }
+}
+
+void LadderRun::measure_yardstick(Rung& r) {
+  const Picks picks = demo_.setup().picks;
+  const BenchMeasure how = measure_how();  // nothing to verify: it computes no result
+  BenchRow row;
+  const BenchMeasured m = bench_measure_probe(
+      row, [&] { return demo_.yardstick_probe(picks, r.yardstick_index); }, how, device_peaks());
+  switch (m.outcome) {
+    case BenchOutcome::Cancelled:
+      return;
+    case BenchOutcome::Measured:
+      r.row = row;
+      r.note = m.note;
+      r.state = RungState::Measured;
+      r.reason.clear();
+      return;
+    case BenchOutcome::Unavailable:
+      r.state = RungState::Unavailable;
+      r.reason = row.error;
+      return;
+    case BenchOutcome::Mismatch:
+    case BenchOutcome::Error:
+      r.state = RungState::Failed;
+      r.reason = row.error;
+      return;
   }
 }
 

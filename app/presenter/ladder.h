@@ -45,6 +45,12 @@ struct Rung {
   double speedup_vs_previous = 0;  // the previous measured rung's ms / this ms (0: the first)
   double pct_peak = 0;             // of the peak the demo is bound by (FP32 when it counts FLOPs)
   std::string peak_label;          // "of DRAM bandwidth", "of FP32 peak"
+  // A yardstick row (Demo::yardsticks): not a variant and never a pick (pick.variant is -1). It is
+  // measured through Demo::yardstick_probe, listed after the last rung it bounds, and has no
+  // speed-ups: it is no baseline and no step of the chain of "vs previous".
+  bool yardstick = false;
+  size_t yardstick_index = 0;  // in Demo::yardsticks()
+  std::string bounds;          // the variants it is the yardstick of, "gemm-tensor-bf16"
 };
 
 struct LadderOptions {
@@ -57,7 +63,7 @@ struct LadderOptions {
 // The numbers of a ladder from its measured rungs: per stage, the baseline (its first measured
 // non-GPU rung in table order, else its first measured rung) and the speed-ups over it and over the
 // previous measured rung, and the % of peak (FP32 where the row counts FLOPs, else DRAM bandwidth).
-// Pure arithmetic, tested on given timings.
+// Yardstick rows get their % of peak only. Pure arithmetic, tested on given timings.
 void compute_ladder(std::vector<Rung>& rungs);
 // The stage's baseline variant ("" when none of its rungs was measured).
 std::string ladder_baseline(const std::vector<Rung>& rungs, size_t stage);
@@ -103,6 +109,7 @@ class LadderRun {
   void measure_all();
   void measure(size_t index);
   void measure_pipeline(Rung& r);   // the last panel's rungs, from the stages' measured ones
+  void measure_yardstick(Rung& r);  // a yardstick row, through Demo::yardstick_probe
   BenchSuite device_peaks() const;  // the device's peaks, for the rows' % of peak
   BenchMeasure measure_how();       // the repeats asked for, cancelled by cancel()
 

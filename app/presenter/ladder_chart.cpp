@@ -24,7 +24,9 @@ struct Fitted {
 
 class Builder {
  public:
-  Builder(ChartLayout& layout, const TextMeasure& measure) : out_(layout), measure_(measure) {}
+  Builder(ChartLayout& layout, const TextMeasure& measure, float min_px = kMinPx)
+      : out_(layout), measure_(measure), min_px_(std::max(kMinPx, min_px)) {}
+  float min_px() const { return min_px_; }
 
   float width(std::string_view text, TextFace face, float px) const { return measure_(text, face, px); }
 
@@ -109,7 +111,7 @@ class Builder {
 
   void text(const Fitted& f, float x, float y, TextFace face, ChartColour colour, TextRole role, int panel,
             int rung) {
-    if (f.text.empty() || f.size < kMinPx) return;
+    if (f.text.empty() || f.size < min_px_) return;
     out_.texts.push_back({f.text, x, y, f.size, f.width, face, colour, role, panel, rung});
   }
   void box(Rect r, ChartColour colour, BoxRole role, int panel = -1, int rung = -1) {
@@ -120,6 +122,7 @@ class Builder {
  private:
   ChartLayout& out_;
   const TextMeasure& measure_;
+  float min_px_ = kMinPx;
 };
 
 // Sizes that depend on a panel's height and the number of rungs it shows.
@@ -138,7 +141,7 @@ PanelMetrics panel_metrics(float s, float panel_h, size_t rungs) {
   for (int round = 0; round < 4; ++round) {
     m.heading_px = std::floor(clampf(name_guess * 1.1f, 9.0f, 30.0f * s));
     m.heading_h = m.heading_px * 1.45f;
-    m.tick_px = std::floor(clampf(name_guess * 0.7f, 8.0f, 22.0f * s));
+    m.tick_px = std::floor(clampf(name_guess * 0.7f, 9.0f, 22.0f * s));
     m.axis_h = m.line_w + m.tick_px * 1.45f;
     const float rows_h = std::max(0.0f, panel_h - m.heading_h - m.axis_h);
     m.row_h = rows_h / float(std::max<size_t>(1, rungs));
@@ -172,7 +175,7 @@ void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::st
                      float x1, float y_line, float line_h, float px, int panel, int rung) {
   const float avail = x1 - x0;
   for (float size : {px, std::floor(px * 0.85f), std::floor(px * 0.72f)}) {
-    size = std::max(size, kMinPx);
+    size = std::max(size, b.min_px());
     const float gap = std::floor(size * 0.9f);
     std::vector<size_t> form(pieces.size());
     std::vector<float> w(pieces.size());
@@ -199,7 +202,7 @@ void lay_out_details(Builder& b, const std::vector<Piece>& pieces, const std::st
     }
     const bool all_long =
         kept == pieces.size() && std::all_of(form.begin(), form.end(), [](size_t f) { return f == 0; });
-    const bool last_size = size <= std::max(kMinPx, std::floor(px * 0.72f));
+    const bool last_size = size <= std::max(b.min_px(), std::floor(px * 0.72f));
     if (!all_long && !last_size) continue;  // a smaller size may show it all
     float x = x0;
     const float y = y_line + (line_h - size) * 0.5f;
@@ -235,13 +238,16 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     std::string note = "time per step, log scale";
     if (!panel.baseline.empty()) note += " \xC2\xB7 speed-ups over " + panel.baseline;
     const float px = std::floor(m.heading_px * 0.75f);
-    const Fitted n = b.fit(note, TextFace::Sans, px, std::max(kMinPx, px * 0.8f), in.x1 - x);
+    const Fitted n = b.fit(note, TextFace::Sans, px, std::max(b.min_px(), px * 0.8f), in.x1 - x);
     b.text(n, x, y + (m.heading_px - n.size) * 0.8f, TextFace::Sans, ChartColour::Dim, TextRole::HeadingNote,
            p, -1);
   }
 
   const float fn = m.name_px;
-  const float fs = std::floor(fn * 0.66f);
+  // The second line (lesson, speed-ups) at two thirds of the name, but never under the legible floor
+  // where the row has room for it.
+  float fs = std::floor(fn * 0.66f);
+  if (fs < b.min_px() && fn * 1.25f + b.min_px() * 1.2f <= m.row_h) fs = b.min_px();
   const float line1 = fn * 1.25f, line2 = fs * 1.2f;
   const float rows_top = in.y0 + m.heading_h;
   const float name_w = std::floor(in.width() * 0.40f);
@@ -270,8 +276,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         if (has_time(r))
           reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px));
       reserve += std::floor(fn * 0.4f);
-      if (reserve <= in.width() * 0.2f || time_px <= kMinPx) break;
-      time_px = std::max(kMinPx, std::floor(time_px * 0.85f));
+      if (reserve <= in.width() * 0.2f || time_px <= b.min_px()) break;
+      time_px = std::max(b.min_px(), std::floor(time_px * 0.85f));
     }
   }
   const float ax0 = zone_x0, ax1 = std::max(zone_x0 + 1, in.x1 - reserve);
@@ -306,6 +312,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     const float y2 = top + line1;
     const ChartColour name_colour = r.state == ChartRungState::Failed        ? ChartColour::Failed
                                     : r.state == ChartRungState::Unavailable ? ChartColour::Unavailable
+                                    : r.yardstick                            ? ChartColour::Yardstick
                                                                              : ChartColour::Text;
     // Left column: the name (and block size, where there is room), the lesson under it.
     const Fitted nm = b.fit(r.name, TextFace::SansBold, fn, fn * 0.7f, name_w);
@@ -317,7 +324,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         b.text({blk, fs, bw}, in.x0 + nm.width + gap, mid1 - fs * 0.5f, TextFace::Sans, ChartColour::Dim,
                TextRole::Message, p, ri);
     }
-    if (!r.lesson.empty() && fs >= kMinPx) {
+    if (!r.lesson.empty() && fs >= b.min_px()) {
       const float room = m.row_h - line1 - fn * 0.1f;
       const int max_lines = std::clamp(int(std::floor(room / (fs * 1.2f))), 0, 3);
       if (max_lines > 0) {
@@ -326,7 +333,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         for (;; px = std::floor(px * 0.9f)) {
           bool whole = false;
           lines = b.wrap(r.lesson, TextFace::Sans, px, name_w, max_lines, &whole);
-          if (whole || px * 0.9f < std::max(kMinPx, fs * 0.75f)) break;
+          if (whole || px * 0.9f < std::max(b.min_px(), fs * 0.75f)) break;
         }
         const ChartColour c =
             r.state == ChartRungState::Unavailable ? ChartColour::Unavailable : ChartColour::Dim;
@@ -340,12 +347,21 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
     const float zone_w = in.x1 - zone_x0;
     if (has_time(r)) {
       const float x_end = std::max(ax0 + 1.0f, x_of(r.ms_per_step));
-      b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Bar, BoxRole::Bar, p, ri);
+      if (r.yardstick)  // a bound, not a rung: an outline in its own colour
+        b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Yardstick,
+              BoxRole::Yardstick, p, ri);
+      else
+        b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Bar, BoxRole::Bar, p, ri);
       const std::string t = format_time_ms(r.ms_per_step);
       b.text({t, time_px, b.width(t, TextFace::SansBold, time_px)}, x_end + std::floor(fn * 0.3f),
              mid1 - time_px * 0.5f, TextFace::SansBold, ChartColour::Text, TextRole::Time, p, ri);
       std::vector<Piece> pieces;
-      if (!panel.baseline.empty() && r.name == panel.baseline) {
+      if (r.yardstick) {
+        std::vector<std::string> forms;
+        if (!r.bounds.empty()) forms.push_back("yardstick \xC2\xB7 the ceiling of " + r.bounds);
+        forms.push_back("yardstick");
+        pieces.push_back({forms, TextFace::SansBold, ChartColour::Yardstick, TextRole::Message});
+      } else if (!panel.baseline.empty() && r.name == panel.baseline) {
         pieces.push_back({{"the baseline"}, TextFace::SansBold, ChartColour::Dim, TextRole::SpeedupBaseline});
       } else if (r.speedup_vs_baseline > 0) {
         const std::string x = format_speedup(r.speedup_vs_baseline);
@@ -355,7 +371,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         forms.push_back(x);
         pieces.push_back({forms, TextFace::SansBold, c, TextRole::SpeedupBaseline});
       }
-      if (r.speedup_vs_previous > 0) {
+      if (r.speedup_vs_previous > 0 && !r.yardstick) {
         const std::string x = format_speedup(r.speedup_vs_previous);
         const ChartColour c = r.speedup_vs_previous >= 1 ? ChartColour::Speedup : ChartColour::Slowdown;
         pieces.push_back(
@@ -372,10 +388,10 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       // fit it), else they join the details line as its last piece.
       const float room3 = m.row_h - line1 - line2;
       const float counters_px = std::floor(std::min(fs, room3 / 1.15f));
-      const bool counters_line = (r.counters_slot || !r.counters.empty()) && counters_px >= kMinPx;
+      const bool counters_line = (r.counters_slot || !r.counters.empty()) && counters_px >= b.min_px();
       if (!counters_line && !r.counters.empty())
         pieces.push_back({{r.counters}, TextFace::Sans, ChartColour::Text, TextRole::Counters});
-      if (fs >= kMinPx) lay_out_details(b, pieces, r.note, zone_x0, in.x1, y2, line2, fs, p, ri);
+      if (fs >= b.min_px()) lay_out_details(b, pieces, r.note, zone_x0, in.x1, y2, line2, fs, p, ri);
       if (counters_line) {
         const float y3 = y2 + line2;
         const float h = std::min(room3, std::max(line2, counters_px * 1.2f));
@@ -427,8 +443,9 @@ ChartLayout layout_chart(const ChartData& data, float width, float height, const
   out.width = width;
   out.height = height;
   if (!(width > 0) || !(height > 0) || !measure) return out;
-  Builder b(out, measure);
   const float s = std::min(width / 1920.0f, height / 1080.0f);
+  // Text under 9 px at 1080 lines is left out rather than drawn as an illegible smudge.
+  Builder b(out, measure, std::floor(9 * s));
   const float margin = std::floor(24 * s);
   const Rect page{margin, margin, width - margin, height - margin};
 
@@ -490,6 +507,302 @@ ChartLayout layout_chart(const ChartData& data, float width, float height, const
         m.heading_h + m.row_h * float(std::max<size_t>(1, data.panels[i].rungs.size())) + m.axis_h + pad;
     const float y1 = framed ? std::min(y0 + ph, y0 + used) : y0 + ph;
     lay_out_panel(b, data.panels[i], int(i), {x0, y0, x0 + pw, y1}, framed, s, m);
+  }
+  return out;
+}
+
+// ---- the slide style ---------------------------------------------------------------------------
+
+int default_slide_panel(const ChartData& data) {
+  for (size_t i = 0; i < data.panels.size(); ++i)
+    if (data.panels[i].whole_pipeline) return int(i);
+  return data.panels.empty() ? -1 : 0;
+}
+
+std::string slide_footnote(const ChartPanel& panel) {
+  // Reasons in the order they first come, each with the rows it keeps from running.
+  std::vector<std::pair<std::string, std::string>> groups;
+  for (const ChartRung& r : panel.rungs) {
+    if (r.state != ChartRungState::Unavailable) continue;
+    const std::string why = r.reason.empty() ? "not available here" : r.reason;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == why; });
+    if (it == groups.end())
+      groups.push_back({why, r.name});
+    else
+      it->second += ", " + r.name;
+  }
+  if (groups.empty()) return {};
+  std::string out = "Not run here: ";
+  for (size_t i = 0; i < groups.size(); ++i)
+    out += (i ? "; " : "") + groups[i].second + " (" + groups[i].first + ")";
+  return out;
+}
+
+ChartLayout layout_slide(const ChartData& data, int panel_index, float width, float height,
+                         const TextMeasure& measure, float screen_height) {
+  ChartLayout out;
+  out.width = width;
+  out.height = height;
+  if (!(width > 0) || !(height > 0) || !measure) return out;
+  // Type follows the screen (1 at 1080 lines), the rows the room they are given.
+  const float s = std::min(width / 1920.0f, std::max(height, screen_height) / 1080.0f);
+  const float min_px = std::floor(kSlideMinPx * s);
+  Builder b(out, measure, min_px);
+  const float margin = std::floor(32 * s);
+  const Rect page{margin, margin, width - margin, height - margin};
+  const bool have_panel = panel_index >= 0 && size_t(panel_index) < data.panels.size();
+  const ChartPanel empty;
+  const ChartPanel& panel = have_panel ? data.panels[size_t(panel_index)] : empty;
+
+  // The title (the demo, and the panel where the demo has several), what was measured, where and when.
+  const float speed_px = std::floor(kSlideSpeedupPx * s);
+  const float title_px = std::floor(44 * s);  // under the speed-ups: they are the largest label
+  const float small_px = std::floor(26 * s);
+  float y = page.y0;
+  {
+    std::string title = data.title.empty() ? "speed-up ladder" : data.title;
+    if (data.panels.size() > 1 && !panel.title.empty()) title += " \xC2\xB7 " + panel.title;
+    const Fitted t = b.fit(title, TextFace::SansBold, title_px, min_px, page.width());
+    b.text(t, page.x0, y, TextFace::SansBold, ChartColour::Title, TextRole::Title, -1, -1);
+    y += std::floor(title_px * 1.2f);
+    std::string sub;
+    for (const std::string* part : {&data.input, &data.device, &data.date})
+      if (!part->empty()) sub += (sub.empty() ? "" : "   \xC2\xB7   ") + *part;
+    if (!sub.empty()) {
+      const Fitted f = b.fit(sub, TextFace::Sans, small_px, min_px, page.width());
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Subtitle, -1, -1);
+      y += std::floor(small_px * 1.3f);
+    }
+    if (!panel.baseline.empty()) {
+      const Fitted f = b.fit("bar: time per step   \xC3\x97: speed-up over " + panel.baseline, TextFace::Sans,
+                             small_px, min_px, page.width());
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Legend, panel_index, -1);
+      y += std::floor(small_px * 1.3f);
+    }
+    y += std::floor(6 * s);
+  }
+  if (!have_panel) {
+    const Fitted f = b.fit("nothing measured", TextFace::Sans, small_px, min_px, page.width());
+    if (page.y1 - y >= f.size)
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Message, -1, -1);
+    return out;
+  }
+
+  // The rows: every rung that ran (measured or failed) and the yardsticks; the others go to the
+  // footnote. Rows that do not fit at the speed-up's size join it too.
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < panel.rungs.size(); ++i)
+    if (panel.rungs[i].state != ChartRungState::Unavailable) rows.push_back(i);
+  const float foot_px = min_px;
+  const float tick_px = std::floor(24 * s);
+  const float line_w = std::max(1.0f, std::round(2 * s));
+  const float axis_h = line_w + tick_px * 1.35f + tick_px * 1.4f;  // tick labels, then the axis title
+  const float row_min = std::ceil(speed_px * 1.12f);
+  auto footnote_for = [&](size_t shown) {
+    std::string note = slide_footnote(panel);
+    if (shown < rows.size()) {
+      std::string rest;
+      for (size_t k = shown; k < rows.size(); ++k)
+        rest += (rest.empty() ? "" : ", ") + panel.rungs[rows[k]].name;
+      note += std::string(note.empty() ? "" : "; ") + "not shown (no room): " + rest;
+    }
+    return note;
+  };
+  size_t shown = rows.size();
+  std::vector<std::string> foot_lines;
+  float rows_h = 0;
+  for (;;) {
+    bool whole = true;
+    const std::string note = footnote_for(shown);
+    foot_lines = note.empty() ? std::vector<std::string>{}
+                              : b.wrap(note, TextFace::Sans, foot_px, page.width(), 3, &whole);
+    const float foot_h =
+        foot_lines.empty() ? 0 : float(foot_lines.size()) * foot_px * 1.3f + std::floor(8 * s);
+    rows_h = page.y1 - y - axis_h - foot_h;
+    if (shown == 0 || float(shown) * row_min <= rows_h) break;
+    shown = size_t(std::max(0.0f, std::floor(rows_h / row_min)));
+    shown = std::min(shown, rows.size());
+    if (float(shown) * row_min <= rows_h && footnote_for(shown) == note) break;
+  }
+  rows.resize(shown);
+  const float row_h = rows.empty() ? 0 : std::min(rows_h / float(rows.size()), std::floor(120 * s));
+  const float rows_top = y;
+  const float rows_bottom = rows_top + row_h * float(rows.size());
+
+  // The name column: as wide as the widest name needs at the name size, at most a third of the page.
+  const float name_px = std::floor(std::min(40 * s, std::max(min_px, row_h * 0.5f)));
+  float name_w = 0;
+  for (size_t i : rows) name_w = std::max(name_w, b.width(panel.rungs[i].name, TextFace::SansBold, name_px));
+  name_w = std::min(name_w, std::floor(page.width() * 0.34f));
+  const float zone_x0 = page.x0 + name_w + std::floor(24 * s);
+
+  // The axis: 1-2-5 ticks around the measured times; room kept after the longest bar for its label.
+  double lo_ms = 0, hi_ms = 0;
+  for (size_t i : rows) {
+    const ChartRung& r = panel.rungs[i];
+    if (!has_time(r)) continue;
+    lo_ms = lo_ms == 0 ? r.ms_per_step : std::min(lo_ms, r.ms_per_step);
+    hi_ms = std::max(hi_ms, r.ms_per_step);
+  }
+  std::vector<double> ticks;
+  double axis_lo = 1, axis_hi = 10;
+  if (hi_ms > 0) {
+    // The axis starts at the 1-2-5 value below two thirds of the fastest time, so its bar has length.
+    const std::vector<double> below = ticks_125(lo_ms / 30, lo_ms / 1.5);
+    axis_lo = below.empty() ? lo_ms / 2 : below.back();
+    const std::vector<double> above = ticks_125(hi_ms, hi_ms * 3);
+    axis_hi = above.empty() ? hi_ms * 1.2 : above.front();
+    ticks = ticks_125(axis_lo, axis_hi);
+  }
+  const float time_px = std::floor(26 * s);
+  const float gap = std::floor(14 * s);
+  auto label_of = [&](const ChartRung& r) -> std::pair<std::string, float> {  // the big label and its size
+    if (r.yardstick) return {"yardstick", std::floor(30 * s)};
+    if (!panel.baseline.empty() && r.name == panel.baseline) return {"baseline", std::floor(30 * s)};
+    if (r.speedup_vs_baseline > 0) return {format_speedup(r.speedup_vs_baseline), speed_px};
+    return {"", speed_px};
+  };
+  float reserve = 0;
+  bool show_times = true;
+  for (int pass = 0; pass < 2; ++pass) {
+    reserve = 0;
+    for (size_t i : rows) {
+      const ChartRung& r = panel.rungs[i];
+      if (!has_time(r)) continue;
+      const auto [label, px] = label_of(r);
+      float w = label.empty() ? 0 : b.width(label, TextFace::SansBold, px);
+      if (show_times) w += gap + b.width(format_time_ms(r.ms_per_step), TextFace::Sans, time_px);
+      reserve = std::max(reserve, w + gap);
+    }
+    if (reserve <= (page.x1 - zone_x0) * 0.45f) break;
+    show_times = false;
+  }
+  const float ax0 = zone_x0, ax1 = std::max(zone_x0 + 1, page.x1 - reserve);
+  auto x_of = [&](double ms) {
+    const double f = (std::log10(ms) - std::log10(axis_lo)) / (std::log10(axis_hi) - std::log10(axis_lo));
+    return ax0 + float(std::clamp(f, 0.0, 1.0)) * (ax1 - ax0);
+  };
+  if (hi_ms > 0 && !rows.empty()) {
+    out.ticks_ms = ticks;
+    // Grid lines at every tick; labels at every tick where they fit, else at the powers of ten.
+    auto is_decade = [](double v) {
+      const double m = v / std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+      return std::abs(m - 1) < 1e-6;
+    };
+    auto labels_fit = [&](bool decades_only) {
+      float last = -1e9f;
+      for (double v : ticks) {
+        if (decades_only && !is_decade(v)) continue;
+        const float w = b.width(format_tick_ms(v), TextFace::Sans, tick_px);
+        const float lx = x_of(v) - w * 0.5f;
+        if (lx < last + tick_px * 0.8f) return false;
+        last = lx + w;
+      }
+      return true;
+    };
+    const bool decades_only = !labels_fit(false);
+    float last_x1 = -1e9f;
+    for (double v : ticks) {
+      const float gx = x_of(v);
+      const bool labelled = !decades_only || is_decade(v);
+      b.box({gx - line_w * 0.5f, rows_top, gx + line_w * 0.5f, rows_bottom}, ChartColour::Grid, BoxRole::Grid,
+            panel_index);
+      if (!labelled) continue;
+      const std::string label = format_tick_ms(v);
+      const float w = b.width(label, TextFace::Sans, tick_px);
+      const float lx = std::max(page.x0, std::min(gx - w * 0.5f, page.x1 - w));
+      if (lx < last_x1 + tick_px * 0.5f) continue;  // every other decade where even those crowd
+      b.text({label, tick_px, w}, lx, rows_bottom + line_w + tick_px * 0.2f, TextFace::Sans,
+             ChartColour::Text, TextRole::Tick, panel_index, -1);
+      last_x1 = lx + w;
+    }
+    b.box({ax0, rows_bottom, ax1, rows_bottom + line_w}, ChartColour::Axis, BoxRole::Axis, panel_index);
+    const Fitted at = b.fit("time per step (log scale)", TextFace::Sans, tick_px, min_px, ax1 - ax0);
+    b.text(at, ax0 + (ax1 - ax0 - at.width) * 0.5f, rows_bottom + line_w + tick_px * 1.35f, TextFace::Sans,
+           ChartColour::Dim, TextRole::AxisTitle, panel_index, -1);
+  }
+
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const ChartRung& r = panel.rungs[rows[k]];
+    const int ri = int(rows[k]);
+    const float top = rows_top + row_h * float(k);
+    // One line, or the name with its detail under it (a pipeline row: what ran; a yardstick: what it
+    // bounds) where the row has room for both at a legible size.
+    const std::string detail = r.yardstick ? (r.bounds.empty() ? r.lesson : "the ceiling of " + r.bounds)
+                               : panel.whole_pipeline ? r.lesson
+                                                      : std::string();
+    const float detail_px = std::floor(std::max(min_px, 24 * s));
+    const bool two_lines = !detail.empty() && row_h >= name_px * 1.2f + detail_px * 1.3f;
+    const float mid =
+        two_lines ? top + name_px * 0.6f + std::max(0.0f, (row_h - name_px * 1.2f - detail_px * 1.3f) * 0.5f)
+                  : top + row_h * 0.5f;
+    const ChartColour name_colour = r.state == ChartRungState::Failed ? ChartColour::Failed
+                                    : r.yardstick                     ? ChartColour::Yardstick
+                                                                      : ChartColour::Text;
+    const Fitted nm = b.fit(r.name, TextFace::SansBold, name_px, std::max(min_px, name_px * 0.75f), name_w);
+    b.text(nm, page.x0, mid - nm.size * 0.5f, TextFace::SansBold, name_colour, TextRole::Name, panel_index,
+           ri);
+    if (two_lines) {
+      const Fitted d =
+          b.fit(detail, TextFace::Sans, detail_px, min_px, r.yardstick ? name_w : page.x1 - page.x0);
+      // A pipeline's "what ran" may run under the bar's row: the bar sits on the name's line.
+      b.text(d, page.x0, mid + name_px * 0.6f + detail_px * 0.15f, TextFace::Sans,
+             r.yardstick ? ChartColour::Yardstick : ChartColour::Dim, TextRole::Lesson, panel_index, ri);
+    }
+    const float bar_h = std::floor(std::min({row_h * 0.6f, speed_px * 0.95f, two_lines ? name_px : 1e9f}));
+    if (has_time(r)) {
+      const float x_end = std::max(ax0 + 2.0f, x_of(r.ms_per_step));
+      const Rect bar{ax0, mid - bar_h * 0.5f, x_end, mid + bar_h * 0.5f};
+      if (r.yardstick)
+        b.box(bar, ChartColour::Yardstick, BoxRole::Yardstick, panel_index, ri);
+      else
+        b.box(bar, ChartColour::Bar, BoxRole::Bar, panel_index, ri);
+      float x = x_end + gap;
+      const auto [label, px] = label_of(r);
+      if (!label.empty()) {
+        const ChartColour c = r.yardstick                                             ? ChartColour::Yardstick
+                              : (!panel.baseline.empty() && r.name == panel.baseline) ? ChartColour::Dim
+                              : r.speedup_vs_baseline >= 1                            ? ChartColour::Speedup
+                                                                                      : ChartColour::Slowdown;
+        const float w = b.width(label, TextFace::SansBold, px);
+        const TextRole role = r.yardstick ? TextRole::Message : TextRole::SpeedupBaseline;
+        b.text({label, px, w}, x, mid - px * 0.5f, TextFace::SansBold, c, role, panel_index, ri);
+        x += w + gap;
+      }
+      if (show_times) {
+        const std::string t = format_time_ms(r.ms_per_step);
+        const float w = b.width(t, TextFace::Sans, time_px);
+        if (x + w <= page.x1)
+          b.text({t, time_px, w}, x, mid - time_px * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Time,
+                 panel_index, ri);
+      }
+    } else if (r.state == ChartRungState::Failed) {
+      const float tpx = std::floor(26 * s), tpad = std::floor(10 * s);
+      const float tw = b.width("FAILED", TextFace::SansBold, tpx);
+      const float tag_x1 = std::min(zone_x0 + tw + 2 * tpad, page.x1);
+      b.box({zone_x0, mid - bar_h * 0.5f, tag_x1, mid + bar_h * 0.5f}, ChartColour::Failed,
+            BoxRole::FailedTag, panel_index, ri);
+      if (tw + 2 * tpad <= page.x1 - zone_x0 && tpx <= bar_h)
+        b.text({"FAILED", tpx, tw}, zone_x0 + tpad, mid - tpx * 0.5f, TextFace::SansBold,
+               ChartColour::OnFailed, TextRole::FailedTag, panel_index, ri);
+      const float x = tag_x1 + gap;
+      const Fitted why = b.fit(r.reason.empty() ? "differs from the CPU reference" : r.reason, TextFace::Sans,
+                               tpx, min_px, page.x1 - x);
+      b.text(why, x, mid - why.size * 0.5f, TextFace::Sans, ChartColour::Failed, TextRole::Reason,
+             panel_index, ri);
+    } else {
+      const Fitted f = b.fit("no time measured", TextFace::Sans, time_px, min_px, page.x1 - zone_x0);
+      b.text(f, zone_x0, mid - f.size * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Message,
+             panel_index, ri);
+    }
+  }
+
+  // The footnote: what cannot run here, one note at the foot of the slide.
+  float fy = page.y1 - float(foot_lines.size()) * foot_px * 1.3f;
+  for (const std::string& line : foot_lines) {
+    b.text({line, foot_px, b.width(line, TextFace::Sans, foot_px)}, page.x0, fy, TextFace::Sans,
+           ChartColour::Dim, TextRole::Footnote, panel_index, -1);
+    fy += foot_px * 1.3f;
   }
   return out;
 }

@@ -35,9 +35,14 @@ struct ChartRung {
                                    // "DRAM 2.00 B/cell update · 0 bank conflicts · 87% occupancy"
   bool counters_slot = false;  // a line is kept under the bar for the counters (the window's measure button)
   int source = -1;             // the index of the ladder's rung it shows (-1: none)
+  bool gpu = true;             // a GPU rung (the slide names the CPU ones in its legend)
+  bool yardstick = false;  // not a rung: a bound the rungs are read against (no speed-up, an outlined bar)
+  std::string bounds;      // a yardstick: the rungs it bounds ("gemm-tensor-bf16")
 };
 
 struct ChartPanel {              // one ladder: a demo's only stage, or one stage of several
+  std::string id;                // the stage's id ("histogram", "pipeline"): a slide's file name
+  bool whole_pipeline = false;   // the last panel of a pipeline demo: its slide by default
   std::string title;             // "step", "histogram", "whole pipeline"
   std::string baseline;          // the variant speed-ups are over, e.g. "cpu-naive"
   std::vector<ChartRung> rungs;  // in the lecture's order (top to bottom)
@@ -70,6 +75,7 @@ enum class ChartColour : uint8_t {
   Failed,
   OnFailed,
   Unavailable,
+  Yardstick,  // a yardstick row's outlined bar and its name
   Count
 };
 
@@ -89,9 +95,13 @@ enum class TextRole {
   FailedTag,
   Reason,
   Message,
-  Counters
+  Counters,
+  AxisTitle,  // the slide's "time per step (log scale)"
+  Footnote,   // the slide's rows that cannot run here, folded into one note
+  Legend      // the slide's line saying what bars and "×" mean
 };
-enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point };  // Point: a dot (drawn round)
+// Point: a dot (drawn round); Yardstick: a yardstick row's bar, drawn as an outline.
+enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point, Yardstick };
 
 // One line of text at (x, y) = its top-left corner, `size` pixels high (the font's pixel size:
 // the glyphs fit in [y, y + size]), `width` as the measure gave it.
@@ -130,6 +140,7 @@ struct ChartLayout {
   std::vector<ChartBox> boxes;   // drawn first, in order
   std::vector<ChartLine> lines;  // then these
   std::vector<TextRun> texts;    // drawn over the boxes
+  std::vector<double> ticks_ms;  // the slide's grid lines, ms (1, 2 and 5 times a power of ten)
   // The bar of a rung, or null (failed, unavailable, no time).
   const ChartBox* bar(int panel, int rung) const;
   // The first text of a role for a rung (panel/rung -1 for the chart's own), or null.
@@ -146,6 +157,37 @@ TextMeasure approximate_text_measure();
 // Lays the chart out in a width × height image. Text is shrunk (never below legibility, where there
 // is room) or elided with "…" to fit; no two text runs overlap and nothing leaves the image.
 ChartLayout layout_chart(const ChartData& data, float width, float height, const TextMeasure& measure);
+
+// ---- the slide style ---------------------------------------------------------------------------
+
+// The detailed chart (every panel, lessons, speed-ups over the baseline and the previous rung, % of
+// peak) or a slide for a projector: one panel, each row the rung's name, its bar and its speed-up
+// (the largest label), an axis titled with 1-2-5 ticks, the rows that cannot run here folded into one
+// footnote.
+enum class ChartStyle { Detailed, Slide };
+
+// DejaVu Sans Bold's cap height (and digit height) as a fraction of the pixel size ImGui draws it at
+// (ImGui scales the font so that ascent - descent is the pixel size: 1493 of 1901 + 483 units).
+inline constexpr float kCapHeightPerPx = 1493.0f / 2384.0f;
+// The slide's speed-up labels at 1080 lines: a cap height of at least 28 px.
+inline constexpr float kSlideSpeedupPx = 48.0f;
+// No text of a slide is smaller than this at 1080 lines (what does not fit is left out instead).
+inline constexpr float kSlideMinPx = 22.0f;
+
+// The panel a slide shows by default: the whole pipeline where there is one, else the first (the lead
+// stage's); -1 when there is none.
+int default_slide_panel(const ChartData& data);
+// The slide of panel `panel` of `data` at width × height. Its type is sized for a screen of
+// `screen_height` lines where that is more (the window: the framebuffer, the chart under a strip).
+ChartLayout layout_slide(const ChartData& data, int panel, float width, float height,
+                         const TextMeasure& measure, float screen_height = 0);
+// Grid lines of a log time axis from lo_ms to hi_ms: every 1, 2 and 5 times a power of ten in range.
+std::vector<double> ticks_125(double lo_ms, double hi_ms);
+// A tick's label: "1 ms", "20 µs", "500 ns", "2 s".
+std::string format_tick_ms(double ms);
+// The footnote of the rows that cannot run here, grouped by reason: "Not run here: gpu-a, gpu-b (no
+// CUDA device); gpu-c (too slow)"; "" when every row runs.
+std::string slide_footnote(const ChartPanel& panel);
 
 // What is wrong with a layout: text runs that overlap each other or a box they do not belong on,
 // anything outside the image, sizes that are not positive. Empty when all is well.
@@ -170,6 +212,21 @@ struct ChartTheme {
   Rgba operator[](ChartColour c) const { return colours[size_t(c)]; }
   static ChartTheme dark();   // the app's dark look
   static ChartTheme light();  // high contrast for washed-out projectors and slides
+  // Black with white text and Okabe-Ito colours that stay bright on it: the slide for a dark hall.
+  static ChartTheme projector();
 };
+
+// The Okabe-Ito palette (Color Universal Design): eight colours told apart with every common form of
+// colour blindness. The charts' bars, speed-ups, failures and yardsticks take their colours from it.
+namespace okabe_ito {
+inline constexpr Rgba kBlack{0, 0, 0, 255}, kOrange{230, 159, 0, 255}, kSkyBlue{86, 180, 233, 255},
+    kBluishGreen{0, 158, 115, 255}, kYellow{240, 228, 66, 255}, kBlue{0, 114, 178, 255},
+    kVermillion{213, 94, 0, 255}, kReddishPurple{204, 121, 167, 255};
+inline constexpr Rgba kAll[] = {kBlack,  kOrange, kSkyBlue,    kBluishGreen,
+                                kYellow, kBlue,   kVermillion, kReddishPurple};
+}  // namespace okabe_ito
+
+// WCAG 2 contrast ratio of two colours (1 to 21).
+double contrast_ratio(Rgba a, Rgba b);
 
 }  // namespace gpulab::presenter

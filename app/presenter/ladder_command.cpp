@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,40 @@
 #include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
+
+ChartTheme png_style_theme(const std::string& style) {
+  if (style == "projector") return ChartTheme::projector();
+  if (style == "light") return ChartTheme::light();
+  return ChartTheme::dark();
+}
+
+bool write_ladder_pngs(const ChartData& chart, const Options& o) {
+  const int w = o.ladder_png_width, h = o.ladder_png_height;
+  const ChartTheme theme = png_style_theme(o.png_style);
+  bool ok = true;
+  auto write = [&](const std::string& path, int panel) {
+    ChartPngInfo info;
+    const std::string why = o.png_style.empty() ? save_chart_png(chart, w, h, path, theme, &info)
+                                                : save_slide_png(chart, panel, w, h, path, theme, &info);
+    if (!why.empty()) {
+      std::fprintf(stderr, "gpulab: ladder --png: %s\n", why.c_str());
+      ok = false;
+      return;
+    }
+    if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
+    std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", text::escape(path, 4096).c_str(), w, h);
+  };
+  const int first = default_slide_panel(chart);
+  write(o.ladder_png, first);
+  if (o.png_style.empty() || !o.ladder_png_stages) return ok;
+  for (size_t i = 0; i < chart.panels.size(); ++i) {
+    if (int(i) == first) continue;
+    const std::filesystem::path p(o.ladder_png);
+    const std::string id = chart.panels[i].id.empty() ? std::to_string(i) : chart.panels[i].id;
+    write((p.parent_path() / (p.stem().string() + "-" + id + p.extension().string())).string(), int(i));
+  }
+  return ok;
+}
 
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   LadderOptions lo;
@@ -47,20 +82,8 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   };
   write(o.ladder_csv, ladder_csv(rungs), "--csv");
   write(o.ladder_json, bench_json(suite), "--json");
-  if (!o.ladder_png.empty()) {
-    const ChartData chart = ladder_chart(rungs, demo.title(), suite.device);
-    ChartPngInfo info;
-    if (std::string why = save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png,
-                                         ChartTheme::dark(), &info);
-        !why.empty()) {
-      std::fprintf(stderr, "gpulab: ladder --png: %s\n", why.c_str());
-      status = 1;
-    } else {
-      if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
-      std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", text::escape(o.ladder_png, 4096).c_str(),
-                   o.ladder_png_width, o.ladder_png_height);
-    }
-  }
+  if (!o.ladder_png.empty() && !write_ladder_pngs(ladder_chart(rungs, demo.title(), suite.device), o))
+    status = 1;
   if (o.ladder_counters)
     status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));
   return status;

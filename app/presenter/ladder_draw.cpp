@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 
 namespace gpulab::presenter {
 
@@ -40,6 +41,15 @@ void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& the
     if (b.role == BoxRole::Point) {
       dl->AddCircleFilled(at((b.rect.x0 + b.rect.x1) * 0.5f, (b.rect.y0 + b.rect.y1) * 0.5f),
                           b.rect.width() * 0.5f, colour(theme, b.colour));
+      continue;
+    }
+    if (b.role == BoxRole::Yardstick) {
+      // A bound, not a rung: a faint fill inside a heavy outline, so it never reads as a bar.
+      const Rgba c = theme[b.colour];
+      const float t = std::max(2.0f, std::floor(b.rect.height() * 0.12f));
+      dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), IM_COL32(c.r, c.g, c.b, 60));
+      dl->AddRect(at(b.rect.x0 + t * 0.5f, b.rect.y0 + t * 0.5f),
+                  at(b.rect.x1 - t * 0.5f, b.rect.y1 - t * 0.5f), colour(theme, b.colour), 0, 0, t);
       continue;
     }
     dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), colour(theme, b.colour), rounding);

@@ -1,5 +1,6 @@
 // The ladder chart's numbers as text, its themes, a deterministic text measure, the layout's look-ups
 // and the check that nothing in a layout overlaps or leaves the image.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -116,7 +117,8 @@ std::vector<std::string> layout_problems(const ChartLayout& layout) {
       if (shrunk(a.box()).overlaps(layout.texts[j].box()))
         out.push_back(name(a) + " overlaps " + name(layout.texts[j]));
     for (const ChartBox& b : layout.boxes) {
-      const bool solid = b.role == BoxRole::Bar || b.role == BoxRole::FailedTag;
+      const bool solid =
+          b.role == BoxRole::Bar || b.role == BoxRole::FailedTag || b.role == BoxRole::Yardstick;
       const bool own_tag = b.role == BoxRole::FailedTag && a.role == TextRole::FailedTag &&
                            a.panel == b.panel && a.rung == b.rung;
       if (solid && !own_tag && shrunk(a.box()).overlaps(b.rect))
@@ -153,10 +155,12 @@ ChartTheme ChartTheme::dark() {
   set(ChartColour::Dim, 160, 166, 180);
   set(ChartColour::Grid, 44, 48, 60);
   set(ChartColour::Axis, 140, 146, 160);
-  set(ChartColour::Bar, 66, 150, 250);
-  set(ChartColour::Speedup, 110, 220, 130);
-  set(ChartColour::Slowdown, 255, 170, 70);
-  set(ChartColour::Failed, 255, 90, 80);
+  // Bars, speed-ups, failures and yardsticks in Okabe-Ito colours (told apart with colour blindness).
+  t.colours[size_t(ChartColour::Bar)] = okabe_ito::kSkyBlue;
+  t.colours[size_t(ChartColour::Speedup)] = okabe_ito::kBluishGreen;
+  t.colours[size_t(ChartColour::Slowdown)] = okabe_ito::kOrange;
+  t.colours[size_t(ChartColour::Failed)] = okabe_ito::kVermillion;
+  t.colours[size_t(ChartColour::Yardstick)] = okabe_ito::kReddishPurple;
   set(ChartColour::OnFailed, 255, 255, 255);
   set(ChartColour::Unavailable, 120, 124, 136);
   return t;
@@ -172,13 +176,73 @@ ChartTheme ChartTheme::light() {
   set(ChartColour::Dim, 70, 74, 86);
   set(ChartColour::Grid, 222, 225, 231);
   set(ChartColour::Axis, 90, 94, 106);
-  set(ChartColour::Bar, 20, 90, 200);
-  set(ChartColour::Speedup, 0, 120, 40);
-  set(ChartColour::Slowdown, 190, 90, 0);
-  set(ChartColour::Failed, 200, 20, 20);
+  t.colours[size_t(ChartColour::Bar)] = okabe_ito::kBlue;
+  t.colours[size_t(ChartColour::Speedup)] = okabe_ito::kBlue;
+  t.colours[size_t(ChartColour::Slowdown)] = okabe_ito::kVermillion;
+  t.colours[size_t(ChartColour::Failed)] = okabe_ito::kVermillion;
+  t.colours[size_t(ChartColour::Yardstick)] = okabe_ito::kReddishPurple;
   set(ChartColour::OnFailed, 255, 255, 255);
-  set(ChartColour::Unavailable, 140, 144, 152);
+  set(ChartColour::Unavailable, 118, 122, 130);
   return t;
+}
+
+ChartTheme ChartTheme::projector() {
+  ChartTheme t;
+  auto set = [&](ChartColour c, uint8_t r, uint8_t g, uint8_t b) { t.colours[size_t(c)] = {r, g, b, 255}; };
+  set(ChartColour::Background, 0, 0, 0);
+  set(ChartColour::PanelBackground, 22, 22, 26);
+  set(ChartColour::Title, 255, 255, 255);
+  set(ChartColour::Text, 255, 255, 255);
+  set(ChartColour::Dim, 200, 200, 206);
+  set(ChartColour::Grid, 70, 70, 78);
+  set(ChartColour::Axis, 210, 210, 216);
+  t.colours[size_t(ChartColour::Bar)] = okabe_ito::kSkyBlue;
+  t.colours[size_t(ChartColour::Speedup)] = okabe_ito::kYellow;
+  t.colours[size_t(ChartColour::Slowdown)] = okabe_ito::kOrange;
+  t.colours[size_t(ChartColour::Failed)] = okabe_ito::kVermillion;
+  t.colours[size_t(ChartColour::Yardstick)] = okabe_ito::kReddishPurple;
+  set(ChartColour::OnFailed, 255, 255, 255);
+  set(ChartColour::Unavailable, 150, 150, 158);
+  return t;
+}
+
+double contrast_ratio(Rgba a, Rgba b) {
+  auto luminance = [](Rgba c) {
+    auto lin = [](uint8_t v) {
+      const double x = v / 255.0;
+      return x <= 0.04045 ? x / 12.92 : std::pow((x + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+  };
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+std::vector<double> ticks_125(double lo_ms, double hi_ms) {
+  std::vector<double> out;
+  if (!(lo_ms > 0) || !(hi_ms >= lo_ms) || !std::isfinite(hi_ms)) return out;
+  for (int e = int(std::floor(std::log10(lo_ms))) - 1; e <= int(std::ceil(std::log10(hi_ms))) + 1; ++e)
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = m * std::pow(10.0, e);
+      if (v >= lo_ms * (1 - 1e-9) && v <= hi_ms * (1 + 1e-9)) out.push_back(v);
+    }
+  return out;
+}
+
+std::string format_tick_ms(double ms) {
+  if (!(ms > 0) || !std::isfinite(ms)) return "-";
+  struct Unit {
+    double ms;
+    const char* name;
+  };
+  static constexpr Unit units[] = {{1e3, "s"}, {1.0, "ms"}, {1e-3, "\xC2\xB5s"}, {1e-6, "ns"}};
+  for (const Unit& u : units)
+    if (ms >= u.ms * 0.9995 || u.ms == 1e-6) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.3g %s", ms / u.ms, u.name);
+      return buf;
+    }
+  return "-";
 }
 
 }  // namespace gpulab::presenter

@@ -217,6 +217,16 @@ std::string render(const LayOut& lay_out, const std::string& glyph_text, int wid
   return "";
 }
 
+std::string chart_glyphs(const ChartData& data) {
+  std::string glyphs = data.title + data.input + data.device + data.date;
+  for (const ChartPanel& p : data.panels) {
+    glyphs += p.title + p.baseline;
+    for (const ChartRung& r : p.rungs)
+      glyphs += r.name + r.lesson + r.block + r.reason + r.peak_label + r.note + r.bounds;
+  }
+  return glyphs;
+}
+
 }  // namespace
 
 std::string check_chart_png_size(int width, int height) {
@@ -230,15 +240,18 @@ std::string check_chart_png_size(int width, int height) {
 
 std::string save_chart_png(const ChartData& data, int width, int height, const std::filesystem::path& path,
                            const ChartTheme& theme, ChartPngInfo* info) {
-  std::string glyphs = data.title + data.input + data.device + data.date;
-  for (const ChartPanel& p : data.panels) {
-    glyphs += p.title + p.baseline;
-    for (const ChartRung& r : p.rungs)
-      glyphs += r.name + r.lesson + r.block + r.reason + r.peak_label + r.note;
-  }
+  const std::string glyphs = chart_glyphs(data);
   return save_layout_png(
       [&](const TextMeasure& m) { return layout_chart(data, float(width), float(height), m); }, glyphs, width,
       height, path, theme, info);
+}
+
+std::string save_slide_png(const ChartData& data, int panel, int width, int height,
+                           const std::filesystem::path& path, const ChartTheme& theme, ChartPngInfo* info) {
+  std::string glyphs = chart_glyphs(data) + "Not run here: bar time per step speed-up over (log scale)";
+  return save_layout_png(
+      [&](const TextMeasure& m) { return layout_slide(data, panel, float(width), float(height), m); }, glyphs,
+      width, height, path, theme, info);
 }
 
 std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out,

@@ -28,6 +28,11 @@ struct ChartPngInfo {
 std::string save_chart_png(const ChartData& data, int width, int height, const std::filesystem::path& path,
                            const ChartTheme& theme = ChartTheme::dark(), ChartPngInfo* info = nullptr);
 
+// The slide of panel `panel` (layout_slide), written as save_chart_png writes the chart.
+std::string save_slide_png(const ChartData& data, int panel, int width, int height,
+                           const std::filesystem::path& path,
+                           const ChartTheme& theme = ChartTheme::projector(), ChartPngInfo* info = nullptr);
+
 // Any laid-out chart (the roofline, presenter/roofline.h) the same way: `lay_out` lays it out with a
 // measure of the fonts that will draw it; `glyphs` holds every character it may draw.
 std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>& lay_out,

@@ -30,6 +30,7 @@ void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
   worst_frame_ms_ = 0;
   frames_ = 0;
   reported_ = false;
+  slide_panel_ = -1;
   run_->start();
 }
 
@@ -90,9 +91,24 @@ void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& 
   ImGui::End();
 }
 
+int LadderView::slide_shown(const ChartData& data) const {
+  if (slide_panel_ >= 0 && size_t(slide_panel_) < data.panels.size()) return slide_panel_;
+  if (run_ && !run_->done()) {
+    // While measuring: the panel of the rung in measurement, so the slide fills in as it goes.
+    const std::string cur = run_->current();
+    for (size_t p = 0; p < data.panels.size(); ++p)
+      for (const ChartRung& r : data.panels[p].rungs)
+        if (r.name == cur) return int(p);
+  }
+  return default_slide_panel(data);
+}
+
 std::string LadderView::save_png(const std::filesystem::path& path, int width, int height) const {
   if (!run_) return "no ladder to save";
-  return save_chart_png(chart(), width, height, path, theme_);
+  const ChartData data = chart();
+  if (style_ == ChartStyle::Slide)
+    return save_slide_png(data, slide_shown(data), width, height, path, theme_);
+  return save_chart_png(data, width, height, path, theme_);
 }
 
 std::string LadderView::save_csv(const std::filesystem::path& path) const {
@@ -101,9 +117,11 @@ std::string LadderView::save_csv(const std::filesystem::path& path) const {
 }
 
 void LadderView::draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
-                      const ChartFonts& fonts, const ChartTheme& theme, CountersView* counters) {
+                      const ChartFonts& fonts, const ChartTheme& theme, CountersView* counters,
+                      ChartStyle style) {
   if (!run_) return;
   theme_ = theme;
+  style_ = style;
   counters_ = counters;
   const bool measuring = !run_->done();
   if (measuring) {
@@ -120,8 +138,11 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
   // The chart fills the framebuffer under a strip for the progress line and the buttons.
   const float strip = 44.0f * ui_scale;
   const ChartData data = chart();
+  const bool slide = style == ChartStyle::Slide;
   const ChartLayout layout =
-      layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
+      slide ? layout_slide(data, slide_shown(data), width, std::max(100.0f, height - strip),
+                           imgui_text_measure(fonts), height)  // type sized for the screen, under the strip
+            : layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   draw_chart(dl, layout, theme, fonts, ImVec2(0, strip));
   if (!measuring) draw_counter_actions(data, layout, strip);
@@ -161,6 +182,17 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
     ImGui::SameLine();
     if (ImGui::Button("save PNG 3840x2160"))
       save(".png", [&](const std::filesystem::path& p) { return save_png(p, 3840, 2160); });
+    if (slide && data.panels.size() > 1) {
+      // One slide a stage: the whole pipeline's (or the lead stage's) first, any other on request.
+      ImGui::SameLine();
+      const int shown = slide_shown(data);
+      ImGui::SetNextItemWidth(220.0f * ui_scale);
+      if (ImGui::BeginCombo("##slide", data.panels[size_t(shown)].title.c_str())) {
+        for (size_t p = 0; p < data.panels.size(); ++p)
+          if (ImGui::Selectable(data.panels[p].title.c_str(), int(p) == shown)) slide_panel_ = int(p);
+        ImGui::EndCombo();
+      }
+    }
     ImGui::SameLine();
     if (ImGui::Button("save CSV")) save(".csv", [&](const std::filesystem::path& p) { return save_csv(p); });
     ImGui::SameLine();

@@ -41,9 +41,11 @@ class LadderView {
   // With `counters`, a finished chart shows each GPU rung's counters line under its bar (in the saved
   // PNG too) and a "measure counters" button there that queues that rung in `counters` (measured
   // between frames, as F3's are).
+  // ChartStyle::Slide (projector mode): one panel as a slide (layout_slide), the whole pipeline's or
+  // the lead stage's, another chosen in the strip; the saved PNG is that slide.
   void draw(float width, float height, float ui_scale, double frame_ms, const Notify& notify,
             const ChartFonts& fonts = {}, const ChartTheme& theme = ChartTheme::dark(),
-            CountersView* counters = nullptr);
+            CountersView* counters = nullptr, ChartStyle style = ChartStyle::Detailed);
 
   // Saves the chart as a PNG of width × height (16:9) or the rungs as CSV; "" or the error.
   std::string save_png(const std::filesystem::path& path, int width, int height) const;
@@ -66,6 +68,9 @@ class LadderView {
   bool reported_ = false;
   std::filesystem::path save_dir_ = "screenshots";
   ChartTheme theme_ = ChartTheme::dark();  // the look on screen, which the saved PNG keeps
+  ChartStyle style_ = ChartStyle::Detailed;
+  int slide_panel_ = -1;  // the slide chosen in the strip (-1: the default one)
+  int slide_shown(const ChartData& data) const;
 };
 
 }  // namespace gpulab::presenter

@@ -88,6 +88,10 @@ class MatrixDemo final : public Demo {
   std::string run_batch(const Options& options) override;                           // matrix_settings.cpp
   bool bench(const Setup& setup, const Options& options, BenchSpec* out) override;  // matrix_bench.cpp
   Probe probe(const Picks& picks, size_t stage) override;                           // matrix_probe.cpp
+  // The mma.sync ceiling at TF32 and BF16 (mma-sync-peak-*, the bench's yardstick rows): mma.sync on
+  // registers only for the current product's 2·M·N·K FLOPs, after gemm-tensor-tf32 / -bf16.
+  std::vector<Yardstick> yardsticks() const override;                // matrix_probe.cpp
+  Probe yardstick_probe(const Picks& picks, size_t index) override;  // matrix_probe.cpp
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;  // matrix_panel.cpp

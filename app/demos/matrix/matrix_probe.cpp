@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <iterator>
 #include <memory>
 
 #include "common/text.h"
+#include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
 #include "demos/matrix/matrix_demo.h"
 
@@ -93,6 +96,68 @@ Probe MatrixDemo::probe(const Picks& picks, size_t stage) {
   else
     engine->set_operands(ops->a, ops->b);
   return make_matrix_probe(std::move(engine), ctx_->stream, std::move(words), std::move(ops), *v, block);
+}
+
+namespace {
+struct MmaPeak {
+  const char* id;
+  const char* rung;  // the mma.sync rung it is the ceiling of
+  matrix::Precision precision;
+  const char* name;
+};
+constexpr MmaPeak kMmaPeaks[] = {
+    {"mma-sync-peak-tf32", "gemm-tensor-tf32", matrix::Precision::Tf32, "TF32"},
+    {"mma-sync-peak-bf16", "gemm-tensor-bf16", matrix::Precision::Bf16, "BF16"},
+};
+}  // namespace
+
+std::vector<Yardstick> MatrixDemo::yardsticks() const {
+  std::vector<Yardstick> out;
+  for (const MmaPeak& m : kMmaPeaks) {
+    Yardstick y;
+    y.id = m.id;
+    y.stage = index(Op::Multiply);
+    y.title = std::string("mma.sync ceiling (") + m.name + ")";
+    y.lesson = std::string("mma.sync on registers only, no loads: the most ") + m.name +
+               " FLOP/s the instruction gives, the ceiling of " + m.rung;
+    y.bounds = {m.rung};
+    out.push_back(std::move(y));
+  }
+  return out;
+}
+
+Probe MatrixDemo::yardstick_probe(const Picks& picks, size_t index) {
+  (void)picks;  // the ceiling depends on the product's shape only, not on any pick
+  if (index >= std::size(kMmaPeaks))
+    return probe_unavailable("the matrix demo has no yardstick " + std::to_string(index));
+  const MmaPeak& m = kMmaPeaks[index];
+  const matrix::Variant* rung = matrix::find_variant(m.rung);
+  std::string why;
+  if (!rung) return probe_unavailable(std::string("no variant ") + m.rung);
+  // Where the rung cannot run (no CUDA device), neither can its ceiling, for the same reason.
+  if (!variant_available(*rung, &why)) return probe_unavailable(why);
+#if defined(GPULAB_HAVE_CUDA)
+  std::shared_ptr<matrix::CudaEngine> engine = matrix::CudaEngine::create(ctx_->stream);
+  auto ops = std::make_shared<const matrix::Operands>(*ops_);
+  engine->set_operands(ops->a, ops->b);
+  try {
+    engine->run_mma_peak(m.precision);  // refuses a GPU without tensor cores (below 8.0), as the rungs do
+  } catch (const std::exception& e) {
+    return probe_unavailable(e.what());
+  }
+  Probe p = make_matrix_probe(engine, ctx_->stream, std::make_shared<const matrix::Words>(), ops, *rung, 0);
+  p.verify = nullptr;    // it computes no product: nothing to compare
+  p.bytes_per_step = 0;  // and loads nothing: no GB/s
+  p.note = "a yardstick: no product computed";
+  matrix::CudaEngine* e = engine.get();
+  const matrix::Precision prec = m.precision;
+  p.run = [e, prec](int steps) {
+    for (int i = 0; i < steps; ++i) e->run_mma_peak(prec);
+  };
+  return p;
+#else
+  return probe_unavailable(cuda_unavailable_reason(ctx_));
+#endif
 }
 
 }  // namespace gpulab

@@ -430,7 +430,7 @@ bool TransfersDemo::batch_requested() const {
   return !p.save_csv.empty() || !p.save_timeline.empty();
 }
 
-std::string TransfersDemo::run_batch(const Options&) {
+std::string TransfersDemo::run_batch(const Options& options) {
   const TransfersParams& p = params<TransfersParams>();
   if (stage_ == kOverlapStage) {
     std::string err;
@@ -442,7 +442,10 @@ std::string TransfersDemo::run_batch(const Options&) {
                   t.sum_ms);
     std::printf("\n");
     if (!p.save_timeline.empty()) {
-      if (std::string bad = transfers_view::save_timeline_png(p.save_timeline, t); !bad.empty()) return bad;
+      if (std::string bad =
+              transfers_view::save_timeline_png(p.save_timeline, t, 1920, 1080, options.png_style);
+          !bad.empty())
+        return bad;
       std::printf("wrote %s\n", text::quote(p.save_timeline).c_str());
     }
     if (!p.save_csv.empty()) {

@@ -107,7 +107,8 @@ ChartAxes chart_axes(const BandwidthChart& c) {
 
 namespace {
 constexpr uint32_t kText = 0xFFE8E8E8, kDim = 0xFF909090, kGrid = 0x40FFFFFF, kFrame = 0xFF606060;
-constexpr uint32_t kBound = 0xFF50D0FF, kSum = 0xFF5050FF, kTotal = 0xFFFFFFFF;
+// The bound and the serial sum: Okabe-Ito yellow and reddish purple.
+constexpr uint32_t kBound = 0xFF42E4F0, kSum = 0xFFA779CC, kTotal = 0xFFFFFFFF;
 constexpr uint32_t kCurveColours[] = {0xFFFFB040, 0xFF40C0FF, 0xFF60E060, 0xFFFF60FF, 0xFF4080FF,
                                       0xFFC0C0C0, 0xFF80FFFF, 0xFFFF8080, 0xFF8080FF, 0xFF40FFC0,
                                       0xFFB0B0FF, 0xFF60A0A0, 0xFFA060FF, 0xFFFFFF60};
@@ -119,18 +120,41 @@ std::string fmt(const char* f, double v) {
 }
 }  // namespace
 
-uint32_t op_colour(Op op) {
-  switch (op) {
-    case Op::H2D:
-      return 0xFFE0A040;  // blue
-    case Op::Kernel:
-      return 0xFF50C050;  // green
-    default:
-      return 0xFF4080F0;  // orange
+uint32_t op_colour(Op op) { return timeline_palette("").op[op == Op::H2D ? 0 : op == Op::Kernel ? 1 : 2]; }
+
+TimelinePalette timeline_palette(const std::string& style) {
+  // Okabe-Ito: sky blue 56B4E9 / blue 0072B2, bluish green 009E73, orange E69F00, yellow F0E442,
+  // vermillion D55E00, reddish purple CC79A7 (0xAABBGGRR below).
+  TimelinePalette pal{0xFF201A18, kText, kDim,   kGrid,      kFrame,
+                      kBound,     kSum,  kTotal, 0xFF000000, {0xFFE9B456, 0xFF739E00, 0xFF009FE6}};
+  if (style == "projector") {
+    pal.background = 0xFF000000;
+    pal.text = 0xFFFFFFFF;
+    pal.dim = 0xFFCEC8C8;
+    pal.total = 0xFFFFFFFF;
+    pal.slide = true;
+  } else if (style == "light") {
+    pal.background = 0xFFFFFFFF;
+    pal.text = 0xFF100A0A;
+    pal.dim = 0xFF564A46;
+    pal.grid = 0x30000000;
+    pal.frame = 0xFF6A5E5A;
+    pal.bound = 0xFF005ED5;  // vermillion: yellow is too pale on white
+    pal.total = 0xFF000000;
+    pal.op[0] = 0xFFB27200;  // blue: sky blue is too pale on white
+    pal.slide = true;
   }
+  return pal;
 }
 
 void draw_timeline(Painter& p, const TimelineLayout& t, Rect v) {
+  draw_timeline(p, t, v, timeline_palette(""));
+}
+
+void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePalette& pal) {
+  const uint32_t kText = pal.text, kDim = pal.dim, kGrid = pal.grid, kFrame = pal.frame, kBound = pal.bound,
+                 kSum = pal.sum, kTotal = pal.total;
+  auto op_colour = [&](Op op) { return pal.op[op == Op::H2D ? 0 : op == Op::Kernel ? 1 : 2]; };
   const float th = p.text_height();
   float label_w = 0;
   for (const std::string& l : t.lanes) label_w = std::max(label_w, p.text_width(l));
@@ -145,7 +169,8 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v) {
     p.line(x, plot.y0, x, plot.y1, kGrid, 1);
     p.text(x - p.text_width("0") / 2, plot.y1 + 0.2f * th, fmt("%g", ms), kDim);
   }
-  p.text(plot.x1 - p.text_width("ms"), plot.y1 + 1.2f * th, "ms", kDim);
+  const std::string axis_title = pal.slide ? "time (ms)" : "ms";
+  p.text(plot.x1 - p.text_width(axis_title), plot.y1 + 1.2f * th, axis_title, kDim);
   for (size_t i = 0; i < t.lanes.size(); ++i) {
     const float y = plot.y0 + lane_h * float(i);
     p.text(v.x0, y + (lane_h - th) / 2, t.lanes[i], i < size_t(kEngineLanes) ? kText : kDim);
@@ -161,7 +186,7 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v) {
     const uint32_t c = b.lane == 1 ? (op_colour(b.op) & 0x00FFFFFF) | 0xC0000000 : op_colour(b.op);
     p.rect({x0, y + lane_h * 0.15f, x1, y + lane_h * 0.85f}, c);
     if (x1 - x0 > p.text_width("00") + 4 && lane_h * 0.7f > th)
-      p.text(x0 + 2, y + (lane_h - th) / 2, std::to_string(b.chunk), 0xFF000000);
+      p.text(x0 + 2, y + (lane_h - th) / 2, std::to_string(b.chunk), pal.on_bar);
   }
   // Achieved, bound, serial sum.
   auto marker = [&](double ms, uint32_t c, const std::string& label, int row) {
@@ -335,10 +360,11 @@ void RasterPainter::text(float x, float y, const std::string& s, uint32_t rgba) 
 }
 
 std::string save_timeline_png(const std::filesystem::path& path, const TimelineLayout& t, int width,
-                              int height) {
-  RasterPainter p(width, height, 0xFF201A18, std::max(1, height / 540));
+                              int height, const std::string& style) {
+  const TimelinePalette pal = timeline_palette(style);
+  RasterPainter p(width, height, pal.background, std::max(1, height / 540));
   const float m = float(height) / 30;
-  draw_timeline(p, t, {m, m, float(width) - m, float(height) - m});
+  draw_timeline(p, t, {m, m, float(width) - m, float(height) - m}, pal);
   return gl::write_png(path, width, height, p.rgba().data());
 }
 

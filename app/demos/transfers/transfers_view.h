@@ -84,8 +84,17 @@ class Painter {
   virtual float text_height() const = 0;
   virtual float text_width(const std::string& s) const = 0;
 };
-uint32_t op_colour(Op op);
+uint32_t op_colour(Op op);  // Okabe-Ito (colour-blind safe): H2D sky blue, kernel bluish green, D2H orange
+// The timeline's look: the window's (style ""), or a slide's for --png-style: "projector" (on black)
+// or "light" (on white, the lane colours darker where needed). Colours 0xAABBGGRR.
+struct TimelinePalette {
+  uint32_t background, text, dim, grid, frame, bound, sum, total, on_bar;
+  uint32_t op[3];      // H2D, kernel, D2H
+  bool slide = false;  // a slide: the axis is titled
+};
+TimelinePalette timeline_palette(const std::string& style);
 void draw_timeline(Painter& p, const TimelineLayout& t, Rect view);
+void draw_timeline(Painter& p, const TimelineLayout& t, Rect view, const TimelinePalette& palette);
 void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect view);
 
 // An RGBA8 image (row 0 at the top) with ImGui's default font (ProggyClean) at an integer scale.
@@ -111,9 +120,9 @@ class RasterPainter final : public Painter {
   Font* font_;
 };
 
-// The timeline as a slide (1920x1080 PNG): "" or why not (names the file).
+// The timeline as a slide (1920x1080 PNG) in `style` (timeline_palette): "" or why not (names the file).
 std::string save_timeline_png(const std::filesystem::path& path, const TimelineLayout& t, int width = 1920,
-                              int height = 1080);
+                              int height = 1080, const std::string& style = "");
 // CSV: the sweep ("rung,bytes,ms,gbps,pct_line_rate") and the spans ("stream,chunk,op,begin_ms,end_ms").
 struct SweepRow {
   std::string rung;

@@ -3,8 +3,10 @@
 // every demo and lists the GPU variants as unavailable with the reason, and a bad output is refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -125,7 +127,13 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
     // Histogram equalization's stages make one picture: a last panel has its CPU pipeline and its
     // best GPU pipeline (unavailable here), and the CPU one takes about its stages' time together.
     const size_t pipeline_rows = demo == "histeq" ? 2 : 0;
-    EXPECT_EQ(lines.size(), variants + pipeline_rows + 1) << demo << "\n" << r.output;
+    // The matrix demo's yardsticks (the mma.sync ceiling at TF32 and BF16) are rows, not variants:
+    // its default op is the transpose, so they are listed with the multiply stage's reason.
+    const size_t yardstick_rows = demo == "matrix" ? 2 : 0;
+    EXPECT_EQ(lines.size(), variants + pipeline_rows + yardstick_rows + 1) << demo << "\n" << r.output;
+    for (const std::string& l : lines)
+      if (l.find("mma-sync-peak") != std::string::npos)
+        EXPECT_NE(l.find(",unavailable,"), std::string::npos) << l;
     if (demo == "histeq") {
       auto ms_of = [&](const std::string& prefix) {
         for (const std::string& l : lines)
@@ -204,6 +212,72 @@ TEST(LadderCommand, ABadOutputOrSizeIsRefusedBeforeAnyWork) {
   r = testing::run_gpulab("ladder --cpu --csv /tmp/x.csv --png-size 1000x1000", "gpulab-ladder-bad");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("--png-size"), std::string::npos) << r.output;
+}
+
+// The matrix demo's mma.sync ceiling on the ladder: after the mma.sync rung it bounds, a row of the
+// CSV and the JSON with no speed-up, skipped on the CPU backend with the reason; the slides in both
+// styles, the lead stage first and (--png-stages) every other stage beside it.
+TEST(LadderCommand, TheMatrixLadderListsTheMmaSyncCeilingAsAYardstick) {
+  const fs::path dir = testing::temp_dir("gpulab-ladder-yardstick");
+  const fs::path csv = dir / "m.csv", json = dir / "m.json", png = dir / "m.png";
+  const testing::ProcessResult r = testing::run_gpulab(
+      "ladder --cpu --demo matrix --op multiply --m 33 --n 17 --k 9 --csv " + csv.string() + " --json " +
+          json.string() + " --png " + png.string() + " --png-style light --png-stages",
+      "gpulab-ladder-yardstick");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::vector<std::string> lines = lines_of(csv);
+  std::vector<std::string> ids;
+  for (size_t i = 1; i < lines.size(); ++i)
+    if (lines[i].rfind("multiply,", 0) == 0) ids.push_back(lines[i].substr(9, lines[i].find(',', 9) - 9));
+  auto at = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) - ids.begin(); };
+  ASSERT_LT(size_t(at("mma-sync-peak-tf32")), ids.size()) << r.output;
+  ASSERT_LT(size_t(at("mma-sync-peak-bf16")), ids.size());
+  EXPECT_EQ(at("mma-sync-peak-tf32"), at("gemm-tensor-tf32") + 1);
+  EXPECT_EQ(at("mma-sync-peak-bf16"), at("gemm-tensor-bf16") + 1);
+  for (const std::string& l : lines)
+    if (l.find("mma-sync-peak") != std::string::npos) {
+      EXPECT_EQ(l.find("multiply,mma-sync-peak-"), 0u) << l;
+      EXPECT_NE(l.find(",-,unavailable,"), std::string::npos) << l;
+      EXPECT_NE(l.find("--cpu was given"), std::string::npos) << "the reason: " << l;
+    }
+  std::ifstream in(json);
+  const std::string j((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(j.find("\"mma-sync-peak-bf16\""), std::string::npos);
+  EXPECT_NE(j.find("mma-sync-peak-bf16: a yardstick, not a variant"), std::string::npos);
+  // One stage runs (the multiply): one slide, on white.
+  std::string err;
+  const gl::Image img = gl::read_image(png, &err);
+  ASSERT_EQ(err, "");
+  EXPECT_EQ(img.width, 1920);
+  EXPECT_EQ(img.rgba[0], 255);
+  EXPECT_FALSE(fs::exists(dir / "m-transpose.png"));
+  fs::remove_all(dir);
+}
+
+TEST(LadderCommand, HistogramEqualizationGetsThePipelineSlideAndOneSlideAStage) {
+  const fs::path dir = testing::temp_dir("gpulab-ladder-slides");
+  const fs::path png = dir / "h.png";
+  testing::ProcessResult r = testing::run_gpulab(
+      "ladder --cpu --demo histeq --png " + png.string() + " --png-style projector --png-stages",
+      "gpulab-ladder-slides");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* f : {"h.png", "h-histogram.png", "h-scan.png", "h-apply.png"}) {
+    std::string err;
+    const gl::Image img = gl::read_image(dir / f, &err);
+    ASSERT_EQ(err, "") << f << "\n" << r.output;
+    EXPECT_EQ(img.width, 1920) << f;
+    EXPECT_EQ(img.rgba[0], 0) << f << ": the projector style is on black";
+  }
+  EXPECT_FALSE(fs::exists(dir / "h-pipeline.png")) << "the pipeline is the first slide";
+  r = testing::run_gpulab("ladder --cpu --csv " + (dir / "x.csv").string() + " --png-stages",
+                          "gpulab-ladder-slides");
+  EXPECT_EQ(r.status, 2) << r.output;
+  r = testing::run_gpulab("ladder --cpu --png " + png.string() + " --png-stages", "gpulab-ladder-slides");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--png-style"), std::string::npos) << r.output;
+  r = testing::run_gpulab("ladder --cpu --png " + png.string() + " --png-style dark", "gpulab-ladder-slides");
+  EXPECT_EQ(r.status, 1) << r.output;
+  fs::remove_all(dir);
 }
 
 }  // namespace

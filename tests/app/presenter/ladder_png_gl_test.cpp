@@ -302,5 +302,71 @@ TEST_F(LadderPng, BadPathsAndSizesWriteNothing) {
   EXPECT_EQ(files_in_dir(), 1u);
 }
 
+// The slide as drawn with DejaVu: every speed-up's digits stand at least 28 px tall at 1080 lines
+// (measured on the PNG's pixels, the ink rows of the label), the yardstick an outline in its colour,
+// the colours those of the theme.
+TEST_F(LadderPng, SlideSpeedupsAreAtLeast28PxTallOnThePng) {
+  std::string why;
+  if (ui::find_font(ui::FontFace::SansBold, &why).empty()) GTEST_SKIP() << "no DejaVu Sans Bold: " << why;
+  ChartData d;
+  d.title = "Matrix transpose and multiply";
+  d.device = "NVIDIA H100 80GB HBM3";
+  ChartPanel p;
+  p.title = "multiply";
+  p.baseline = "gemm-cpu";
+  auto rung = [&](const char* name, double ms) {
+    ChartRung r;
+    r.name = name;
+    r.ms_per_step = ms;
+    r.speedup_vs_baseline = 300 / ms;  // no thousands separator: a comma would hang below the digits
+    return r;
+  };
+  p.rungs = {rung("gemm-cpu", 300), rung("gemm-naive", 30), rung("gemm-tensor-bf16", 0.95)};
+  ChartRung y = rung("mma-sync-peak-bf16", 0.5);
+  y.yardstick = true;
+  y.speedup_vs_baseline = 0;
+  y.bounds = "gemm-tensor-bf16";
+  p.rungs.push_back(y);
+  d.panels.push_back(p);
+  for (const ChartTheme& theme : {ChartTheme::projector(), ChartTheme::light()}) {
+    for (auto [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}}) {
+      const fs::path out = dir_ / ("slide-" + std::to_string(w) + ".png");
+      ChartPngInfo info;
+      ASSERT_EQ(save_slide_png(d, 0, w, h, out, theme, &info), "");
+      ASSERT_EQ(info.font_warning, "");
+      EXPECT_TRUE(layout_problems(info.layout).empty());
+      std::string err;
+      const gl::Image img = gl::read_image(out, &err);
+      ASSERT_EQ(err, "");
+      int labels = 0;
+      for (const TextRun& t : info.layout.texts) {
+        if (t.role != TextRole::SpeedupBaseline || t.text.rfind("\xC3\x97", 0) != 0) continue;
+        ++labels;
+        // Ink: pixels near the speed-up colour inside the label's box (and a little around it).
+        int top = -1, bottom = -1;
+        for (int yy = std::max(0, int(t.y) - 8); yy < std::min(h, int(t.y + t.size) + 8); ++yy)
+          for (int x = int(t.x); x < std::min(w, int(t.x + t.width)); ++x)
+            if (near(pixel(img, x, yy), theme[ChartColour::Speedup], 60)) {
+              if (top < 0) top = yy;
+              bottom = yy;
+              break;
+            }
+        ASSERT_GE(top, 0) << t.text;
+        EXPECT_GE(bottom - top + 1, 28 * h / 1080) << t.text << " at " << w << "x" << h;
+      }
+      EXPECT_EQ(labels, 2);
+      // The yardstick's outline is in its colour, its inside only faintly tinted.
+      for (const ChartBox& b : info.layout.boxes)
+        if (b.role == BoxRole::Yardstick) {
+          const int cy = int((b.rect.y0 + b.rect.y1) * 0.5f);
+          EXPECT_TRUE(near(pixel(img, int(b.rect.x0) + 1, cy), theme[ChartColour::Yardstick], 12))
+              << rgb(pixel(img, int(b.rect.x0) + 1, cy));
+          EXPECT_FALSE(
+              near(pixel(img, int((b.rect.x0 + b.rect.x1) * 0.5f), cy), theme[ChartColour::Yardstick], 30));
+        }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpulab::presenter
