@@ -490,7 +490,7 @@ TEST(TransfersLesson, StepsParse) {
   const presenter::LessonLoad r =
       presenter::load_lesson(fs::path(GPULAB_TEST_ASSETS) / "lessons" / "06-transfers.toml", make_demos);
   ASSERT_TRUE(r.lesson) << r.error;
-  ASSERT_GE(r.lesson->steps.size(), 8u);
+  ASSERT_GE(r.lesson->steps.size(), 14u);
   EXPECT_EQ(r.lesson->steps[0].demo, "transfers");
 }
 
