@@ -9,11 +9,14 @@
 //   a bandwidth step moves `bytes` bytes once, in the rung's direction; the bytes are pattern_byte(i)
 //     (a hash of the offset), so a transfer that drops, repeats or shifts a byte shows;
 //   the pipeline turns n 32-bit words x[i] = pattern_word(i) into y[i] = mix(x[i], intensity), chunk
-//     by chunk (H2D, kernel, D2H); integer arithmetic, so every rung equals the CPU bit for bit.
+//     by chunk (H2D, kernel, D2H); integer arithmetic, so every rung equals the CPU bit for bit;
+//   a display frame is width x height RGBA8 pixels frame_pixel(x, y, w, h, n) (row 0 at the top, as
+//     the app's textures hold images); integer arithmetic again, so every path writes the CPU's pixels.
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -118,6 +121,54 @@ std::vector<uint32_t> pipeline_cpu(size_t words, int intensity, uint32_t seed);
 std::string verify_pipeline(std::span<const uint32_t> got, int intensity, uint32_t seed);
 
 // ---------------------------------------------------------------------------------------------
+// The display stage: a kernel's output frame on its way into a GL texture. The kernels are here (no
+// GL: a surface object or a device pointer is all they see); the GL side is the demo's.
+inline constexpr int kMaxFrameSide = 8192;
+struct FrameSize {
+  int width = 1920, height = 1080;
+  bool operator==(const FrameSize&) const = default;
+};
+// "WxH" (1..kMaxFrameSide each, odd sizes too): "" with *out set, or why not (the text quoted).
+std::string parse_frame_size(std::string_view text, FrameSize* out);
+// snippet frame_cpu
+// Pixel (x, y) of frame n: colour bands that move with n, and a hash of the pixel in the low bits of
+// blue (invisible, but a row or a pixel out of place shows in the comparison). Bytes R, G, B, A.
+GPULAB_HD uint32_t frame_pixel(int x, int y, int w, int h, uint32_t n) {
+  const uint32_t r = (uint32_t(x) * 256u / uint32_t(w) + 3u * n) & 0xFFu;
+  const uint32_t g = (uint32_t(y) * 256u / uint32_t(h) + n) & 0xFFu;
+  const uint32_t hash = uint32_t(splitmix((uint64_t(uint32_t(y)) << 32 | uint32_t(x)) ^ n));
+  const uint32_t b = ((uint32_t(x ^ y) + 2u * n) & 0xF0u) | (hash & 0x0Fu);
+  return r | g << 8 | b << 16 | 0xFF000000u;
+}
+// end snippet
+// The CPU's frame (all cores), row 0 at the top, rows tightly packed.
+void frame_cpu(uint32_t* h_rgba, int w, int h, uint32_t n);
+std::vector<uint32_t> frame_reference(int w, int h, uint32_t n);
+// "" when `got` (w x h, row 0 at the top) is frame n, else the first pixel that differs.
+std::string verify_frame(std::span<const uint32_t> got, int w, int h, uint32_t n);
+// The kernels (a build without CUDA throws std::runtime_error): frame n into a surface object over a
+// mapped texture (x in bytes), or into w x h words of device memory (a mapped pixel buffer or a plain
+// cudaMalloc), on `stream`, without synchronising.
+void frame_to_surface(SurfaceObject surface, int w, int h, uint32_t n, Stream stream);
+void frame_to_buffer(uint32_t* d_rgba, int w, int h, uint32_t n, Stream stream);
+// Milliseconds of frame_to_buffer alone on `stream` (CUDA events, median of `repeats`, into a buffer of
+// its own): the floor every display path pays.
+double time_frame_kernel(int w, int h, int repeats, Stream stream);
+enum class Kind : uint8_t;
+// The kernel a display rung launches (the occupancy panel); none without CUDA or for the CPU's.
+std::vector<KernelInfo> frame_kernels(Kind k);
+
+// ---------------------------------------------------------------------------------------------
+// What pinning itself costs: host-clock times of cudaMallocHost and cudaFreeHost of `bytes`, and of
+// cudaHostRegister and cudaHostUnregister of a malloc'ed buffer of `bytes` already touched (an
+// existing buffer pinned in place), each the median of the repeats.
+struct PinningCost {
+  uint64_t bytes = 0;
+  double malloc_host_ms = 0, free_host_ms = 0;
+  double register_ms = 0, unregister_ms = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
 // The host's own yardstick: memcpy between two host buffers, pageable (new[]) or page-locked
 // (mlock'ed: what the DMA engines read). Reused across runs.
 class HostCopy {
@@ -139,7 +190,7 @@ class HostCopy {
 
 // ---------------------------------------------------------------------------------------------
 // Rungs.
-enum class Stage : uint8_t { Bandwidth, Overlap };
+enum class Stage : uint8_t { Bandwidth, Overlap, Display };
 enum class Backend : uint8_t { Cpu, Cuda };
 enum class Direction : uint8_t { H2D, D2H, D2D, H2H };
 enum class Memory : uint8_t {
@@ -178,6 +229,11 @@ enum class Kind : uint8_t {
   StreamsN,
   Graph,
   ConcurrentKernels,
+  // Display
+  DisplayCpu,
+  DisplayHostCopy,
+  DisplayPbo,
+  DisplayInterop,
 };
 struct Variant : VariantRecord {
   Backend backend;
@@ -226,6 +282,10 @@ struct PipelineRun {
 // bound max(H2D, kernel, D2H) and the serial sum.
 struct PipelineBounds {
   double h2d_ms = 0, kernel_ms = 0, d2h_ms = 0;
+  // H2D and D2H of the whole buffer at once (two streams): what the link gives both ways together.
+  // A balanced pipeline's steady state runs both copies at once, so where this exceeds
+  // max(h2d_ms, d2h_ms) it, not the bound, is the floor the overlap rungs meet (0: not measured).
+  double duplex_ms = 0;
   double bound_ms() const;
   double sum_ms() const { return h2d_ms + kernel_ms + d2h_ms; }
 };
@@ -259,6 +319,12 @@ class Engine {
   // The phases alone (pinned, whole buffer) of `config`, each the median of `repeats`.
   virtual PipelineBounds measure_bounds(const PipelineConfig& config, int repeats) = 0;
   virtual std::vector<KernelInfo> kernels(const Variant& v) const { return {}; }
+  // The cost of pinning `bytes` (refused beyond free host memory: std::invalid_argument; the OS
+  // refusing: GpuError); the CPU engine has no CUDA to pin with (std::runtime_error).
+  virtual PinningCost measure_pinning(uint64_t bytes, int repeats) {
+    (void)bytes, (void)repeats;
+    throw std::runtime_error("pinning for the GPU needs the CUDA engine");
+  }
   // The line rate of the link to the device (pci_line_rate_gbps); 0 with *why where unknown.
   virtual double line_rate_gbps(std::string* why) const {
     if (why) *why = "the CPU has no bus to the GPU";

@@ -219,6 +219,66 @@ std::string verify_pattern(std::span<const uint8_t> got, uint32_t seed) {
   return buf;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Display frames.
+
+std::string parse_frame_size(std::string_view text, FrameSize* out) {
+  const std::string_view t = text::trim(text);
+  const std::string quoted = text::quote(text);
+  int v[2] = {0, 0};
+  size_t i = 0;
+  for (int k = 0; k < 2; ++k) {
+    const size_t start = i;
+    long long n = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9' && n <= kMaxFrameSide) n = n * 10 + (t[i++] - '0');
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;  // too long: refused below
+    if (i == start)
+      return "frame size " + quoted + " must be WIDTHxHEIGHT in pixels (e.g. 1920x1080, 3840x2160)";
+    if (n < 1 || n > kMaxFrameSide)
+      return "frame size " + quoted + ": each side is 1.." + std::to_string(kMaxFrameSide) + " pixels";
+    v[k] = int(n);
+    if (k == 0) {
+      if (i >= t.size() || (t[i] != 'x' && t[i] != 'X'))
+        return "frame size " + quoted + " must be WIDTHxHEIGHT in pixels (e.g. 1920x1080, 3840x2160)";
+      ++i;
+    }
+  }
+  if (i != t.size())
+    return "frame size " + quoted + " must be WIDTHxHEIGHT in pixels (e.g. 1920x1080, 3840x2160)";
+  *out = {v[0], v[1]};
+  return {};
+}
+
+void frame_cpu(uint32_t* h_rgba, int w, int h, uint32_t n) {
+  parallel_for(size_t(w) * size_t(h), [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) h_rgba[i] = frame_pixel(int(i % size_t(w)), int(i / size_t(w)), w, h, n);
+  });
+}
+
+std::vector<uint32_t> frame_reference(int w, int h, uint32_t n) {
+  std::vector<uint32_t> out(size_t(w) * size_t(h));
+  frame_cpu(out.data(), w, h, n);
+  return out;
+}
+
+std::string verify_frame(std::span<const uint32_t> got, int w, int h, uint32_t n) {
+  const size_t want_size = size_t(w) * size_t(h);
+  if (got.size() != want_size)
+    return std::to_string(got.size()) + " pixels, " + std::to_string(want_size) + " expected";
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const uint32_t g = got[size_t(y) * size_t(w) + size_t(x)], want = frame_pixel(x, y, w, h, n);
+      if (g != want) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "pixel (%d, %d) of %dx%d: got 0x%08X, the CPU reference 0x%08X (ABGR as a word)", x, y,
+                      w, h, g, want);
+        return buf;
+      }
+    }
+  return {};
+}
+
 std::vector<uint32_t> pipeline_cpu(size_t words, int intensity, uint32_t seed) {
   std::vector<uint32_t> y(words);
   parallel_for(words, [&](size_t lo, size_t hi) {

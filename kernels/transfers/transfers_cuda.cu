@@ -11,9 +11,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -509,7 +511,72 @@ class CudaEngine final : public Engine {
     b.kernel_ms = time([&] { launch_mix(0, c.words(), c.intensity, stream_, 0); });
     b.d2h_ms = time(
         [&] { CUDA_CHECK(cudaMemcpyAsync(p_out_->p, d_out_->p, bytes, cudaMemcpyDeviceToHost, stream_)); });
+    b.duplex_ms = time([&] {
+      const cudaStream_t up = streams_[0]->get(), down = streams_[1]->get();
+      CUDA_CHECK(cudaEventRecord(fork_.get(), stream_));
+      CUDA_CHECK(cudaStreamWaitEvent(up, fork_.get(), 0));
+      CUDA_CHECK(cudaStreamWaitEvent(down, fork_.get(), 0));
+      CUDA_CHECK(cudaMemcpyAsync(d_in_->p, p_in_->p, bytes, cudaMemcpyHostToDevice, up));
+      CUDA_CHECK(cudaMemcpyAsync(p_out_->p, d_out_->p, bytes, cudaMemcpyDeviceToHost, down));
+      CUDA_CHECK(cudaEventRecord(join_[0].get(), up));
+      CUDA_CHECK(cudaEventRecord(join_[1].get(), down));
+      CUDA_CHECK(cudaStreamWaitEvent(stream_, join_[0].get(), 0));
+      CUDA_CHECK(cudaStreamWaitEvent(stream_, join_[1].get(), 0));
+    });
     return b;
+  }
+
+  PinningCost measure_pinning(uint64_t bytes, int repeats) override {
+    if (bytes == 0) throw std::invalid_argument("pinning 0 bytes");
+    MemoryInfo m{host_available_bytes(), 0};
+    if (std::string bad = check_fits("pinning " + format_bytes(bytes), bytes, 0, m); !bad.empty())
+      throw std::invalid_argument(bad);
+    using clock = std::chrono::steady_clock;
+    auto ms_since = [](clock::time_point t) {
+      return std::chrono::duration<double, std::milli>(clock::now() - t).count();
+    };
+    std::vector<double> alloc, free_, reg, unreg;
+    for (int r = 0; r < std::max(1, repeats); ++r) {
+      // cudaMallocHost: new pages, page-locked and mapped for the device as they are allocated.
+      {
+        auto t = clock::now();
+        std::unique_ptr<HostBuf> b = host_alloc(Memory::Pinned, bytes, faults_);
+        alloc.push_back(ms_since(t));
+        t = clock::now();
+        b.reset();
+        free_.push_back(ms_since(t));
+      }
+      // cudaHostRegister: an existing buffer (touched, so its pages are there) pinned in place.
+      {
+        const uint64_t rounded = (bytes + 4095) / 4096 * 4096;
+        std::unique_ptr<uint8_t, void (*)(void*)> raw(
+            static_cast<uint8_t*>(std::aligned_alloc(4096, rounded)), std::free);
+        if (!raw) throw std::runtime_error("cannot allocate " + format_bytes(bytes) + " of host memory");
+        std::memset(raw.get(), 1, bytes);
+        if (faults_.refuse_pinning)
+          throw GpuError("the OS refused to pin " + format_bytes(bytes) +
+                         " of host memory (cudaHostRegister; injected: GPULAB_TRANSFERS_FAULTS=pinning)");
+        auto t = clock::now();
+        const cudaError_t err = cudaHostRegister(raw.get(), bytes, cudaHostRegisterDefault);
+        const double ms = ms_since(t);
+        if (err != cudaSuccess) {
+          (void)cudaGetLastError();
+          throw GpuError("the OS refused to pin " + format_bytes(bytes) +
+                         " of host memory (cudaHostRegister: " + cudaGetErrorString(err) + ")");
+        }
+        reg.push_back(ms);
+        t = clock::now();
+        CUDA_CHECK(cudaHostUnregister(raw.get()));
+        unreg.push_back(ms_since(t));
+      }
+    }
+    PinningCost c;
+    c.bytes = bytes;
+    c.malloc_host_ms = median(alloc);
+    c.free_host_ms = median(free_);
+    c.register_ms = median(reg);
+    c.unregister_ms = median(unreg);
+    return c;
   }
 
   double line_rate_gbps(std::string* why) const override {
@@ -523,6 +590,7 @@ class CudaEngine final : public Engine {
   }
 
   std::vector<KernelInfo> kernels(const Variant& v) const override {
+    if (v.stage == Stage::Display) return frame_kernels(v.kind());
     switch (v.memory) {
       case Memory::Mapped:
         return {{"copy_kernel", reinterpret_cast<const void*>(&copy_kernel), kThreads}};

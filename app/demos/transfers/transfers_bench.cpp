@@ -6,7 +6,11 @@
 //   overlap, a balanced pipeline of 256 MiB (the kernel's intensity chosen so that it takes about as
 //     long as the H2D copy; --intensity pins it): every rung, the phases alone (bound-h2d,
 //     bound-kernel, bound-d2h), the bound max(H2D, kernel, D2H) and the serial sum as rows; the best
-//     overlap rung within 1.15x of the bound, serial near the sum.
+//     overlap rung within 1.15x of the bound, serial near the sum;
+//   pinning itself: cudaMallocHost and cudaHostRegister of the bandwidth size (host clock), as rows;
+//   display, at 1920x1080 and 3840x2160 (--frame-size instead): each path's time a frame into a GL
+//     texture of a headless EGL context on the CUDA device (the host clock until the texture is ready),
+//     the kernel alone (CUDA events) as the floor, the round trip as the baseline.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +19,11 @@
 
 #include "core/bench_stepper.h"
 #include "demos/transfers/transfers_demo.h"
+#include "platform/platform.h"
+
+#if defined(GPULAB_HAVE_CUDA)
+#include "cuda/interop.h"
+#endif
 
 namespace gpulab {
 namespace {
@@ -24,6 +33,8 @@ using transfers::Backend;
 using transfers::Variant;
 
 constexpr const char* kBandwidthInput = "bandwidth";
+constexpr const char* kPinningInput = "pinning cost";
+constexpr const char* kDisplayInput = "display";
 constexpr uint32_t kSeed = 1;
 
 bool managed(const Variant& v) {
@@ -47,12 +58,17 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   const uint64_t bytes = given.bytes.empty() ? uint64_t(256) << 20 : bytes_;
   BenchSpec& spec = *out;
   spec.suite.demo = "transfers";
-  spec.suite.baselines = {BenchBaseline("pinned", {"h2d-pinned"}), BenchBaseline("serial", {"serial"})};
+  spec.suite.baselines = {BenchBaseline("pinned", {"h2d-pinned"}), BenchBaseline("serial", {"serial"}),
+                          BenchBaseline("round-trip", {"display-host-copy"})};
   spec.plan_baselines = std::vector<BenchBaseline>{};
   spec.item_unit = "bytes";
   spec.variants = bench_variants(transfers::variants(), [](const Variant& v, BenchVariant& b) {
-    b.stage = v.stage == transfers::Stage::Bandwidth ? kBandwidthStage : kOverlapStage;
-    b.stage_id = v.stage == transfers::Stage::Bandwidth ? "bandwidth" : "overlap";
+    b.stage = v.stage == transfers::Stage::Bandwidth ? kBandwidthStage
+              : v.stage == transfers::Stage::Overlap ? kOverlapStage
+                                                     : kDisplayStage;
+    b.stage_id = v.stage == transfers::Stage::Bandwidth ? "bandwidth"
+                 : v.stage == transfers::Stage::Overlap ? "overlap"
+                                                        : "display";
   });
   if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
 
@@ -63,6 +79,12 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
     uint64_t bytes = 0;
     double line_rate = 0;
     std::string line_rate_why;
+    // The display rows' GL context (made on the first display row): headless EGL on the CUDA device.
+    std::unique_ptr<platform::Platform> gl;
+    std::string gl_why;
+    bool gl_tried = false, interop = false;
+    std::string interop_why;
+    std::vector<transfers::FrameSize> frames;
   };
   auto st = std::make_shared<State>();
   st->stream = std::make_unique<BenchStream>(spec.suite, o, "CPU");
@@ -97,6 +119,13 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   const std::string size = transfers::format_bytes(bytes);
   spec.cases.push_back({size, (long long)bytes, 1, kBandwidthInput});
   spec.cases.push_back({size, (long long)bytes, 1, overlap_input});
+  if (given.frame_size.empty())
+    st->frames = {{1920, 1080}, {3840, 2160}};
+  else
+    st->frames = {frame_size_};
+  for (const transfers::FrameSize& f : st->frames)
+    spec.cases.push_back(
+        {std::to_string(f.width) + "x" + std::to_string(f.height), f.width, f.height, kDisplayInput});
 
   // Targets.
   std::vector<std::string> overlap_ids;
@@ -133,17 +162,58 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   man.versus = {"h2d-pinned"};
   man.min_items_per_s = 0;
   man.min_ratio = 0.8;
-  spec.suite.targets = {h2d, d2h, ovl, ser, man};
+  BenchTarget disp;
+  disp.what = "display-interop faster a frame than the round trip (display-host-copy), every frame size";
+  disp.variants = {"display-interop"};
+  disp.versus = {"display-host-copy"};
+  disp.min_ratio = 1.0;
+  disp.input = kDisplayInput;
+  spec.suite.targets = {h2d, d2h, ovl, ser, man, disp};
 
   spec.skip = [](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string*) {
     const Variant* v = transfers::find_variant(job.variant);
     if (!v) return true;
-    if ((c.input == kBandwidthInput) != (v->stage == transfers::Stage::Bandwidth)) return true;
+    const transfers::Stage stage = c.input == kBandwidthInput ? transfers::Stage::Bandwidth
+                                   : c.input == kDisplayInput ? transfers::Stage::Display
+                                                              : transfers::Stage::Overlap;
+    if (v->stage != stage) return true;
     return managed(*v);  // timed alone in finish (the move back to the host left out)
   };
   spec.probe = [st](const BenchCase& c, const BenchJob& job) -> Probe {
     const Variant* v = transfers::find_variant(job.variant);
     if (!v) return probe_unavailable("no rung " + job.variant);
+    if (v->stage == transfers::Stage::Display) {
+      if (v->backend == Backend::Cuda && !st->gpu) return probe_unavailable("no CUDA device");
+      if (!st->gl_tried) {
+        st->gl_tried = true;
+        platform::HeadlessOptions ho;
+        ho.width = ho.height = 64;  // the frames are textures of their own; the framebuffer is unused
+#if defined(GPULAB_HAVE_CUDA)
+        if (st->gpu) cudaGetDevice(&ho.cuda_device);
+#endif
+        st->gl = platform::create_headless(ho, &st->gl_why);
+        st->interop_why = "no CUDA device";
+        if (st->gl && st->gpu) {
+          if (st->gl->info().software) {
+            st->interop_why = "the GL context is a software renderer (" + st->gl->info().gl_renderer + ")";
+          } else {
+#if defined(GPULAB_HAVE_CUDA)
+            int dev = -1, want = -1;
+            cudaGetDevice(&want);
+            st->interop = cuda::gl_context_on_cuda_device(&dev) && dev == want;
+            if (!st->interop) st->interop_why = "the EGL context is not on the CUDA device in use";
+#endif
+          }
+        }
+      }
+      if (!st->gl) return probe_unavailable("no GL context for the display rows: " + st->gl_why);
+      auto d = std::make_shared<FrameDisplay>(st->gpu ? st->stream->get() : nullptr, bool(st->gpu),
+                                              st->interop, st->interop_why);
+      Probe p =
+          make_display_probe(*v, d, {int(c.width), int(c.height)}, st->gpu ? st->stream->get() : nullptr);
+      if (p.unavailable.empty()) p.device = st->gpu ? std::string(st->gpu->device_name()) : "CPU";
+      return p;
+    }
     std::shared_ptr<transfers::Engine> e = v->backend == Backend::Cuda ? st->gpu : st->cpu;
     if (!e) return probe_unavailable("no CUDA device");
     if (std::string why = e->why_unavailable(*v); !why.empty()) return probe_unavailable(why);
@@ -214,14 +284,83 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
         add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, e.what());
       }
     }
+    // What pinning itself costs, at the bandwidth size.
+    try {
+      const transfers::PinningCost pc = st->gpu->measure_pinning(st->bytes, std::max(3, o.bench_repeats));
+      add_row("bandwidth", "pin-cudaMallocHost", kPinningInput, pc.malloc_host_ms, double(st->bytes));
+      add_row("bandwidth", "pin-cudaHostRegister", kPinningInput, pc.register_ms, double(st->bytes));
+      char line[320];
+      std::snprintf(
+          line, sizeof line,
+          "pinning %s (host clock, median): cudaMallocHost %.1f ms (cudaFreeHost %.1f ms), "
+          "cudaHostRegister of a touched buffer %.1f ms (cudaHostUnregister %.1f ms): pin once, reuse",
+          transfers::format_bytes(st->bytes).c_str(), pc.malloc_host_ms, pc.free_host_ms, pc.register_ms,
+          pc.unregister_ms);
+      suite.notes.push_back(line);
+    } catch (const std::exception& e) {
+      add_row("bandwidth", "pin-cudaMallocHost", kPinningInput, 0, 0, e.what());
+    }
+    // The display kernel alone at each frame size (CUDA events): the floor of every GPU path.
+    for (const transfers::FrameSize& f : st->frames) {
+      const std::string fs = std::to_string(f.width) + "x" + std::to_string(f.height);
+      BenchRow r;
+      r.demo = "transfers";
+      r.stage = "display";
+      r.variant = "frame-kernel";
+      r.block = "32x8";
+      r.device = std::string(st->gpu->device_name());
+      r.size = fs;
+      r.width = f.width;
+      r.height = f.height;
+      r.input = kDisplayInput;
+      r.item_unit = "pixels";
+      try {
+        BenchTiming t;
+        t.steps = 1;
+        t.repeats = std::max(5, o.bench_repeats);
+        t.ms_median = t.ms_min = t.ms_max =
+            transfers::time_frame_kernel(f.width, f.height, t.repeats, st->stream->get());
+        const double px = double(f.width) * double(f.height);
+        bench_fill(r, t, px, 4 * px, 0, suite, true);
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      suite.rows.push_back(r);
+      const BenchRow* rt = nullptr;
+      const BenchRow* io = nullptr;
+      for (const BenchRow& x : suite.rows)
+        if (x.input == kDisplayInput && x.size == fs && x.error.empty()) {
+          if (x.variant == "display-host-copy") rt = &x;
+          if (x.variant == "display-interop") io = &x;
+        }
+      if (rt && io) {
+        char line[240];
+        std::snprintf(line, sizeof line,
+                      "display %s: interop %.3f ms a frame, the round trip through the host %.3f ms (%.1fx)",
+                      fs.c_str(), io->ms_median, rt->ms_median, rt->ms_median / io->ms_median);
+        suite.notes.push_back(line);
+      }
+    }
     // The pipeline's phases alone, the bound and the serial sum.
     try {
       const transfers::PipelineBounds b = st->gpu->measure_bounds(st->pipeline, std::max(3, o.bench_repeats));
       add_row("overlap", "bound-h2d", overlap_input, b.h2d_ms, double(st->bytes));
       add_row("overlap", "bound-kernel", overlap_input, b.kernel_ms, 2.0 * double(st->bytes));
       add_row("overlap", "bound-d2h", overlap_input, b.d2h_ms, double(st->bytes));
+      add_row("overlap", "bound-duplex", overlap_input, b.duplex_ms, 2.0 * double(st->bytes));
       add_row("overlap", "bound", overlap_input, b.bound_ms(), 2.0 * double(st->bytes));
       add_row("overlap", "serial-sum", overlap_input, b.sum_ms(), 2.0 * double(st->bytes));
+      if (b.duplex_ms > 0 && b.h2d_ms > 0 && b.d2h_ms > 0) {
+        char line[320];
+        std::snprintf(
+            line, sizeof line,
+            "both directions at once: %.3f ms for H2D + D2H of %s (alone %.3f and %.3f ms): %.2fx the "
+            "slower alone; a balanced pipeline copies both ways at once, so max(kernel, duplex) = %.3f ms "
+            "is its floor",
+            b.duplex_ms, transfers::format_bytes(st->bytes).c_str(), b.h2d_ms, b.d2h_ms,
+            b.duplex_ms / std::max(b.h2d_ms, b.d2h_ms), std::max(b.kernel_ms, b.duplex_ms));
+        suite.notes.push_back(line);
+      }
     } catch (const std::exception& e) {
       add_row("overlap", "bound", overlap_input, 0, 0, e.what());
     }

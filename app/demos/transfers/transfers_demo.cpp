@@ -30,10 +30,21 @@ using transfers::Variant;
 
 namespace {
 constexpr uint32_t kSeed = 1;
-constexpr std::string_view kGpuDefaults[2] = {"h2d-pinned", "streams-n"};
-constexpr std::string_view kCpuDefaults[2] = {"host-pageable", "pipeline-cpu"};
+constexpr std::string_view kGpuDefaults[3] = {"h2d-pinned", "streams-n", "display-interop"};
+constexpr std::string_view kCpuDefaults[3] = {"host-pageable", "pipeline-cpu", "display-cpu"};
+constexpr std::string_view kStageIds[3] = {"bandwidth", "overlap", "display"};
+constexpr std::string_view kStageTitles[3] = {"bandwidth ladder", "overlap (chunks over streams)",
+                                              "display (a frame into the GL texture)"};
 transfers::Stage stage_of(size_t s) {
-  return s == kBandwidthStage ? transfers::Stage::Bandwidth : transfers::Stage::Overlap;
+  return s == kBandwidthStage ? transfers::Stage::Bandwidth
+         : s == kOverlapStage ? transfers::Stage::Overlap
+                              : transfers::Stage::Display;
+}
+size_t stage_index(size_t focus) { return focus <= kDisplayStage ? focus : kBandwidthStage; }
+// The frame sizes the display stage is timed at (the panel's button, the bench).
+constexpr transfers::FrameSize kFrameSizes[2] = {{1920, 1080}, {3840, 2160}};
+std::string size_label(transfers::FrameSize s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height);
 }
 }  // namespace
 
@@ -56,7 +67,12 @@ void TransfersParams::add_options(CLI::App& cli) {
   g->add_option("--intensity", intensity, "overlap: rounds of the kernel's mix a word (default 64)")
       ->type_name("N")
       ->check(whole_number(transfers::kMinIntensity, transfers::kMaxIntensity));
-  g->add_option("--save-csv", save_csv, "batch: the sweep's GB/s (bandwidth) or the spans (overlap) as CSV")
+  g->add_option("--frame-size", frame_size,
+                "display: the frame the kernel writes into the GL texture, WxH (default 1920x1080)")
+      ->type_name("WxH");
+  g->add_option("--save-csv", save_csv,
+                "batch: the sweep's GB/s (bandwidth), the spans (overlap) or each display path's ms a frame "
+                "(display) as CSV")
       ->type_name(kOutputPath);
   g->add_option("--save-timeline", save_timeline,
                 "batch: the overlap pick's timeline as a 1920x1080 PNG slide")
@@ -66,7 +82,7 @@ void TransfersParams::add_options(CLI::App& cli) {
 bool TransfersParams::same_input(const DemoParams& other) const {
   const auto& o = dynamic_cast<const TransfersParams&>(other);
   return bytes == o.bytes && sweep == o.sweep && streams == o.streams && chunks == o.chunks &&
-         intensity == o.intensity;
+         intensity == o.intensity && frame_size == o.frame_size;
 }
 
 std::vector<std::string> TransfersParams::given() const {
@@ -76,6 +92,7 @@ std::vector<std::string> TransfersParams::given() const {
   if (streams) out.push_back("--streams " + std::to_string(streams));
   if (chunks) out.push_back("--chunks " + std::to_string(chunks));
   if (intensity) out.push_back("--intensity " + std::to_string(intensity));
+  if (!frame_size.empty()) out.push_back("--frame-size " + frame_size);
   return out;
 }
 
@@ -88,12 +105,10 @@ TransfersDemo::~TransfersDemo() = default;
 const StageTables& TransfersDemo::stage_tables() const {
   static const StageTables tables = [] {
     StageTables t;
-    for (size_t s : {kBandwidthStage, kOverlapStage})
+    for (size_t s : {kBandwidthStage, kOverlapStage, kDisplayStage})
       t.stages.push_back(make_stage_table(
-          s == kBandwidthStage ? "bandwidth" : "overlap",
-          s == kBandwidthStage ? "bandwidth ladder" : "overlap (chunks over streams)",
-          transfers::variants_of(stage_of(s)), [](const Variant& v) { return v.backend == Backend::Cuda; },
-          kGpuDefaults[s], kCpuDefaults[s]));
+          kStageIds[s], kStageTitles[s], transfers::variants_of(stage_of(s)),
+          [](const Variant& v) { return v.backend == Backend::Cuda; }, kGpuDefaults[s], kCpuDefaults[s]));
     return t;
   }();
   return tables;
@@ -112,19 +127,24 @@ std::string TransfersDemo::why_unavailable(size_t stage, int vi) const {
   if (std::string why = gpu_variant_unavailable(v.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
       !why.empty())
     return why;
-  if (v.backend == Backend::Cuda && gpu_) return gpu_->why_unavailable(v);
+  if (v.backend == Backend::Cuda && gpu_ && v.stage != transfers::Stage::Display)
+    return gpu_->why_unavailable(v);
   return {};
 }
 
 std::string TransfersDemo::inactive_reason(size_t stage) const {
   if (stage == stage_) return {};
-  return stage_ == kBandwidthStage
-             ? "the bandwidth ladder is shown (choosing an overlap rung shows the timeline)"
-             : "the timeline is shown (choosing a bandwidth rung shows the ladder)";
+  const char* shown = stage_ == kBandwidthStage ? "the bandwidth ladder is shown"
+                      : stage_ == kOverlapStage ? "the timeline is shown"
+                                                : "the display paths are shown";
+  const char* choose = stage == kBandwidthStage ? "choosing a bandwidth rung shows the ladder"
+                       : stage == kOverlapStage ? "choosing an overlap rung shows the timeline"
+                                                : "choosing a display rung shows the frame and its paths";
+  return std::string(shown) + " (" + choose + ")";
 }
 
 bool TransfersDemo::picks_changed(const Picks&, std::string* why) {
-  if (setup().focus) stage_ = *setup().focus == kBandwidthStage ? kBandwidthStage : kOverlapStage;
+  if (setup().focus) stage_ = stage_index(*setup().focus);
   verify_result_.clear();
   last_error_.clear();
   if (ctx_) {
@@ -152,6 +172,10 @@ std::string TransfersDemo::configure_params() {
   transfers::Sweep sweep{uint64_t(4) << 10, uint64_t(256) << 20};
   if (!p.sweep.empty())
     if (std::string bad = transfers::parse_sweep(p.sweep, &sweep); !bad.empty()) return bad;
+  transfers::FrameSize frame;
+  if (!p.frame_size.empty())
+    if (std::string bad = transfers::parse_frame_size(p.frame_size, &frame); !bad.empty())
+      return "--frame-size: " + bad;
   transfers::PipelineConfig c;
   c.bytes = bytes;
   c.streams = p.streams ? p.streams : 4;
@@ -162,6 +186,7 @@ std::string TransfersDemo::configure_params() {
   bytes_ = bytes;
   sweep_ = sweep;
   pipeline_ = c;
+  frame_size_ = frame;
   return {};
 }
 
@@ -177,13 +202,20 @@ std::string TransfersDemo::configure(const Options& o) {
   if (std::string bad = configure_params(); !bad.empty()) return bad;
   // The stage: the variant picked last, else what the options belong to.
   const bool overlap_options = p.streams || p.chunks || p.intensity || !p.save_timeline.empty();
-  size_t stage = setup().focus      ? (*setup().focus == kBandwidthStage ? kBandwidthStage : kOverlapStage)
-                 : overlap_options  ? kOverlapStage
-                 : !p.sweep.empty() ? kBandwidthStage
-                                    : stage_;
-  if (stage == kBandwidthStage && !p.save_timeline.empty())
-    return "--save-timeline draws the overlap stage, but --variant " +
-           std::string(variant(kBandwidthStage).id) + " is a bandwidth rung";
+  size_t stage = setup().focus           ? stage_index(*setup().focus)
+                 : overlap_options       ? kOverlapStage
+                 : !p.sweep.empty()      ? kBandwidthStage
+                 : !p.frame_size.empty() ? kDisplayStage
+                                         : stage_;
+  if (stage != kOverlapStage && !p.save_timeline.empty())
+    return "--save-timeline draws the overlap stage, but --variant " + std::string(variant(stage).id) +
+           " is a " + std::string(kStageIds[stage]) + " rung";
+  if (stage != kDisplayStage && !p.frame_size.empty())
+    return "--frame-size belongs to the display stage, but --variant " + std::string(variant(stage).id) +
+           " is a " + std::string(kStageIds[stage]) + " rung";
+  if (stage == kDisplayStage && !p.sweep.empty())
+    return "--sweep belongs to the bandwidth stage, but --variant " + std::string(variant(stage).id) +
+           " is a display rung";
   if (stage == kOverlapStage && !p.sweep.empty())
     return "--sweep belongs to the bandwidth stage, but the overlap stage was asked for (--streams, "
            "--chunks, "
@@ -197,6 +229,12 @@ std::string TransfersDemo::configure(const Options& o) {
 
 void TransfersDemo::attach(Context& ctx) {
   ctx_ = &ctx;
+  gl_thread_ = std::this_thread::get_id();
+  display_.reset();
+  display_chart_ = {};
+  frame_ms_.clear();
+  frame_rung_.clear();
+  kernel_key_.clear();
   std::string failure;
   gpu_ = start_cuda_engine(
       ctx, [this](Stream s) { return transfers::make_cuda_engine(s, faults_); }, &failure);
@@ -209,6 +247,7 @@ void TransfersDemo::attach(Context& ctx) {
 }
 
 void TransfersDemo::detach() {
+  display_.reset();  // its registrations and GL objects, while the context is current
   gpu_.reset();
   ctx_ = nullptr;
 }
@@ -275,6 +314,53 @@ transfers_view::TimelineLayout TransfersDemo::run_timeline(std::string* error) {
   return t;
 }
 
+FrameDisplay& TransfersDemo::display() {
+  if (!display_) {
+    const bool cuda = ctx_ && ctx_->cuda;
+    display_ = std::make_unique<FrameDisplay>(cuda ? ctx_->stream : nullptr, cuda, cuda && ctx_->interop,
+                                              ctx_ ? ctx_->interop_unavailable_reason() : "not attached");
+  }
+  return *display_;
+}
+
+double TransfersDemo::run_display_frame(const Variant& v, transfers::FrameSize size, uint32_t n,
+                                        std::string* error) {
+  if (!ctx_) {
+    *error = std::string(v.id) + ": the demo is not attached (no GL context)";
+    return 0;
+  }
+  if (std::string why = gpu_variant_unavailable(v.backend == Backend::Cuda, ctx_->cuda, ctx_); !why.empty()) {
+    *error = std::string(v.id) + ": " + why;
+    return 0;
+  }
+  try {
+    return display().run(v, size, n);
+  } catch (const std::exception& ex) {
+    *error = std::string(v.id) + " at " + size_label(size) + ": " + ex.what();
+    return 0;
+  }
+}
+
+void TransfersDemo::time_display_paths(int frames) {
+  std::vector<transfers::FrameSize> sizes(std::begin(kFrameSizes), std::end(kFrameSizes));
+  if (std::find(sizes.begin(), sizes.end(), frame_size_) == sizes.end())
+    sizes.insert(sizes.begin(), frame_size_);
+  for (transfers::FrameSize size : sizes)
+    for (const Variant* v : transfers::variants_of(transfers::Stage::Display)) {
+      std::vector<double> ms;
+      std::string err;
+      for (int f = 0; f < std::max(1, frames) && err.empty(); ++f) {
+        const double t = run_display_frame(*v, size, frame_n_++, &err);
+        if (err.empty() && f > 0) ms.push_back(t);  // the first frame makes the buffers
+      }
+      if (!err.empty() || ms.empty()) continue;  // listed with its reason in the panel
+      std::sort(ms.begin(), ms.end());
+      transfers_view::record_frame_time(display_chart_, std::string(v->id), size.width, size.height,
+                                        ms[ms.size() / 2]);
+    }
+  frame_rung_.clear();  // the live rung's frames start again at the frame size
+}
+
 void TransfersDemo::compute(Frame& frame) {
   if (!ctx_) return;
   const bool run = frame.playing || frame.step_once || frame.reset;
@@ -283,14 +369,14 @@ void TransfersDemo::compute(Frame& frame) {
   std::string err;
   if (stage_ == kBandwidthStage) {
     const Variant& v = variant(kBandwidthStage);
-    last_gbps_ = measure_gbps(v, bytes_, 1, &err);
-    // One more point of this rung's curve a frame.
     if (sweep_rung_ != v.id || frame.reset) {
       sweep_rung_ = std::string(v.id);
       sweep_next_ = 0;
     }
+    // One more point of this rung's curve a frame (while the curve is not done), then the transfer at
+    // --bytes, once: the last one measured, so that its buffers stay for the next frame.
     const std::vector<uint64_t> sizes = transfers::sweep_sizes(sweep_);
-    if (err.empty() && sweep_next_ < sizes.size()) {
+    if (sweep_next_ < sizes.size()) {
       const uint64_t b = sizes[sweep_next_++];
       std::string e2;
       const double g = measure_gbps(v, b, b < (uint64_t(1) << 24) ? 5 : 1, &e2);
@@ -299,29 +385,81 @@ void TransfersDemo::compute(Frame& frame) {
       if (it == chart_.curves.end()) it = chart_.curves.insert(chart_.curves.end(), {std::string(v.id), {}});
       if (sweep_next_ == 1) it->points.clear();
       if (e2.empty()) it->points.push_back({b, g});
-      // The transfer at --bytes is the last one measured, so that its buffers stay for the next frame.
-      measure_gbps(v, bytes_, 1, &e2);
     }
-  } else {
+    last_gbps_ = measure_gbps(v, bytes_, 1, &err);
+  } else if (stage_ == kOverlapStage) {
     transfers_view::TimelineLayout t = run_timeline(&err);
     if (err.empty()) timeline_ = std::move(t);
+  } else {
+    const Variant& v = variant(kDisplayStage);
+    const std::string key = std::string(v.id) + "@" + size_label(frame_size_);
+    if (key != frame_rung_ || frame.reset) {
+      frame_rung_ = key;
+      frame_ms_.clear();
+    }
+    const double ms = run_display_frame(v, frame_size_, frame_n_++, &err);
+    if (err.empty()) {
+      last_ms_ = ms;
+      frame_ms_.push_back(ms);
+      if (frame_ms_.size() > 31) frame_ms_.erase(frame_ms_.begin());
+      std::vector<double> sorted = frame_ms_;
+      std::sort(sorted.begin(), sorted.end());
+      if (sorted.size() >= 3)  // past the first frames, which make the buffers
+        transfers_view::record_frame_time(display_chart_, std::string(v.id), frame_size_.width,
+                                          frame_size_.height, sorted[sorted.size() / 2]);
+      // The kernel alone at this size, once (CUDA events): the floor every GPU path pays.
+      const std::string kkey = size_label(frame_size_);
+      if (ctx_->cuda && kernel_key_ != kkey) {
+        kernel_key_ = kkey;
+        try {
+          kernel_ms_ = transfers::time_frame_kernel(frame_size_.width, frame_size_.height, 5, ctx_->stream);
+        } catch (const std::exception&) {
+          kernel_ms_ = 0;
+        }
+      }
+    }
   }
   if (!err.empty() && err != last_error_) notify(err);
   last_error_ = err;
   last_runs_ = err.empty() ? 1 : 0;
-  // The step's time in the timings (the HUD's and the panel's read-out): one transfer of --bytes, or
-  // one pass of the pipeline.
+  // The step's time in the timings (the HUD's and the panel's read-out): one transfer of --bytes, one
+  // pass of the pipeline, or one frame into the texture.
   if (err.empty() && ctx_->timings) {
     const double ms = stage_ == kBandwidthStage ? (last_gbps_ > 0 ? double(bytes_) / (last_gbps_ * 1e6) : 0.0)
-                                                : timeline_.total_ms;
+                      : stage_ == kOverlapStage ? timeline_.total_ms
+                                                : last_ms_;
     if (ms > 0) ctx_->timings->cpu(TimingKey{pick(stage_)}, kStepSection, ms);
   }
 }
 
+std::string TransfersDemo::time_pinning(uint64_t bytes) {
+  pinning_error_.clear();
+  if (!gpu_) return pinning_error_ = "pinning for the GPU: " + cuda_unavailable_reason(ctx_);
+  try {
+    pinning_ = gpu_->measure_pinning(bytes, 3);
+  } catch (const std::exception& ex) {
+    pinning_error_ = std::string("pinning ") + transfers::format_bytes(bytes) + ": " + ex.what();
+  }
+  return pinning_error_;
+}
+
 std::string TransfersDemo::verify() {
   const Variant& v = variant(stage_);
-  transfers::Engine* e = engine_for(v);
   verify_ok_ = false;
+  if (stage_ == kDisplayStage) {
+    std::string err;
+    const uint32_t n = frame_n_++;
+    run_display_frame(v, frame_size_, n, &err);
+    if (!err.empty()) return verify_result_ = err;
+    const std::string bad =
+        transfers::verify_frame(display().read_back(), frame_size_.width, frame_size_.height, n);
+    verify_ok_ = bad.empty();
+    return verify_result_ = verify_ok_
+                                ? std::string(v.id) + ": the texture holds the CPU's frame, every pixel (" +
+                                      size_label(frame_size_) + ")"
+                                : std::string(v.id) + ": " + bad;
+  }
+  transfers::Engine* e = engine_for(v);
   if (!e) return verify_result_ = cuda_unavailable_reason(ctx_);
   try {
     if (stage_ == kBandwidthStage) {
@@ -349,10 +487,11 @@ std::string TransfersDemo::verify() {
 // Probes: a fresh engine each (a probe owns its buffers), on a copy of the settings.
 
 Probe TransfersDemo::probe(const Picks& picks, size_t stage) {
-  if (stage > kOverlapStage) return probe_unavailable("the transfers demo's stages are measured one by one");
+  if (stage > kDisplayStage) return probe_unavailable("the transfers demo's stages are measured one by one");
   const Variant& v = *transfers::variants_of(stage_of(stage))[size_t(picks.at(stage).variant)];
   if (std::string why = why_unavailable(stage, picks[stage].variant); !why.empty())
     return probe_unavailable(why);
+  if (stage == kDisplayStage) return display_probe(v);
   std::shared_ptr<transfers::Engine> e;
   try {
     e = v.backend == Backend::Cuda
@@ -404,6 +543,51 @@ Probe TransfersDemo::probe(const Picks& picks, size_t stage) {
   return p;
 }
 
+Probe TransfersDemo::display_probe(const Variant& v) {
+  if (!ctx_ || !ctx_->platform)
+    return probe_unavailable("a display rung needs the app's GL context (gpulab bench makes its own)");
+  if (std::this_thread::get_id() != gl_thread_)
+    return probe_unavailable(
+        "a display rung runs GL on the thread that owns the context, not the ladder's worker: the panel's "
+        "'time every path', `gpulab ladder --demo transfers --variant " +
+        std::string(v.id) + "` and `gpulab bench --demo transfers` measure it");
+  const bool cuda = ctx_->cuda;
+  auto d = std::make_shared<FrameDisplay>(cuda ? ctx_->stream : nullptr, cuda, cuda && ctx_->interop,
+                                          ctx_->interop_unavailable_reason());
+  return make_display_probe(v, d, frame_size_, cuda ? ctx_->stream : nullptr);
+}
+
+Probe make_display_probe(const Variant& v, std::shared_ptr<FrameDisplay> d, transfers::FrameSize size,
+                         Stream stream) {
+  if (std::string why = d->why_unavailable(v, size); !why.empty()) return probe_unavailable(why);
+  Probe p;
+  p.gpu = false;  // the host clock until the texture is ready: the same clock for every path
+  p.stream = stream;
+  p.device = v.backend == Backend::Cuda ? "GPU" : "CPU";
+  p.state = d;
+  const double pixels = double(size.width) * double(size.height);
+  p.items_per_step = pixels;
+  p.item_unit = "pixels";
+  p.bytes_per_step = 4 * pixels;  // the frame, written once
+  p.size = size_label(size);
+  p.width = size.width;
+  p.height = size.height;
+  FrameDisplay* raw = d.get();
+  const Variant* pv = &v;
+  auto n = std::make_shared<uint32_t>(0);
+  p.run = [raw, pv, size, n](int steps) {
+    for (int i = 0; i < steps; ++i) raw->run(*pv, size, (*n)++);
+  };
+  p.verify = [raw, pv, size, n]() {
+    const uint32_t k = (*n)++;
+    raw->run(*pv, size, k);
+    return transfers::verify_frame(raw->read_back(), size.width, size.height, k);
+  };
+  p.note =
+      "ms a frame: the host clock from the fill until the texture is ready (CUDA synchronised, glFinish)";
+  return p;
+}
+
 std::vector<KernelInfo> TransfersDemo::kernels() const {
   const Variant& v = variant(stage_);
   if (v.backend == Backend::Cuda && gpu_) return gpu_->kernels(v);
@@ -415,6 +599,13 @@ std::vector<Throughput> TransfersDemo::throughput() const {
   Throughput t;
   t.timed = {pick(stage_)};
   t.steps = last_runs_;
+  if (stage_ == kDisplayStage) {
+    t.label = "frame (into the texture)";
+    t.items_per_step = double(frame_size_.width) * double(frame_size_.height);
+    t.item_unit = "pixels";
+    t.bytes_per_step = 4 * t.items_per_step;
+    return {t};
+  }
   t.label = stage_ == kBandwidthStage ? "transfer (per copy)" : "pipeline (per pass)";
   t.items_per_step = stage_ == kBandwidthStage ? double(bytes_) : 2.0 * double(pipeline_.bytes);
   t.item_unit = "bytes over the bus";
@@ -432,6 +623,38 @@ bool TransfersDemo::batch_requested() const {
 
 std::string TransfersDemo::run_batch(const Options& options) {
   const TransfersParams& p = params<TransfersParams>();
+  if (stage_ == kDisplayStage) {
+    // Every display rung (or --variant's) at --frame-size, 30 frames each: the median a frame.
+    std::string csv = "rung,width,height,ms_per_frame,path\n";
+    int measured = 0;
+    for (const Variant* v : transfers::variants_of(transfers::Stage::Display)) {
+      if (setup().focus && *setup().focus == kDisplayStage && v != &variant(kDisplayStage)) continue;
+      std::vector<double> ms;
+      std::string err;
+      for (int f = 0; f < 31 && err.empty(); ++f) {
+        const double t = run_display_frame(*v, frame_size_, frame_n_++, &err);
+        if (err.empty() && f > 0) ms.push_back(t);
+      }
+      if (!err.empty()) {
+        std::fprintf(stderr, "%s\n", text::escape(err).c_str());
+        continue;
+      }
+      std::sort(ms.begin(), ms.end());
+      const double med = ms[ms.size() / 2];
+      std::printf("%-20s %10s  %8.3f ms a frame  (%s)\n", std::string(v->id).c_str(),
+                  size_label(frame_size_).c_str(), med, display().path_description().c_str());
+      char line[512];
+      std::snprintf(line, sizeof line, "%s,%d,%d,%.6g,\"%s\"\n", std::string(v->id).c_str(),
+                    frame_size_.width, frame_size_.height, med, display().path_description().c_str());
+      csv += line;
+      ++measured;
+    }
+    if (!p.save_csv.empty()) {
+      if (std::string bad = files::write_regular_file(p.save_csv, csv); !bad.empty()) return bad;
+      std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
+    }
+    return measured ? "" : "no display rung could run here";
+  }
   if (stage_ == kOverlapStage) {
     std::string err;
     const transfers_view::TimelineLayout t = run_timeline(&err);

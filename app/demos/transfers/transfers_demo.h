@@ -1,21 +1,26 @@
 #pragma once
 // Host side of the transfers demo (the runtime-API lectures: page-locked memory, asynchronous copies,
-// streams, events, concurrent kernels, unified memory). Two stages, one shown at a time (the one
+// streams, events, concurrent kernels, unified memory). Three stages, one shown at a time (the one
 // picked last, like the matrix demo's op):
 //   bandwidth: a rung (pageable, registered, pinned, write-combined, mapped zero-copy, managed by
 //     faults or by prefetch, D2H, D2D; the host's own memcpy as the CPU's yardstick) moving --bytes,
 //     and its curve over the --sweep sizes, log-log, against the PCIe line rate read from sysfs;
 //   overlap: a pipeline of --chunks chunks over --streams streams (H2D -> the demo's own kernel of
 //     --intensity rounds a word -> D2H), its timeline drawn live from events around every chunk's ops
-//     against the bound max(H2D, kernel, D2H) and the serial sum.
+//     against the bound max(H2D, kernel, D2H) and the serial sum;
+//   display: a kernel's frame of --frame-size pixels into the GL texture the view shows, by the CPU, by
+//     the round trip through the host, through a mapped PBO, or through the mapped texture itself
+//     (gpulab's own design), each frame timed until the texture is ready (transfers_display.h).
 // Batch: --sweep A..B --save-csv OUT.csv (every bandwidth rung that runs here, or --variant's), and
 // --save-timeline OUT.png (the overlap pick's timeline as a slide; --save-csv then writes its spans).
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/transfers/transfers_display.h"
 #include "demos/transfers/transfers_view.h"
 #include "transfers/transfers.h"
 
@@ -25,6 +30,7 @@ namespace gpulab {
 struct TransfersParams final : DemoParams {
   std::string bytes;                           // --bytes SIZE ("": 64 MiB)
   std::string sweep;                           // --sweep LO..HI ("": 4KiB..256MiB in the window)
+  std::string frame_size;                      // --frame-size WxH ("": 1920x1080)
   int streams = 0, chunks = 0, intensity = 0;  // 0: not given (4 streams, 16 chunks, 64 rounds)
   std::string save_csv, save_timeline;
 
@@ -34,8 +40,13 @@ struct TransfersParams final : DemoParams {
   std::vector<std::string> given() const override;
 };
 
-// The stage of each table: 0 bandwidth, 1 overlap.
-inline constexpr size_t kBandwidthStage = 0, kOverlapStage = 1;
+// The stage of each table: 0 bandwidth, 1 overlap, 2 display.
+inline constexpr size_t kBandwidthStage = 0, kOverlapStage = 1, kDisplayStage = 2;
+
+// A probe of display rung `v` on `display` at `size` (the window's ladder and the bench make theirs):
+// one step is one frame, on the host clock until the texture is ready; verify reads the texture back.
+Probe make_display_probe(const transfers::Variant& v, std::shared_ptr<FrameDisplay> display,
+                         transfers::FrameSize size, Stream stream);
 
 class TransfersDemo final : public Demo {
  public:
@@ -81,6 +92,21 @@ class TransfersDemo final : public Demo {
   double measure_gbps(const transfers::Variant& v, uint64_t bytes, int repeats, std::string* error);
   std::string verify();
   double line_rate_gbps() const { return line_rate_; }
+  transfers::FrameSize frame_size() const { return frame_size_; }
+  // The display stage: frame n of rung v at `size` into the view's texture (GL context current);
+  // milliseconds until the texture was ready; *error set when it cannot run.
+  double run_display_frame(const transfers::Variant& v, transfers::FrameSize size, uint32_t n,
+                           std::string* error);
+  // Every display rung that runs here, `frames` frames each at 1920x1080 and 3840x2160 (and
+  // --frame-size), into the chart (the panel's button): the median of each.
+  void time_display_paths(int frames);
+  const transfers_view::DisplayChart& display_chart() const { return display_chart_; }
+  const FrameDisplay* frame_display() const { return display_.get(); }
+  // The cost of pinning `bytes` (the panel's button, shown in the panel and on the chart); "" or why not.
+  std::string time_pinning(uint64_t bytes);
+  const std::optional<transfers::PinningCost>& pinning() const { return pinning_; }
+  // Tests: the CPU engine the demo runs its host rungs on (e.g. one that counts transfers).
+  void set_cpu_engine_for_tests(std::unique_ptr<transfers::Engine> e) { cpu_ = std::move(e); }
 
  private:
   transfers::Engine* engine_for(const transfers::Variant& v) const;
@@ -88,6 +114,9 @@ class TransfersDemo final : public Demo {
   void notify(std::string line) const;
   void ui_bandwidth(float w);
   void ui_overlap(float w);
+  void ui_display(float w);
+  FrameDisplay& display();
+  Probe display_probe(const transfers::Variant& v);
   void draw_view(const Frame& frame);
 
   Context* ctx_ = nullptr;
@@ -100,6 +129,7 @@ class TransfersDemo final : public Demo {
   double line_rate_ = 0;
   std::string line_rate_why_;
   std::string save_image_;
+  transfers::FrameSize frame_size_;
 
   // Live state.
   double last_gbps_ = 0, last_ms_ = 0;
@@ -114,6 +144,18 @@ class TransfersDemo final : public Demo {
   std::string verify_result_;
   bool verify_ok_ = false;
   int last_runs_ = 0;
+  // Display.
+  std::unique_ptr<FrameDisplay> display_;  // made on first use, with the GL context current
+  transfers_view::DisplayChart display_chart_;
+  std::vector<double> frame_ms_;  // the current rung's last frames (the chart shows their median)
+  std::string frame_rung_;        // whose frames they are, at which size
+  uint32_t frame_n_ = 0;
+  double kernel_ms_ = 0;  // the kernel alone at the current size (CUDA events)
+  std::string kernel_key_;
+  std::thread::id gl_thread_;  // the thread that attached: the one the GL context is current on
+  // Pinning.
+  std::optional<transfers::PinningCost> pinning_;
+  std::string pinning_error_;
 };
 
 }  // namespace gpulab

@@ -47,7 +47,10 @@ std::string TransfersDemo::caption() const {
   if (!bound()) return "Transfers and streams";
   const transfers::Variant& v = variant(stage_);
   char buf[256];
-  if (stage_ == kBandwidthStage)
+  if (stage_ == kDisplayStage)
+    std::snprintf(buf, sizeof buf, "Transfers | %s | %dx%d frame | %.2f ms a frame",
+                  std::string(v.id).c_str(), frame_size_.width, frame_size_.height, last_ms_);
+  else if (stage_ == kBandwidthStage)
     std::snprintf(
         buf, sizeof buf, "Transfers | %s | %s | %.2f GB/s%s", std::string(v.id).c_str(),
         transfers::format_bytes(bytes_).c_str(), last_gbps_,
@@ -68,12 +71,45 @@ void TransfersDemo::draw_view(const Frame& frame) {
   const float m = 20.0f * frame.ui_scale;
   const transfers_view::Rect view{float(area.x) / sx + m, float(area.y) / sy + m,
                                   float(area.x + area.w) / sx - m, float(area.y + area.h) / sy - m};
-  ImPainter p(ImGui::GetBackgroundDrawList());
-  if (stage_ == kBandwidthStage) {
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  ImPainter p(dl);
+  if (stage_ == kDisplayStage) {
+    // The frame the rung wrote, fitted into the upper part; the paths' times below it.
+    const float split = view.y0 + view.h() * 0.58f;
+    if (display_ && display_->texture()) {
+      const gl::Texture2D& t = display_->texture();
+      const float room_w = view.w(), room_h = split - view.y0 - ImGui::GetFontSize() * 1.5f;
+      const float scale = std::min(room_w / float(t.width()), room_h / float(t.height()));
+      const float w = float(t.width()) * scale, h = float(t.height()) * scale;
+      const float x0 = view.x0 + (room_w - w) / 2, y0 = view.y0;
+      dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.id())), {x0, y0}, {x0 + w, y0 + h});
+      p.text(view.x0, y0 + h + 4, display_->path_description(), 0xFF909090);
+    }
+    transfers_view::DisplayChart c = display_chart_;
+    c.title = "ms a frame until the texture is ready (" + std::string(variant(kDisplayStage).id) +
+              " live; the panel's button times every path)";
+    if (kernel_ms_ > 0) {
+      char note[160];
+      std::snprintf(note, sizeof note,
+                    "the kernel alone at %dx%d: %.3f ms (CUDA events): the floor of every GPU path",
+                    frame_size_.width, frame_size_.height, kernel_ms_);
+      c.note = note;
+    }
+    transfers_view::draw_display_bars(p, c, {view.x0, split, view.x1, view.y1});
+  } else if (stage_ == kBandwidthStage) {
     transfers_view::BandwidthChart c = chart_;
     c.title =
         "bandwidth: " + std::string(variant(kBandwidthStage).id) + " (curves of the rungs measured so far)";
     if (line_rate_ <= 0 && !line_rate_why_.empty()) c.note = "line rate unknown: " + line_rate_why_;
+    if (pinning_) {
+      char note[240];
+      std::snprintf(note, sizeof note,
+                    "the cost of pinning %s: cudaMallocHost %.1f ms, cudaHostRegister %.1f ms (free %.1f ms, "
+                    "unregister %.1f ms)",
+                    transfers::format_bytes(pinning_->bytes).c_str(), pinning_->malloc_host_ms,
+                    pinning_->register_ms, pinning_->free_host_ms, pinning_->unregister_ms);
+      c.note = c.note.empty() ? note : c.note + "; " + note;
+    }
     transfers_view::draw_bandwidth(p, c, view);
   } else {
     transfers_view::draw_timeline(p, timeline_, view);
@@ -93,11 +129,15 @@ void TransfersDemo::ui(Frame& frame) {
   const float w = ImGui::GetContentRegionAvail().x;
   if (stage_ == kBandwidthStage)
     ui_bandwidth(w);
-  else
+  else if (stage_ == kOverlapStage)
     ui_overlap(w);
+  else
+    ui_display(w);
   ui::verify_button(
       stage_ == kBandwidthStage ? "copy the pattern across and check every byte on the other side"
-                                : "run the pipeline and compare its output with the CPU reference",
+      : stage_ == kOverlapStage
+          ? "run the pipeline and compare its output with the CPU reference"
+          : "write a frame, read the texture back and compare every pixel with the CPU's",
       [this] { return verify(); }, &verify_result_, &verify_ok_);
   ImGui::TextDisabled("chart drawn in %.2f ms", timeline_draw_ms_);
 }
@@ -119,6 +159,19 @@ void TransfersDemo::ui_bandwidth(float w) {
     chart_.curves.clear();
     sweep_next_ = 0;
   }
+  // What pinning itself costs (it is why a program pins once and reuses the buffer).
+  if (ImGui::Button("time pinning")) time_pinning(bytes_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("cudaMallocHost / cudaFreeHost and cudaHostRegister / cudaHostUnregister of %s",
+                      transfers::format_bytes(bytes_).c_str());
+  if (pinning_) {
+    ImGui::Text("pinning %s: cudaMallocHost %.1f ms, cudaHostRegister %.1f ms",
+                transfers::format_bytes(pinning_->bytes).c_str(), pinning_->malloc_host_ms,
+                pinning_->register_ms);
+    ImGui::TextDisabled("cudaFreeHost %.1f ms, cudaHostUnregister %.1f ms", pinning_->free_host_ms,
+                        pinning_->unregister_ms);
+  }
+  if (!pinning_error_.empty()) ImGui::TextWrapped("%s", pinning_error_.c_str());
   ImGui::TextWrapped("%s", std::string(variant(kBandwidthStage).lesson).c_str());
 }
 
@@ -138,6 +191,36 @@ void TransfersDemo::ui_overlap(float w) {
     ImGui::Text("bound %.3f ms (x%.2f), serial sum %.3f ms", timeline_.bound_ms,
                 timeline_.total_ms / timeline_.bound_ms, timeline_.sum_ms);
   if (!timeline_.note.empty()) ImGui::TextWrapped("%s", timeline_.note.c_str());
+  ImGui::TextWrapped("%s", std::string(v.lesson).c_str());
+}
+
+void TransfersDemo::ui_display(float w) {
+  (void)w;
+  int pick = frame_size_ == transfers::FrameSize{3840, 2160}   ? 1
+             : frame_size_ == transfers::FrameSize{1920, 1080} ? 0
+                                                               : -1;
+  if (ImGui::RadioButton("1920x1080", pick == 0)) frame_size_ = {1920, 1080};
+  ImGui::SameLine();
+  if (ImGui::RadioButton("3840x2160", pick == 1)) frame_size_ = {3840, 2160};
+  if (pick < 0) {
+    ImGui::SameLine();
+    ImGui::Text("(%dx%d)", frame_size_.width, frame_size_.height);
+  }
+  const transfers::Variant& v = variant(kDisplayStage);
+  ImGui::Text("%s: %.3f ms a frame", std::string(v.id).c_str(), last_ms_);
+  if (kernel_ms_ > 0) ImGui::TextDisabled("the kernel alone: %.3f ms (CUDA events)", kernel_ms_);
+  if (display_ && !display_->path_description().empty())
+    ImGui::TextWrapped("%s", display_->path_description().c_str());
+  if (ImGui::Button("time every path")) time_display_paths(20);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("every display rung, 20 frames at 1920x1080 and 3840x2160: the median of each");
+  // The rungs that cannot run here, with the reason.
+  const std::vector<const transfers::Variant*> rungs = transfers::variants_of(transfers::Stage::Display);
+  for (size_t i = 0; i < rungs.size(); ++i) {
+    std::string why = why_unavailable(kDisplayStage, int(i));
+    if (why.empty() && display_) why = display_->why_unavailable(*rungs[i], frame_size_);
+    if (!why.empty()) ImGui::TextDisabled("%s: %s", std::string(rungs[i]->id).c_str(), why.c_str());
+  }
   ImGui::TextWrapped("%s", std::string(v.lesson).c_str());
 }
 

@@ -103,7 +103,47 @@ ChartAxes chart_axes(const BandwidthChart& c) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Drawing.
+// Display paths.
+
+void record_frame_time(DisplayChart& c, const std::string& rung, int width, int height, double ms) {
+  for (FrameTime& t : c.times)
+    if (t.rung == rung && t.width == width && t.height == height) {
+      t.ms = ms;
+      return;
+    }
+  c.times.push_back({rung, width, height, ms});
+}
+
+std::vector<DisplayBar> layout_display_bars(const DisplayChart& c, int* rows) {
+  std::vector<std::pair<int, int>> sizes;
+  double longest = 0;
+  for (const FrameTime& t : c.times) {
+    if (std::find(sizes.begin(), sizes.end(), std::pair{t.width, t.height}) == sizes.end())
+      sizes.emplace_back(t.width, t.height);
+    longest = std::max(longest, t.ms);
+  }
+  std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) {
+    return double(a.first) * a.second < double(b.first) * b.second;
+  });
+  std::vector<DisplayBar> out;
+  int row = 0;
+  for (const auto& [w, h] : sizes) {
+    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    ++row;  // the size's header
+    for (const FrameTime& t : c.times)
+      if (t.width == w && t.height == h)
+        out.push_back({t.rung, size, t.ms, longest > 0 ? t.ms / longest : 0, row++});
+  }
+  if (rows) *rows = row;
+  return out;
+}
+
+uint32_t display_colour(std::string_view rung) {
+  if (rung == "display-interop") return 0xFF50C050;
+  if (rung == "display-pbo") return 0xFFE0A040;
+  if (rung == "display-host-copy") return 0xFF4080F0;
+  return 0xFFA0A0A0;
+}
 
 namespace {
 constexpr uint32_t kText = 0xFFE8E8E8, kDim = 0xFF909090, kGrid = 0x40FFFFFF, kFrame = 0xFF606060;
@@ -263,6 +303,35 @@ void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect v) {
     if (!first) p.text(px + 6, py - th / 2, cv.id, col);
   }
   p.text(plot.x0, v.y1 - 1.2f * th, c.note.empty() ? "bytes per transfer (log) vs GB/s (log)" : c.note, kDim);
+}
+
+void draw_display_bars(Painter& p, const DisplayChart& c, Rect v) {
+  const float th = p.text_height();
+  if (!c.title.empty()) p.text(v.x0, v.y0, c.title, kText);
+  int rows = 0;
+  const std::vector<DisplayBar> bars = layout_display_bars(c, &rows);
+  const float label_w = p.text_width("display-host-copy") + th;
+  const float number_w = p.text_width("000.00 ms/frame") + th;
+  const Rect plot{v.x0 + label_w, v.y0 + 1.5f * th, v.x1 - number_w,
+                  v.y1 - (c.note.empty() ? 0.5f : 1.7f) * th};
+  if (!c.note.empty()) p.text(v.x0, v.y1 - 1.2f * th, c.note, kDim);
+  if (rows == 0 || plot.w() < 10 || plot.h() < 4) {
+    if (rows == 0) p.text(v.x0, v.y0 + 1.5f * th, "no frame timed yet", kDim);
+    return;
+  }
+  const float row_h = std::min(plot.h() / float(rows), 2.2f * th);
+  std::string last_size;
+  for (const DisplayBar& b : bars) {
+    const float y = plot.y0 + row_h * float(b.row);
+    if (b.size != last_size) {
+      p.text(v.x0, y - row_h + (row_h - th) / 2, b.size + " frame", kText);
+      last_size = b.size;
+    }
+    p.text(v.x0, y + (row_h - th) / 2, b.label, kDim);
+    const float x1 = plot.x0 + std::max(1.0f, float(b.fraction) * plot.w());
+    p.rect({plot.x0, y + row_h * 0.15f, x1, y + row_h * 0.85f}, display_colour(b.label));
+    p.text(x1 + 0.4f * th, y + (row_h - th) / 2, fmt("%.2f ms/frame", b.ms), kText);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

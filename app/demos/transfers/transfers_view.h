@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "transfers/transfers.h"
@@ -74,6 +75,31 @@ struct ChartAxes {
 ChartAxes chart_axes(const BandwidthChart& c);
 
 // ---------------------------------------------------------------------------------------------
+// Display paths: the per-frame time of each display rung at each frame size measured so far, drawn as
+// bars (a group a size, largest frame last; a bar a rung, its milliseconds written beside it).
+struct FrameTime {
+  std::string rung;
+  int width = 0, height = 0;
+  double ms = 0;
+};
+struct DisplayChart {
+  std::vector<FrameTime> times;  // grouped by size when drawn; rungs in the order recorded
+  std::string title, note;
+};
+// Sets the time of (rung, size), adding it when new.
+void record_frame_time(DisplayChart& c, const std::string& rung, int width, int height, double ms);
+// The bars as data: where each goes (lane, 0..1 of the longest), for drawing and for tests.
+struct DisplayBar {
+  std::string label;  // "display-interop"
+  std::string size;   // "1920x1080"
+  double ms = 0, fraction = 0;
+  int row = 0;  // 0.. top to bottom, size headers included
+};
+std::vector<DisplayBar> layout_display_bars(const DisplayChart& c, int* rows);
+// The colour of a display rung's bar (interop green, PBO blue, host copy orange, CPU grey).
+uint32_t display_colour(std::string_view rung);
+
+// ---------------------------------------------------------------------------------------------
 // Drawing.
 class Painter {
  public:
@@ -96,6 +122,7 @@ TimelinePalette timeline_palette(const std::string& style);
 void draw_timeline(Painter& p, const TimelineLayout& t, Rect view);
 void draw_timeline(Painter& p, const TimelineLayout& t, Rect view, const TimelinePalette& palette);
 void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect view);
+void draw_display_bars(Painter& p, const DisplayChart& c, Rect view);
 
 // An RGBA8 image (row 0 at the top) with ImGui's default font (ProggyClean) at an integer scale.
 class RasterPainter final : public Painter {

@@ -61,7 +61,8 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
       {"rotate", {"cpu", "tex-array", "lecture"}},
       {"transfers",
        {"host-pageable", "h2d-pageable", "h2d-pinned", "h2d-registered", "zero-copy-mapped", "managed-faults",
-        "managed-prefetch", "serial", "async-pageable", "streams-4", "graph"}},
+        "managed-prefetch", "serial", "async-pageable", "streams-4", "graph", "display-host-copy",
+        "display-pbo", "display-interop"}},
   };
   for (size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i].string());

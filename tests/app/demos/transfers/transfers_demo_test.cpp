@@ -1,6 +1,7 @@
 // The transfers demo without a GPU (cpu label): sizes and sweeps, the memory checks, the line rate from
 // sysfs text, the pattern and the pipeline's CPU reference, the host memcpy rungs, the command line and
-// its refusals, the timeline's layout from recorded spans, the CSV, the slide PNG and the lesson.
+// its refusals, the timeline's layout from recorded spans, the CSV, the slide PNG and the lesson; the
+// display stage's sizes, frames, table and bars; one transfer at --bytes a frame while a curve is swept.
 #include "demos/transfers/transfers_demo.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -311,11 +314,183 @@ TEST(TransfersView, TheSlidePngDrawsTheBars) {
   EXPECT_GT(lit, 20u) << "text is drawn";
 }
 
+TEST(TransfersDisplay, FrameSizesAndTheCpuFrame) {
+  FrameSize f;
+  EXPECT_EQ(parse_frame_size("1920x1080", &f), "");
+  EXPECT_EQ(f, (FrameSize{1920, 1080}));
+  EXPECT_EQ(parse_frame_size(" 333X217 ", &f), "");
+  EXPECT_EQ(f, (FrameSize{333, 217}));
+  EXPECT_EQ(parse_frame_size("1x1", &f), "");
+  EXPECT_EQ(parse_frame_size("8192x8192", &f), "");
+  for (const char* bad : {"", "1920", "1920x", "x1080", "0x10", "10x0", "8193x10", "-5x5", "1920x1080x3",
+                          "4K", "1920 x 1080", "99999999999999999999x1", "12x12\x1b[31m"}) {
+    FrameSize g{7, 7};
+    const std::string why = parse_frame_size(bad, &g);
+    EXPECT_NE(why, "") << bad;
+    EXPECT_EQ(g, (FrameSize{7, 7})) << bad;
+    EXPECT_EQ(why.find('\x1b'), std::string::npos) << "control bytes are escaped";
+  }
+  // The reference at odd sizes; one pixel changed, a row swapped: both found.
+  for (FrameSize s : {FrameSize{1, 1}, FrameSize{7, 3}, FrameSize{333, 217}}) {
+    std::vector<uint32_t> px = frame_reference(s.width, s.height, 5);
+    ASSERT_EQ(px.size(), size_t(s.width) * s.height);
+    EXPECT_EQ(verify_frame(px, s.width, s.height, 5), "");
+    EXPECT_EQ(px[0], frame_pixel(0, 0, s.width, s.height, 5));
+    EXPECT_EQ(px.back() >> 24, 0xFFu) << "opaque";
+    EXPECT_NE(verify_frame(px, s.width, s.height, 6), "") << "another frame differs";
+    px.back() ^= 1;
+    EXPECT_NE(verify_frame(px, s.width, s.height, 5).find("pixel (" + std::to_string(s.width - 1)),
+              std::string::npos);
+  }
+  std::vector<uint32_t> px = frame_reference(64, 48, 2);
+  std::swap_ranges(px.begin() + 64 * 10, px.begin() + 64 * 11, px.begin() + 64 * 11);
+  EXPECT_NE(verify_frame(px, 64, 48, 2).find("(0, 10)"), std::string::npos) << "two rows swapped show";
+  EXPECT_NE(verify_frame(std::vector<uint32_t>(10), 4, 4, 0), "") << "the wrong count of pixels";
+}
+
+TEST(TransfersDisplay, TheStageTableAndItsOptions) {
+  TransfersDemo d;
+  ASSERT_EQ(configure(d, {"--frame-size", "3840x2160"}), "");
+  EXPECT_EQ(d.stage(), kDisplayStage);
+  EXPECT_EQ(d.frame_size(), (FrameSize{3840, 2160}));
+  const std::vector<gpulab::Stage> stages = d.stages();
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_EQ(stages[kDisplayStage].id, "display");
+  EXPECT_TRUE(stages[kDisplayStage].active);
+  EXPECT_FALSE(stages[kBandwidthStage].active);
+  EXPECT_NE(stages[kBandwidthStage].inactive_reason.find("display"), std::string::npos);
+  std::vector<std::string> ids;
+  for (const VariantChoice& v : stages[kDisplayStage].variants) {
+    ids.emplace_back(v.id);
+    EXPECT_EQ(v.needs_cuda, v.id != "display-cpu") << v.id;
+    EXPECT_FALSE(v.lesson.empty());
+  }
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"display-cpu", "display-host-copy", "display-pbo", "display-interop"}));
+  EXPECT_EQ(d.variant(kDisplayStage).id, "display-cpu") << "the CPU default without a device";
+  EXPECT_NE(std::string(find_variant("display-interop")->title).find("gpulab's own"), std::string::npos);
+  {
+    TransfersDemo g;
+    ASSERT_EQ(configure(g, {"--variant", "display-pbo"}), "");
+    EXPECT_EQ(g.stage(), kDisplayStage);
+    EXPECT_EQ(g.frame_size(), (FrameSize{1920, 1080}));
+  }
+  for (std::vector<const char*> bad : {std::vector<const char*>{"--frame-size", "0x0"},
+                                       {"--frame-size", "4K"},
+                                       {"--variant", "h2d-pinned", "--frame-size", "640x480"},
+                                       {"--variant", "display-cpu", "--sweep", "4KiB..1MiB"},
+                                       {"--variant", "display-cpu", "--save-timeline", "/tmp/x.png"}}) {
+    TransfersDemo b;
+    EXPECT_NE(configure(b, bad), "") << bad[0] << " " << bad[1];
+  }
+  // Attached without CUDA: the GPU display rungs are listed with the reason.
+  Context ctx;
+  ctx.cuda = false;
+  ctx.cuda_reason = "no CUDA device (test)";
+  d.attach(ctx);
+  const std::vector<gpulab::Stage> attached = d.stages();
+  for (const VariantChoice& v : attached[kDisplayStage].variants) {
+    if (v.id == "display-cpu") {
+      EXPECT_TRUE(v.available);
+    } else {
+      EXPECT_FALSE(v.available) << v.id;
+      EXPECT_NE(v.unavailable_reason.find("no CUDA device"), std::string::npos) << v.unavailable_reason;
+    }
+  }
+  d.detach();
+}
+
+TEST(TransfersDisplay, BarsGroupedBySize) {
+  transfers_view::DisplayChart c;
+  transfers_view::record_frame_time(c, "display-interop", 3840, 2160, 0.4);
+  transfers_view::record_frame_time(c, "display-host-copy", 1920, 1080, 4.0);
+  transfers_view::record_frame_time(c, "display-interop", 1920, 1080, 0.2);
+  transfers_view::record_frame_time(c, "display-host-copy", 1920, 1080, 2.0);  // replaces 4.0
+  ASSERT_EQ(c.times.size(), 3u);
+  int rows = 0;
+  const std::vector<transfers_view::DisplayBar> bars = transfers_view::layout_display_bars(c, &rows);
+  ASSERT_EQ(bars.size(), 3u);
+  EXPECT_EQ(rows, 5) << "two size headers and three bars";
+  EXPECT_EQ(bars[0].size, "1920x1080") << "the smaller frame first";
+  EXPECT_EQ(bars[0].label, "display-host-copy");
+  EXPECT_DOUBLE_EQ(bars[0].fraction, 1.0) << "the longest bar";
+  EXPECT_EQ(bars[0].row, 1);
+  EXPECT_DOUBLE_EQ(bars[1].fraction, 0.1);
+  EXPECT_EQ(bars[2].size, "3840x2160");
+  EXPECT_EQ(bars[2].row, 4);
+  transfers_view::RasterPainter p(640, 360, 0xFF000000, 1);
+  transfers_view::draw_display_bars(p, c, {10, 10, 630, 350});
+  size_t orange = 0;
+  const uint32_t col = transfers_view::display_colour("display-host-copy");
+  for (int y = 0; y < 360; ++y)
+    for (int x = 0; x < 640; ++x) orange += p.pixel(x, y) == col;
+  EXPECT_GT(orange, 1000u) << "the round trip's bar is drawn";
+}
+
+// A CPU engine that counts the transfers it times, by size: what one frame of the demo moves.
+class CountingEngine final : public Engine {
+ public:
+  explicit CountingEngine(std::map<uint64_t, int>* counts) : e_(make_cpu_engine()), counts_(counts) {}
+  Backend backend() const override { return e_->backend(); }
+  std::string_view device_name() const override { return e_->device_name(); }
+  std::string why_unavailable(const Variant& v) const override { return e_->why_unavailable(v); }
+  void prepare(const Variant& v, uint64_t bytes, uint32_t seed) override {
+    bytes_ = bytes;
+    e_->prepare(v, bytes, seed);
+  }
+  void run(int steps) override {
+    (*counts_)[bytes_] += steps;
+    e_->run(steps);
+  }
+  double time_transfer(int repeats) override {
+    (*counts_)[bytes_] += std::max(1, repeats);
+    return e_->time_transfer(repeats);
+  }
+  std::string verify_transfer() override { return e_->verify_transfer(); }
+  PipelineRun run_pipeline(const Variant& v, const PipelineConfig& c, bool spans) override {
+    return e_->run_pipeline(v, c, spans);
+  }
+  void run_pipeline_steps(const Variant& v, const PipelineConfig& c, int steps) override {
+    e_->run_pipeline_steps(v, c, steps);
+  }
+  std::vector<uint32_t> pipeline_output() override { return e_->pipeline_output(); }
+  PipelineBounds measure_bounds(const PipelineConfig& c, int repeats) override {
+    return e_->measure_bounds(c, repeats);
+  }
+
+ private:
+  std::unique_ptr<Engine> e_;
+  std::map<uint64_t, int>* counts_;
+  uint64_t bytes_ = 0;
+};
+
+TEST(TransfersDemo, OneTransferAtBytesAFrameWhileSweeping) {
+  TransfersDemo d;
+  ASSERT_EQ(configure(d, {"--variant", "host-pageable", "--bytes", "1000B", "--sweep", "4KiB..16KiB"}), "");
+  Context ctx;
+  ctx.cuda = false;
+  ctx.cuda_reason = "no CUDA device (test)";
+  d.attach(ctx);
+  std::map<uint64_t, int> counts;
+  d.set_cpu_engine_for_tests(std::make_unique<CountingEngine>(&counts));
+  Frame f;
+  f.playing = true;
+  for (int frame = 0; frame < 5; ++frame) {
+    counts.clear();
+    d.compute(f);
+    EXPECT_EQ(counts[1000], 1) << "frame " << frame << ": the transfer at --bytes, once";
+    const int sweep = counts[4096] + counts[8192] + counts[16384];
+    EXPECT_EQ(sweep, frame < 3 ? 5 : 0)
+        << "frame " << frame << ": one point of the curve (5 repeats), until done";
+  }
+  d.detach();
+}
+
 TEST(TransfersLesson, StepsParse) {
   const presenter::LessonLoad r =
       presenter::load_lesson(fs::path(GPULAB_TEST_ASSETS) / "lessons" / "06-transfers.toml", make_demos);
   ASSERT_TRUE(r.lesson) << r.error;
-  ASSERT_GE(r.lesson->steps.size(), 8u);
+  ASSERT_GE(r.lesson->steps.size(), 14u);
   EXPECT_EQ(r.lesson->steps[0].demo, "transfers");
 }
 
