@@ -16,9 +16,9 @@ struct RecordedRow {
   double ms_per_step = 0;  // the median
   double items_per_step = 0;
   std::string item_unit;
-  std::string size;                // as the bench wrote it ("4096x4096", "65536 bodies")
-  std::optional<double> speedup;   // over the CPU baseline of the file (its first baseline)
-  std::string speedup_baseline;    // that baseline's label
+  std::string size;               // as the bench wrote it ("4096x4096", "65536 bodies")
+  std::optional<double> speedup;  // over the CPU baseline of the file (its first baseline)
+  std::string speedup_baseline;   // that baseline's label
 };
 
 struct RecordedResults {

@@ -20,7 +20,8 @@ using namespace gpulab;
 namespace {
 
 fs::path scratch(const std::string& name, const std::string& text) {
-  const fs::path p = fs::temp_directory_path() / ("gpulab-recorded-" + std::to_string(::getpid()) + "-" + name);
+  const fs::path p =
+      fs::temp_directory_path() / ("gpulab-recorded-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(p) << text;
   return p;
 }
