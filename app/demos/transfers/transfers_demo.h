@@ -123,6 +123,7 @@ class TransfersDemo final : public Demo {
   std::unique_ptr<transfers::Engine> cpu_, gpu_;
   transfers::Faults faults_;
   size_t stage_ = kBandwidthStage;
+  std::string cpu_pipeline_key_;  // the configuration the CPU pipeline last ran (it runs once each)
   uint64_t bytes_ = uint64_t(64) << 20;
   transfers::Sweep sweep_{uint64_t(4) << 10, uint64_t(256) << 20};
   transfers::PipelineConfig pipeline_;
