@@ -1,9 +1,11 @@
 #include "ui/fonts.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -16,11 +18,18 @@
 namespace gpulab::ui {
 namespace {
 
-// Latin-1, Greek (ε, Σ, µ), dashes, quotes and the ellipsis, super- and subscripts, arrows, a few
-// mathematical signs (≈ ≤ ≥ √ ∞) and geometric shapes (▶ ■): what the panels and lessons write.
-const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x205E, 0x2070, 0x209F, 0x2190, 0x21FF,
-                             0x2200, 0x221E, 0x2248, 0x2248, 0x2260, 0x2265, 0x25A0, 0x25FF, 0};
-const ImWchar kHudRanges[] = {0x0020, 0x00FF, 0x2010, 0x2026, 0};
+// Latin-1, Latin Extended-A (č ć đ š ž ł ő, the course's Central European languages) and Romanian's
+// ș ț, Greek (ε, Σ, µ), Cyrillic (Russian, Ukrainian, Serbian, Bulgarian, Macedonian, Belarusian, the
+// historic letters too), dashes, quotes and the ellipsis, super- and subscripts, arrows, a few
+// mathematical signs (≈ ≤ ≥ √ ∞) and geometric shapes (▶ ■): what the panels, notes and lessons write.
+const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0218, 0x021B, 0x0370, 0x03FF, 0x0400,
+                             0x04FF, 0x2010, 0x205E, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x221E,
+                             0x2248, 0x2248, 0x2260, 0x2265, 0x25A0, 0x25FF, 0};
+// The HUD's digits and the lesson's captions (drawn with this font at 60% of its size): the same
+// languages, with the Cyrillic of today's alphabets only (U+0400-045F, Ukrainian's Ґ ґ), since every
+// glyph here is rasterised at up to 160 px.
+const ImWchar kHudRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0218, 0x021B, 0x0400,
+                              0x045F, 0x0490, 0x0491, 0x2010, 0x2026, 0};
 
 // ImGui's pixel size is the font's ascent + descent (1.164 em for DejaVu Sans), whose digits are
 // 0.729 em high: 0.626 of the pixel size.
@@ -120,6 +129,9 @@ Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px) {
   f.ui_px = std::round(kBaseFontPx * ui_scale);
   f.hud_px = hud_px;
   atlas.Clear();
+  // The texture as tall as the glyphs need, not the next power of two: with the HUD's Latin Extended-A
+  // and Cyrillic at 4K (160 px) that halves it (GL 4.5 takes any size).
+  atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
   std::string why;
   f.ui = add_truetype(atlas, FontFace::Sans, f.ui_px, kUiRanges, &why);
   f.truetype = f.ui != nullptr;
@@ -149,6 +161,28 @@ Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px) {
     atlas.Build();
   }
   return f;
+}
+
+std::vector<std::string> missing_glyphs(const ImFont& font, std::string_view utf8) {
+  std::vector<std::string> out;
+  std::vector<unsigned> seen;
+  const char* p = utf8.data();
+  const char* const end = p + utf8.size();
+  while (p < end) {
+    unsigned c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    const char* const at = p;
+    p += n > 0 ? n : 1;
+    if (c <= 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0)) continue;  // controls and the space
+    if (c <= 0xFFFF && font.FindGlyphNoFallback(static_cast<ImWchar>(c))) continue;
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    char name[16];
+    std::snprintf(name, sizeof name, "U+%04X ", c);
+    // The character itself after its number (an invalid byte is shown as its number only).
+    out.push_back(std::string(name) + (c == IM_UNICODE_CODEPOINT_INVALID ? "" : std::string(at, p)));
+  }
+  return out;
 }
 
 }  // namespace gpulab::ui

@@ -4,6 +4,8 @@
 // stays crisp at any UI scale. $GPULAB_FONT_DIR, when set, is the one place they are looked for.
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 struct ImFont;
 struct ImFontAtlas;
@@ -45,5 +47,9 @@ struct Fonts {
 // then builds it (the pixels are ready for the renderer to upload). Never fails: a missing or
 // unreadable face falls back to ImGui's default font, and `problem` says so.
 Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px);
+
+// The characters of `utf8` that `font` has no glyph for (drawn as its fallback, a '?'), each once, in
+// the order met, as "U+0416 Ж"; control characters and spaces are not counted. Empty: all drawn.
+std::vector<std::string> missing_glyphs(const ImFont& font, std::string_view utf8);
 
 }  // namespace gpulab::ui

@@ -107,6 +107,33 @@ TEST_F(Atlas, HudDigitsAreAtLeast48PixelsAt1080p) {
   EXPECT_EQ(hud_font_px(300), hud_font_px(720));  // a floor: a tiny window keeps a readable HUD
 }
 
+// The course's languages: Latin Extended-A (Croatian, Czech, Polish, Slovenian...), Romanian's comma
+// letters and Cyrillic, in the panel's, the code's and the HUD's (the captions') fonts, at 1080p and 4K.
+TEST_F(Atlas, CentralEuropeanAndCyrillicLettersHaveGlyphs) {
+  const std::string text = "čćđšž ČĆĐŠŽ Жизнь łőűș ЂЉЊЋЏђљњћџ ґ";
+  for (int height : {1080, 2160}) {
+    SCOPED_TRACE(height);
+    const Fonts f = build_fonts(*ImGui::GetIO().Fonts, height / 1080.0f, hud_font_px(height));
+    ASSERT_TRUE(f.truetype) << f.problem;
+    for (const ImFont* font : {f.ui, f.mono, f.hud}) {
+      SCOPED_TRACE(font->GetDebugName());
+      for (ImWchar c : {0x010D, 0x0107, 0x0111, 0x0161, 0x017E, 0x0416, 0x0438, 0x0437, 0x043D, 0x044C}) {
+        const ImFontGlyph* g = font->FindGlyphNoFallback(c);
+        ASSERT_NE(g, nullptr) << "U+" << std::hex << c;
+        EXPECT_TRUE(g->Visible) << "U+" << std::hex << c;  // real ink, not an empty box
+        EXPECT_GT(g->X1 - g->X0, 0.0f);
+      }
+      EXPECT_EQ(missing_glyphs(*font, text), std::vector<std::string>{});
+    }
+    // (ImGui's atlas is one texture: at 4K it stays within what any GL takes.)
+    EXPECT_LE(ImGui::GetIO().Fonts->TexWidth, 4096);
+    EXPECT_LE(ImGui::GetIO().Fonts->TexHeight, 4096);
+    // What the fonts lack is named, once each, by code point.
+    EXPECT_EQ(missing_glyphs(*f.hud, "日本 日 ok"), (std::vector<std::string>{"U+65E5 日", "U+672C 本"}));
+    EXPECT_EQ(missing_glyphs(*f.ui, "Σ ε \xE2\x88"), std::vector<std::string>{"U+FFFD "});
+  }
+}
+
 TEST_F(Atlas, MissingFontsFallBackToImGuisFontWithTheReason) {
   const fs::path empty = fs::temp_directory_path() / ("gpulab-nofonts2-" + std::to_string(::getpid()));
   fs::create_directories(empty);
