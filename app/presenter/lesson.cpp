@@ -9,6 +9,7 @@
 #include "presenter/code_source.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -31,6 +32,23 @@ constexpr size_t kMaxSteps = 500;
 constexpr size_t kMaxTitleChars = 200;
 constexpr size_t kMaxCaptionChars = 1000;
 constexpr size_t kMaxNotesChars = 4000;
+
+// The keys a lesson file may use (docs/lesson-format.md describes each; a test compares the lists).
+constexpr std::array<std::string_view, 2> kTopKeys = {"title", "step"};
+constexpr std::array<std::string_view, 11> kStepKeys = {"title",     "demo",    "variant", "block",
+                                                        "params",    "ladder",  "code",    "code_lines",
+                                                        "code_mark", "caption", "notes"};
+
+template <size_t N>
+std::string key_list(const std::array<std::string_view, N>& keys) {
+  std::string out;
+  for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
+  return out;
+}
+template <size_t N>
+bool known_key(const std::array<std::string_view, N>& keys, std::string_view k) {
+  return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
 
 // "" when `text` has at most `max` characters (UTF-8 code points), else the message naming the key.
 std::string too_long(const std::string& key, std::string_view text, size_t max) {
@@ -128,6 +146,8 @@ class Parser {
     for (auto&& [key, node] : root) {
       const std::string k(key.str());
       const int line = static_cast<int>(node.source().begin.line);
+      if (!known_key(kTopKeys, k))
+        return fail(r, line, 0, "unknown key " + text::quote(k) + " (known: " + key_list(kTopKeys) + ")");
       if (k == "title") {
         if (!node.is_string())
           return fail(r, line, 0, "title must be a string, not " + std::string(toml_type_name(node)));
@@ -139,8 +159,6 @@ class Parser {
         if (!steps || !steps->is_array_of_tables())
           return fail(r, line, 0,
                       "step must be an array of tables ([[step]]), not " + std::string(toml_type_name(node)));
-      } else {
-        return fail(r, line, 0, "unknown key " + text::quote(k) + " (known: title, step)");
       }
     }
     if (lesson.title.empty()) return fail(r, 1, 0, "the lesson has no title (title = \"...\")");
@@ -207,6 +225,8 @@ class Parser {
         *out = *node.value<std::string>();
         return {line, too_long(k, *out, max_chars)};
       };
+      if (!known_key(kStepKeys, k))
+        return {line, "unknown key " + text::quote(k) + " (known: " + key_list(kStepKeys) + ")"};
       Problem p;
       if (k == "title")
         p = need_string(&s->title, kMaxTitleChars);
@@ -290,12 +310,6 @@ class Parser {
           p = {line,
                "params must be a table ({ key = value, ... }), not " + std::string(toml_type_name(node))};
         params = &node;
-      } else {
-        p = {
-            line,
-            "unknown key " + text::quote(k) +
-                " (known: title, demo, variant, block, params, ladder, code, code_lines, code_mark, caption, "
-                "notes)"};
       }
       if (!p.what.empty()) return p;
     }
@@ -452,6 +466,13 @@ class Parser {
 };
 
 }  // namespace
+
+std::vector<std::string> lesson_top_keys() { return {kTopKeys.begin(), kTopKeys.end()}; }
+std::vector<std::string> lesson_step_keys() { return {kStepKeys.begin(), kStepKeys.end()}; }
+std::vector<std::string> lesson_param_keys(const Demo& demo) {
+  const ParamNames p = param_names(demo);
+  return {p.names.begin(), p.names.end()};
+}
 
 std::string lesson_opened_notice(const Lesson& lesson) {
   return "lesson: " + text::escape(lesson.title) + " (" + std::to_string(lesson.steps.size()) +

@@ -87,6 +87,13 @@ LessonLoad parse_lesson(std::string_view text, const std::filesystem::path& file
 // Reads `file` (a regular file of at most 1 MiB) and parses it.
 LessonLoad load_lesson(const std::filesystem::path& file, const DemoFactory& make_demos, bool device = false);
 
+// The keys the reader accepts: at the top of the file, in a [[step]] table, and in a step's params for
+// `demo` (its command-line options without the dashes, less those naming outputs, plus image, seed and
+// init; sorted). docs/lesson-format.md describes every one (a test compares them).
+std::vector<std::string> lesson_top_keys();
+std::vector<std::string> lesson_step_keys();
+std::vector<std::string> lesson_param_keys(const Demo& demo);
+
 // The lessons shipped in `assets`/lessons, sorted by file name.
 std::vector<std::filesystem::path> shipped_lessons(const std::filesystem::path& assets);
 
