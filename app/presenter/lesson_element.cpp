@@ -177,6 +177,21 @@ void LessonElement::wants(Session& s, LayoutInput& in) {
 void LessonElement::frame(Session& s, const Frame&) {
   shown_ = {};
   if (!player_) return;
+  // The lesson's file edited while it runs: read again at the same step (the step started again only
+  // when what it runs changed); a file that does not read keeps the lesson as it was, and says why.
+  bool restart = false;
+  switch (player_->poll_file(s.now(), make_demos, s.context().cuda, &restart)) {
+    case LessonReload::Reloaded:
+      if (restart) go_to_step(s, player_->current());
+      s.notify("lesson reloaded: " + text::quote(player_->lesson().file.string()) + ", " +
+               player_->progress());
+      break;
+    case LessonReload::Refused:
+      s.notify(player_->reload_error());
+      break;
+    case LessonReload::None:
+      break;
+  }
   shown_.running = true;
   shown_.step = player_->current() + 1;
   shown_.steps = player_->size();
@@ -236,9 +251,10 @@ void LessonElement::tab_ui(Session& s) {
     player_.reset();
     return;
   }
-  if (!player_->problem().empty()) {
+  if (!player_->problem().empty() || !player_->reload_error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
-    ImGui::TextWrapped("%s", player_->problem().c_str());
+    if (!player_->problem().empty()) ImGui::TextWrapped("%s", player_->problem().c_str());
+    if (!player_->reload_error().empty()) ImGui::TextWrapped("%s", player_->reload_error().c_str());
     ImGui::PopStyleColor();
   }
   // The presenter's notes: here only (the compact panel of projector mode never draws this tab).

@@ -9,6 +9,58 @@
 
 namespace gpulab::presenter {
 
+LessonPlayer::LessonPlayer(Lesson lesson) : lesson_(std::move(lesson)), loaded_(stamp_of(lesson_.file)) {}
+
+LessonPlayer::Stamp LessonPlayer::stamp_of(const std::filesystem::path& file) {
+  Stamp s;
+  std::error_code ec;
+  if (file.empty() || !std::filesystem::is_regular_file(file, ec)) return s;
+  s.size = std::filesystem::file_size(file, ec);
+  if (ec) return s;
+  s.time = std::filesystem::last_write_time(file, ec);
+  s.exists = !ec;
+  return s;
+}
+
+namespace {
+// What a step runs, as written: a step whose copy of this differs must be started again.
+bool same_run(const LessonStep& a, const LessonStep& b) {
+  return a.demo == b.demo && a.variants == b.variants && a.blocks == b.blocks && a.params == b.params &&
+         a.ladder == b.ladder && a.code == b.code && a.code_lines == b.code_lines &&
+         a.code_mark == b.code_mark;
+}
+}  // namespace
+
+LessonReload LessonPlayer::poll_file(double now, const DemoFactory& make_demos, bool device, bool* restart) {
+  if (restart) *restart = false;
+  if (now < next_poll_) return LessonReload::None;
+  next_poll_ = now + kPollSeconds;
+  const Stamp st = stamp_of(lesson_.file);
+  if (st == loaded_ || !st.exists) {  // (a file being replaced may be missing for a moment)
+    seen_.reset();
+    return LessonReload::None;
+  }
+  if (!seen_ || !(*seen_ == st)) {  // changed since the last look: wait for the write to end
+    seen_ = st;
+    return LessonReload::None;
+  }
+  seen_.reset();
+  loaded_ = st;  // this version is read once, whatever it says
+  LessonLoad r = load_lesson(lesson_.file, make_demos, device);
+  if (!r.lesson) {
+    reload_error_ = "lesson not reloaded: " + r.error + "; the lesson as it was goes on";
+    return LessonReload::Refused;
+  }
+  reload_error_.clear();
+  const int k = std::min(current_, static_cast<int>(r.lesson->steps.size()) - 1);
+  if (restart)
+    *restart = current_ >= 0 && (k != current_ || !same_run(lesson_.steps[static_cast<size_t>(current_)],
+                                                            r.lesson->steps[static_cast<size_t>(k)]));
+  lesson_ = std::move(*r.lesson);
+  current_ = k;
+  return LessonReload::Reloaded;
+}
+
 int LessonPlayer::target(LessonMove m) const {
   const int last = size() - 1;
   switch (m) {

@@ -4,6 +4,8 @@
 // the top right corner, the step's caption large at the bottom of the view (the HUD sits above it),
 // and a line saying so when the step's variant cannot run here. Starting a step (swapping in the
 // demo it configures, choosing its variant) is the App's, through the Demo interface.
+#include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -15,9 +17,19 @@ namespace gpulab::presenter {
 
 enum class LessonMove { Next, Previous, First, Last };
 
+// What a look at the lesson's file found (LessonPlayer::poll_file).
+enum class LessonReload {
+  None,      // no change (or a write not finished yet)
+  Reloaded,  // read again: the new lesson plays, at the same step (clamped to its steps)
+  Refused,   // changed but does not read: the old lesson goes on, reload_error() says why
+};
+
 class LessonPlayer {
  public:
-  explicit LessonPlayer(Lesson lesson) : lesson_(std::move(lesson)) {}
+  // Seconds between two looks at the lesson's file.
+  static constexpr double kPollSeconds = 0.5;
+
+  explicit LessonPlayer(Lesson lesson);
 
   const Lesson& lesson() const { return lesson_; }
   int size() const { return static_cast<int>(lesson_.steps.size()); }
@@ -37,11 +49,34 @@ class LessonPlayer {
   // "step 3 of 9 — next: constant memory"; "step 9 of 9 — the end".
   std::string progress() const;
 
+  // Reloading a lesson edited while it runs. At most every kPollSeconds of `now` (steady seconds)
+  // the file's size and modification time are looked at; once they changed and then stayed the same
+  // at the next look (the editor's write is over), the file is read again (load_lesson). Reloaded:
+  // the new lesson plays at the same step (the last one when steps went away); *restart (if given)
+  // says whether that step now runs something else than before (its demo, parameters, variants,
+  // blocks, the ladder or the code panel), so that it must be started again, rather than only its
+  // caption, notes and title changed. Refused: the old lesson goes on and reload_error() says why
+  // ("lesson not reloaded: FILE:LINE: step K: ...; the lesson as it was goes on").
+  LessonReload poll_file(double now, const DemoFactory& make_demos, bool device, bool* restart = nullptr);
+  const std::string& reload_error() const { return reload_error_; }
+
  private:
+  struct Stamp {
+    bool exists = false;
+    uintmax_t size = 0;
+    std::filesystem::file_time_type time{};
+    bool operator==(const Stamp&) const = default;
+  };
+  static Stamp stamp_of(const std::filesystem::path& file);
+
   Lesson lesson_;
   int current_ = -1;
   std::string problem_;
   std::optional<Setup> input_;
+  Stamp loaded_;               // the file as it was read
+  std::optional<Stamp> seen_;  // a change seen at the last look, not read yet
+  double next_poll_ = -1e300;  // when to look again
+  std::string reload_error_;
 };
 
 // Where the overlay went (window points), for the layout report.
