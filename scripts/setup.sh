@@ -30,8 +30,26 @@ gpulab_find_cuda() {
     done
   fi
   if command -v nvcc >/dev/null 2>&1; then
-    export CUDACXX=${CUDACXX:-$(command -v nvcc)}
-    gpulab_say "CUDA: $(nvcc --version | tail -1)"
+    # nvcc is there, but may not run (a copied toolkit without its libraries, the wrong architecture):
+    # say what happened rather than an empty version, and build the CPU backend.
+    local nvcc out rc=0
+    nvcc=$(command -v nvcc)
+    out=$(nvcc --version 2>&1) || rc=$?
+    local version
+    version=$(printf '%s\n' "$out" | grep -m1 -i 'release' || true)
+    if [ "$rc" -eq 0 ] && [ -n "$version" ]; then
+      export CUDACXX=${CUDACXX:-$nvcc}
+      gpulab_say "CUDA: $(printf '%s\n' "$out" | sed '/^$/d' | tail -1)"
+    else
+      local said
+      said=$(printf '%s\n' "$out" | sed '/^$/d' | head -1 | cut -c1-200 | tr -d '\000-\010\013-\037')
+      if [ "$rc" -ne 0 ]; then
+        gpulab_say "CUDA: $nvcc does not run (nvcc --version exited with status $rc${said:+: $said}): building the CPU backend only"
+      else
+        gpulab_say "CUDA: $nvcc --version did not say its release (${said:-it printed nothing}): building the CPU backend only"
+      fi
+      export GPULAB_NVCC_BROKEN=1
+    fi
   else
     gpulab_say "no CUDA toolkit found: building the CPU backend only"
   fi
@@ -41,7 +59,10 @@ gpulab_find_cuda() {
 gpulab_build() {
   local preset=$1
   shift
-  cmake --preset "$preset" >/dev/null
+  # A broken nvcc (gpulab_find_cuda said so): the CPU backend, rather than a configure that fails on it.
+  local cuda_off=()
+  [ "${GPULAB_NVCC_BROKEN:-0}" = 1 ] && cuda_off=(-DGPULAB_CUDA=OFF)
+  cmake --preset "$preset" "${cuda_off[@]}" >/dev/null
   if [ $# -gt 0 ]; then
     cmake --build --preset "$preset" --target "$@"
   else

@@ -112,6 +112,12 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
         continue;
       }
       s.hud = node.value<bool>().value_or(false);
+    } else if (k == "hint_used") {
+      if (!node.is_boolean()) {
+        bad(std::string("must be true or false, not ") + toml_type_name(node));
+        continue;
+      }
+      s.hint_used = node.value<bool>().value_or(false);
     } else if (k == "last_demo") {
       const auto v = node.value<std::string>();
       if (!node.is_string() || !v)
@@ -175,10 +181,11 @@ SettingsLoad parse_settings(std::string_view text, const std::string& source) {
       }
       s.monitor = static_cast<int>(v);
     } else {
-      r.problems.push_back(at + "unknown setting " + text::quote(k) +
-                           " (known: ui_scale, theme, hud, last_demo, window_width, window_height, monitor, "
-                           "[keys]); "
-                           "ignored");
+      r.problems.push_back(
+          at + "unknown setting " + text::quote(k) +
+          " (known: ui_scale, theme, hud, hint_used, last_demo, window_width, window_height, monitor, "
+          "[keys]); "
+          "ignored");
     }
   }
   return r;
@@ -204,8 +211,8 @@ SettingsLoad load_settings(const fs::path& path) {
 namespace {
 
 // The keys gpulab owns, in the order a fresh file lists them.
-constexpr const char* kKeys[] = {"ui_scale",     "theme",         "hud",    "last_demo",
-                                 "window_width", "window_height", "monitor"};
+constexpr const char* kKeys[] = {"ui_scale",  "theme",        "hud",           "hint_used",
+                                 "last_demo", "window_width", "window_height", "monitor"};
 
 // Key `k`'s value in TOML, or "" when the file leaves it out (no UI scale chosen, no last demo).
 std::string value_text(const Settings& s, std::string_view k) {
@@ -219,6 +226,7 @@ std::string value_text(const Settings& s, std::string_view k) {
   }
   if (k == "theme") return std::string("\"") + theme_name(s.theme) + "\"";
   if (k == "hud") return s.hud ? "true" : "false";
+  if (k == "hint_used") return s.hint_used ? "true" : "false";
   if (k == "last_demo") return s.last_demo.empty() ? std::string() : "\"" + s.last_demo + "\"";
   if (k == "window_width") return std::to_string(s.window_width);
   if (k == "monitor") return s.monitor ? std::to_string(*s.monitor) : std::string();
@@ -299,6 +307,8 @@ std::string settings_to_toml(const Settings& s) {
   out << "theme = " << value_text(s, "theme") << "\n";
   out << "# the heads-up display over the picture\n";
   out << "hud = " << value_text(s, "hud") << "\n";
+  out << "# the first start's hint (F1 keys, Lesson tab, F7 projector) was used: not shown again\n";
+  out << "hint_used = " << value_text(s, "hint_used") << "\n";
   if (!s.last_demo.empty()) out << "last_demo = " << value_text(s, "last_demo") << "\n";
   out << "window_width = " << value_text(s, "window_width") << "\n";
   out << "window_height = " << value_text(s, "window_height") << "\n";

@@ -36,6 +36,8 @@ struct Settings {
   int window_height = 900;
   // The monitor projector mode fills (0-based, as the system lists them); none: chosen (monitors.h).
   std::optional<int> monitor;
+  // The first start's hint ("F1 keys · Lesson tab · F7 projector") was used: it is not shown again.
+  bool hint_used = false;
   // [keys]: the shell keys remapped (core/keymap.h: set_key_remaps); gpulab never writes them.
   std::vector<KeyRemap> keys;
 

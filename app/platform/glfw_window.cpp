@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "gl/gl.h"
 #include "platform/gl_info.h"
+#include "platform/monitors.h"
 #include "platform/platform.h"
 
 namespace gpulab::platform {
@@ -111,8 +113,20 @@ class GlfwWindow final : public Platform {
     window_hints();
 
     g_glfw_last_error.clear();
-    window_ = glfwCreateWindow(std::max(options.width, 1), std::max(options.height, 1), options.title.c_str(),
-                               nullptr, nullptr);
+    int width = options.width, height = options.height;
+    std::optional<Monitor> fill;  // a first start: the primary monitor's work area
+    if (width <= 0 || height <= 0) {
+      Monitor work;
+      if (GLFWmonitor* m = glfwGetPrimaryMonitor())
+        glfwGetMonitorWorkarea(m, &work.x, &work.y, &work.w, &work.h);
+      fill = first_window(work);
+      width = fill->w;
+      height = fill->h;
+      glfwWindowHint(GLFW_MAXIMIZED, GLFW_TRUE);  // the window manager fits the frame into the work area
+    }
+    window_ =
+        glfwCreateWindow(std::max(width, 1), std::max(height, 1), options.title.c_str(), nullptr, nullptr);
+    glfwWindowHint(GLFW_MAXIMIZED, GLFW_FALSE);
     if (!window_)
       return "glfwCreateWindow (OpenGL 4.5 core) failed: " +
              (g_glfw_last_error.empty() ? std::string("no reason given") : g_glfw_last_error);

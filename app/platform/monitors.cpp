@@ -5,6 +5,18 @@
 
 namespace gpulab::platform {
 
+Monitor first_window(const Monitor& work) {
+  Monitor w = work;
+  if (w.w <= 0 || w.h <= 0) {
+    w.x = w.y = 0;
+    w.w = 1600;
+    w.h = 900;
+  }
+  w.w = std::max(w.w, 640);
+  w.h = std::max(w.h, 480);
+  return w;
+}
+
 int monitor_of(const std::vector<Monitor>& monitors, int x, int y, int w, int h) {
   int best = -1;
   long long best_area = 0;

@@ -20,6 +20,11 @@ struct Placement {
   std::string note;    // what was chosen and why, or why a choice was not honoured
 };
 
+// A first window's rectangle on a monitor whose work area (the desktop less panels and docks) is
+// `work`: all of it, as a maximised window would have it; a work area that is not known (0 x 0) gives
+// 1600 x 900 at (0, 0), never less than 640 x 480.
+Monitor first_window(const Monitor& work);
+
 // The monitor holding most of the window's rectangle (-1 when it overlaps none, or there are none).
 int monitor_of(const std::vector<Monitor>& monitors, int x, int y, int w, int h);
 

@@ -72,6 +72,8 @@ class Platform {
 };
 
 struct WindowOptions {
+  // The window's size in screen coordinates; 0 x 0: the primary monitor's work area (the desktop less
+  // its panels and docks), as on a first start.
   int width = 1600;
   int height = 900;
   std::string title = "gpulab";

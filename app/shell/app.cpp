@@ -80,8 +80,16 @@ bool App::init(std::string* error) {
   // Backend: CUDA when a device is there (and --cpu was not given), else the CPU references.
   s.init_backend();
   const Context& ctx = s.context();
-  backend_banner_ =
-      ctx.cuda ? std::string() : "CPU backend: " + ctx.cuda_reason + ". GPU variants are disabled.";
+  // The backend as a chip at the top of the panel, in a few words; the reason in full is in the Device
+  // tab (said there once, not again in a banner).
+  if (ctx.cuda) {
+    backend_banner_ = "GPU · CUDA";
+  } else {
+    const CudaStatus cs = cuda_status();  // (the probe's answer again: cheap)
+    backend_banner_ = "CPU · " + (options_.cpu               ? std::string("--cpu")
+                                  : !cs.short_reason.empty() ? cs.short_reason
+                                                             : std::string("no GPU"));
+  }
 
   load_settings_for_run();
 
@@ -432,6 +440,11 @@ void App::frame() {
   // The elements' frame first (the HUD's reading, the counters' queue, the lesson's step), so that
   // the regions are laid out for what they will draw; the demo is fitted into the view.
   for (auto& e : elements_) e->frame(s, f);
+  if (!store_.settings.hint_used && (element<presenter::HelpElement>()->on() || view_.projector)) {
+    // F1 or F7 used: the first start's hint goes (the Lesson tab: app_ui.cpp).
+    store_.settings.hint_used = true;
+    store_.dirty = true;
+  }
   layout_ = lay_out(f);
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   f.view = {static_cast<int>(std::lround(layout_.view.x0 * sx)),

@@ -40,12 +40,14 @@ void App::load_settings_for_run() {
     else if (!options_.headless)
       session_->notify("settings forgotten (--reset-settings)");
   }
+  bool first_start = options_.reset_settings;
   if (!options_.headless) {
     store_.path = path;
     if (path.empty()) {
       session_->notify(why);
     } else if (!options_.reset_settings) {
       SettingsLoad loaded = load_settings(path);
+      first_start = !loaded.found;
       for (const std::string& p : loaded.problems) session_->notify("settings: " + p);
       store_.settings = loaded.settings;
       // Written only when something changes, and then patched (save_settings): a rejected line stays
@@ -61,6 +63,8 @@ void App::load_settings_for_run() {
     if (!options_.size_given) {
       options_.width = store_.settings.window_width;
       options_.height = store_.settings.window_height;
+      // A first start (no settings yet): the window fills the monitor's work area (0 x 0 asks for it).
+      if (first_start) options_.width = options_.height = 0;
     }
     // The last demo, unless the command line chose one or gave options of the default one.
     const bool chose = options_.demo_given || options_.demo_options_given || !options_.variants.empty() ||

@@ -243,6 +243,10 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
     for (auto& e : elements_) {
       if (e->name() != name || !e->tab()) continue;
       if (tab(secs, e->tab(), e->tab_to_front() ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (name == presenter::LessonElement::kName && !store_.settings.hint_used) {
+          store_.settings.hint_used = true;  // the first start's hint has done its work
+          store_.dirty = true;
+        }
         push_wrap_at_visible_edge();
         e->tab_ui(s);
         ImGui::PopTextWrapPos();
@@ -285,9 +289,24 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
 
 void App::draw_status() {
   // The backend's line and the interop's: what holds for the whole session (notices are toasts).
-  ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
-  if (!backend_banner_.empty()) ImGui::TextWrapped("%s", backend_banner_.c_str());
   const Context& ctx = session_->context();
+  if (!backend_banner_.empty()) {
+    // The chip: green on a CUDA device, amber on the CPU backend; why in the Device tab.
+    const ImVec4 ink = ui::tone(ctx.cuda ? ui::Tone::Good : ui::Tone::Warning);
+    ImGui::PushStyleColor(ImGuiCol_Text, ink);
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(ink.x, ink.y, ink.z, 0.15f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(ink.x, ink.y, ink.z, 0.25f));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(ink.x, ink.y, ink.z, 0.25f));
+    ImGui::SmallButton(backend_banner_.c_str());
+    ImGui::PopStyleColor(4);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the Device tab says which device runs, or why none does");
+    // Until they are used once (remembered in the settings): the three keys a first start needs.
+    if (!store_.path.empty() && !store_.settings.hint_used) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("F1 keys · Lesson tab · F7 projector");
+    }
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
   if (ctx.cuda && !ctx.interop) ImGui::TextWrapped("host-copy display: %s", ctx.interop_reason.c_str());
   ImGui::PopStyleColor();
 }

@@ -68,7 +68,11 @@ void device_section(const PanelInputs& in) {
   if (in.device) {
     device_panel(*in.device);
   } else {
+    // The reason in full, here only (the panel's chip says it in a few words).
     ImGui::TextWrapped("CPU backend: %s", in.cpu_only_reason.c_str());
+    ImGui::TextWrapped(
+        "The GPU variants are listed but do not run here: a lesson step that needs one shows the CPU "
+        "reference instead, and says so.");
   }
   ImGui::TextWrapped("OpenGL: %s", in.gl_renderer.c_str());
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/cuda_check.h"
+#include "common/cuda_driver.h"
 #include "common/cuda_probe.h"
 #include "common/error.h"
 
@@ -19,14 +20,19 @@ CudaStatus cuda_status() {
   CudaStatus status;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
+  if (err != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    status.reason = std::string("no usable CUDA driver or device (") + cudaGetErrorName(err) + ": " +
-                    cudaGetErrorString(err) + ")";
-    return status;
-  }
-  if (count == 0) {
-    status.reason = "no CUDA device found";
+    // The runtime says "CUDA driver version is insufficient" both where there is no driver and where
+    // it is older than the runtime: the driver itself tells which.
+    const DriverProbe driver = probe_driver(CUDART_VERSION);
+    status.reason = driver_problem(driver);
+    status.short_reason = driver_problem_short(driver);
+    if (status.reason.empty()) {
+      status.reason = err != cudaSuccess ? std::string("no usable CUDA driver or device (") +
+                                               cudaGetErrorName(err) + ": " + cudaGetErrorString(err) + ")"
+                                         : "no CUDA device found";
+      status.short_reason = "no CUDA device";
+    }
     return status;
   }
   int device = 0;
@@ -36,6 +42,7 @@ CudaStatus cuda_status() {
   if (err != cudaSuccess) {
     (void)cudaGetLastError();
     status.reason = std::string("cannot query the CUDA device (") + cudaGetErrorString(err) + ")";
+    status.short_reason = "GPU unusable";
     return status;
   }
   cudaFuncAttributes attr{};
@@ -46,6 +53,7 @@ CudaStatus cuda_status() {
     os << "this build has no kernels for " << prop.name << " (compute capability " << prop.major << "."
        << prop.minor << "): " << cudaGetErrorString(err);
     status.reason = os.str();
+    status.short_reason = "no kernels for this GPU";
     return status;
   }
   status.available = true;

@@ -9,6 +9,9 @@ struct CudaStatus {
   bool available = false;
   int device = -1;
   std::string reason;  // why not, when !available
+  // The same in a few words, for the panel's status chip ("no NVIDIA driver", "driver too old", "no
+  // NVIDIA GPU", "built without CUDA"...).
+  std::string short_reason;
 };
 
 // Probes once per call (cheap after the first: the runtime is initialised then). Never throws.

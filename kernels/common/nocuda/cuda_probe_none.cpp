@@ -2,5 +2,7 @@
 #include "common/cuda_probe.h"
 
 namespace gpulab {
-CudaStatus cuda_status() { return {false, -1, "gpulab was built without CUDA (no CUDA compiler found)"}; }
+CudaStatus cuda_status() {
+  return {false, -1, "gpulab was built without CUDA (no CUDA compiler found)", "built without CUDA"};
+}
 }  // namespace gpulab
