@@ -221,6 +221,10 @@ struct Parser {
         "run here, the HUD shows its recorded figures, labelled with the device and date");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
         ->check(whole_number(1, 100000));
+    app.add_flag("--check", o.lesson_check,
+                 "with --lesson: before class, step through every step on this machine without a window and "
+                 "list what falls back, what is missing and the steps slow to prepare (exit 1: something is "
+                 "missing)");
     app.add_option("--record", o.record,
                    "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG "
                    "sequence (in a window: F9)")
@@ -458,6 +462,16 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (!o.results.empty() && o.mode != Options::Mode::Run)
     return fail(
         "--results goes with a run (it shows recorded figures in the window), not with bench or ladder", 2);
+  if (o.lesson_check) {
+    if (o.lesson.empty()) return fail("--check goes with --lesson FILE", 2);
+    if (o.lesson_step > 0 || o.frames || !o.screenshot.empty() || !o.record.empty() || o.start_ladder ||
+        o.start_counters)
+      return fail(
+          "--check steps through the whole lesson: no --lesson-step, --frames, --screenshot, --record, "
+          "--start-ladder or --start-counters",
+          2);
+    o.headless = true;  // no window: every step prepared offscreen, as the window would
+  }
   if (!o.lesson.empty() && o.mode != Options::Mode::Run)
     return fail("--lesson goes with a run, not with bench or ladder", 2);
   // A demo's options belong to that demo: --bodies with --demo life is a mistake worth saying.

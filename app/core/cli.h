@@ -73,6 +73,7 @@ struct Options {
   std::string lesson;               // --lesson PATH: a lesson script (assets/lessons/*.toml)
   std::string results;              // --results FILE.json: figures recorded on a GPU (bench/ladder JSON)
   int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
+  bool lesson_check = false;        // --check: every step of --lesson prepared headless, a report printed
   std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option

@@ -190,7 +190,7 @@ bool App::init(std::string* error) {
     }
     s.set_recorded(std::move(r));
   }
-  if (!options_.lesson.empty()) {
+  if (!options_.lesson.empty() && !options_.lesson_check) {  // (--check opens it itself, step by step)
     // A lesson that cannot be read ends a headless run; a window keeps what it has and says why.
     std::string why_not;
     if (!element<presenter::LessonElement>()->open_file(
@@ -549,6 +549,7 @@ int App::run() {
     return 1;
   }
   ShellSession& s = *session_;
+  if (options_.lesson_check) return run_lesson_check();
   if (options_.mode == Options::Mode::Ladder) {
     if (!s.demo()) return 1;  // attach_current has said why
     return presenter::run_ladder_command(*s.demo(), s.context(), options_);

@@ -48,6 +48,7 @@ class App {
   void shutdown();
   void frame();
   int run_headless();
+  int run_lesson_check();  // --lesson FILE --check (app_check.cpp)
   void hotkeys();
   void key_action(const KeyBinding& b, const KeyPress& k);  // the shell's own keys; the rest to the elements
   presenter::ScreenLayout lay_out(const Frame& f);          // this frame's regions (one layout function)
