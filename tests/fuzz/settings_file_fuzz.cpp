@@ -38,6 +38,7 @@ Settings other(const Settings& s, size_t salt) {
   if (salt & 4) o.last_demo = s.last_demo == "nbody" ? "life" : "nbody";
   if (salt & 8) o.window_width = s.window_width == 800 ? 900 : 800;
   if (salt & 16) o.window_height = s.window_height == 600 ? 700 : 600;
+  if (salt & 32) o.hint_used = !s.hint_used;
   return o;
 }
 
@@ -69,6 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Settings& got = again.settings;
   fuzz::require(!ours("theme") || got.theme == want.theme, "settings: theme not patched");
   fuzz::require(!ours("hud") || got.hud == want.hud, "settings: hud not patched");
+  fuzz::require(!ours("hint_used") || got.hint_used == want.hint_used, "settings: hint_used not patched");
   fuzz::require(!ours("ui_scale") || got.ui_scale == want.ui_scale, "settings: ui_scale not patched");
   fuzz::require(!ours("last_demo") || got.last_demo == want.last_demo, "settings: last_demo not patched");
   fuzz::require(!ours("window_width") || got.window_width == want.window_width,

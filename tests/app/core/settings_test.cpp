@@ -124,6 +124,24 @@ TEST_F(SettingsFile, KeysAreReadAsATableOfActionsAndKeys) {
   EXPECT_NE(bad.problems[0].find("must be a table"), std::string::npos) << bad.problems[0];
 }
 
+// The first start's hint, once used, is remembered: read, written, patched, and a wrong type refused.
+TEST_F(SettingsFile, TheHintUsedIsRemembered) {
+  EXPECT_FALSE(parse_settings("", "s.toml").settings.hint_used);
+  EXPECT_TRUE(parse_settings("hint_used = true\n", "s.toml").settings.hint_used);
+  const SettingsLoad bad = parse_settings("hint_used = 1\n", "s.toml");
+  EXPECT_FALSE(bad.settings.hint_used);
+  ASSERT_EQ(bad.problems.size(), 1u);
+  EXPECT_NE(bad.problems[0].find("hint_used"), std::string::npos) << bad.problems[0];
+  Settings s;
+  ASSERT_EQ(save_settings(path(), s), "");
+  s.hint_used = true;
+  ASSERT_EQ(save_settings(path(), s), "");  // the file that is there, patched
+  EXPECT_TRUE(load().settings.hint_used);
+  std::ifstream in(path());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_HAS(text, "hint_used = true");
+}
+
 TEST_F(SettingsFile, TheMonitorIsANumberInRange) {
   EXPECT_EQ(parse_settings("monitor = 2\n", "s.toml").settings.monitor, 2);
   for (const char* bad : {"monitor = -1\n", "monitor = 16\n", "monitor = \"HDMI-1\"\n", "monitor = 1.5\n"}) {

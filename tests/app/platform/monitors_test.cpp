@@ -71,3 +71,22 @@ TEST(Monitors, AChosenMonitorIsProjectedAndOneThatDoesNotExistIsSaid) {
   EXPECT_NE(none.note.find("no monitor 5"), std::string::npos) << none.note;
   EXPECT_NE(none.note.find("0-1"), std::string::npos) << none.note;
 }
+
+// A first start's window: the monitor's work area (a laptop's screen less its panel), whatever it is;
+// a work area that is not known gives a window that still fits a small screen.
+TEST(Monitors, AFirstWindowFillsTheWorkArea) {
+  Monitor work;
+  work.x = 0, work.y = 32, work.w = 2560, work.h = 1408;  // 2560x1440 less a 32-px panel at the top
+  const Monitor w = gpulab::platform::first_window(work);
+  EXPECT_EQ(w.x, 0);
+  EXPECT_EQ(w.y, 32);
+  EXPECT_EQ(w.w, 2560);
+  EXPECT_EQ(w.h, 1408);
+  const Monitor unknown = gpulab::platform::first_window(Monitor{});
+  EXPECT_EQ(unknown.w, 1600);
+  EXPECT_EQ(unknown.h, 900);
+  Monitor tiny;
+  tiny.w = 320, tiny.h = 200;
+  EXPECT_EQ(gpulab::platform::first_window(tiny).w, 640);
+  EXPECT_EQ(gpulab::platform::first_window(tiny).h, 480);
+}
