@@ -74,6 +74,7 @@ struct Options {
   std::string results;              // --results FILE.json: figures recorded on a GPU (bench/ladder JSON)
   int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
   std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
+  bool record_ui = false;           // --record-ui: the clip shows the whole frame, UI included
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

@@ -699,6 +699,9 @@ int App::run_headless() {
   const int frames = std::max(1, options_.frames);
   auto* recorder = element<presenter::RecorderElement>();
   if (!options_.record.empty()) {
+    // A clip of the view (the default): the panel is left out of its frames, so the view fills them.
+    recorder->set_with_ui(options_.record_ui);
+    if (!options_.record_ui) view_.ui_visible = false;
     const std::string err =
         recorder->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), true, s);
     if (!err.empty()) {

@@ -158,6 +158,17 @@ void App::draw_controls(Frame& f) {
   ImGui::Checkbox("with UI", &shots_.with_ui);
   ImGui::SameLine();
   ImGui::Checkbox("caption", &view_.caption);
+  // Clips (F9): the view only, unless this is ticked.
+  if (auto* r = element<presenter::RecorderElement>()) {
+    bool clip_ui = r->with_ui();
+    if (ImGui::Checkbox("clips (F9) with UI", &clip_ui)) r->set_with_ui(clip_ui);
+  }
+}
+
+float App::caption_px() const {
+  // At least 28 px at 1080p (a projector's back row), never below the UI's text.
+  // (Window points: 28 x (points tall / 1080) is 28 x (pixels tall / 1080) pixels at any DPI.)
+  return std::max(ImGui::GetFontSize(), 28.0f * ImGui::GetIO().DisplaySize.y / 1080.0f);
 }
 
 void App::draw_caption(const presenter::Rect& r) {
