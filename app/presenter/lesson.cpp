@@ -196,6 +196,7 @@ class Parser {
     const toml::node* params = nullptr;
     int variant_line = s->line, block_line = s->line;
     bool variant_given = false;
+    std::optional<std::pair<std::string, int>> overlay;  // overlay = "...", and its line
     for (auto&& entry : t) {
       // (not a structured binding: clang 14 cannot capture one in the lambda below)
       const toml::node& node = entry.second;
@@ -285,6 +286,16 @@ class Parser {
           else
             s->code_lines = {first, last};
         }
+      } else if (k == "overlay") {
+        // overlay = "histogram" | "none": the histogram demo's --histogram-overlay from this step on (a
+        // parameter, so it carries over as parameters do).
+        std::string v;
+        if (Problem q = need_string(&v, 40); !q.what.empty())
+          p = q;
+        else if (v != "histogram" && v != "none")
+          p = {line, "overlay must be 'histogram' or 'none', not " + text::quote(v)};
+        else
+          overlay = {v, line};
       } else if (k == "params") {
         if (!node.is_table())
           p = {line,
@@ -294,8 +305,8 @@ class Parser {
         p = {
             line,
             "unknown key " + text::quote(k) +
-                " (known: title, demo, variant, block, params, ladder, code, code_lines, code_mark, caption, "
-                "notes)"};
+                " (known: title, demo, variant, block, params, ladder, code, code_lines, code_mark, overlay, "
+                "caption, notes)"};
       }
       if (!p.what.empty()) return p;
     }
@@ -355,6 +366,16 @@ class Parser {
         }
         param_lines.push_back({k, v, line});
       }
+    }
+    if (overlay) {
+      if (s->demo != "histeq")
+        return {overlay->second,
+                "overlay " + text::quote(overlay->first) + " is the histeq demo's, not " + s->demo + "'s"};
+      auto on = std::find_if(s->params.begin(), s->params.end(),
+                             [](const auto& kv) { return kv.first == "histogram-overlay"; });
+      if (overlay->first == "none" && on != s->params.end()) s->params.erase(on);
+      if (overlay->first == "histogram" && on == s->params.end())
+        s->params.emplace_back("histogram-overlay", "");
     }
     if (s->title.empty())
       s->title = s->variants.empty()       ? s->demo
