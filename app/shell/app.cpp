@@ -375,7 +375,7 @@ presenter::ScreenLayout App::lay_out(const Frame& f) {
   in.collapsed = view_.compact && session_->now() - view_.mouse_moved_at > 3.0;
   in.panel_w = view_.compact ? (view_.compact_w > 0 ? view_.compact_w : 300 * f.ui_scale) : 500 * f.ui_scale;
   in.caption = view_.caption && session_->demo() != nullptr;
-  in.caption_h = ImGui::GetFontSize() + 12.0f;
+  in.caption_h = caption_px() + 12.0f;
   for (auto& e : elements_) e->wants(*session_, in);
   return presenter::layout_screen(in);
 }

@@ -11,6 +11,7 @@
 #include "presenter/elements.h"
 #include "shell/app.h"
 #include "shell/session.h"
+#include "ui/fonts.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -179,8 +180,12 @@ void App::draw_caption(const presenter::Rect& r) {
   const float pad = 6.0f;
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(0, 0, 0, 200));
   const ImVec4 clip(r.x0, r.y0, r.x1, r.y1);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x0 + pad, r.y0 + pad),
-              IM_COL32(255, 255, 255, 255), text.c_str(), nullptr, 0.0f, &clip);
+  // Large text from the HUD's large face (crisp when scaled down), the UI's at the UI's size.
+  const float px = caption_px();
+  const ui::Fonts& fonts = appearance_.fonts();
+  ImFont* font = fonts.hud && px > ImGui::GetFontSize() * 1.1f ? fonts.hud : ImGui::GetFont();
+  dl->AddText(font, px, ImVec2(r.x0 + pad, r.y0 + pad), IM_COL32(255, 255, 255, 255), text.c_str(), nullptr,
+              0.0f, &clip);
 }
 
 void App::draw_ui(Frame& f, const presenter::Rect& region) {

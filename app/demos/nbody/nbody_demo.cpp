@@ -3,6 +3,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "core/cli.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/image_view.h"
 #include "demos/common/probe_checks.h"
 #include "demos/common/stage_table.h"
 
@@ -362,6 +363,7 @@ void NbodyDemo::render(Frame& frame) {
   look.mean_mass = initial_.size() ? 1.0f / static_cast<float>(initial_.size()) : 1.0f;
   look.speed_max = speed_scale_;
   look.brightness = brightness_;
+  look.mark_scale = view_mark_scale(frame);
   display_->draw(look, area.x, frame.height - (area.y + h), w, h);
 }
 
