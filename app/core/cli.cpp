@@ -255,7 +255,8 @@ struct Parser {
     bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
 
     ladder = app.add_subcommand(
-        "ladder", "measure and chart every variant of a demo on its input (gpulab ladder --help)");
+        "ladder",
+        "the speed-up ladder: measure and chart every variant of a demo on its input (gpulab ladder --help)");
     ladder->add_option("--png", o.ladder_png, "write the chart as a PNG slide")->type_name(kOutputPath);
     ladder->add_option("--csv", o.ladder_csv, "write the rungs as CSV")->type_name(kOutputPath);
     ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")

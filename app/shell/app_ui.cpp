@@ -131,7 +131,7 @@ void App::draw_pickers(Frame& f, bool compact) {
 void App::draw_controls(Frame& f) {
   draw_pickers(f, false);
   if (!session_->demo()) return;
-  if (ImGui::Button("compare all (F5)")) element<presenter::LadderElement>()->start(*session_);
+  if (ImGui::Button("speed-up ladder (F5)")) element<presenter::LadderElement>()->start(*session_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
