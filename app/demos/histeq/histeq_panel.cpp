@@ -55,9 +55,7 @@ std::string HisteqDemo::caption() const {
   std::string s = "Histogram equalization | " + pipeline_label() + " | " + size_label();
   if (const auto ms =
           ctx_ && ctx_->timings ? ctx_->timings->median_per_step(pipeline_key(), last_runs_) : std::nullopt) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, "pipeline (per image)");  // the HUD's words
   }
   return s;
 }

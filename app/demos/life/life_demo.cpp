@@ -672,9 +672,7 @@ std::string LifeDemo::caption() const {
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " | %.3f ms/generation", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label);
   }
   s += " | " + std::string(active_->device_name());
   return s;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/matrix/matrix_demo.h"
 #include "demos/matrix/matrix_display.h"
@@ -108,9 +109,7 @@ std::string MatrixDemo::caption() const {
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(TimingKey{pick(lead_stage())}, last_runs_)
                           : std::nullopt) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label);  // the HUD's words
   }
   return s;
 }

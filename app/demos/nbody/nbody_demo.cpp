@@ -551,10 +551,8 @@ std::string NbodyDemo::caption() const {
                           ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
     const double n = static_cast<double>(active_->size());
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", *ms,
-                  format_si(nbody::interactions_per_step(n) / (*ms * 1e-3), "interactions/s").c_str());
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label) + ", " +
+         format_si(nbody::interactions_per_step(n) / (*ms * 1e-3), "interactions/s");
   }
   s += " | " + std::string(active_->device_name());
   return s;
