@@ -177,4 +177,20 @@ std::string format_ms(double ms) {
   return buf;
 }
 
+std::string format_time_per(double ms, const std::string& label) {
+  if (!std::isfinite(ms) || ms <= 0) return "-";
+  char buf[64];
+  if (ms < 1.0)
+    std::snprintf(buf, sizeof buf, "%.3g \xC2\xB5s", ms * 1000.0);
+  else if (ms >= 1000.0)
+    std::snprintf(buf, sizeof buf, "%.3g s", ms / 1000.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  const size_t open = label.find('('), close = label.rfind(')');
+  const std::string per = open != std::string::npos && close != std::string::npos && close > open + 1
+                              ? label.substr(open + 1, close - open - 1)
+                              : "per step";
+  return std::string(buf) + " " + per;
+}
+
 }  // namespace gpulab

@@ -226,14 +226,16 @@ struct Parser {
                  "list what falls back, what is missing and the steps slow to prepare (exit 1: something is "
                  "missing)");
     app.add_option("--record", o.record,
-                   "headless: record the --frames as a clip, OUT.mp4 or OUT.webm with ffmpeg, else a PNG "
-                   "sequence (in a window: F9)")
+                   "headless: record the --frames as a clip of the view (1920x1080 unless --size), 30 "
+                   "frames/s, OUT.mp4 or OUT.webm with ffmpeg, else a PNG sequence (in a window: F9)")
         ->type_name(kOutputPath);
     app.add_option("--png-style", o.png_style,
                    "slides: ladder --png and --save-timeline as projector slides (big type, 1-2-5 axis, "
                    "colour-blind-safe colours), projector (on black) or light (on white)")
         ->check(CLI::IsMember({"projector", "light"}))
         ->type_name("STYLE");
+    app.add_flag("--record-ui", o.record_ui,
+                 "with --record: the clip shows the whole frame, the panel and the rest of the UI included");
     app.add_option("--layout-report", o.layout_report)
         ->type_name(kOutputPath)
         ->group("");  // tests: the layout of the last frame (headless: at the end; a window: when it closes)
@@ -257,7 +259,8 @@ struct Parser {
     bench->add_option("--json", o.bench_json, "also write the results as JSON")->type_name(kOutputPath);
 
     ladder = app.add_subcommand(
-        "ladder", "measure and chart every variant of a demo on its input (gpulab ladder --help)");
+        "ladder",
+        "the speed-up ladder: measure and chart every variant of a demo on its input (gpulab ladder --help)");
     ladder->add_option("--png", o.ladder_png, "write the chart as a PNG slide")->type_name(kOutputPath);
     ladder->add_option("--csv", o.ladder_csv, "write the rungs as CSV")->type_name(kOutputPath);
     ladder->add_option("--json", o.ladder_json, "write the rungs as JSON (the bench's schema)")
@@ -458,6 +461,9 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
+  if (o.record_ui && o.record.empty()) return fail("--record-ui goes with --record", 2);
+  if (o.record_ui && !o.screenshot_ui) return fail("--record-ui and --no-ui contradict each other", 2);
+  if (!o.record.empty() && !o.size_given) o.width = 1920, o.height = 1080;  // a clip for a 16:9 slide
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
   if (!o.results.empty() && o.mode != Options::Mode::Run)
     return fail(

@@ -75,6 +75,7 @@ struct Options {
   int lesson_step = 0;              // --lesson-step K: start at step K (1-based; 0: the first)
   bool lesson_check = false;        // --check: every step of --lesson prepared headless, a report printed
   std::string record;               // headless: --record OUT.mp4 records the --frames as a clip
+  bool record_ui = false;           // --record-ui: the clip shows the whole frame, UI included
 
   // Image demos (histogram equalization, texture rotation): shared here so that the demos' option
   // groups do not clash in CLI11. A demo that takes no image refuses them (reject_image_options).

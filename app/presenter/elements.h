@@ -2,6 +2,7 @@
 // The presenter's elements (element.h): each feature one class with the hooks it needs. The shell
 // registers them in one list (make_elements) and calls the hooks in that order; the modal ones (the
 // ladder, the key list, the toasts) come last so that they are drawn above the rest.
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@ namespace gpulab::presenter {
 class LadderView;
 class LessonPlayer;
 class Recorder;
+struct CaptureBox;
 class CountersView;
 
 // F2: the heads-up display in its band along the bottom of the view.
@@ -77,7 +79,8 @@ class CodeElement : public Element {
   CodePanelShown shown_;
 };
 
-// F9 / --record: a clip of the window; the red dot drawn after the frame is read back.
+// F9 / --record: a clip of the view (with_ui: of the whole window), its frames stamped with the time
+// they were shown; the red dot drawn after the frame is read back.
 class RecorderElement : public Element {
  public:
   static constexpr std::string_view kName = "recorder";
@@ -85,16 +88,27 @@ class RecorderElement : public Element {
   ~RecorderElement() override;
   std::string_view name() const override { return kName; }
   bool recording() const;
+  // The whole window (panel, HUD, captions) in the clip instead of the view only (the default).
+  bool with_ui() const { return with_ui_; }
+  void set_with_ui(bool on) { with_ui_ = on; }
   // Starts a clip of w x h frames (lossless for a headless capture): "" or why not.
   std::string start(const std::filesystem::path& out, int w, int h, bool lossless, Session& s);
   std::string stop();  // the line saying what was written, or "recording failed: ..."
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
+  void draw(Session& s, const ScreenLayout& l) override;
   void after_frame(Session& s, unsigned fbo, int w, int h, bool headless) override;
   void report(LayoutReport& r) const override { r.recording = recording(); }
 
  private:
+  // The part of a w x h framebuffer the clip shows (GL pixels, origin at the bottom left).
+  CaptureBox box(int w, int h) const;
   std::unique_ptr<Recorder> recorder_;
   bool red_dot_left_ = false;  // the lesson band is on: the dot moves left of its progress line
+  bool with_ui_ = false;
+  bool headless_ = false;
+  int64_t headless_frames_ = 0;  // a headless recording's frames so far, and when the first was drawn
+  double headless_t0_ = 0;
+  Rect view_, display_;  // the last frame's layout (window points)
 };
 
 // F8 or a lesson step with two variants: the running demo (A) and a fresh one (B) side by side in

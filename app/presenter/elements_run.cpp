@@ -3,7 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "common/text.h"
 #include "gl/gl.h"
@@ -36,12 +38,32 @@ bool RecorderElement::recording() const { return recorder_ && recorder_->recordi
 std::string RecorderElement::start(const std::filesystem::path& out, int w, int h, bool lossless,
                                    Session& s) {
   if (!recorder_) recorder_ = std::make_unique<Recorder>();
-  const std::string err = recorder_->start(out, w, h, 60, lossless);
+  headless_frames_ = 0;
+  const std::string err = recorder_->start(out, w, h, kClipFps, lossless);
   if (err.empty()) s.notify(recorder_->message());
   return err;
 }
 
-std::string RecorderElement::stop() { return recorder_ ? recorder_->stop() : std::string(); }
+std::string RecorderElement::stop() {
+  if (!recording()) return {};
+  if (headless_) return recorder_->stop();  // every frame one slot (the run waited for each)
+  // The last frame stays in the clip until now: a clip lasts as long as its recording.
+  return recorder_->stop(
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+CaptureBox RecorderElement::box(int w, int h) const {
+  if (with_ui_ || view_.empty() || display_.empty()) return {};
+  // The view in framebuffer pixels (the layout is in window points), GL's y up.
+  const double sx = w / static_cast<double>(display_.width()),
+               sy = h / static_cast<double>(display_.height());
+  const int x0 = std::clamp(static_cast<int>(std::lround(view_.x0 * sx)), 0, w);
+  const int x1 = std::clamp(static_cast<int>(std::lround(view_.x1 * sx)), 0, w);
+  const int y0 = std::clamp(static_cast<int>(std::lround(view_.y0 * sy)), 0, h);
+  const int y1 = std::clamp(static_cast<int>(std::lround(view_.y1 * sy)), 0, h);
+  if (x1 <= x0 || y1 <= y0) return {};
+  return {x0, h - y1, x1 - x0, y1 - y0};
+}
 
 bool RecorderElement::key(Session& s, KeyAction a, const KeyPress&) {
   if (a != KeyAction::Record) return false;
@@ -52,9 +74,11 @@ bool RecorderElement::key(Session& s, KeyAction a, const KeyPress&) {
   try {
     const std::string demo = s.demo() ? std::string(s.demo()->name()) : std::string("app");
     const std::filesystem::path out = gl::unique_screenshot_path("recordings", "gpulab-" + demo, ".mp4");
+    // The clip is as large as what it shows: the view (as the last frame laid it out) or the window.
+    const int w = s.framebuffer_width(), h = s.framebuffer_height();
+    const CaptureBox b = box(w, h);
     // A window never waits for the encoder: a frame that finds it behind is dropped and counted.
-    if (const std::string err = start(out, s.framebuffer_width(), s.framebuffer_height(), false, s);
-        !err.empty())
+    if (const std::string err = start(out, b.empty() ? w : b.w, b.empty() ? h : b.h, false, s); !err.empty())
       s.notify("cannot record: " + err);
   } catch (const std::exception& e) {
     s.notify(std::string("cannot record: ") + e.what());
@@ -62,13 +86,26 @@ bool RecorderElement::key(Session& s, KeyAction a, const KeyPress&) {
   return true;
 }
 
+void RecorderElement::draw(Session&, const ScreenLayout& l) {
+  view_ = l.view;  // (A/B's halves are inside it)
+  display_ = l.display;
+}
+
 void RecorderElement::after_frame(Session& s, unsigned fbo, int w, int h, bool headless) {
   if (!recording()) return;
-  if (w != recorder_->frame_width() || h != recorder_->frame_height()) {
-    s.notify("recording stopped: the window changed size. " + recorder_->stop());
-    return;
+  headless_ = headless;
+  double t = s.now();
+  if (headless) {
+    // No display paces a headless run: frame k is the clip's frame k (k / 30 s in), and the run waits
+    // for that time as a 30 Hz display would, so the clip lasts as long as the recording when the
+    // machine keeps up, and has every frame (none repeated) when it does not.
+    if (headless_frames_ == 0) headless_t0_ = t;
+    const double due = headless_t0_ + static_cast<double>(headless_frames_++) / recorder_->fps();
+    if (t < due) std::this_thread::sleep_for(std::chrono::duration<double>(due - t));
+    t = due;
   }
-  s.guarded("record", [&] { recorder_->capture(fbo); });
+  const CaptureBox b = box(w, h);
+  s.guarded("record", [&] { recorder_->capture(fbo, t, b); });
   if (headless) return;  // a headless clip is all there is to see
   // The red dot, after the read-back: a disc of scissored clears. The clear colour, the scissor box
   // and the scissor test it changes are put back as they were, so the frame's draw state is as before.

@@ -35,9 +35,9 @@ constexpr size_t kMaxNotesChars = 4000;
 
 // The keys a lesson file may use (docs/lesson-format.md describes each; a test compares the lists).
 constexpr std::array<std::string_view, 2> kTopKeys = {"title", "step"};
-constexpr std::array<std::string_view, 11> kStepKeys = {"title",     "demo",    "variant", "block",
+constexpr std::array<std::string_view, 12> kStepKeys = {"title",     "demo",    "variant", "block",
                                                         "params",    "ladder",  "code",    "code_lines",
-                                                        "code_mark", "caption", "notes"};
+                                                        "code_mark", "overlay", "caption", "notes"};
 
 template <size_t N>
 std::string key_list(const std::array<std::string_view, N>& keys) {
@@ -214,6 +214,7 @@ class Parser {
     const toml::node* params = nullptr;
     int variant_line = s->line, block_line = s->line;
     bool variant_given = false;
+    std::optional<std::pair<std::string, int>> overlay;  // overlay = "...", and its line
     for (auto&& entry : t) {
       // (not a structured binding: clang 14 cannot capture one in the lambda below)
       const toml::node& node = entry.second;
@@ -305,6 +306,16 @@ class Parser {
           else
             s->code_lines = {first, last};
         }
+      } else if (k == "overlay") {
+        // overlay = "histogram" | "none": the histogram demo's --histogram-overlay from this step on (a
+        // parameter, so it carries over as parameters do).
+        std::string v;
+        if (Problem q = need_string(&v, 40); !q.what.empty())
+          p = q;
+        else if (v != "histogram" && v != "none")
+          p = {line, "overlay must be 'histogram' or 'none', not " + text::quote(v)};
+        else
+          overlay = {v, line};
       } else if (k == "params") {
         if (!node.is_table())
           p = {line,
@@ -369,6 +380,16 @@ class Parser {
         }
         param_lines.push_back({k, v, line});
       }
+    }
+    if (overlay) {
+      if (s->demo != "histeq")
+        return {overlay->second,
+                "overlay " + text::quote(overlay->first) + " is the histeq demo's, not " + s->demo + "'s"};
+      auto on = std::find_if(s->params.begin(), s->params.end(),
+                             [](const auto& kv) { return kv.first == "histogram-overlay"; });
+      if (overlay->first == "none" && on != s->params.end()) s->params.erase(on);
+      if (overlay->first == "histogram" && on == s->params.end())
+        s->params.emplace_back("histogram-overlay", "");
     }
     if (s->title.empty())
       s->title = s->variants.empty()       ? s->demo

@@ -14,6 +14,8 @@
 //   params = { grid = "256x256", pattern = "../patterns/gosper-glider-gun.rle" }
 //   ladder = false                         # the speed-up ladder (F5) at this step only
 //   code = true                            # the code panel (F4) from this step on (until code = false)
+//   overlay = "histogram"                  # histeq: the histograms and CDFs over the view from this step
+//                                          # on (until overlay = "none"; it is --histogram-overlay)
 //   caption = "One or two sentences, shown large under the HUD."
 //   notes = "For the presenter: shown in the window's panel only, never in projector mode."
 //

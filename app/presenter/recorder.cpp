@@ -5,8 +5,10 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -187,7 +189,7 @@ std::string ffmpeg_command(const std::string& ffmpeg, const fs::path& out, int w
                     "x" + std::to_string(h) + " -r " + std::to_string(fps) + " -i - -vf " +
                     text::shell_quote("vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2") + " -pix_fmt yuv420p ";
   cmd += webm ? "-c:v libvpx-vp9 -b:v 0 -crf 32 -row-mt 1 "
-              : "-c:v libx264 -preset veryfast -crf 18 -movflags +faststart ";
+              : "-c:v libx264 -preset veryfast -crf 23 -movflags +faststart ";
   return cmd + text::shell_quote(out.string());
 }
 
@@ -237,6 +239,36 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
                                       log, tmp_slot, log_slot);
 }
 
+int64_t ClipTimeline::slot(double seconds, int fps) {
+  // The slot the frame is on screen at the start of (a hair of slack for k / fps computed in floats).
+  return static_cast<int64_t>(std::floor(std::max(0.0, seconds) * static_cast<double>(fps) + 1e-6));
+}
+
+std::string ClipTimeline::emit(int64_t times) {
+  for (int64_t i = 0; i < times; ++i) {
+    if (std::string err = sink_->write(held_.data()); !err.empty()) return err;
+    ++written_;
+    if (i > 0) ++repeats_;
+  }
+  return {};
+}
+
+std::string ClipTimeline::put(std::vector<uint8_t> frame, int64_t slot) {
+  std::string err;
+  if (held_slot_ >= 0) err = emit(std::max<int64_t>(1, slot - held_slot_));
+  held_ = std::move(frame);
+  held_slot_ = std::max(slot, held_slot_ + 1);
+  return err;
+}
+
+std::string ClipTimeline::finish(int64_t end_slot) {
+  if (held_slot_ < 0) return {};
+  std::string err = emit(std::max<int64_t>(1, end_slot - held_slot_));
+  held_slot_ = -1;
+  held_.clear();
+  return err;
+}
+
 Recorder::~Recorder() {
   if (recording_) stop();
 }
@@ -268,9 +300,14 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
   }
   for (auto& b : ring_) b = gl::Buffer(bytes, nullptr, GL_MAP_READ_BIT);
   for (size_t i = 0; i < kRing; ++i) pending_[i] = false;
+  scaled_ = gl::Framebuffer();
   out_ = out;
   w_ = w, h_ = h;
-  dropped_ = encoded_ = 0;
+  fps_ = std::max(1, fps);
+  dropped_ = 0;
+  t0_ = 0;
+  last_slot_ = -1;
+  timeline_ = std::make_unique<ClipTimeline>(sink_.get(), fps_);
   next_ = 0;
   lossless_ = lossless;
   done_ = false;
@@ -281,8 +318,12 @@ std::string Recorder::start(const fs::path& out, int w, int h, int fps, bool los
   return {};
 }
 
-void Recorder::capture(GLuint fbo) {
+void Recorder::capture(GLuint fbo, double t, CaptureBox box) {
   if (!recording_) return;
+  if (last_slot_ < 0) t0_ = t;
+  const int64_t slot = ClipTimeline::slot(t - t0_, fps_);
+  if (slot <= last_slot_) return;  // this slot of the clip has its frame
+  last_slot_ = slot;
   // The oldest slot's read finished frames ago: map it and hand its bytes on, then reuse it.
   if (pending_[next_]) hand_on(next_);
   // Rows are w * 4 bytes, so the default pack alignment of 4 packs them tightly. The bindings the
@@ -290,13 +331,37 @@ void Recorder::capture(GLuint fbo) {
   GLint read_fbo = 0, pack_buffer = 0;
   glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
   glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  GLuint source = fbo;
+  int sx = box.empty() ? 0 : box.x, sy = box.empty() ? 0 : box.y;
+  if (!box.empty() && (box.x != 0 || box.y != 0 || box.w != w_ || box.h != h_)) {
+    if (box.w == w_ && box.h == h_) {
+      sx = box.x, sy = box.y;  // the same size: read in place
+    } else {
+      // Another size (the view changed, the window was resized): scaled to fit, centred on black.
+      if (scaled_.width() != w_ || scaled_.height() != h_) scaled_ = gl::Framebuffer(w_, h_);
+      const double k = std::min(static_cast<double>(w_) / box.w, static_cast<double>(h_) / box.h);
+      const int dw = std::max(1, static_cast<int>(std::lround(box.w * k)));
+      const int dh = std::max(1, static_cast<int>(std::lround(box.h * k)));
+      const int dx = (w_ - dw) / 2, dy = (h_ - dh) / 2;
+      const GLfloat black[4] = {0, 0, 0, 1};
+      GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+      glDisable(GL_SCISSOR_TEST);
+      glClearNamedFramebufferfv(scaled_.id(), GL_COLOR, 0, black);
+      glBlitNamedFramebuffer(fbo, scaled_.id(), box.x, box.y, box.x + box.w, box.y + box.h, dx, dy, dx + dw,
+                             dy + dh, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+      if (scissor) glEnable(GL_SCISSOR_TEST);
+      source = scaled_.id();
+      sx = sy = 0;
+    }
+  }
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, source);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, ring_[next_].id());
-  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glReadPixels(sx, sy, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
   fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   pending_[next_] = true;
+  ring_slot_[next_] = slot;
   next_ = (next_ + 1) % kRing;
 }
 
@@ -323,30 +388,31 @@ void Recorder::hand_on(size_t slot) {
     ++dropped_;  // the encoder is behind: the window goes on, this frame is not in the clip
     return;
   }
-  queue_.push_back(std::move(frame));
+  queue_.push_back({std::move(frame), ring_slot_[slot]});
   cv_.notify_all();
 }
 
 void Recorder::encode_loop() {
   for (;;) {
-    std::vector<uint8_t> frame;
+    Queued q;
+    bool failed = false;
     {
       std::unique_lock lock(mutex_);
       cv_.wait(lock, [&] { return !queue_.empty() || done_; });
       if (queue_.empty()) return;
-      frame = std::move(queue_.front());
+      q = std::move(queue_.front());
       queue_.pop_front();
+      failed = !encode_error_.empty();
       cv_.notify_all();
     }
-    std::string err = encode_error_.empty() ? sink_->write(frame.data()) : std::string();
+    std::string err = failed ? std::string() : timeline_->put(std::move(q.frame), q.slot);
     std::lock_guard lock(mutex_);
     if (!err.empty() && encode_error_.empty()) encode_error_ = err;
-    if (err.empty()) ++encoded_;
     cv_.notify_all();
   }
 }
 
-std::string Recorder::stop() {
+std::string Recorder::stop(std::optional<double> end_t) {
   if (!recording_) return {};
   // The ring's frames in order, then the encoder drains the queue and ends.
   for (size_t i = 0; i < kRing; ++i) {
@@ -359,18 +425,31 @@ std::string Recorder::stop() {
     cv_.notify_all();
   }
   encoder_.join();
+  // The last frame stays on screen until the recording ends.
+  const int64_t end_slot = end_t && last_slot_ >= 0 ? ClipTimeline::slot(*end_t - t0_, fps_) : last_slot_ + 1;
   std::string err = encode_error_;
+  if (err.empty()) err = timeline_->finish(end_slot);
   const std::string fin = sink_->finish();
   if (err.empty()) err = fin;
+  const int64_t written = timeline_->written(), repeats = timeline_->repeats();
+  timeline_.reset();
   sink_.reset();
   for (auto& b : ring_) b = gl::Buffer();
+  scaled_ = gl::Framebuffer();
   recording_ = false;
   if (!err.empty()) return "recording failed: " + err;
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "%.2f s at %d frames/s", static_cast<double>(written) / fps_, fps_);
   std::string line = (video_ ? "wrote " + text::escape(out_.string(), 4096)
-                             : "wrote " + std::to_string(encoded_) + " PNG frames " +
+                             : "wrote " + std::to_string(written) + " PNG frames " +
                                    text::escape(png_frame_path(out_, 1).string(), 4096) + " ...") +
-                     ": " + std::to_string(encoded_) + " frames";
-  if (dropped_ > 0) line += " (" + std::to_string(dropped_) + " dropped: the encoder fell behind)";
+                     ": " + std::to_string(written) + " frames, " + seconds;
+  if (repeats > 0)
+    line += " (" + std::to_string(repeats) + " of them repeat the frame before: the app drew fewer than " +
+            std::to_string(fps_) + " frames/s)";
+  if (dropped_ > 0)
+    line += " (" + std::to_string(dropped_) +
+            " frames dropped: the encoder fell behind, the frame before stays on)";
   return line;
 }
 

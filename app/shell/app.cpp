@@ -383,7 +383,7 @@ presenter::ScreenLayout App::lay_out(const Frame& f) {
   in.collapsed = view_.compact && session_->now() - view_.mouse_moved_at > 3.0;
   in.panel_w = view_.compact ? (view_.compact_w > 0 ? view_.compact_w : 300 * f.ui_scale) : 500 * f.ui_scale;
   in.caption = view_.caption && session_->demo() != nullptr;
-  in.caption_h = ImGui::GetFontSize() + 12.0f;
+  in.caption_h = caption_px() + 12.0f;
   for (auto& e : elements_) e->wants(*session_, in);
   return presenter::layout_screen(in);
 }
@@ -713,6 +713,9 @@ int App::run_headless() {
   const int frames = std::max(1, options_.frames);
   auto* recorder = element<presenter::RecorderElement>();
   if (!options_.record.empty()) {
+    // A clip of the view (the default): the panel is left out of its frames, so the view fills them.
+    recorder->set_with_ui(options_.record_ui);
+    if (!options_.record_ui) view_.ui_visible = false;
     const std::string err =
         recorder->start(options_.record, pf.framebuffer_width(), pf.framebuffer_height(), true, s);
     if (!err.empty()) {

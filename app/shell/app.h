@@ -57,6 +57,7 @@ class App {
   void draw_pickers(Frame& f, bool compact);  // the demo and variant pickers (all the compact panel has)
   void draw_status();                         // the backend's line and the demo's start error
   void draw_caption(const presenter::Rect& region);
+  float caption_px() const;  // the caption line's text: at least 28 px at 1080p
   void draw_view_controls();
   void draw_presenter(Frame& f, float width, float height);  // the presenter's window (presenter_window.h)
   Input read_input(const Frame& f);

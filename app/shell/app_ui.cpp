@@ -11,6 +11,7 @@
 #include "presenter/elements.h"
 #include "shell/app.h"
 #include "shell/session.h"
+#include "ui/fonts.h"
 #include "ui/panels.h"
 #include "ui/theme.h"
 
@@ -130,7 +131,7 @@ void App::draw_pickers(Frame& f, bool compact) {
 void App::draw_controls(Frame& f) {
   draw_pickers(f, false);
   if (!session_->demo()) return;
-  if (ImGui::Button("compare all (F5)")) element<presenter::LadderElement>()->start(*session_);
+  if (ImGui::Button("speed-up ladder (F5)")) element<presenter::LadderElement>()->start(*session_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "the speed-up ladder: every variant on a copy of this input, verified, timed and charted");
@@ -158,6 +159,17 @@ void App::draw_controls(Frame& f) {
   ImGui::Checkbox("with UI", &shots_.with_ui);
   ImGui::SameLine();
   ImGui::Checkbox("caption", &view_.caption);
+  // Clips (F9): the view only, unless this is ticked.
+  if (auto* r = element<presenter::RecorderElement>()) {
+    bool clip_ui = r->with_ui();
+    if (ImGui::Checkbox("clips (F9) with UI", &clip_ui)) r->set_with_ui(clip_ui);
+  }
+}
+
+float App::caption_px() const {
+  // At least 28 px at 1080p (a projector's back row), never below the UI's text.
+  // (Window points: 28 x (points tall / 1080) is 28 x (pixels tall / 1080) pixels at any DPI.)
+  return std::max(ImGui::GetFontSize(), 28.0f * ImGui::GetIO().DisplaySize.y / 1080.0f);
 }
 
 void App::draw_caption(const presenter::Rect& r) {
@@ -168,8 +180,12 @@ void App::draw_caption(const presenter::Rect& r) {
   const float pad = 6.0f;
   dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(0, 0, 0, 200));
   const ImVec4 clip(r.x0, r.y0, r.x1, r.y1);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x0 + pad, r.y0 + pad),
-              IM_COL32(255, 255, 255, 255), text.c_str(), nullptr, 0.0f, &clip);
+  // Large text from the HUD's large face (crisp when scaled down), the UI's at the UI's size.
+  const float px = caption_px();
+  const ui::Fonts& fonts = appearance_.fonts();
+  ImFont* font = fonts.hud && px > ImGui::GetFontSize() * 1.1f ? fonts.hud : ImGui::GetFont();
+  dl->AddText(font, px, ImVec2(r.x0 + pad, r.y0 + pad), IM_COL32(255, 255, 255, 255), text.c_str(), nullptr,
+              0.0f, &clip);
 }
 
 void App::draw_ui(Frame& f, const presenter::Rect& region) {

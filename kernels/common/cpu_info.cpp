@@ -4,7 +4,9 @@
 
 namespace gpulab {
 
-std::string cpu_model_name() {
+namespace {
+// The model name alone, "" when none is found.
+std::string model_only() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   for (const char* key : {"model name", "Model", "Hardware"}) {
@@ -17,10 +19,17 @@ std::string cpu_model_name() {
       const size_t b = line.find_first_not_of(" \t", colon + 1);
       const size_t e = line.find_last_not_of(" \t\r");
       if (b == std::string::npos || e < b) continue;
-      return "CPU (" + line.substr(b, e - b + 1) + ")";
+      return line.substr(b, e - b + 1);
     }
   }
-  return "CPU";
+  return {};
+}
+}  // namespace
+
+std::string cpu_label(unsigned threads) {
+  const std::string m = model_only();
+  const std::string t = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  return "CPU (" + (m.empty() ? t : m + ", " + t) + ")";
 }
 
 }  // namespace gpulab

@@ -1,11 +1,12 @@
 #pragma once
-// The CPU's model name, for the CPU engines' device lines (bench tables, the panel).
+// The CPU engines' device label (bench tables, captions, the panel).
 #include <string>
 
 namespace gpulab {
 
-// "CPU (<model name>)" from /proc/cpuinfo ("model name" on x86; "Model" or "Hardware" on some ARM
-// kernels), or "CPU" when none is found.
-std::string cpu_model_name();
+// The one label every CPU engine gives its device (captions, bench and ladder tables, the HUD):
+// "CPU (<model name>, N threads)", the model from /proc/cpuinfo ("model name" on x86; "Model" or
+// "Hardware" on some ARM kernels), or "CPU (N threads)" without one; "1 thread" for one.
+std::string cpu_label(unsigned threads);
 
 }  // namespace gpulab

@@ -238,7 +238,7 @@ namespace {
 
 class CpuEngine final : public Engine {
  public:
-  CpuEngine() : device_name_(cpu_model_name()) {}
+  CpuEngine() : device_name_(cpu_label(1)) {}  // one core
 
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return device_name_; }

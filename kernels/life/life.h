@@ -109,14 +109,17 @@ GPULAB_HD uint8_t random_cell(uint64_t seed, uint64_t index, uint32_t threshold)
 
 // ---------------------------------------------------------------------------------------------
 // Display. Every pixel of a tex_width × tex_height RGBA8 image (row 0 = top) shows the cells under
-// it. Fixed-point view arithmetic (1/256 cell) so that the CUDA kernel and the CPU give the same
-// pixels: pixel (px, py) covers cells [origin + p * step, origin + (p + 1) * step) in 1/256 units.
+// it. Fixed-point view arithmetic (1/unit cell, 1/256 unless set) so that the CUDA kernel and the CPU
+// give the same pixels: pixel (px, py) covers cells [origin + p * step, origin + (p + 1) * step) in
+// 1/unit units. unit = k with step = 1 makes every cell exactly k pixels (k = 3 is not a whole number
+// of 1/256 cells), as a projector wants.
 struct View {
   int tex_width = 0;
   int tex_height = 0;
-  int64_t origin_x_q8 = 0;  // cell coordinate of the image's left edge, times 256
-  int64_t origin_y_q8 = 0;  // cell coordinate of the image's top edge, times 256
-  int32_t step_q8 = 256;    // cells per pixel times 256: 256 = 1:1, 32 = 8 px a cell, 1024 = 4 cells a px
+  int64_t origin_x_q8 = 0;  // cell coordinate of the image's left edge, times unit
+  int64_t origin_y_q8 = 0;  // cell coordinate of the image's top edge, times unit
+  int32_t step_q8 = 256;    // cells per pixel times unit: 256 = 1:1, 32 = 8 px a cell, 1024 = 4 cells a px
+  int32_t unit = 256;       // fixed-point units a cell
   bool age_fade = false;    // dead cells fade out from the fade colour (needs fade_tick each frame)
   bool grid_lines = false;  // thin lines between cells when zoomed in to 8 px a cell or more
   uint32_t alive_rgba = 0xFF6CE0FFu;  // little-endian RGBA: 0xAABBGGRR
@@ -150,14 +153,18 @@ GPULAB_HD uint8_t fade_next(uint8_t fade, uint8_t alive) {
 template <class CellAt, class FadeAt>
 GPULAB_HD uint32_t pixel_colour(const View& v, int width, int height, int px, int py, CellAt cell_at,
                                 FadeAt fade_at) {
-  const int64_t step = v.step_q8;
+  const int64_t step = v.step_q8, unit = v.unit > 0 ? v.unit : 256;
   const int64_t x0 = v.origin_x_q8 + px * step, y0 = v.origin_y_q8 + py * step;
+  // Floor division by the unit (a shift for the usual 256).
+  auto cell_of = [unit](int64_t q) -> int64_t {
+    if (unit == 256) return q >= 0 ? q >> 8 : -((-q + 255) >> 8);
+    return q >= 0 ? q / unit : -((-q + unit - 1) / unit);
+  };
   // Cells under the pixel, as a half-open range in whole cells (at least one cell).
-  int64_t cx0 = x0 >= 0 ? x0 >> 8 : -((-x0 + 255) >> 8);
-  int64_t cy0 = y0 >= 0 ? y0 >> 8 : -((-y0 + 255) >> 8);
-  int64_t cx1 = x0 + step - 1, cy1 = y0 + step - 1;
-  cx1 = (cx1 >= 0 ? cx1 >> 8 : -((-cx1 + 255) >> 8)) + 1;
-  cy1 = (cy1 >= 0 ? cy1 >> 8 : -((-cy1 + 255) >> 8)) + 1;
+  int64_t cx0 = cell_of(x0);
+  int64_t cy0 = cell_of(y0);
+  int64_t cx1 = cell_of(x0 + step - 1) + 1;
+  int64_t cy1 = cell_of(y0 + step - 1) + 1;
   if (cx1 <= 0 || cy1 <= 0 || cx0 >= width || cy0 >= height) return v.background_rgba;
   if (cx0 < 0) cx0 = 0;
   if (cy0 < 0) cy0 = 0;
@@ -175,8 +182,8 @@ GPULAB_HD uint32_t pixel_colour(const View& v, int width, int height, int px, in
       c = v.dead_rgba;
     }
     // Grid lines on the first pixel row/column of each cell when a cell is 8 px or more.
-    if (v.grid_lines && step <= 32) {
-      const bool left = ((x0 & 255) < step), top = ((y0 & 255) < step);
+    if (v.grid_lines && step * 8 <= unit) {
+      const bool left = (x0 - cx0 * unit) < step, top = (y0 - cy0 * unit) < step;
       if (left || top) c = blend_rgba(c, v.grid_rgba, 160);
     }
     return c;

@@ -212,7 +212,7 @@ namespace {
 
 class CpuEngine final : public Engine {
  public:
-  CpuEngine() : name_(cpu_model_name() + " (" + std::to_string(cpu_threads()) + " threads)") {}
+  CpuEngine() : name_(cpu_label(static_cast<unsigned>(cpu_threads()))) {}
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return name_; }
   void set_words(const Words& w) override {

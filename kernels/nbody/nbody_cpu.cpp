@@ -18,6 +18,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/cpu_info.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
@@ -305,7 +306,7 @@ class CpuEngine final : public Engine {
  public:
   explicit CpuEngine(unsigned threads)
       : pool_(threads == 0 ? hardware_threads() : threads),
-        name_("CPU (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)")) {}
+        name_(cpu_label(static_cast<unsigned>(pool_.size()))) {}
 
   Backend backend() const override { return Backend::Cpu; }
   std::string_view device_name() const override { return name_; }

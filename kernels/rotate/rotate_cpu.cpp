@@ -190,7 +190,7 @@ class CpuEngine final : public Engine {
   image::Image output() override { return out_; }
 
  private:
-  std::string name_ = cpu_model_name();
+  std::string name_ = cpu_label(std::max(std::thread::hardware_concurrency(), 1u));  // (large images)
   image::Image src_, out_;
 };
 

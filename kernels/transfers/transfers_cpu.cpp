@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/cpu_info.h"
 #include "common/text.h"
 #include "transfers/transfers.h"
 
@@ -369,7 +370,7 @@ namespace {
 class CpuEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cpu; }
-  std::string_view device_name() const override { return "CPU"; }
+  std::string_view device_name() const override { return name_; }
   std::string why_unavailable(const Variant& v) const override {
     return v.backend == Backend::Cpu ? "" : "a GPU rung (the CPU engine runs the host's own)";
   }
@@ -427,6 +428,7 @@ class CpuEngine final : public Engine {
   }
 
  private:
+  std::string name_ = cpu_label(static_cast<unsigned>(cpu_threads()));  // (the pipeline uses them all)
   std::unique_ptr<HostCopy> copy_;
   uint64_t copy_bytes_ = 0;
   std::vector<uint32_t> out_;

@@ -9,6 +9,14 @@
 
 namespace gpulab {
 
+// The scale of a mark drawn over the view (an outline, a warp's strip, the magnifier's squares, a
+// body's smallest sprite): the UI scale's, and at least the framebuffer's height over 720 px, so that
+// on a 1080p projector at UI scale 1 a mark is half again as large as on a laptop and reads from the
+// back row.
+inline float view_mark_scale(const Frame& f) {
+  return std::max(f.ui_scale, static_cast<float>(f.height) / 720.0f);
+}
+
 struct ImageView {
   static constexpr double kMinZoom = 0.25;        // relative to the fitted view
   static constexpr double kMaxPixelScale = 64.0;  // screen pixels per image pixel, at most

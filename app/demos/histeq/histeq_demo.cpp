@@ -155,11 +155,16 @@ void HisteqParams::add_options(CLI::App& cli) {
   g->add_option("--mode", mode, "equalize (default) or stretch (contrast stretch to 0..255)");
   g->add_flag("--per-channel", per_channel,
               "colour images: process R, G and B each on its own (default: the luminance Y only)");
+  g->add_flag("--histogram-overlay", histogram_overlay,
+              "draw the histogram and CDF, before and after, over the image (a lesson step's overlay = "
+              "\"histogram\")");
 }
 
 bool HisteqParams::same_input(const DemoParams& other) const {
   const auto& o = dynamic_cast<const HisteqParams&>(other);
-  return mode == o.mode && per_channel == o.per_channel;
+  // The overlay shapes no result, but a lesson step that turns it on must be started afresh (a step on
+  // the same input only changes the picks), so it counts here.
+  return mode == o.mode && per_channel == o.per_channel && histogram_overlay == o.histogram_overlay;
 }
 
 std::vector<std::string> HisteqParams::given() const {
@@ -184,6 +189,7 @@ std::string HisteqDemo::configure(const Options& o) {
   else
     return "--mode must be equalize or stretch, got " + text::quote(p.mode);
   colour_ = p.per_channel ? Colour::PerChannel : Colour::Luminance;
+  overlay_ = p.histogram_overlay;
   if (o.steps >= 0)
     return "--steps: histogram equalization has no steps to count (the pipeline's output is the same every "
            "run); --save-image writes the processed image";
@@ -290,6 +296,7 @@ void HisteqDemo::compute(Frame& frame) {
 void HisteqDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, image_.width, image_.height, split_));
+  if (overlay_) draw_overlay(frame);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream 
 struct HisteqParams final : DemoParams {
   std::string mode;  // "equalize" (also when empty: not given) or "stretch"
   bool per_channel = false;
+  bool histogram_overlay = false;  // the histograms and CDFs drawn over the view (a lesson's overlay)
 
   std::unique_ptr<DemoParams> clone() const override { return std::make_unique<HisteqParams>(*this); }
   void add_options(CLI::App& cli) override;
@@ -136,6 +137,9 @@ class HisteqDemo final : public Demo {
   void ui_image(float w);
   void ui_plots(float w);
   void ui_labels(const Frame& frame);
+  // The histograms and CDFs, before and after, over the view's lower left (the projected picture has
+  // them whatever the panel shows).
+  void draw_overlay(const Frame& frame);
 
   Context* ctx_ = nullptr;
   std::unique_ptr<histeq::Engine> cpu_;
@@ -176,6 +180,7 @@ class HisteqDemo final : public Demo {
   bool after_fresh_ = false;
   int channel_ = 0;  // plane shown in the plots (per-channel mode)
   bool log_scale_ = false;
+  bool overlay_ = false;  // draw_overlay (--histogram-overlay, the panel's checkbox)
 
   // View: the image fitted into the free area, then zoomed (1 = fitted) around its centre (cx, cy),
   // in image pixels; the split as a fraction of the image's width.

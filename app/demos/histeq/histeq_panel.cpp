@@ -55,9 +55,7 @@ std::string HisteqDemo::caption() const {
   std::string s = "Histogram equalization | " + pipeline_label() + " | " + size_label();
   if (const auto ms =
           ctx_ && ctx_->timings ? ctx_->timings->median_per_step(pipeline_key(), last_runs_) : std::nullopt) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, "pipeline (per image)");  // the HUD's words
   }
   return s;
 }
@@ -158,6 +156,9 @@ void HisteqDemo::ui_plots(float w) {
   ImGui::Checkbox("log scale", &log_scale_);
   ImGui::SameLine();
   ImGui::TextDisabled("bars: histogram, blue line: CDF");
+  ImGui::Checkbox("over the image", &overlay_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the histograms and CDFs over the image, large: on the projected screen too");
 }
 
 void HisteqDemo::ui_labels(const Frame& frame) {
@@ -186,6 +187,78 @@ void HisteqDemo::ui_labels(const Frame& frame) {
   };
   label("before", split, true);
   label(mode_ == Mode::Equalize ? "after: equalized" : "after: stretched", split, false);
+  dl->PopClipRect();
+}
+
+void HisteqDemo::draw_overlay(const Frame& frame) {
+  // Drawn with the render, not with the panel: in projector mode and with the panel hidden the demo's
+  // ui() is not called, and the lecture's histogram must be on the projected screen. Sized by the
+  // view's height, so that it reads the same on a 1080p projector as on a laptop.
+  if (!ImGui::GetCurrentContext() || !output_current_ || planes_.planes.empty()) return;
+  if (!after_fresh_) read_after();  // once per change
+  const int planes = planes_.processed();
+  if (planes <= 0 || static_cast<int>(after_.size()) < planes || static_cast<int>(before_.size()) < planes)
+    return;
+  const int p = std::clamp(channel_, 0, planes - 1);
+  const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
+  const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
+  const Frame::Rect v = frame.view_or_all();
+  const float vx = v.x / sx, vy = v.y / sy, vw = v.w / sx, vh = v.h / sy;
+  // The text: at least 28 px at 1080p (cap heights a projector's back row reads), never below the UI's.
+  const float text_px = std::max(ImGui::GetFontSize(), 28.0f * v.h / 1080.0f / sy);
+  const float pad = text_px * 0.4f;
+  ImFont* font = ImGui::GetFont();
+  const std::string plane = plane_name(planes_.layout, p);
+  const std::string title = "histogram and CDF (line): " + plane;
+  const float title_w = font->CalcTextSizeA(text_px, FLT_MAX, 0.0f, title.c_str()).x;
+  const float box_w = std::min(vw - 2 * pad, std::max(vw * 0.5f, title_w + 2 * pad));
+  const float plot_w = (box_w - 3 * pad) / 2, plot_h = std::min(vh * 0.22f, plot_w * 0.6f);
+  const float box_h = pad + text_px + pad + plot_h + pad + text_px + pad;
+  if (box_w < 8 * text_px || box_h > vh) return;  // no room: the panel's plots are there
+  const ImVec2 a(vx + pad, vy + vh - pad - box_h), b(a.x + box_w, a.y + box_h);
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  dl->PushClipRect(ImVec2(vx, vy), ImVec2(vx + vw, vy + vh));
+  dl->AddRectFilled(a, b, IM_COL32(12, 12, 16, 215), pad * 0.5f);
+  const ImU32 white = IM_COL32(255, 255, 255, 255), bars = IM_COL32(200, 200, 200, 255),
+              cdf_colour = IM_COL32(86, 180, 233, 255), counted = IM_COL32(230, 97, 0, 255);
+  dl->AddText(font, text_px, ImVec2(a.x + pad, a.y + pad), white, title.c_str());
+  const float line = std::max(1.5f, text_px / 10);
+  auto plot = [&](float x0, const histeq::Histogram& h, const histeq::Histogram* also, const char* label) {
+    const float y0 = a.y + pad + text_px + pad, y1 = y0 + plot_h;
+    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + plot_w, y1), IM_COL32(0, 0, 0, 160));
+    auto value = [&](uint64_t c) {
+      return log_scale_ ? std::log10(1.0 + static_cast<double>(c)) : static_cast<double>(c);
+    };
+    double top = 1;
+    for (int i = 0; i < histeq::kBins; ++i) {
+      top = std::max(top, value(h[i]));
+      if (also) top = std::max(top, value((*also)[i]));
+    }
+    const float bw = plot_w / histeq::kBins;
+    auto draw_bars = [&](const histeq::Histogram& hh, ImU32 colour) {
+      for (int i = 0; i < histeq::kBins; ++i) {
+        const float bh = static_cast<float>(value(hh[i]) / top) * plot_h;
+        if (bh > 0) dl->AddRectFilled(ImVec2(x0 + i * bw, y1 - bh), ImVec2(x0 + (i + 1) * bw, y1), colour);
+      }
+    };
+    draw_bars(h, bars);
+    if (also && *also != h) draw_bars(*also, counted);
+    double total = 0;
+    for (int i = 0; i < histeq::kBins; ++i) total += static_cast<double>(h[i]);
+    std::vector<ImVec2> pts;
+    double sum = 0;
+    for (int i = 0; i < histeq::kBins; ++i) {
+      sum += static_cast<double>(h[i]);
+      pts.emplace_back(x0 + (i + 0.5f) * bw, y1 - static_cast<float>(sum / std::max(1.0, total)) * plot_h);
+    }
+    dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), cdf_colour, 0, line);
+    dl->AddText(font, text_px, ImVec2(x0, y1 + pad * 0.5f), white, label);
+  };
+  const bool racy = mode_ == Mode::Equalize && static_cast<int>(engine_hist_.size()) > p && !variant(0).exact;
+  plot(a.x + pad, before_[p], racy ? &engine_hist_[p] : nullptr,
+       racy ? "before (orange: as counted)" : "before");
+  plot(a.x + 2 * pad + plot_w, after_[p], nullptr,
+       mode_ == Mode::Equalize ? "after: equalized" : "after: stretched");
   dl->PopClipRect();
 }
 

@@ -5,6 +5,7 @@
 #include "demos/common/cuda_start.h"
 #include "demos/common/probe_checks.h"
 #include "demos/common/stage_table.h"
+#include "demos/common/view_palette.h"
 
 #include <imgui.h>
 #include <CLI/CLI.hpp>
@@ -419,6 +420,7 @@ void LifeDemo::compute(Frame& frame) {
   last_fb_w_ = frame.width;
   last_fb_h_ = frame.height;
   last_area_ = frame.view_or_all();
+  light_ = light_theme();
   display_->update(*active_, make_view(frame.width, frame.height));
 }
 
@@ -429,7 +431,9 @@ void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area) {
   const double zx = static_cast<double>(std::max(1, area.w)) / grid_w_;
   const double zy = static_cast<double>(std::max(1, area.h)) / grid_h_;
   zoom_ = std::clamp(std::min(zx, zy) * 0.95, kMinZoom, kMaxZoom);
-  const double cells_per_px = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
+  // Whole pixels a cell (or whole cells a pixel): every cell the same size, crisp on a projector.
+  zoom_ = zoom_ >= 1.0 ? std::floor(zoom_) : 1.0 / std::ceil(1.0 / zoom_ - 1e-9);
+  const double cells_per_px = 1.0 / zoom_;
   const double dx = area.x + 0.5 * area.w - 0.5 * fb_w, dy = area.y + 0.5 * area.h - 0.5 * fb_h;
   centre_x_ = grid_w_ * 0.5 - dx * cells_per_px;
   centre_y_ = grid_h_ * 0.5 - dy * cells_per_px;
@@ -440,12 +444,25 @@ life::View LifeDemo::make_view(int fb_w, int fb_h) const {
   life::View v;
   v.tex_width = std::max(fb_w, 1);
   v.tex_height = std::max(fb_h, 1);
-  v.step_q8 = std::max<int32_t>(1, static_cast<int32_t>(std::lround(256.0 / zoom_)));
-  const double cells_per_px = v.step_q8 / 256.0;
-  v.origin_x_q8 = std::llround((centre_x_ - 0.5 * fb_w * cells_per_px) * 256.0);
-  v.origin_y_q8 = std::llround((centre_y_ - 0.5 * fb_h * cells_per_px) * 256.0);
+  // A whole number of pixels a cell is exact in units of 1/zoom cell (one unit a pixel); any other
+  // zoom (the wheel's) in 1/256 cell.
+  const double whole = std::round(zoom_);
+  v.unit = zoom_ >= 1.0 && std::abs(zoom_ - whole) < 1e-9 ? static_cast<int32_t>(whole) : 256;
+  v.step_q8 = v.unit != 256 ? 1 : std::max<int32_t>(1, static_cast<int32_t>(std::lround(256.0 / zoom_)));
+  const double cells_per_px = static_cast<double>(v.step_q8) / v.unit;
+  v.origin_x_q8 = std::llround((centre_x_ - 0.5 * fb_w * cells_per_px) * v.unit);
+  v.origin_y_q8 = std::llround((centre_y_ - 0.5 * fb_h * cells_per_px) * v.unit);
   v.age_fade = fade_;
   v.grid_lines = grid_lines_;
+  if (light_) {
+    // The light theme's palette: dark cells on paper, a dark-orange trail, the rest light grey
+    // (0xAABBGGRR).
+    v.alive_rgba = 0xFF5A2A12u;
+    v.dead_rgba = 0xFFF2F5F7u;
+    v.fade_rgba = 0xFF3C8CE6u;
+    v.background_rgba = 0xFFD6D2CEu;
+    v.grid_rgba = 0xFFC8C2BCu;
+  }
   return v;
 }
 
@@ -454,10 +471,10 @@ void LifeDemo::handle_input(const Frame& frame) {
   const Input& in = frame.input;
   const double px = in.mouse_x, py = in.mouse_y;
   const life::View v = make_view(frame.width, frame.height);
-  const double cpp = v.step_q8 / 256.0;
+  const double cpp = static_cast<double>(v.step_q8) / v.unit;
   auto cell_at_mouse = [&](double* cx, double* cy) {
-    *cx = v.origin_x_q8 / 256.0 + px * cpp;
-    *cy = v.origin_y_q8 / 256.0 + py * cpp;
+    *cx = static_cast<double>(v.origin_x_q8) / v.unit + px * cpp;
+    *cy = static_cast<double>(v.origin_y_q8) / v.unit + py * cpp;
   };
   // Zoom around the cursor.
   if (in.wheel != 0.0f) {
@@ -466,7 +483,8 @@ void LifeDemo::handle_input(const Frame& frame) {
     const double f = std::pow(1.25, in.wheel);
     zoom_ = std::clamp(zoom_ * f, kMinZoom, kMaxZoom);
     view_touched_ = true;
-    const double cpp2 = std::max(1.0, std::round(256.0 / zoom_)) / 256.0;
+    const double cpp2 = make_view(frame.width, frame.height).step_q8 /
+                        static_cast<double>(make_view(frame.width, frame.height).unit);
     centre_x_ = cx - (px - 0.5 * frame.width) * cpp2;
     centre_y_ = cy - (py - 0.5 * frame.height) * cpp2;
   }
@@ -654,9 +672,7 @@ std::string LifeDemo::caption() const {
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " | %.3f ms/generation", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label);
   }
   s += " | " + std::string(active_->device_name());
   return s;

@@ -119,6 +119,7 @@ class LifeDemo final : public Demo {
   uint64_t seed_ = 1;
   bool fade_ = false;
   bool grid_lines_ = true;
+  bool light_ = false;  // the light theme: the view's light palette (demos/common/view_palette.h)
   bool draw_mode_ = false;
   int verify_generations_ = 100;
   // The UI's text fields.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/stats.h"
 #include "core/timings.h"
 #include "demos/matrix/matrix_demo.h"
 #include "demos/matrix/matrix_display.h"
@@ -108,9 +109,7 @@ std::string MatrixDemo::caption() const {
   if (const auto ms = ctx_ && ctx_->timings
                           ? ctx_->timings->median_per_step(TimingKey{pick(lead_stage())}, last_runs_)
                           : std::nullopt) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label);  // the HUD's words
   }
   return s;
 }
@@ -209,20 +208,21 @@ void MatrixDemo::ui_overlay(const Frame& frame) {
             ty = (hovering_ ? hover_y_ : std::min(h - 1, tile)) / tile * tile;
   const double s = view_.scale;
   auto at = [&](double x, double y) { return ImVec2(float(view_.left + x * s), float(view_.top + y * s)); };
+  const float mark = view_mark_scale(frame);  // lines grow with the framebuffer (a projector)
   dl->AddRect(at(tx, ty), at(std::min(w, tx + tile), std::min(h, ty + tile)), IM_COL32(255, 255, 255, 220), 0,
-              0, 2.0f * frame.ui_scale);
+              0, 2.0f * mark);
   // Reads (of the input) in cyan where they land in the output; writes in orange, slightly inset.
   // One warp's strip as one band: at least 4 screen pixels across so it shows at any zoom.
   auto strip = [&](bool row, int len, ImU32 col, float shrink) {
     const int x1 = std::min(w, tx + (row ? len : 1)), y1 = std::min(h, ty + (row ? 1 : len));
     ImVec2 a = at(tx, ty), b = at(x1, y1);
-    const float min_px = 6.0f * frame.ui_scale;
+    const float min_px = 6.0f * mark;
     if (row && b.y - a.y < min_px) b.y = a.y + min_px;
     if (!row && b.x - a.x < min_px) b.x = a.x + min_px;
     dl->AddRectFilled(ImVec2(a.x + shrink, a.y + shrink), ImVec2(b.x - shrink, b.y - shrink), col);
   };
   strip(f.read_row, f.length == 64 ? 32 : f.length, IM_COL32(60, 220, 255, 200), 0.0f);
-  strip(f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 230), 1.0f * frame.ui_scale);
+  strip(f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 230), 1.0f * mark);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.24f, 0.86f, 1.0f, 1.0f));
   ImGui::TextWrapped("cyan: where warp 0's reads land (one input row: coalesced)");
   ImGui::PopStyleColor();

@@ -3,6 +3,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "core/cli.h"
 #include "demos/common/cuda_start.h"
+#include "demos/common/image_view.h"
 #include "demos/common/probe_checks.h"
 #include "demos/common/stage_table.h"
 
@@ -362,6 +363,7 @@ void NbodyDemo::render(Frame& frame) {
   look.mean_mass = initial_.size() ? 1.0f / static_cast<float>(initial_.size()) : 1.0f;
   look.speed_max = speed_scale_;
   look.brightness = brightness_;
+  look.mark_scale = view_mark_scale(frame);
   display_->draw(look, area.x, frame.height - (area.y + h), w, h);
 }
 
@@ -549,10 +551,8 @@ std::string NbodyDemo::caption() const {
                           ? ctx_->timings->median_per_step(throughput().front().timed, last_steps_)
                           : std::nullopt) {
     const double n = static_cast<double>(active_->size());
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " | %.3f ms/step, %s", *ms,
-                  format_si(nbody::interactions_per_step(n) / (*ms * 1e-3), "interactions/s").c_str());
-    s += buf;
+    s += " | " + format_time_per(*ms, throughput().front().label) + ", " +
+         format_si(nbody::interactions_per_step(n) / (*ms * 1e-3), "interactions/s");
   }
   s += " | " + std::string(active_->device_name());
   return s;

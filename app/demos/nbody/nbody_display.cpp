@@ -75,6 +75,7 @@ void NbodyDisplay::draw(const NbodyLook& look, int x, int y, int w, int h) const
   prog.set_uniform("u_mean_mass", look.mean_mass);
   prog.set_uniform("u_speed_max", look.speed_max);
   prog.set_uniform("u_brightness", look.brightness);
+  prog.set_uniform("u_mark_scale", look.mark_scale);
   glProgramUniform3fv(p, prog.uniform("u_ramp"), 5, kSpeedRamp[0].data());
   glUseProgram(p);
   glBindVertexArray(gl_->vao.id());

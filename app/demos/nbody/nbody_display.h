@@ -23,6 +23,7 @@ struct NbodyLook {
   float mean_mass = 1.0f;
   float speed_max = 1.0f;  // the ramp's top
   float brightness = 0.6f;
+  float mark_scale = 1.0f;  // the smallest and largest sprite's pixels grow with the framebuffer
 };
 
 // The speed ramp: slow bodies deep blue, then cyan, white, yellow, fast ones red.

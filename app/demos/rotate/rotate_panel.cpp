@@ -34,9 +34,7 @@ std::string RotateDemo::caption() const {
                   view + " | " + image_label(image_);
   if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
                                             : std::nullopt) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " | %.3f ms", *ms);
-    s += buf;
+    s += " | " + format_time_per(*ms, "rotate (per frame)");  // the HUD's words
   }
   return s;
 }
@@ -149,6 +147,7 @@ void RotateDemo::ui_output(float w) {
 void RotateDemo::ui_overlay(const Frame& frame) {
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
   const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
+  const float mark = view_mark_scale(frame);  // lines and the magnifier grow with the framebuffer
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->PushClipRect(ImVec2(static_cast<float>(view_.area.x) / sx, static_cast<float>(view_.area.y) / sy),
                    ImVec2(static_cast<float>(view_.area.x + view_.area.w) / sx,
@@ -173,15 +172,15 @@ void RotateDemo::ui_overlay(const Frame& frame) {
       const double u = corners[i][0] - cx, v = corners[i][1] - cy;
       pts[i] = to_screen(cx + s * (u * cs + v * sn), cy + s * (-u * sn + v * cs));
     }
-    dl->AddPolyline(pts, 4, IM_COL32(255, 200, 60, 200), ImDrawFlags_Closed, 1.5f * frame.ui_scale);
-    dl->AddCircleFilled(pts[0], 3.5f * frame.ui_scale, IM_COL32(255, 200, 60, 230));  // the source's top-left
+    dl->AddPolyline(pts, 4, IM_COL32(255, 200, 60, 200), ImDrawFlags_Closed, 1.5f * mark);
+    dl->AddCircleFilled(pts[0], 3.5f * mark, IM_COL32(255, 200, 60, 230));  // the source's top-left
   }
   // The magnifier: the output around the cursor, nearest filtering, one output pixel per square.
   if (magnifier_ && hovering_ && display_ && display_->has_image()) {
     const int nx = std::min(kMagnified, image_.width), ny = std::min(kMagnified, image_.height);
     const int x0 = std::clamp(hover_x_ - nx / 2, 0, image_.width - nx);
     const int y0 = std::clamp(hover_y_ - ny / 2, 0, image_.height - ny);
-    const float cell = kMagnification * frame.ui_scale / sx;
+    const float cell = kMagnification * mark / sx;
     const float mw = nx * cell, mh = ny * cell;
     ImVec2 a(mouse_x_ / sx + 24.0f, mouse_y_ / sy + 24.0f);
     if (a.x + mw > view_.fb_w / sx) a.x = mouse_x_ / sx - 24.0f - mw;
@@ -193,7 +192,7 @@ void RotateDemo::ui_overlay(const Frame& frame) {
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(display_->output().id())), a, b, uv0,
                  uv1);
     const ImVec2 p(a.x + (hover_x_ - x0) * cell, a.y + (hover_y_ - y0) * cell);
-    dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), IM_COL32(255, 60, 40, 255), 0.0f, 0, 2.0f);
+    dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), IM_COL32(255, 60, 40, 255), 0.0f, 0, 2.0f * mark);
     dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(200, 200, 200, 255));
   }
   dl->PopClipRect();

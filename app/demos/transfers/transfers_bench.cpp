@@ -17,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/cpu_info.h"
 #include "core/bench_stepper.h"
 #include "demos/transfers/transfers_demo.h"
 #include "platform/platform.h"
@@ -87,7 +88,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
     std::vector<transfers::FrameSize> frames;
   };
   auto st = std::make_shared<State>();
-  st->stream = std::make_unique<BenchStream>(spec.suite, o, "CPU");
+  st->stream = std::make_unique<BenchStream>(spec.suite, o, cpu_label(1));
   st->cpu = transfers::make_cpu_engine();
   st->bytes = bytes;
   if (st->stream->cuda()) {
@@ -247,7 +248,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       r.stage = stage;
       r.variant = id;
       r.block = "-";
-      r.device = st->gpu ? std::string(st->gpu->device_name()) : "CPU";
+      r.device = st->gpu ? std::string(st->gpu->device_name()) : cpu_label(1);
       r.size = size;
       r.width = (long long)st->bytes;
       r.height = 1;

@@ -168,3 +168,13 @@ TEST(Format, Ms) {
   EXPECT_EQ(gpulab::format_ms(123.45), "123.5");
   EXPECT_EQ(gpulab::format_ms(std::nan("")), "-");
 }
+
+// The demos' captions say a step's time in the HUD's words: the same units and what it is per.
+TEST(Format, TimePerAsTheHudSaysIt) {
+  EXPECT_EQ(gpulab::format_time_per(0.0182, "step (per generation)"), "18.2 \xC2\xB5s per generation");
+  EXPECT_EQ(gpulab::format_time_per(2.09, "step (per step)"), "2.09 ms per step");
+  EXPECT_EQ(gpulab::format_time_per(1234.0, "pipeline (per image)"), "1.23 s per image");
+  EXPECT_EQ(gpulab::format_time_per(0.5, "no parenthesis"), "500 \xC2\xB5s per step");
+  EXPECT_EQ(gpulab::format_time_per(0.0, "step (per step)"), "-");
+  EXPECT_EQ(gpulab::format_time_per(std::nan(""), "step (per step)"), "-");
+}

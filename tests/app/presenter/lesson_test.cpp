@@ -46,8 +46,8 @@ void expect_refused_at(const std::string& text, int line, int step, const std::s
 
 TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
   const std::vector<fs::path> files = shipped_lessons(GPULAB_TEST_ASSETS);
-  ASSERT_EQ(files.size(), 6u)
-      << "one lesson per lecture: Life, histogram, reductions, N-body, textures, transfers";
+  ASSERT_EQ(files.size(), 7u)
+      << "one lesson per lecture: Life, histogram, reductions, N-body, textures, transfers, matrices";
   // The lecture's demo and the variants its order passes through (course materials' order).
   const std::vector<std::pair<std::string, std::vector<std::string>>> want = {
       {"life", {"cpu-naive", "cpu-lut", "gpu-global", "gpu-lut-constant", "gpu-shared", "gpu-bitpacked"}},
@@ -63,6 +63,9 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
        {"host-pageable", "h2d-pageable", "h2d-pinned", "h2d-registered", "zero-copy-mapped", "managed-faults",
         "managed-prefetch", "serial", "async-pageable", "streams-4", "graph", "display-host-copy",
         "display-pbo", "display-interop"}},
+      {"matrix",
+       {"transpose-naive", "transpose-shared", "transpose-shared-padded", "gemm-shared-tile-aat",
+        "gemm-shared-tile-aat-padded"}},
   };
   for (size_t i = 0; i < files.size(); ++i) {
     SCOPED_TRACE(files[i].string());
@@ -76,8 +79,12 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
       EXPECT_EQ(s.demo, want[i].first);
       EXPECT_FALSE(s.caption.empty()) << "step at line " << s.line;
       EXPECT_FALSE(s.title.empty());
-      ASSERT_EQ(s.variants.size(), 1u) << "step at line " << s.line;
-      if (order.empty() || order.back() != s.variants[0]) order.push_back(s.variants[0]);
+      // One variant a step; the matrix lab's padding is an A/B of two.
+      if (want[i].first != "matrix") {
+        ASSERT_EQ(s.variants.size(), 1u) << "step at line " << s.line;
+      }
+      for (const std::string& v : s.variants)
+        if (order.empty() || order.back() != v) order.push_back(v);
     }
     // The lecture's variants appear in the lecture's order.
     size_t at = 0;
@@ -85,6 +92,72 @@ TEST(Lesson, EveryShippedLessonLoadsAndFollowsItsLecture) {
       if (at < want[i].second.size() && v == want[i].second[at]) ++at;
     EXPECT_EQ(at, want[i].second.size()) << "the variants are not in the lecture's order";
   }
+}
+
+// The matrix lab's lesson: the padding column against bank conflicts as A/B steps, the transpose's
+// tile and the lab's A·Aᵀ, each half one Setup with the padded variant picked on the same input.
+TEST(Lesson, TheMatrixLessonIsTheLabsPaddingAb) {
+  const LessonLoad r = load_lesson(kLessons / "07-matrix.toml", make_demos);
+  ASSERT_TRUE(r.lesson) << r.error;
+  const std::vector<std::unique_ptr<Demo>> demos = make_demos();
+  const Demo* matrix = nullptr;
+  for (const auto& d : demos)
+    if (d->name() == "matrix") matrix = d.get();
+  ASSERT_TRUE(matrix);
+  const StageTables& t = matrix->stage_tables();
+  std::vector<std::pair<std::string, std::string>> ab;
+  for (const LessonStep& s : r.lesson->steps) {
+    for (const std::string& v : s.variants) EXPECT_TRUE(find_pick(t, v)) << v << " is no matrix variant";
+    if (!s.b) continue;
+    EXPECT_TRUE(same_input(s.setup, *s.b)) << "step at line " << s.line;
+    // The stage B changes (transpose or multiply): the halves differ there only.
+    size_t changed = 0, differ = 0;
+    for (size_t st = 0; st < s.setup.picks.size(); ++st)
+      if (s.setup.picks[st] != s.b->picks.at(st)) changed = st, ++differ;
+    EXPECT_EQ(differ, 1u) << "step at line " << s.line;
+    ab.emplace_back(variant_of(t, s.setup.picks.at(changed)).id, variant_of(t, s.b->picks.at(changed)).id);
+  }
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"transpose-shared", "transpose-shared-padded"},
+      {"gemm-shared-tile-aat", "gemm-shared-tile-aat-padded"}};
+  EXPECT_EQ(ab, want);
+  // The A·Aᵀ steps multiply (the op carries over from the step that sets it), large enough to time.
+  const LessonStep& last = r.lesson->steps.back();
+  const auto op =
+      std::find_if(last.params.begin(), last.params.end(), [](const auto& kv) { return kv.first == "op"; });
+  ASSERT_NE(op, last.params.end());
+  EXPECT_EQ(op->second, "multiply");
+  // The captions name what the step changes.
+  EXPECT_NE(r.lesson->steps[2].caption.find("tile[32][33]"), std::string::npos);
+  EXPECT_NE(last.caption.find("BLOCK_SIZE + 1"), std::string::npos);
+}
+
+// overlay = "histogram": the histeq demo's --histogram-overlay from that step on, until "none"; the
+// histogram lesson opens it at its first step, so the projected screen shows a histogram throughout.
+TEST(Lesson, TheHistogramOverlayIsAStepKeyThatCarriesOver) {
+  const LessonLoad r = parse(R"(title = "t"
+[[step]]
+demo = "histeq"
+variant = "hist-cpu"
+overlay = "histogram"
+[[step]]
+variant = "hist-atomic-global"
+[[step]]
+overlay = "none"
+)");
+  ASSERT_TRUE(r.lesson) << r.error;
+  const auto& st = r.lesson->steps;
+  EXPECT_TRUE(st[0].setup.params.as<HisteqParams>().histogram_overlay);
+  EXPECT_TRUE(st[1].setup.params.as<HisteqParams>().histogram_overlay);
+  EXPECT_FALSE(st[2].setup.params.as<HisteqParams>().histogram_overlay);
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"histeq\"\noverlay = \"cdf\"\n", 4, 1,
+                    "overlay must be \"histogram\" or \"none\", not \"cdf\"");
+  expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\noverlay = \"histogram\"\n", 4, 1,
+                    "is the histeq demo's, not life's");
+  const LessonLoad shipped = load_lesson(kLessons / "02-histogram.toml", make_demos);
+  ASSERT_TRUE(shipped.lesson) << shipped.error;
+  for (const LessonStep& s : shipped.lesson->steps)
+    EXPECT_TRUE(s.setup.params.as<HisteqParams>().histogram_overlay) << "step at line " << s.line;
 }
 
 TEST(Lesson, ParametersCarryOverWhileTheDemoStaysTheSame) {

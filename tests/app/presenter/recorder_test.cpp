@@ -1,11 +1,14 @@
 // cpu label: the recorder's ffmpeg end (presenter/recorder.h) with stand-in ffmpegs: a clip is written
 // to a temporary file beside the target and renamed over it only when ffmpeg succeeded, so a full disk
 // (ffmpeg 5 prints the trailer error and exits 0) or a failing ffmpeg leaves an earlier take intact.
+// And the clip's timeline: frames stamped with the time they were shown come out at a constant rate,
+// so that a clip lasts as long as its recording whatever rate the app drew at.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -143,6 +146,75 @@ TEST_F(RecorderSink, CtrlCMidRecordingKeepsTheEarlierTakeAndLeavesNoTemporaryFil
     EXPECT_TRUE(left.empty()) << "signal " << sig << " left " << left.front();
     fs::remove(dir_ / "ffmpeg-started");
   }
+}
+
+// A sink that keeps the first byte of every frame it is given (the frame's number in these tests).
+class TagSink : public FrameSink {
+ public:
+  std::string write(const uint8_t* rgba) override {
+    tags.push_back(rgba[0]);
+    return {};
+  }
+  std::string finish() override { return {}; }
+  std::vector<int> tags;
+};
+
+// Frames shown at `times` (seconds from the first), tagged 0, 1, 2...; the recording ends at `end`.
+std::vector<int> timeline(const std::vector<double>& times, double end, int fps, int64_t* repeats = nullptr) {
+  TagSink sink;
+  ClipTimeline t(&sink, fps);
+  int64_t last = -1;
+  for (size_t i = 0; i < times.size(); ++i) {
+    const int64_t slot = ClipTimeline::slot(times[i], fps);
+    if (slot <= last) continue;  // (Recorder::capture does not read such a frame back)
+    last = slot;
+    EXPECT_EQ(t.put(std::vector<uint8_t>(4, static_cast<uint8_t>(i)), slot), "");
+  }
+  EXPECT_EQ(t.finish(ClipTimeline::slot(end, fps)), "");
+  EXPECT_EQ(t.written(), static_cast<int64_t>(sink.tags.size()));
+  if (repeats) *repeats = t.repeats();
+  return sink.tags;
+}
+
+TEST(ClipTimeline, ASlowWindowsThreeSecondsLastThreeSeconds) {
+  // 13 frames a second, unevenly (a window that cannot keep up while the encoder works): 3 s of
+  // recording is 90 frames at 30 frames/s, each shown frame repeated until the next came.
+  std::vector<double> times;
+  for (int i = 0; i < 39; ++i) times.push_back(i / 13.0 + (i % 3 == 1 ? 0.021 : 0.0));
+  int64_t repeats = 0;
+  const std::vector<int> tags = timeline(times, 3.0, 30, &repeats);
+  EXPECT_EQ(tags.size(), 90u);
+  EXPECT_GT(repeats, 40);
+  // Frame k of the clip shows the newest frame shown by the end of its slot, (k + 1) / 30 s.
+  for (size_t k = 0; k < tags.size(); ++k) {
+    int newest = 0;
+    for (size_t i = 0; i < times.size(); ++i)
+      if (ClipTimeline::slot(times[i], 30) <= static_cast<int64_t>(k)) newest = static_cast<int>(i);
+    EXPECT_EQ(tags[k], newest) << "clip frame " << k;
+  }
+}
+
+TEST(ClipTimeline, AFastAppsThreeSecondsLastThreeSeconds) {
+  // 144 frames a second: a frame a slot, the first of each slot; 3 s is still 90 frames.
+  std::vector<double> times;
+  for (int i = 0; i < 432; ++i) times.push_back(i / 144.0);
+  int64_t repeats = 0;
+  const std::vector<int> tags = timeline(times, 3.0, 30, &repeats);
+  EXPECT_EQ(tags.size(), 90u);
+  EXPECT_EQ(repeats, 0);
+  for (size_t k = 1; k < tags.size(); ++k) EXPECT_NE(tags[k], tags[k - 1]) << "clip frame " << k;
+}
+
+TEST(ClipTimeline, APauseHoldsTheFrameAndTheLastFrameLastsUntilTheEnd) {
+  // Two frames, then nothing for 2 s (a dialog, a stall), one more, and the recording ends 1 s later.
+  const std::vector<int> tags = timeline({0.0, 0.1, 2.1}, 3.1, 30);
+  ASSERT_EQ(tags.size(), 93u);
+  EXPECT_EQ(std::count(tags.begin(), tags.end(), 0), 3);
+  EXPECT_EQ(std::count(tags.begin(), tags.end(), 1), 60);
+  EXPECT_EQ(std::count(tags.begin(), tags.end(), 2), 30);
+  // Ended before the last frame's slot is over: it is still in the clip, once.
+  EXPECT_EQ(timeline({0.0, 0.5}, 0.5, 30).size(), 16u);
+  EXPECT_EQ(ClipTimeline::slot(-1.0, 30), 0);
 }
 
 TEST_F(RecorderSink, AMissingGpulabFfmpegIsNamed) {

@@ -393,6 +393,48 @@ TEST(LifeCpuRender, OneToOneShowsEachCell) {
     }
 }
 
+TEST(LifeCpuRender, AWholeNumberOfPixelsACellThatIsNoPowerOfTwo) {
+  // 3 and 5 pixels a cell are no whole number of 1/256 cells: with unit = k every cell is exactly k
+  // pixels (1/256 steps would make every 85th cell a pixel wider), panned by a pixel and off the grid.
+  const Grid g = random_grid(11, 7, 0.5, 5);
+  auto e = engine_with(g);
+  for (int k : {3, 5, 7}) {
+    View v;
+    v.unit = k;
+    v.step_q8 = 1;
+    v.origin_x_q8 = -2;  // two pixels of background on the left, then whole cells
+    v.origin_y_q8 = 1;   // the first cell row starts a pixel above the picture
+    v.tex_width = 11 * k + 4;
+    v.tex_height = 7 * k;
+    v.grid_lines = k >= 8;
+    std::vector<uint32_t> rgba(static_cast<size_t>(v.tex_width) * v.tex_height, 0);
+    e->render_host(v, rgba.data());
+    for (int py = 0; py < v.tex_height; ++py)
+      for (int px = 0; px < v.tex_width; ++px) {
+        const int qx = px - 2, qy = py + 1;
+        const uint32_t got = rgba[static_cast<size_t>(py) * v.tex_width + px];
+        if (qx < 0 || qx >= 11 * k || qy >= 7 * k)
+          ASSERT_EQ(got, v.background_rgba) << k << ": " << px << "," << py;
+        else
+          ASSERT_EQ(got, g.at(qx / k, qy / k) ? v.alive_rgba : v.dead_rgba) << k << ": " << px << "," << py;
+      }
+  }
+  // Grid lines at 9 pixels a cell: on each cell's first pixel row and column.
+  View v;
+  v.unit = 9;
+  v.step_q8 = 1;
+  v.tex_width = 27;
+  v.tex_height = 18;
+  v.grid_lines = true;
+  std::vector<uint32_t> rgba(27 * 18, 0);
+  e->render_host(v, rgba.data());
+  for (int py = 0; py < 18; ++py)
+    for (int px = 0; px < 27; ++px) {
+      const uint32_t base = g.at(px / 9, py / 9) ? v.alive_rgba : v.dead_rgba;
+      EXPECT_EQ(rgba[py * 27 + px] != base, px % 9 == 0 || py % 9 == 0) << px << "," << py;
+    }
+}
+
 TEST(LifeCpuRender, ZoomedInRepeatsEachCell) {
   const Grid g = grid_with(4, 3, {{0, 0}, {3, 2}, {1, 1}});
   auto e = engine_with(g);

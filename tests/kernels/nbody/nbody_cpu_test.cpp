@@ -8,6 +8,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "common/cpu_info.h"
 #include "nbody/nbody.h"
 
 namespace gpulab::nbody {
@@ -302,8 +303,13 @@ TEST(NbodyCpu, CheckParams) {
 }
 
 TEST(NbodyCpu, DeviceNameCountsThreads) {
-  EXPECT_EQ(make_cpu_engine(1)->device_name(), "CPU (1 thread)");
-  EXPECT_EQ(make_cpu_engine(3)->device_name(), "CPU (3 threads)");
+  // The one CPU label of every engine: the model (where /proc/cpuinfo names it) and the threads.
+  EXPECT_EQ(make_cpu_engine(1)->device_name(), gpulab::cpu_label(1));
+  EXPECT_EQ(make_cpu_engine(3)->device_name(), gpulab::cpu_label(3));
+  const std::string one(make_cpu_engine(1)->device_name()), three(make_cpu_engine(3)->device_name());
+  EXPECT_EQ(one.rfind("CPU (", 0), 0u);
+  EXPECT_EQ(one.substr(one.size() - 9), "1 thread)");
+  EXPECT_EQ(three.substr(three.size() - 10), "3 threads)");
   EXPECT_EQ(make_cpu_engine(3)->backend(), Backend::Cpu);
 }
 

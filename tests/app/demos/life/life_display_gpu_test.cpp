@@ -46,13 +46,15 @@ TEST(LifeDisplayGpu, InteropAndHostCopyGiveIdenticalPixels) {
       cpu->fade_tick();
     }
     LifeDisplay display(ctx);
-    for (int32_t step_q8 : {256, 40, 700}) {  // 1:1, zoomed in with grid lines, zoomed out
+    // 1:1, zoomed in with grid lines, zoomed out; then 3 and 9 whole pixels a cell (units of 1/k cell).
+    for (int32_t step_q8 : {256, 40, 700, -3, -9}) {
       life::View view;
       view.tex_width = 173;
       view.tex_height = 111;
-      view.step_q8 = step_q8;
-      view.origin_x_q8 = -5 * 256 + 77;  // partly off the grid
-      view.origin_y_q8 = 3 * 256;
+      view.unit = step_q8 < 0 ? -step_q8 : 256;
+      view.step_q8 = step_q8 < 0 ? 1 : step_q8;
+      view.origin_x_q8 = -5 * view.unit + 77 % view.unit;  // partly off the grid
+      view.origin_y_q8 = 3 * view.unit;
       view.age_fade = true;
       view.grid_lines = true;
       display.update(*gpu, view, /*force_host_copy=*/false);
