@@ -60,7 +60,7 @@ TEST(LessonFormatPage, ListsEveryKeyTheReaderAcceptsAndNoOther) {
   const DocKeys doc = read_page();
   EXPECT_EQ(doc.top, as_set(lesson_top_keys()));
   EXPECT_EQ(doc.step, as_set(lesson_step_keys()));
-  EXPECT_EQ(doc.step.size(), 11u);
+  EXPECT_EQ(doc.step.size(), 12u);
   std::set<std::string> demos;
   for (const auto& d : make_demos()) {
     const std::string name(d->name());
@@ -80,7 +80,7 @@ TEST(LessonFormatPage, TheReadersListsAreTheKeysItTakes) {
   const std::map<std::string, std::string> value = {
       {"title", "\"t\""},     {"demo", "\"life\""}, {"variant", "\"cpu-lut\""}, {"block", "16"},
       {"params", "{ }"},      {"ladder", "false"},  {"code", "true"},           {"code_lines", "\"1-2\""},
-      {"code_mark", "\"x\""}, {"caption", "\"c\""}, {"notes", "\"n\""}};
+      {"code_mark", "\"x\""}, {"caption", "\"c\""}, {"notes", "\"n\""},         {"overlay", "\"none\""}};
   for (const std::string& k : lesson_step_keys()) {
     ASSERT_TRUE(value.count(k)) << "a value for the new key " << k;
     const LessonLoad r = parse("title = \"t\"\n[[step]]\ndemo = \"life\"\n" +
