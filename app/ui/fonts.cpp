@@ -21,15 +21,16 @@ namespace {
 // Latin-1, Latin Extended-A (č ć đ š ž ł ő, the course's Central European languages) and Romanian's
 // ș ț, Greek (ε, Σ, µ), Cyrillic (Russian, Ukrainian, Serbian, Bulgarian, Macedonian, Belarusian, the
 // historic letters too), dashes, quotes and the ellipsis, super- and subscripts, arrows, a few
-// mathematical signs (≈ ≤ ≥ √ ∞) and geometric shapes (▶ ■): what the panels, notes and lessons write.
+// mathematical signs (≈ ≤ ≥ √ ∞), the transpose's ᵀ (A·Aᵀ) and geometric shapes (▶ ■): what the
+// panels, notes and lessons write.
 const ImWchar kUiRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0218, 0x021B, 0x0370, 0x03FF, 0x0400,
-                             0x04FF, 0x2010, 0x205E, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x221E,
-                             0x2248, 0x2248, 0x2260, 0x2265, 0x25A0, 0x25FF, 0};
+                             0x04FF, 0x1D40, 0x1D40, 0x2010, 0x205E, 0x2070, 0x209F, 0x2190, 0x21FF,
+                             0x2200, 0x221E, 0x2248, 0x2248, 0x2260, 0x2265, 0x25A0, 0x25FF, 0};
 // The HUD's digits and the lesson's captions (drawn with this font at 60% of its size): the same
 // languages, with the Cyrillic of today's alphabets only (U+0400-045F, Ukrainian's Ґ ґ), since every
 // glyph here is rasterised at up to 160 px.
-const ImWchar kHudRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0218, 0x021B, 0x0400,
-                              0x045F, 0x0490, 0x0491, 0x2010, 0x2026, 0};
+const ImWchar kHudRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0218, 0x021B, 0x0400, 0x045F,
+                              0x0490, 0x0491, 0x1D40, 0x1D40, 0x2010, 0x2026, 0};
 
 // ImGui's pixel size is the font's ascent + descent (1.164 em for DejaVu Sans), whose digits are
 // 0.729 em high: 0.626 of the pixel size.
