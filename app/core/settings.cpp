@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 #include <system_error>
 
@@ -250,10 +251,18 @@ std::string patch_settings_toml(std::string_view text, const Settings& settings)
   const bool bom = text.substr(0, 3) == "\xEF\xBB\xBF";
   const bool crlf = text.find("\r\n") != std::string_view::npos;
   // New keys go above the first table or array (a key below a [table] header would be the table's).
+  // Every table counts, nested ones too: a table made first by a sub-table's header ([e.2] above [e])
+  // has its own header's line as its source, below the sub-table's.
   size_t insert_at = lines.size();
-  for (auto&& [key, node] : root)
-    if (node.is_table() || node.is_array())
-      insert_at = std::min(insert_at, static_cast<size_t>(node.source().begin.line) - 1);
+  std::function<void(const toml::node&)> visit = [&](const toml::node& n) {
+    if (n.is_table() || n.is_array())
+      insert_at = std::min(insert_at, static_cast<size_t>(std::max<uint32_t>(n.source().begin.line, 1)) - 1);
+    if (const toml::table* t = n.as_table())
+      for (auto&& [k, c] : *t) visit(c);
+    else if (const toml::array* a = n.as_array())
+      for (const toml::node& c : *a) visit(c);
+  };
+  for (auto&& [key, node] : root) visit(node);
   struct Edit {
     size_t first, count;  // `count` 0-based lines from `first` replaced (0: an insertion before `first`)
     std::vector<std::string> with;
