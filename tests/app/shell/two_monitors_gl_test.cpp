@@ -19,31 +19,17 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_paths.h"
+#include "support/window_app.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-bool have(const char* tool) {
-  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
+using namespace gpulab::testing;
 
-std::string output_of(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
-}
-
+// The last 3000 bytes of a file (a log).
 std::string tail(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  const std::string t = s.str();
+  const std::string t = slurp(file);
   return t.size() > 3000 ? t.substr(t.size() - 3000) : t;
 }
 
@@ -56,7 +42,8 @@ struct DummyXorg {
     fs::create_directories(dir);
     int n = 70;
     while (n < 99 && fs::exists("/tmp/.X11-unix/X" + std::to_string(n))) ++n;
-    display = ":" + std::to_string(n);
+    display = ":";
+    display += std::to_string(n);  // (":" + to_string(n) makes GCC 12 warn, -Wrestrict)
     const fs::path conf = fs::path(GPULAB_TEST_DATA) / "xorg" / "two-monitors.conf";
     const std::string cmd = "cd " + dir.string() + " && exec Xorg " + display + " -config " + conf.string() +
                             " -noreset -nolisten tcp -novtswitch -sharevts -logfile " +

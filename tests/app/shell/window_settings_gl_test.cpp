@@ -12,70 +12,19 @@
 #include <string>
 #include <thread>
 #include "support/test_paths.h"
+#include "support/window_app.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-bool have(const char* tool) {
-  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Waits up to 20 s for `file` to contain `text`.
-bool wait_for_text(const fs::path& file, const std::string& text) {
-  const auto t0 = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20)) {
-    if (slurp(file).find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
-}
-
-void key(const char* name) {
-  const std::string cmd = std::string(
-                              "xdotool search --sync --onlyvisible --name '^gpulab - ' windowactivate --sync "
-                              ">/dev/null 2>&1; xdotool key ") +
-                          name;
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-}
-
-// The app in a window, its settings in `dir`/config; stopped (and `dir` removed) at scope end.
-struct App {
-  fs::path dir;
-  explicit App(const fs::path& d, const std::string& args) : dir(d) {
-    const std::string cmd = "cd " + dir.string() + " && XDG_CONFIG_HOME=" + (dir / "config").string() +
-                            " exec " + GPULAB_BINARY + " " + args + " >app.log 2>&1 & echo $! >" +
-                            (dir / "pid").string();
-    EXPECT_EQ(std::system(cmd.c_str()), 0);
-  }
-  bool running() const {
-    return std::system(("kill -0 $(cat " + (dir / "pid").string() + ") 2>/dev/null").c_str()) == 0;
-  }
-  ~App() {
-    std::system(("kill $(cat " + (dir / "pid").string() + ") 2>/dev/null; sleep 0.2").c_str());
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-
-fs::path fresh_dir(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / (std::string(name) + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "config");
-  return dir;
-}
+using namespace gpulab::testing;
 
 TEST(WindowSettings, ScaleThemeAndDemoKeysAreSaved) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
   ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
-  App app(fresh_dir("gpulab-window-settings"), "--cpu --size 800x600");
+  WindowApp app(fresh_dir("gpulab-window-settings"), "--cpu --size 800x600");
+  ASSERT_TRUE(app.started());
   const fs::path file = app.dir / "config" / "gpulab" / "settings.toml";
   key("ctrl+equal");  // Xvfb's content scale is 1: one step up is 1.25
   ASSERT_TRUE(wait_for_text(file, "ui_scale = 1.25")) << slurp(file) << slurp(app.dir / "app.log");
@@ -100,7 +49,8 @@ TEST(WindowSettings, ACorruptFileIsReportedAndTheAppRuns) {
   const fs::path file = dir / "config" / "gpulab" / "settings.toml";
   const std::string text = "# mine\ntheme = \"light\"\nui_scale = = 2\n";
   std::ofstream(file) << text;
-  App app(dir, "--cpu --size 800x600 --grid 64x64");
+  WindowApp app(dir, "--cpu --size 800x600 --grid 64x64");
+  ASSERT_TRUE(app.started());
   ASSERT_TRUE(wait_for_text(dir / "app.log", "settings.toml:3: not valid TOML")) << slurp(dir / "app.log");
   EXPECT_TRUE(wait_for_text(dir / "app.log", "is left as it is")) << slurp(dir / "app.log");
   // Past the first second, when the file used to be replaced by the defaults (issue 30).
