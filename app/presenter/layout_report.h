@@ -26,7 +26,7 @@ struct LayoutReport {
   bool scrollbar_x = false, scrollbar_y = false;
   bool compact = false;
   std::vector<Item> sections;  // the collapsing headers, top to bottom
-  float ui_scale = 0, font_px = 0, font_global_scale = 0, hud_px = 0, hud_digit_px = 0;
+  float ui_scale = 0, ui_scale_asked = 0, font_px = 0, font_global_scale = 0, hud_px = 0, hud_digit_px = 0;
   bool truetype = false;
   std::string theme;
   // The HUD as drawn on that frame (window points) and the view's middle it must leave free.

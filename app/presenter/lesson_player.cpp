@@ -166,7 +166,8 @@ LessonOverlay draw_lesson_band(const LessonPlayer& player, float x0, float y0, f
                     out.caption_y0 + caption_height(t.caption, x1 - x0, big, cpx, t.pad) > y1;
          ++i)
       cpx *= 0.93f;
-    out.caption_y1 = std::min(y1, out.caption_y0 + caption_height(t.caption, x1 - x0, big, cpx, t.pad));
+    // Where the caption ends, as set (below y1 when it is cut: the layout report says so).
+    out.caption_y1 = out.caption_y0 + caption_height(t.caption, x1 - x0, big, cpx, t.pad);
     dl->AddText(big, cpx, ImVec2(x0 + 2 * t.pad, out.caption_y0 + t.pad), ink, t.caption.c_str(), nullptr,
                 std::max(x1 - x0 - 4 * t.pad, 1.0f), &clip);
   }

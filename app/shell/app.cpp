@@ -402,9 +402,10 @@ void App::frame() {
   f.width = pf.framebuffer_width();
   f.height = pf.framebuffer_height();
   f.dt = dt;
-  f.ui_scale = ui_scale();
   // A new scale or theme (or a new HUD size for a resized framebuffer): restyle, rebuild the fonts.
-  appearance_.update(f.ui_scale, view_.theme, f.height, clock_.frame_index > 0);
+  // The scale in use is the one asked for held to the framebuffer's height (ui::fit_scale).
+  appearance_.update(ui_scale(), view_.theme, f.height, clock_.frame_index > 0);
+  f.ui_scale = appearance_.scale();
   if (std::string p = appearance_.take_problem(); !p.empty()) s.notify(p);
   // The notes are never on a projected screen: with a presenter's window they are there.
   s.set_look({&appearance_.fonts(), view_.theme == Theme::Light, view_.projector.has_value(), f.ui_scale,
@@ -526,7 +527,7 @@ void App::frame() {
   if (presenter_ && presenter_->should_close()) presenter_.reset();
   if (presenter_) {
     presenter_->frame(
-        f.ui_scale, view_.theme, dt, [&](float w, float h) { draw_presenter(f, w, h); }, pf);
+        ui_scale(), view_.theme, dt, [&](float w, float h) { draw_presenter(f, w, h); }, pf);
   } else {
     report_.presenter = {};
   }

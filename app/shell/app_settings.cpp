@@ -174,6 +174,7 @@ void App::draw_view_controls() {
   char cur[32];
   std::snprintf(cur, sizeof cur, "%.2gx%s", static_cast<double>(ui_scale()),
                 view_.chosen_scale ? "" : " (display)");
+  const bool held = appearance_.scale() < appearance_.asked() - 1e-3f;
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("0.75x (display)").x + ImGui::GetFrameHeight() * 2);
   if (ImGui::BeginCombo("UI scale", cur)) {
     for (float s : ui::kScaleSteps) {
@@ -185,6 +186,9 @@ void App::draw_view_controls() {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+= larger, Ctrl+- smaller, Ctrl+0 the display's scale");
+  if (held)  // a short window: the text is held to a share of its height (ui::fit_scale)
+    ImGui::TextDisabled("%.2gx on this window's %d-px height", static_cast<double>(appearance_.scale()),
+                        platform_ ? platform_->framebuffer_height() : 0);
   int theme = view_.theme == Theme::Light ? 1 : 0;
   ImGui::TextUnformatted("theme (F6)");
   ImGui::SameLine();
@@ -242,6 +246,7 @@ void App::record_appearance() {
   l.display_h = io.DisplaySize.y;
   const ui::Fonts& f = appearance_.fonts();
   l.ui_scale = appearance_.scale();
+  l.ui_scale_asked = appearance_.asked();
   l.font_px = f.ui ? f.ui->FontSize : 0.0f;
   l.font_global_scale = io.FontGlobalScale;
   l.hud_px = f.hud ? f.hud->FontSize : 0.0f;
@@ -263,6 +268,7 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                       {"scrollbar_y", l.scrollbar_y},
                       {"compact", l.compact},
                       {"ui_scale", l.ui_scale},
+                      {"ui_scale_asked", l.ui_scale_asked},
                       {"font_px", l.font_px},
                       {"base_font_px", ui::kBaseFontPx},
                       {"font_global_scale", l.font_global_scale},

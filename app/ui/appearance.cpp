@@ -15,6 +15,13 @@ float clamp_scale(float scale) {
   return std::clamp(scale, kMinUiScale, kMaxUiScale);
 }
 
+float fit_scale(float scale, int framebuffer_height) {
+  scale = clamp_scale(scale);
+  if (framebuffer_height <= 0) return scale;
+  const float most = static_cast<float>(framebuffer_height) / (kBaseFontPx * kMinTextLines);
+  return std::min(scale, std::max(most, 1.0f));
+}
+
 float step_scale(float scale, int direction) {
   scale = clamp_scale(scale);
   if (direction > 0) {
@@ -28,7 +35,8 @@ float step_scale(float scale, int direction) {
 }
 
 bool Appearance::update(float scale, Theme theme, int framebuffer_height, bool backend_ready) {
-  scale = clamp_scale(scale);
+  asked_ = clamp_scale(scale);
+  scale = fit_scale(scale, framebuffer_height);
   const float hud_px = hud_font_px(framebuffer_height);
   const bool rebuild = !fonts_.ui || fonts_.scale != scale || fonts_.hud_px != hud_px;
   const bool restyle = !styled_ || rebuild || theme != theme_;

@@ -15,6 +15,13 @@ inline constexpr float kScaleSteps[] = {0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2
 float step_scale(float scale, int direction);
 // `scale` clamped to 0.75..4 (a display's content scale may be anything).
 float clamp_scale(float scale);
+// The screen's height in lines of UI text that a scale may not go below: 1080 px at 3x holds 25.7,
+// which is as large as text is useful; a 720-px window at 3x (17 lines) would leave the picture a strip
+// under the bands, so there the scale is held at what gives the same share of the height (2.06x).
+inline constexpr float kMinTextLines = 25.0f;
+// `scale` (clamped) held to the framebuffer's height: at most height / (kBaseFontPx × kMinTextLines),
+// and never below 1 for it.
+float fit_scale(float scale, int framebuffer_height);
 
 class Appearance {
  public:
@@ -24,13 +31,15 @@ class Appearance {
   bool update(float scale, Theme theme, int framebuffer_height, bool backend_ready);
 
   const Fonts& fonts() const { return fonts_; }
-  float scale() const { return fonts_.scale; }
+  float scale() const { return fonts_.scale; }  // the scale in use (fit_scale of the one asked for)
+  float asked() const { return asked_; }        // the scale asked for, clamped
   // Why the TrueType fonts are not in use, once per change ("" when nothing new to say).
   std::string take_problem();
 
  private:
   Fonts fonts_;
   Theme theme_ = Theme::Dark;
+  float asked_ = 1.0f;
   bool styled_ = false;
   std::string told_;
   std::string pending_;

@@ -148,16 +148,19 @@ Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px) {
     if (!f.mono) {
       f.problem = why + "; numbers use DejaVu Sans";
       f.mono = f.ui;
+    } else if (f.ui_px >= 2 * kBaseFontPx) {
+      f.mono_small = add_truetype(atlas, FontFace::Mono, std::round(f.ui_px * 0.5f), kUiRanges, &why);
     }
     f.hud = add_truetype(atlas, FontFace::Sans, hud_px, kHudRanges, &why);
   }
+  if (!f.mono_small) f.mono_small = f.mono;
   if (!atlas.Build()) {
     // stb_truetype refused a file (corrupt or not TrueType): start again with the built-in font.
     atlas.Clear();
     f.problem = "the font files could not be rasterised; ImGui's built-in font used instead";
     f.truetype = false;
     f.ui_px = std::round(13.0f * ui_scale);
-    f.ui = f.mono = add_default(atlas, f.ui_px);
+    f.ui = f.mono = f.mono_small = add_default(atlas, f.ui_px);
     f.hud = add_default(atlas, hud_px);
     atlas.Build();
   }

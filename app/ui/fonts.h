@@ -36,8 +36,12 @@ struct Fonts {
   ImFont* ui = nullptr;    // DejaVu Sans, or ImGui's default font (the atlas's first: the default)
   ImFont* mono = nullptr;  // DejaVu Sans Mono, for numbers and code (the UI font when missing)
   ImFont* hud = nullptr;   // the large font for the heads-up display
-  float scale = 0.0f;      // the UI scale they were built for
-  float ui_px = 0.0f;      // the pixel sizes they were rasterised at
+  // DejaVu Sans Mono at half the UI size (from UI scale 2 up; else the mono font): code set well below
+  // the UI size is drawn from glyphs rasterised near that size, not minified from large ones (a thin
+  // stroke such as '_' vanishes when a 42-px glyph is drawn at 20 px).
+  ImFont* mono_small = nullptr;
+  float scale = 0.0f;  // the UI scale they were built for
+  float ui_px = 0.0f;  // the pixel sizes they were rasterised at
   float hud_px = 0.0f;
   bool truetype = false;  // DejaVu Sans was found and loaded
   std::string problem;    // "" when every face loaded, else what is missing and what is used instead

@@ -43,8 +43,7 @@ nlohmann::json layout_of(const std::string& args, const std::string& name) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
-// `min_figures`: the HUD figures that must be shown (the CPU backend has two: time and speed-up; on a
-// small screen at a huge UI scale the HUD keeps the rows its band holds, the time first).
+// `min_figures`: the HUD figures that must be shown (the CPU backend has two: time and speed-up).
 void expect_lecture_screen(const nlohmann::json& j, const std::string& what, float min_code_px,
                            size_t min_figures = 2) {
   ASSERT_TRUE(j.is_object()) << what;
@@ -67,31 +66,57 @@ void expect_lecture_screen(const nlohmann::json& j, const std::string& what, flo
   const auto band = j["lesson"]["caption_band"];
   const Box lesson = box(regions["lesson"]);
   EXPECT_GE(band[0].get<float>(), lesson.y0 - 0.5f) << what;
-  EXPECT_LE(band[1].get<float>(), lesson.y1 + 0.5f) << what << ": the caption leaves the lesson band";
-  if (j["window"].size() == 4 && j["drawn"].get<bool>())
+  // Where the caption's last line ends as set (not where the band cuts it).
+  EXPECT_LE(band[1].get<float>(), lesson.y1 + 0.5f) << what << ": the caption is cut at the band's foot";
+  if (j["window"].size() == 4 && j["drawn"].get<bool>()) {
     EXPECT_FALSE(overlap(
         box({j["window"][0], j["window"][1], j["window"][0].get<float>() + j["window"][2].get<float>(),
              j["window"][1].get<float>() + j["window"][3].get<float>()}),
         box(regions["view"])))
         << what << ": the panel covers the view";
+  }
 }
 
 }  // namespace
 
 TEST(LectureScreen, ALessonStepWithCodeAndHudNeverOverlaps) {
   const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/01-life.toml").string();
-  for (const auto& [size, w] : {std::pair{"1280x720", 1280.0f}, {"1920x1080", 1920.0f}})
-    for (int scale : {1, 2, 3}) {
-      const std::string what = std::string(size) + " @" + std::to_string(scale);
-      const nlohmann::json j =
-          layout_of("--size " + std::string(size) + " --ui-scale " + std::to_string(scale) +
-                        " --hud --caption --lesson " + lesson + " --lesson-step 2",
-                    std::string(size) + "-" + std::to_string(scale));
-      // 20 px at 1080p (scaled with the screen's height) from UI scale 2 up.
-      const float min_px = scale >= 2 ? 20.0f * (w == 1920.0f ? 1.0f : 720.0f / 1080.0f) : 0.0f;
-      // 1280x720 at 3x is 1080p at 4.5x: the HUD keeps its first row (the time) under the lesson band.
-      expect_lecture_screen(j, what, min_px - 0.5f, w == 1280.0f && scale == 3 ? 1 : 2);
-    }
+  // Step 2 runs on the CPU; step 6 (gpu-shared) stands in with the CPU reference and says so in a
+  // line of the band above the caption.
+  for (int step : {2, 6})
+    for (const auto& [size, w] : {std::pair{"1280x720", 1280.0f}, {"1920x1080", 1920.0f}})
+      for (int scale : {1, 2, 3}) {
+        const std::string what =
+            std::string(size) + " @" + std::to_string(scale) + " step " + std::to_string(step);
+        const nlohmann::json j =
+            layout_of("--size " + std::string(size) + " --ui-scale " + std::to_string(scale) +
+                          " --hud --caption --lesson " + lesson + " --lesson-step " + std::to_string(step),
+                      std::string(size) + "-" + std::to_string(scale) + "-" + std::to_string(step));
+        // 20 px at 1080p (scaled with the screen's height) from UI scale 2 up.
+        const float min_px = scale >= 2 ? 20.0f * (w == 1920.0f ? 1.0f : 720.0f / 1080.0f) : 0.0f;
+        expect_lecture_screen(j, what, min_px - 0.5f);
+        EXPECT_FLOAT_EQ(j["ui_scale_asked"].get<float>(), static_cast<float>(scale)) << what;
+        if (step == 6) {
+          EXPECT_NE(j["lesson"]["problem"].get<std::string>().find("needs an NVIDIA GPU"), std::string::npos)
+              << what;
+        }
+      }
+}
+
+TEST(LectureScreen, AShortWindowHoldsTheUiScaleToItsHeight) {
+  // 1280x720 at 3x would be 1080p at 4.5x (17 lines of text on the screen): the scale is held at what
+  // gives 25 lines (720 / 14 / 25 = 2.06x), the same share of the height as 1080p at 3x.
+  const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/01-life.toml").string();
+  const nlohmann::json j =
+      layout_of("--size 1280x720 --projector --ui-scale 3 --lesson " + lesson + " --lesson-step 6", "held");
+  ASSERT_TRUE(j.is_object());
+  EXPECT_NEAR(j["ui_scale"].get<float>(), 720.0f / (14.0f * 25.0f), 1e-3f);
+  EXPECT_FLOAT_EQ(j["ui_scale_asked"].get<float>(), 3.0f);
+  EXPECT_NEAR(j["font_px"].get<float>(), 29.0f, 0.5f);
+  // 1080p at 3x is not held.
+  const nlohmann::json k = layout_of("--size 1920x1080 --ui-scale 3", "not-held");
+  ASSERT_TRUE(k.is_object());
+  EXPECT_FLOAT_EQ(k["ui_scale"].get<float>(), 3.0f);
 }
 
 TEST(LectureScreen, ProjectorModeKeepsHalfTheWidthForThePicture) {
