@@ -49,8 +49,8 @@ struct Look {
 struct Notice {
   std::string text;
   double time = 0;
-  int count = 1;     // the same text said again while shown: counted, not stacked
-  std::string slot;  // a notice of a slot replaces the slot's last one (a lesson step's, the previous step's)
+  int count = 1;                  // the same text said again while shown: counted, not stacked
+  unsigned long long serial = 0;  // the order it was first said in
 };
 
 // Playback, shared by the panel's buttons, the keys and the elements (a lesson step plays).
@@ -81,9 +81,13 @@ class Session {
   virtual const RecordedResults* recorded() const = 0;
   // Said on screen (a toast) and on stderr.
   virtual void notify(std::string line) = 0;
-  // The same in `slot`: it replaces the slot's earlier notice; an empty line only takes that one away.
-  virtual void notify_in(const std::string& slot, std::string line) = 0;
   virtual const std::deque<Notice>& notices() const = 0;
+  // On stderr only: what the screen says already (a lesson band's line).
+  virtual void log(const std::string& line) = 0;
+  // The notices said so far (a mark), and the toasts of those said after `mark` taken away (they stay on
+  // stderr): a lesson step whose band says why the demo fell back drops the demo's own notice of it.
+  virtual unsigned long long notices_said() const = 0;
+  virtual void drop_notices_after(unsigned long long mark) = 0;
   // Runs `fn`; an exception is shown as a notice naming `phase` and the demo pauses (the app goes on).
   virtual void guarded(const char* phase, const std::function<void()>& fn) = 0;
 

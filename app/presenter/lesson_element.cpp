@@ -49,6 +49,7 @@ bool LessonElement::open_file(Session& s, const std::filesystem::path& path, int
 }
 
 void LessonElement::go_to_step(Session& s, int k) {
+  const unsigned long long said_before = s.notices_said();
   if (!player_) return;
   const LessonStep& st = player_->lesson().steps[static_cast<size_t>(k)];
   std::string problem;
@@ -131,9 +132,10 @@ void LessonElement::go_to_step(Session& s, int k) {
   }
   if (st.ladder.value_or(false) && ladder) ladder->start(s);
   player_->shown(k, problem);
-  // The step's notice replaces the previous step's (none: it goes).
-  s.notify_in("lesson",
-              problem.empty() ? std::string() : "lesson step " + std::to_string(k + 1) + ": " + problem);
+  // The band says the step's problem (one calm line, gone at the next step): no toast over the picture,
+  // and none of the demo's own notices of the fallback the band explains.
+  if (!problem.empty()) s.log("lesson step " + std::to_string(k + 1) + ": " + problem);
+  if (stand_in_) s.drop_notices_after(said_before);
 }
 
 bool LessonElement::key(Session& s, KeyAction a, const KeyPress&) {

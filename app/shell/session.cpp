@@ -112,8 +112,15 @@ void ShellSession::init_display(platform::Platform* platform) {
   if (ctx_.cuda && !ctx_.interop) notify("host-copy display path: " + ctx_.interop_reason);
 }
 
+void ShellSession::log(const std::string& line) { std::fprintf(stderr, "gpulab: %s\n", line.c_str()); }
+
+void ShellSession::drop_notices_after(unsigned long long mark) {
+  for (auto it = notices_.begin(); it != notices_.end();)
+    it = it->serial > mark ? notices_.erase(it) : std::next(it);
+}
+
 void ShellSession::notify(std::string line) {
-  std::fprintf(stderr, "gpulab: %s\n", line.c_str());
+  log(line);
   const double t = now();
   // The same notice again while it is still shown: counted, not stacked.
   for (presenter::Notice& n : notices_)
@@ -122,16 +129,7 @@ void ShellSession::notify(std::string line) {
       n.time = t;
       return;
     }
-  notices_.push_back({std::move(line), t, 1});
-  while (notices_.size() > 8) notices_.pop_front();
-}
-
-void ShellSession::notify_in(const std::string& slot, std::string line) {
-  for (auto it = notices_.begin(); it != notices_.end();)
-    it = it->slot == slot ? notices_.erase(it) : std::next(it);
-  if (line.empty()) return;
-  std::fprintf(stderr, "gpulab: %s\n", line.c_str());
-  notices_.push_back({std::move(line), now(), 1, slot});
+  notices_.push_back({std::move(line), t, 1, ++said_});
   while (notices_.size() > 8) notices_.pop_front();
 }
 

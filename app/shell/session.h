@@ -67,10 +67,12 @@ class ShellSession : public presenter::Session {
   int framebuffer_width() const override;
   int framebuffer_height() const override;
   void notify(std::string line) override;
-  void notify_in(const std::string& slot, std::string line) override;
   const RecordedResults* recorded() const override { return recorded_ ? &*recorded_ : nullptr; }
   void set_recorded(std::optional<RecordedResults> r) { recorded_ = std::move(r); }
   const std::deque<presenter::Notice>& notices() const override { return notices_; }
+  void log(const std::string& line) override;
+  unsigned long long notices_said() const override { return said_; }
+  void drop_notices_after(unsigned long long mark) override;
   void guarded(const char* phase, const std::function<void()>& fn) override;
   bool change_picks(const Setup& next, std::string* why) override;
   std::string start(const Setup& setup) override;
@@ -94,6 +96,7 @@ class ShellSession : public presenter::Session {
   Context ctx_;
   std::unique_ptr<Gpu> gpu_;
   std::deque<presenter::Notice> notices_;
+  unsigned long long said_ = 0;
   std::optional<RecordedResults> recorded_;
   presenter::Look look_;
   presenter::Playback playback_;
