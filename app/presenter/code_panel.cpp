@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 #include "common/text.h"
@@ -41,6 +42,14 @@ ImU32 colour(Token t, bool light) {
   return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255);
 }
 
+// A lesson's marker line ("// mark NAME" or "// end mark", nothing else on the line but spaces).
+bool is_marker(std::string_view line) {
+  const size_t b = line.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return false;
+  line.remove_prefix(b);
+  return line.rfind("// mark ", 0) == 0 || line.rfind("// end mark", 0) == 0;
+}
+
 // The source, each line wrapped at the width it is given (monospace: a fixed number of characters a
 // row), the lines that differ from the previous rung marked, and those a lesson step marks
 // [mark_first, mark_last] (1-based) in a second colour. Returns the rows drawn and, in *mark_y, the
@@ -48,7 +57,10 @@ ImU32 colour(Token t, bool light) {
 int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int mark_first, int mark_last,
                 float* mark_y) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float h = ImGui::GetTextLineHeightWithSpacing();
+  // Rows one after another as in an editor (a marked block is one band), not spaced as widgets are
+  // (at UI scale 3 the item spacing was half a row).
+  const float h = std::ceil(ImGui::GetTextLineHeight() * 1.25f);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
   const ImU32 mark = light ? IM_COL32(255, 220, 120, 255) : IM_COL32(90, 70, 10, 255);
   const ImU32 lesson_mark = light ? IM_COL32(170, 215, 255, 255) : IM_COL32(20, 60, 110, 255);
   const float char_w = std::max(ImGui::CalcTextSize("M").x, 1.0f);
@@ -62,6 +74,7 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
     if (!l.header) ++source_line;
     const bool marked = !l.header && mark_first > 0 && source_line >= mark_first && source_line <= mark_last;
     if (marked && *mark_y < 0) *mark_y = ImGui::GetCursorPosY();
+    if (is_marker(l.text)) continue;  // "// mark NAME" and "// end mark" are for lessons, not the room
     const size_t n = l.text.size();
     const size_t rows = std::max<size_t>(1, (n + per_row - 1) / per_row);
     for (size_t r = 0; r < rows; ++r) {
@@ -75,14 +88,15 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
         if (b >= e) continue;
         const char* tb = l.text.data() + b;
         const char* te = l.text.data() + e;
-        dl->AddText(ImVec2(x, p.y), l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), tb,
-                    te);
+        dl->AddText(ImVec2(x, p.y + (h - ImGui::GetTextLineHeight()) * 0.5f),
+                    l.header ? colour(Token::Preprocessor, light) : colour(t.kind, light), tb, te);
         x += ImGui::CalcTextSize(tb, te).x;
       }
       ImGui::Dummy(ImVec2(avail, h));
       ++rows_drawn;
     }
   }
+  ImGui::PopStyleVar();
   return rows_drawn;
 }
 
@@ -167,7 +181,7 @@ std::string resource_line(const KernelBuild& k) {
 }
 
 bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache, ImFont* mono,
-                     bool light_theme, const CodePanelPlace& at, CodePanelShown* shown) {
+                     ImFont* mono_small, bool light_theme, const CodePanelPlace& at, CodePanelShown* shown) {
   const float x0 = at.x0, y0 = at.y0, x1 = at.x1, y1 = at.y1;
   *shown = {};
   std::vector<size_t> active;
@@ -224,6 +238,13 @@ bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache
         const float px = ImGui::GetFontSize();
         float scale = longest > avail ? avail / longest : 1.0f;
         if (at.min_px > 0) scale = std::max(scale, std::min(1.0f, at.min_px / std::max(px, 1.0f)));
+        // Set small: from the glyphs rasterised near that size (up to 10% enlarged).
+        const bool small =
+            mono_small && mono_small != ImGui::GetFont() && px * scale <= mono_small->FontSize * 1.1f;
+        if (small) {
+          ImGui::PushFont(mono_small);
+          scale = px * scale / std::max(mono_small->FontSize, 1.0f);
+        }
         ImGui::SetWindowFontScale(scale);
         shown->font_px = ImGui::GetFontSize();
         if (v.lines.empty())
@@ -232,15 +253,18 @@ bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache
         int mark_first = at.mark_first, mark_last = at.mark_last;
         if (!at.mark_name.empty()) std::tie(mark_first, mark_last) = marked_lines(v, at.mark_name);
         shown->rows = draw_source(v, *cache, light_theme, mark_first, mark_last, &mark_y);
-        // The first marked line at the top, once for each marking and view.
-        const std::string scrolled =
-            v.variant + "|" + std::to_string(mark_first) + "-" + std::to_string(mark_last);
+        // The first marked line at the top, once for each marking, view and size the rows are set at (a
+        // new font or width moves the line).
+        const std::string scrolled = v.variant + "|" + std::to_string(mark_first) + "-" +
+                                     std::to_string(mark_last) + "|" + std::to_string(shown->rows) + "|" +
+                                     std::to_string(std::lround(ImGui::GetFontSize() * 8));
         if (mark_y >= 0 && cache->scrolled_for() != scrolled) {
           ImGui::SetScrollY(mark_y);
           cache->set_scrolled_for(scrolled);
         }
         shown->mark_y = mark_y;
         ImGui::SetWindowFontScale(1.0f);
+        if (small) ImGui::PopFont();
         if (mono) ImGui::PopFont();
         ImGui::EndChild();
         ImGui::EndTabItem();

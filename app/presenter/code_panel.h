@@ -97,8 +97,9 @@ struct CodePicks {
 
 // Draws the panel as a window over `at` with a picker of the active stages (`*stage` is the stage
 // chosen), its view from `cache`: the source shrunk to fit (not below at.min_px) and wrapped, the
-// marked lines scrolled to the top. Returns false when the window was closed.
+// marked lines scrolled to the top. `mono_small`: the mono face rasterised smaller, used for code set
+// at or below its size (may be `mono` or null). Returns false when the window was closed.
 bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache, ImFont* mono,
-                     bool light_theme, const CodePanelPlace& at, CodePanelShown* shown);
+                     ImFont* mono_small, bool light_theme, const CodePanelPlace& at, CodePanelShown* shown);
 
 }  // namespace gpulab::presenter

@@ -155,8 +155,8 @@ void CodeElement::draw(Session& s, const ScreenLayout& l) {
       what.against = what.picks;
       what.picks = ab->b_demo()->setup().picks;
     }
-    if (!draw_code_panel(what, &stage_, &cache_, fonts ? fonts->mono : nullptr, s.look().light, place,
-                         &shown_))
+    if (!draw_code_panel(what, &stage_, &cache_, fonts ? fonts->mono : nullptr,
+                         fonts ? fonts->mono_small : nullptr, s.look().light, place, &shown_))
       on_ = false;
   });
 }
