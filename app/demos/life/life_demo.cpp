@@ -430,9 +430,11 @@ void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area) {
   // Fit the grid into the view region, its centre on the region's centre.
   const double zx = static_cast<double>(std::max(1, area.w)) / grid_w_;
   const double zy = static_cast<double>(std::max(1, area.h)) / grid_h_;
-  zoom_ = std::clamp(std::min(zx, zy) * 0.95, kMinZoom, kMaxZoom);
-  // Whole pixels a cell (or whole cells a pixel): every cell the same size, crisp on a projector.
-  zoom_ = zoom_ >= 1.0 ? std::floor(zoom_) : 1.0 / std::ceil(1.0 / zoom_ - 1e-9);
+  const double fit = std::min(zx, zy);
+  zoom_ = std::clamp(fit * 0.95, kMinZoom, kMaxZoom);
+  // Whole pixels a cell (or whole cells a pixel): every cell the same size, crisp on a projector. The
+  // margin gives way before a whole step does (a 512 grid in 535 pixels is 1 pixel a cell, not 1/2).
+  zoom_ = zoom_ >= 1.0 ? std::floor(zoom_) : fit >= 1.0 ? 1.0 : 1.0 / std::ceil(1.0 / fit - 1e-9);
   const double cells_per_px = 1.0 / zoom_;
   const double dx = area.x + 0.5 * area.w - 0.5 * fb_w, dy = area.y + 0.5 * area.h - 0.5 * fb_h;
   centre_x_ = grid_w_ * 0.5 - dx * cells_per_px;
