@@ -175,6 +175,10 @@ struct Parser {
         ->type_name("NAME");
     app.add_flag("--cpu", o.cpu, "use the CPU backend even when a CUDA device exists");
     app.add_flag("--no-vsync", no_vsync, "window: do not wait for the display's refresh");
+    app.add_flag(
+        "--overlap-drawing", o.overlap_drawing,
+        "GPU: start the next step while the last frame is still drawn (the step's time then includes "
+        "the drawing's time slices; by default a step is timed alone, as the bench times it)");
     app.add_option("--size", sizes, "window size, or the headless framebuffer size (default 1600x900)");
     app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
     app.add_option("--frames", o.frames, "headless: frames to render (default 120)")

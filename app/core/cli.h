@@ -54,6 +54,10 @@ struct Options {
   int gl_max_texture = 0;
   bool software_gl = false;  // --software-gl: Mesa's software EGL device headless
   bool vsync = true;
+  // --overlap-drawing: the next step may start while the GPU still draws the last frame (GL and CUDA
+  // then share the GPU in time slices, and the step's time includes the drawing's slices); by default
+  // the step waits for the frame's drawing, so that it is timed alone, as the bench times it.
+  bool overlap_drawing = false;
   bool start_ladder = false;    // --start-ladder: the ladder (F5) from the first frame
   bool start_counters = false;  // --start-counters: the Counters tab, its meters and F3 at once
   bool demo_given = false;      // --demo was given (else the last demo of the settings, or life)

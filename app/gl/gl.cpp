@@ -12,6 +12,23 @@
 
 namespace gpulab::gl {
 
+void Fence::place() {
+  reset();
+  sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+bool Fence::wait(unsigned long long timeout_ns) {
+  if (!sync_) return true;
+  const GLenum r = glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+  reset();
+  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+void Fence::reset() {
+  if (sync_) glDeleteSync(sync_);
+  sync_ = nullptr;
+}
+
 void delete_texture(GLuint id) { glDeleteTextures(1, &id); }
 void delete_buffer(GLuint id) { glDeleteBuffers(1, &id); }
 void delete_framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }

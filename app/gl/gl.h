@@ -63,6 +63,33 @@ void delete_renderbuffer(GLuint id);
 void delete_vertex_array(GLuint id);
 void delete_program(GLuint id);
 
+// A fence after the GL commands issued so far (glFenceSync); move-only, deleted in the destructor.
+class Fence {
+ public:
+  Fence() = default;
+  Fence(Fence&& o) noexcept : sync_(std::exchange(o.sync_, nullptr)) {}
+  Fence& operator=(Fence&& o) noexcept {
+    if (this != &o) {
+      reset();
+      sync_ = std::exchange(o.sync_, nullptr);
+    }
+    return *this;
+  }
+  Fence(const Fence&) = delete;
+  Fence& operator=(const Fence&) = delete;
+  ~Fence() { reset(); }
+  // Puts a fence after the commands issued so far (the one held before goes).
+  void place();
+  // Waits (flushing first) until the GPU has done every command before the fence, at most
+  // `timeout_ns`; true when it has (or no fence is placed). The fence goes either way.
+  bool wait(unsigned long long timeout_ns = 1000000000ull);
+  void reset();
+  explicit operator bool() const { return sync_ != nullptr; }
+
+ private:
+  GLsync sync_ = nullptr;
+};
+
 class Buffer;
 
 // Bytes a pixel of client `format` (GL_RED, GL_RG, GL_RGB, GL_BGR, GL_RGBA, GL_BGRA, their

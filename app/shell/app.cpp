@@ -227,6 +227,7 @@ void App::shutdown() {
     ImGui::DestroyContext();
     imgui_ = false;
   }
+  drawn_.reset();  // while its GL context is there
   platform_.reset();
 }
 
@@ -459,6 +460,9 @@ void App::frame() {
     if (e->holds_demo()) holder = e.get();
   Demo* d = s.demo();
   if (d && !holder) {
+    // On the GPU: the last frame's drawing done first, so that the step runs, and is timed, alone (GL
+    // and CUDA share the GPU in time slices; the HUD's time otherwise includes the drawing's).
+    if (s.context().cuda && !options_.overlap_drawing) drawn_.wait();
     bool done = false;
     for (auto& e : elements_)
       if ((done = e->compute(s, f))) break;
@@ -513,6 +517,7 @@ void App::frame() {
       if (st.active) report_.running.emplace_back(st.current().id);
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  drawn_.place();
 
   if (capture) {
     shots_.pending = false;

@@ -13,6 +13,7 @@
 #include "core/demo.h"
 #include "core/settings.h"
 #include "core/timings.h"
+#include "gl/gl.h"
 #include "presenter/element.h"
 #include "presenter/layout_report.h"
 #include "presenter/screen_layout.h"
@@ -134,6 +135,7 @@ class App {
   ui::OccupancySection occupancy_;              // the Occupancy tab and its cache of analyses
   std::string backend_banner_;
   presenter::ScreenLayout layout_;  // this frame's regions
+  gl::Fence drawn_;                 // after the last frame's drawing (a step waits for it on the GPU)
   PanelLayout report_;
 };
 

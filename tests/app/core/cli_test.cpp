@@ -55,6 +55,10 @@ TEST(Cli, DefaultsRunTheWindowedApp) {
   EXPECT_EQ(r.options->demo, "life");
   EXPECT_FALSE(r.options->seed);
   EXPECT_EQ(r.options->steps, -1);
+  EXPECT_FALSE(r.options->overlap_drawing) << "a GPU step is timed alone by default";
+  auto o = parse({"--overlap-drawing"}).result;
+  ASSERT_TRUE(o.options) << o.error;
+  EXPECT_TRUE(o.options->overlap_drawing);
 }
 
 TEST(Cli, HeadlessCaptureOptions) {
@@ -297,12 +301,6 @@ TEST(Cli, HisteqOptionsBelongToHisteq) {
   EXPECT_NE(help.find("--save-image"), std::string::npos);
   EXPECT_NE(help.find("Histogram equalization (--demo histeq)"), std::string::npos);
   EXPECT_NE(help.find("--per-channel"), std::string::npos);
-}
-
-std::vector<std::string> current_variants(const Demo& d) {
-  std::vector<std::string> ids;
-  for (const Stage& st : d.stages()) ids.emplace_back(st.variants[st.variant].id);
-  return ids;
 }
 
 TEST(Cli, HisteqVariantsMoveTheBackendOfEveryStage) {
