@@ -131,34 +131,38 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192); the options
   // pin the op, the multiply's shape (--m, --n, --k) or operands (--a, --b) and its kind (--init), the
   // transpose's matrix (--image).
-  std::vector<long long> tsizes{16384}, msizes{4096, 8192};
+  // A transpose case is WxH (square unless --size WxH with --op transpose); a multiply case N³.
+  std::vector<std::pair<long long, long long>> tsizes{{16384, 16384}};
+  std::vector<long long> msizes{4096, 8192};
   if (!o.bench_sizes.empty()) {
     tsizes.clear();
     msizes.clear();
     for (const BenchSize& s : o.bench_sizes) {
-      if (s.height && s.height != s.width)
-        throw std::invalid_argument("matrix bench: --size N (square) only");
-      if (std::string bad = matrix::check_shape("--size", s.width, s.width); !bad.empty())
+      const long long h = s.height ? s.height : s.width;
+      if (h != s.width && !(op_given && op_ == Op::Transpose))
+        throw std::invalid_argument(
+            "matrix bench: --size WxH (not square) is a transpose's: add --op transpose");
+      if (std::string bad = matrix::check_shape("--size", h, s.width); !bad.empty())
         throw std::invalid_argument(bad);
-      tsizes.push_back(s.width);
-      msizes.push_back(s.width);
+      tsizes.emplace_back(s.width, h);
+      if (h == s.width) msizes.push_back(s.width);
     }
   }
   if (op_given && op_ == Op::Transpose) msizes.clear();
   if (op_given && op_ == Op::Multiply) tsizes.clear();
-  if (image_given) tsizes = {0};                 // one case: the image's
+  if (image_given) tsizes = {{0, 0}};            // one case: the image's
   if (shape_given || files_given) msizes = {0};  // one case: the operands configure made
   const matrix::Init init = init_given ? init_ : matrix::Init::Random;
   const std::string multiply_input = files_given  ? "multiply " + ops_name_
                                      : init_given ? "multiply " + std::string(matrix::name(init))
                                                   : kMultiplyInput;
   std::vector<Op> case_op;
-  for (long long n : tsizes) {
-    if (n == 0)
+  for (const auto& [w, h] : tsizes) {
+    if (w == 0)
       spec.cases.push_back({std::to_string(words_->rows) + "x" + std::to_string(words_->cols), words_->cols,
                             words_->rows, "transpose " + origin_.name});
     else
-      spec.cases.push_back({std::to_string(n) + "x" + std::to_string(n), n, n, kTransposeInput});
+      spec.cases.push_back({std::to_string(w) + "x" + std::to_string(h), w, h, kTransposeInput});
     case_op.push_back(Op::Transpose);
   }
   for (long long n : msizes) {
@@ -193,7 +197,7 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
           words = std::make_shared<matrix::Words>(*given_words);
           return;
         }
-        words = std::make_shared<matrix::Words>(n, n);
+        words = std::make_shared<matrix::Words>(int(c.height), n);  // rows, columns
         uint64_t s = seed;
         for (uint32_t& w : words->data) w = uint32_t(splitmix64(s));
       } else if (given_ops) {

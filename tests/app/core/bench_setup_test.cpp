@@ -118,6 +118,14 @@ TEST(BenchSetup, MatrixsOpAndShapeAreTheCase) {
   ASSERT_EQ(t.error, "");
   EXPECT_EQ(case_sizes(t.spec), std::vector<std::string>{"64x64"}) << "no multiply case";
   EXPECT_TRUE(has_note(t.spec, "--op transpose"));
+  // A transpose's case may be WxH (the live demo's image is 600x360): the words are H rows of W.
+  const Bench r = bench_of("matrix", {"--op", "transpose", "--size", "600x360"});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(case_sizes(r.spec), std::vector<std::string>{"600x360"});
+  EXPECT_EQ(r.spec.cases[0].width, 600);
+  EXPECT_EQ(r.spec.cases[0].height, 360);
+  // Not square without --op transpose: a multiply's case is N³, so the bench says what to add.
+  EXPECT_NE(bench_of("matrix", {"--size", "600x360"}).error.find("add --op transpose"), std::string::npos);
 }
 
 // The matrix bench's closing notes put each tensor rung against the mma.sync ceiling (the
