@@ -332,7 +332,6 @@ TimingKey HisteqDemo::pipeline_key() const {
 }
 
 std::vector<Throughput> HisteqDemo::throughput() const {
-  const bool gpu = on_gpu();
   const double n = static_cast<double>(planes_.pixel_count());
   const int planes = planes_.processed();
   std::vector<Throughput> rows;

@@ -372,8 +372,10 @@ TEST_F(SettingsFile, AReadOnlyFileIsNotReplaced) {
   ASSERT_EQ(::chmod(dir_.c_str(), 0777), 0);
   const std::string err = gpulab::testing::as_unprivileged([&] { return save_settings(path(), s); });
   ASSERT_EQ(err.rfind("child failed", 0), std::string::npos) << err;
-  if (::geteuid() == 0) EXPECT_HAS(err, "read-only");  // as a normal user the file is the user's own
-  if (::geteuid() == 0) EXPECT_EQ(slurp(path()), "theme = \"dark\"\n");
+  if (::geteuid() == 0) {  // as a normal user the file is the user's own
+    EXPECT_HAS(err, "read-only");
+    EXPECT_EQ(slurp(path()), "theme = \"dark\"\n");
+  }
 }
 
 // --ui-scale, --projector and --reset-settings on the command line.

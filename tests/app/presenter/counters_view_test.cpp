@@ -47,7 +47,9 @@ TEST(CountersView, EachPollMeasuresOneQueuedVariantAndCpuVariantsSayWhy) {
   const presenter::CounterRow& r = view.rows().front();
   EXPECT_FALSE(r.measured());
   EXPECT_FALSE(r.unavailable.empty());
-  if (!r.gpu) EXPECT_EQ(r.unavailable, "a CPU variant: the GPU's counters count GPU kernels only");
+  if (!r.gpu) {
+    EXPECT_EQ(r.unavailable, "a CPU variant: the GPU's counters count GPU kernels only");
+  }
   // "measure every variant": the GPU variants of the running stages, one a poll.
   view.request_all(demo);
   size_t queued = 0;

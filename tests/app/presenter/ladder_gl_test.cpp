@@ -131,9 +131,11 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
     // its default op is the transpose, so they are listed with the multiply stage's reason.
     const size_t yardstick_rows = demo == "matrix" ? 2 : 0;
     EXPECT_EQ(lines.size(), variants + pipeline_rows + yardstick_rows + 1) << demo << "\n" << r.output;
-    for (const std::string& l : lines)
-      if (l.find("mma-sync-peak") != std::string::npos)
+    for (const std::string& l : lines) {
+      if (l.find("mma-sync-peak") != std::string::npos) {
         EXPECT_NE(l.find(",unavailable,"), std::string::npos) << l;
+      }
+    }
     if (demo == "histeq") {
       auto ms_of = [&](const std::string& prefix) {
         for (const std::string& l : lines)

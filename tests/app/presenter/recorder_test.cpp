@@ -134,7 +134,9 @@ void interrupted_recording(const fs::path& dir, const fs::path& clip, int sig) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFSIGNALED(status)) << "exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  if (WIFSIGNALED(status)) EXPECT_EQ(WTERMSIG(status), sig);
+  if (WIFSIGNALED(status)) {
+    EXPECT_EQ(WTERMSIG(status), sig);
+  }
 }
 
 TEST_F(RecorderSink, CtrlCMidRecordingKeepsTheEarlierTakeAndLeavesNoTemporaryFile) {

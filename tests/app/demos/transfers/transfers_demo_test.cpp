@@ -247,9 +247,11 @@ TEST(TransfersView, TimelineLayoutFromRecordedSpans) {
   EXPECT_EQ(t.lanes[0], "H2D copy engine");
   EXPECT_EQ(t.lanes[4], "stream 1");
   ASSERT_EQ(t.bars.size(), 12u);
-  for (const transfers_view::Bar& bar : t.bars)
-    if (bar.lane == 0 && bar.chunk == 1)
+  for (const transfers_view::Bar& bar : t.bars) {
+    if (bar.lane == 0 && bar.chunk == 1) {
       EXPECT_DOUBLE_EQ(bar.begin_ms, 1.0) << "the engine was busy until 1 ms";
+    }
+  }
   EXPECT_DOUBLE_EQ(t.bound_ms, 2.0);
   EXPECT_DOUBLE_EQ(t.sum_ms, 6.0);
   EXPECT_GE(t.axis_ms, 6.0) << "the serial sum fits on the axis";
