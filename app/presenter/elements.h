@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "presenter/ab.h"
+#include "presenter/baseline_job.h"
 #include "presenter/code_panel.h"
 #include "presenter/element.h"
 #include "presenter/hud.h"
@@ -31,6 +32,7 @@ class HudElement : public Element {
   bool on() const { return on_; }
   void set_on(bool on) { on_ = on; }
   const Hud& hud() const { return hud_; }
+  bool measuring_baseline() const { return job_ != nullptr; }  // a CPU baseline in the background
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;
   void wants(Session& s, LayoutInput& in) override;
@@ -38,10 +40,17 @@ class HudElement : public Element {
   void report(LayoutReport& r) const override { r.hud = shown_; }
 
  private:
+  // The CPU baseline of the running case measured in the background (once a case): its job, and the
+  // cases tried with why they failed ("" when measured).
+  void background_baseline(Session& s, Demo& d, HudInput& in);
+
   bool on_ = false;
   Hud hud_;             // its reading, kept up to date while hidden (the CPU baseline)
   int ladder_fed_ = 0;  // the ladder run whose CPU baseline went to the HUD
   LayoutReport::Hud shown_;
+  std::unique_ptr<BaselineJob> job_;
+  HudCase job_case_;
+  std::vector<std::pair<HudCase, std::string>> tried_;
 };
 
 // F4 (or a lesson step): the running kernel's code in the code column.

@@ -67,6 +67,7 @@ void HudElement::frame(Session& s, const Frame&) {
           }
         }
       }
+      background_baseline(s, *d, in);
       hud_.update(s.now(), in);
     });
   if (!d || !ladder || !ladder->done() || ladder->run() == ladder_fed_) return;
@@ -86,6 +87,42 @@ void HudElement::frame(Session& s, const Frame&) {
       if (base) hud_.note_baseline(in.baseline_case, r.row.ms_median);
     }
   });
+}
+
+void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
+  if (job_ && job_->done()) {
+    const std::optional<double> ms = job_->ms();
+    if (ms) hud_.note_baseline(job_case_, *ms);
+    for (auto& [c, why] : tried_)
+      if (c.same(job_case_)) why = ms ? std::string() : job_->error();
+    job_.reset();
+  }
+  const bool this_case = job_ && job_case_.same(in.baseline_case);
+  in.baseline_measuring = this_case;
+  for (const auto& [c, why] : tried_)
+    if (c.same(in.baseline_case)) in.baseline_error = why;
+  // Once a case, one job at a time (a job measuring a case left behind runs to its end: its time is
+  // kept for when that case comes back), and only where the HUD would say "not measured yet".
+  if (job_ || in.on_baseline || !in.baseline || !in.baseline_case.input || !in.not_run_here.empty() ||
+      !in.recorded.empty() || hud_.baseline(in.baseline_case))
+    return;
+  for (const auto& [c, why] : tried_)
+    if (c.same(in.baseline_case)) return;
+  // The baseline's probe (a copy of the current input, a CPU engine), made here where the demo may be
+  // read: the lead stage's CPU baseline, or for a read-out of the whole pipeline the CPU pipeline (each
+  // running stage's first CPU variant, chained).
+  const bool pipeline =
+      in.baseline_case.readout.size() >= 9 &&
+      in.baseline_case.readout.compare(in.baseline_case.readout.size() - 9, 9, "|pipeline") == 0;
+  const Picks picks = baseline_picks(d.stage_tables(), s.setup().picks);
+  Probe probe = d.probe(picks, pipeline ? kWholePipeline : in.baseline->stage);
+  BenchSuite peaks;
+  peaks.peak_bandwidth_gbps = s.context().peak_bandwidth_gbps;
+  peaks.peak_fp32_gflops = s.context().peak_fp32_gflops;
+  job_ = std::make_unique<BaselineJob>(std::move(probe), peaks);
+  job_case_ = in.baseline_case;
+  tried_.emplace_back(in.baseline_case, std::string());
+  in.baseline_measuring = true;
 }
 
 void HudElement::wants(Session& s, LayoutInput& in) {

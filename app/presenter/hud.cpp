@@ -163,6 +163,12 @@ HudReading Hud::read(const HudInput& in) const {
   } else if (base && in.ms_per_step) {
     speedup.value = hud_speedup(*base / *in.ms_per_step);
     speedup.caption = "vs " + in.baseline_variant + " (CPU)";
+  } else if (in.baseline_measuring) {
+    speedup.value = "measuring…";
+    speedup.caption = "vs " + in.baseline_variant + " (CPU), in the background";
+  } else if (!in.baseline_error.empty()) {
+    speedup.value = "–";
+    speedup.caption = "vs " + in.baseline_variant + " (CPU): " + in.baseline_error;
   } else {
     speedup.value = "not measured yet";
     speedup.caption = "vs " + in.baseline_variant + " (CPU): F5 measures it";

@@ -50,6 +50,9 @@ struct HudInput {
   std::string recorded;
   std::optional<double> recorded_speedup;
   std::string recorded_baseline;
+  // The baseline's time is being measured in the background (BaselineJob), or why it could not be.
+  bool baseline_measuring = false;
+  std::string baseline_error;
 };
 
 // From the demo's stages and first throughput read-out, the timings and the device's peaks.

@@ -716,6 +716,16 @@ int App::run_headless() {
         std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured, st.c_str());
     }
   }
+  // With the HUD on, the frames go on (paced at 60 Hz) until the CPU baseline it measures in the
+  // background is in (at most 60 s), so that the last frame shows the speed-up; then --frames more.
+  if (auto* hud = element<presenter::HudElement>(); hud->on()) {
+    frame();
+    const auto t0 = std::chrono::steady_clock::now();
+    while (hud->measuring_baseline() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(16));
+      frame();
+    }
+  }
   const int frames = std::max(1, options_.frames);
   auto* recorder = element<presenter::RecorderElement>();
   if (!options_.record.empty()) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/timings.h"
+#include "presenter/baseline_job.h"
 
 namespace gpulab::presenter {
 namespace {
@@ -161,6 +162,36 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   d.reseed(7);
   hud.update(5.0, hud_input(d, t, ctx));
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
+}
+
+TEST(Hud, SaysTheBaselineIsMeasuredInTheBackgroundOrWhyItIsNot) {
+  FakeDemo d;
+  Timings t;
+  Context ctx;
+  Hud hud;
+  d.use(2);
+  sample(t, d, 0.2);
+  HudInput in = hud_input(d, t, ctx);
+  in.baseline_measuring = true;
+  EXPECT_EQ(hud.read(in).figures[1].value, "measuring…");
+  EXPECT_EQ(hud.read(in).figures[1].caption, "vs cpu-naive (CPU), in the background");
+  in.baseline_measuring = false;
+  in.baseline_error = "out of memory";
+  EXPECT_EQ(hud.read(in).figures[1].value, "–");
+  EXPECT_EQ(hud.read(in).figures[1].caption, "vs cpu-naive (CPU): out of memory");
+  // A measured baseline wins over both.
+  hud.note_baseline(in.baseline_case, 10.0);
+  in.baseline_measuring = true;
+  EXPECT_EQ(hud.read(in).figures[1].value, "100×");
+}
+
+TEST(Hud, TheBaselinesPicksAreEachStagesFirstCpuVariant) {
+  FakeDemo d;
+  d.use(2);
+  const Picks p = baseline_picks(d.stage_tables(), d.setup().picks);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(variant_of(d.stage_tables(), p[0]).id, "cpu-naive");
+  EXPECT_EQ(p[0].block, 0) << "a CPU variant has no block";
 }
 
 TEST(Hud, RefreshesAtMostTwiceASecond) {

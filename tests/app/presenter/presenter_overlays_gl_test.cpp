@@ -141,6 +141,22 @@ TEST(ProjectorMode, ShowsTheHud) {
   EXPECT_FALSE(j["help"].value("shown", true));
 }
 
+TEST(Hud, TheSpeedUpIsThereWithoutRunningTheBaselineLive) {
+  // cpu-lut runs; its baseline (cpu-naive) never does: it is measured in the background on a copy of
+  // the same grid, and the headless run waits for it, so the last frame has the speed-up.
+  const fs::path dir = temp_dir() / "hud-baseline";
+  const ReportedRun rr =
+      run_reported("--headless --cpu --demo life --variant cpu-lut --grid 96x80 --hud --frames 3", dir);
+  ASSERT_EQ(rr.process.status, 0) << rr.process.output;
+  const nlohmann::json& h = rr.report["hud"];
+  ASSERT_TRUE(h.value("shown", false)) << h;
+  ASSERT_GE(h["values"].size(), 2u) << h;
+  const std::string speedup = h["values"][1].get<std::string>();
+  EXPECT_EQ(speedup.substr(speedup.size() - 2), "×") << speedup;  // "1.62×": a number, not "measuring…"
+  EXPECT_GT(std::stod(speedup), 0.1) << speedup;
+  EXPECT_EQ(h["captions"][1].get<std::string>(), "vs cpu-naive (CPU)");
+}
+
 TEST(ProjectorMode, TheWindowsLadderFollowsTheLightTheme) {
   const fs::path dir = temp_dir() / "projector-ladder";
   const fs::path png = dir / "shot.png";

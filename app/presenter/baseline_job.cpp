@@ -1,0 +1,68 @@
+// The HUD's CPU baseline in the background: see baseline_job.h.
+#include "presenter/baseline_job.h"
+
+#include <exception>
+#include <utility>
+
+#include "core/bench_stepper.h"
+
+namespace gpulab::presenter {
+
+Picks baseline_picks(const StageTables& tables, Picks picks) {
+  for (size_t s = 0; s < picks.size() && s < tables.stages.size(); ++s) {
+    const std::vector<VariantChoice>& vs = tables.stages[s].variants;
+    for (size_t i = 0; i < vs.size(); ++i)
+      if (!vs[i].needs_cuda) {
+        picks[s] = pick_of(tables, s, static_cast<int>(i));
+        settle(tables, picks, s);
+        break;
+      }
+  }
+  return picks;
+}
+
+BaselineJob::BaselineJob(Probe probe, const BenchSuite& peaks) : probe_(std::move(probe)), peaks_(peaks) {
+  worker_ = std::thread([this] { work(); });
+}
+
+BaselineJob::~BaselineJob() {
+  cancel_.store(true);
+  if (worker_.joinable()) worker_.join();
+}
+
+std::optional<double> BaselineJob::ms() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ms_;
+}
+
+std::string BaselineJob::error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+void BaselineJob::work() {
+  BenchRow row;
+  BenchMeasure how;
+  how.repeats = 3;
+  how.cancelled = [this] { return cancel_.load(); };
+  BenchMeasured m;
+  try {
+    m = bench_measure_probe(
+        row, [this] { return std::move(probe_); }, how, peaks_);
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (m.outcome == BenchOutcome::Measured)
+      ms_ = row.ms_median;
+    else
+      error_ = m.outcome == BenchOutcome::Cancelled ? "cancelled"
+               : row.error.empty()                  ? "not measured"
+                                                    : row.error;
+  }
+  probe_ = Probe{};  // its engines and copy go here, on the thread that used them
+  done_.store(true);
+}
+
+}  // namespace gpulab::presenter
