@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/cuda_probe.h"
+#include "common/device_health.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "core/batch.h"
@@ -389,6 +390,20 @@ presenter::ScreenLayout App::lay_out(const Frame& f) {
   return presenter::layout_screen(in);
 }
 
+void App::gpu_fault_hooks() {
+  // Tests only: GPULAB_TEST_GPU_FAULT="N" makes frame N launch a kernel that faults (an illegal
+  // address), "N,M" also retries the GPU at frame M, as the Device tab's button does.
+  static const std::pair<int, int> at = [] {
+    std::pair<int, int> r{-1, -1};
+    if (const char* e = std::getenv("GPULAB_TEST_GPU_FAULT"))
+      if (std::sscanf(e, "%d,%d", &r.first, &r.second) < 1) r = {-1, -1};
+    return r;
+  }();
+  ShellSession& s = *session_;
+  if (clock_.frame_index == at.first && s.context().cuda) inject_cuda_fault(s.context().stream);
+  if (clock_.frame_index == at.second) s.retry_gpu();
+}
+
 void App::frame() {
   platform::Platform& pf = *platform_;
   ShellSession& s = *session_;
@@ -397,7 +412,13 @@ void App::frame() {
   const double dt = std::max(1e-6, t - clock_.last_time);
   clock_.last_time = t;
   if (clock_.frame_index > 0) clock_.frame_ms.push(dt * 1000.0);
+  gpu_fault_hooks();
   s.guarded("timings", [&] { s.timings().collect(); });
+  // A GPU fault the last frame noticed: the demo goes on on the CPU from this frame.
+  if (s.gpu_failed()) {
+    drawn_.reset();
+    s.fall_back_to_cpu();
+  }
 
   Frame f;
   f.width = pf.framebuffer_width();

@@ -134,6 +134,7 @@ class App {
   std::unique_ptr<PresenterWindow> presenter_;  // projector mode's second window, when there is one
   ui::OccupancySection occupancy_;              // the Occupancy tab and its cache of analyses
   std::string backend_banner_;
+  void gpu_fault_hooks();           // the tests' GPULAB_TEST_GPU_FAULT
   presenter::ScreenLayout layout_;  // this frame's regions
   gl::Fence drawn_;                 // after the last frame's drawing (a step waits for it on the GPU)
   PanelLayout report_;

@@ -281,6 +281,13 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
     }
     element_tab(presenter::CountersElement::kName);
     if (tab(secs, "Device")) {
+      if (!s.gpu_lost().empty()) {
+        // After a GPU fault the demo runs on the CPU: the lecturer may try the GPU again.
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
+        ImGui::TextWrapped("The GPU failed (%s); the demo runs on the CPU.", s.gpu_lost().c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::Button("Retry the GPU")) s.retry_gpu();
+      }
       ui::device_section(in);
       ImGui::EndTabItem();
     }
@@ -309,11 +316,14 @@ void App::draw_status() {
   if (!backend_banner_.empty()) {
     // The chip: green on a CUDA device, amber on the CPU backend; why in the Device tab.
     const ImVec4 ink = ui::tone(ctx.cuda ? ui::Tone::Good : ui::Tone::Warning);
+    const std::string chip = ctx.cuda                        ? std::string("GPU · CUDA")
+                             : !session_->gpu_lost().empty() ? std::string("CPU · the GPU failed")
+                                                             : backend_banner_;
     ImGui::PushStyleColor(ImGuiCol_Text, ink);
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(ink.x, ink.y, ink.z, 0.15f));
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(ink.x, ink.y, ink.z, 0.25f));
     ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(ink.x, ink.y, ink.z, 0.25f));
-    ImGui::SmallButton(backend_banner_.c_str());
+    ImGui::SmallButton(chip.c_str());
     ImGui::PopStyleColor(4);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the Device tab says which device runs, or why none does");
     // Until they are used once (remembered in the settings): the three keys a first start needs.

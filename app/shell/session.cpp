@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/cuda_probe.h"
+#include "common/device_health.h"
 #include "common/text.h"
 #include "platform/platform.h"
 
@@ -139,9 +140,61 @@ void ShellSession::guarded(const char* phase, const std::function<void()>& fn) {
     fn();
   } catch (const std::exception& e) {
     had_error_ = true;
+    // A fault that broke the CUDA context: said once, and the demo goes on on the CPU between frames.
+    if (ctx_.cuda && gpu_failure_.empty()) gpu_failure_ = broken_cuda_context();
+    if (!gpu_failure_.empty()) return;
     notify(std::string(demos_[index_]->name()) + " " + phase + ": " + e.what());
     playback_.playing = false;
   }
+}
+
+void ShellSession::fall_back_to_cpu() {
+  if (gpu_failure_.empty()) return;
+  const std::string why = std::exchange(gpu_failure_, std::string());
+  const Setup setup = setups_[index_];
+  gpu_setup_ = setup;
+  // Everything that holds CUDA state ends while the context is still there to end it in: the
+  // elements' runs (A/B's B half, the ladder, the counters), the demo, the GPU timers, the stream.
+  if (elements_)
+    for (auto& e : *elements_) e->demo_replaced(*this);
+  detach();
+  timings_.forget();
+#if defined(GPULAB_HAVE_CUDA)
+  gpu_->stream = {};
+#endif
+  reset_cuda_device();
+  ctx_.cuda = false;
+  ctx_.cuda_reason = "the GPU failed (" + why + ")";
+  ctx_.stream = nullptr;
+  ctx_.interop = false;
+  ctx_.interop_reason = "no CUDA backend";
+  ctx_.peak_bandwidth_gbps = ctx_.peak_fp32_gflops = 0;
+  gpu_lost_ = why;
+  const std::string bad = start(setup);
+  playback_.playing = true;
+  notify("the GPU failed (" + why + "): " + std::string(demos_[index_]->title()) +
+         (bad.empty() ? " goes on on the CPU" : " did not start on the CPU: " + bad) +
+         "; Device tab: Retry the GPU");
+}
+
+bool ShellSession::retry_gpu() {
+  if (gpu_lost_.empty() || options_.cpu) return false;
+  init_backend();
+  if (!ctx_.cuda) {
+    notify("the GPU is still not usable: " + ctx_.cuda_reason);
+    return false;
+  }
+  if (platform_) init_display(platform_);
+  Setup setup = gpu_setup_ ? *gpu_setup_ : setups_[index_];
+  if (setup.demo != setups_[index_].demo) setup = setups_[index_];  // another demo since: its own Setup
+  gpu_lost_.clear();
+  gpu_setup_.reset();
+  const std::string bad = start(setup);
+  playback_.playing = true;
+  notify(bad.empty()
+             ? "the GPU is back: " + std::string(demos_[index_]->title()) + " runs on it again"
+             : "the GPU is back, but " + std::string(demos_[index_]->title()) + " did not start: " + bad);
+  return bad.empty();
 }
 
 std::string ShellSession::choose_for_run(const std::string& name) {
@@ -207,7 +260,8 @@ void ShellSession::select(size_t index) {
 
 std::string ShellSession::configure_fresh(Demo& demo, const Setup& setup) {
   demo.bind(setup);
-  return demo.configure(options_without_outputs(options_.cpu));
+  // After a GPU fault, the CPU backend as --cpu makes it (until the GPU is tried again).
+  return demo.configure(options_without_outputs(options_.cpu || !gpu_lost_.empty()));
 }
 
 bool ShellSession::replace(size_t index, std::unique_ptr<Demo> fresh, const Setup* setup) {

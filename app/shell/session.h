@@ -54,6 +54,16 @@ class ShellSession : public presenter::Session {
   void choose_block(size_t stage, int block);
   void cycle_variant(int direction);  // V / Shift+V over the lead stage's runnable variants
 
+  // A GPU fault (an illegal address, a lost context): an error the demo boundary caught that left the
+  // CUDA context unusable is noted (guarded); then, between frames, fall_back_to_cpu ends everything
+  // that held CUDA state, resets the device and starts the demo again on the CPU with the same Setup
+  // (its GPU picks stand in as their stages' CPU defaults). retry_gpu starts the CUDA backend afresh
+  // and the demo with the picks it ran on the GPU.
+  bool gpu_failed() const { return !gpu_failure_.empty(); }
+  void fall_back_to_cpu();
+  const std::string& gpu_lost() const { return gpu_lost_; }  // why the GPU was given up ("" while in use)
+  bool retry_gpu();
+
   // presenter::Session
   Demo* demo() override { return attached_ ? demos_[index_].get() : nullptr; }
   const Setup& setup() const override { return setups_[index_]; }
@@ -98,6 +108,9 @@ class ShellSession : public presenter::Session {
   std::deque<presenter::Notice> notices_;
   unsigned long long said_ = 0;
   std::optional<RecordedResults> recorded_;
+  std::string gpu_failure_;         // a fault noticed this frame, not yet acted on
+  std::string gpu_lost_;            // the fault the CPU fallback answered (cleared by a retry that works)
+  std::optional<Setup> gpu_setup_;  // what ran on the GPU when it was lost
   presenter::Look look_;
   presenter::Playback playback_;
 };

@@ -1,0 +1,71 @@
+// gpu label, end to end through the binary (headless EGL on the GPU): a GPU fault in the middle of a
+// lecture. A kernel that writes through a wild address (GPULAB_TEST_GPU_FAULT=N: at frame N) breaks
+// the CUDA context; the app says so once, the demo goes on on the CPU with the same Setup, and the
+// GPU can be tried again (",M": at frame M, as the Device tab's button does) without a restart.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/gpu_skip.h"
+#include "support/layout_report.h"
+#include "support/run_binary.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Faulted {
+  gpulab::testing::ReportedRun run;
+  std::string running;  // the lead stage's variant at the end
+};
+
+Faulted run_with_fault(const std::string& demo, const char* at) {
+  ::setenv("GPULAB_TEST_GPU_FAULT", at, 1);
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-gpu-fault") / (demo + "-" + at);
+  Faulted f{gpulab::testing::run_with_layout_report(
+                "--headless --demo " + demo + " --frames 40 --size 640x360", dir, "gpulab-gpu-fault"),
+            ""};
+  ::unsetenv("GPULAB_TEST_GPU_FAULT");
+  const nlohmann::json& j = f.run.report;
+  if (j.is_object() && j.contains("running") && !j["running"].empty())
+    f.running = j["running"][0].get<std::string>();
+  return f;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+class GpuFault : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuFault, TheDemoGoesOnOnTheCpuAndTheGpuCanBeTriedAgain) {
+  GPULAB_SKIP_WITHOUT_CUDA();
+  const std::string demo = GetParam();
+  // The fault at frame 10: said once, the demo on the CPU to the end.
+  const Faulted lost = run_with_fault(demo, "10");
+  const std::string& out = lost.run.process.output;
+  EXPECT_EQ(lost.run.process.status, 1) << "a fault is an error of the run\n" << out;
+  EXPECT_TRUE(has(out, "the GPU failed (cudaErrorIllegalAddress")) << out;
+  EXPECT_TRUE(has(out, "goes on on the CPU; Device tab: Retry the GPU")) << out;
+  EXPECT_EQ(out.find("the GPU failed"), out.rfind("the GPU failed")) << "said once\n" << out;
+  EXPECT_TRUE(has(out, " frames, ")) << "the run ends with its summary: " << out;
+  ASSERT_FALSE(lost.running.empty()) << out;
+  EXPECT_TRUE(lost.running.rfind("cpu", 0) == 0 || has(lost.running, "-cpu") ||
+              lost.running == "host-pageable")
+      << "a CPU variant runs after the fault: " << lost.running;
+  // Tried again at frame 20: the GPU variant it ran before.
+  const Faulted back = run_with_fault(demo, "10,20");
+  const std::string& out2 = back.run.process.output;
+  EXPECT_TRUE(has(out2, "the GPU is back: ")) << out2;
+  ASSERT_FALSE(back.running.empty()) << out2;
+  EXPECT_FALSE(back.running.rfind("cpu", 0) == 0 || has(back.running, "-cpu")) << back.running << "\n"
+                                                                               << out2;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDemo, GpuFault,
+                         ::testing::Values("life", "nbody", "histeq", "rotate", "matrix", "transfers"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
