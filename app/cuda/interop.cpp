@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.h"
+#include "common/device_health.h"
 
 static_assert(static_cast<unsigned>(gpulab::cuda::kRegisterNone) ==
               static_cast<unsigned>(cudaGraphicsRegisterFlagsNone));
@@ -68,6 +69,7 @@ std::string explain_register_failure(const char* call, cudaError_t err) {
 }
 
 void log_failure(const char* what, cudaError_t err) {
+  if (sticky_cuda_error(err)) return;  // a broken context: the fault was said once where it happened
   std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 

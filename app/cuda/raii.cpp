@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.h"
+#include "common/device_health.h"
 
 static_assert(std::is_same_v<gpulab::Stream, cudaStream_t>, "gpulab::Stream must be cudaStream_t");
 static_assert(std::is_same_v<gpulab::cuda::EventHandle, cudaEvent_t>,
@@ -18,6 +19,7 @@ namespace {
 // Destructors cannot throw; a failure here usually means the context is already broken by an
 // earlier error, which has been (or will be) reported where it happened.
 void log_destroy_failure(const char* what, cudaError_t err) {
+  if (sticky_cuda_error(err)) return;  // a broken context: the fault was said once where it happened
   std::fprintf(stderr, "gpulab: %s failed: %s (%s)\n", what, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 }  // namespace

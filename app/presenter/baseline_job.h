@@ -4,6 +4,7 @@
 // code (bench_measure_probe) on a worker thread while the frames go on. So the speed-up is there soon
 // after the HUD is turned on, without running the slow CPU variant live or pressing F5.
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -39,6 +40,11 @@ class BaselineJob {
   std::atomic<bool> cancel_{false}, done_{false};
   std::thread worker_;
 };
+
+// Calls `make` (a Demo::probe: on the main thread, where the demo may be read) and puts the threads
+// it started (a CPU engine's worker pool) at the lowest priority, as the job's worker runs: the live
+// frames, and the launches inside a timed GPU step, go first.
+Probe make_probe_at_low_priority(const std::function<Probe()>& make);
 
 // `picks` with each stage that has a CPU variant at its first one (the stage's baseline, as the ladder
 // and the HUD take it), settled.

@@ -93,6 +93,9 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
   if (job_ && job_->done()) {
     const std::optional<double> ms = job_->ms();
     if (ms) hud_.note_baseline(job_case_, *ms);
+    // The live samples taken while it ran shared the CPU with it (a GPU step's launches wait for a
+    // core): the window starts afresh.
+    s.timings().clear();
     for (auto& [c, why] : tried_)
       if (c.same(job_case_)) why = ms ? std::string() : job_->error();
     job_.reset();
@@ -115,7 +118,8 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
       in.baseline_case.readout.size() >= 9 &&
       in.baseline_case.readout.compare(in.baseline_case.readout.size() - 9, 9, "|pipeline") == 0;
   const Picks picks = baseline_picks(d.stage_tables(), s.setup().picks);
-  Probe probe = d.probe(picks, pipeline ? kWholePipeline : in.baseline->stage);
+  Probe probe = make_probe_at_low_priority(
+      [&] { return d.probe(picks, pipeline ? kWholePipeline : in.baseline->stage); });
   BenchSuite peaks;
   peaks.peak_bandwidth_gbps = s.context().peak_bandwidth_gbps;
   peaks.peak_fp32_gflops = s.context().peak_fp32_gflops;

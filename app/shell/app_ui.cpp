@@ -286,7 +286,11 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
         ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
         ImGui::TextWrapped("The GPU failed (%s); the demo runs on the CPU.", s.gpu_lost().c_str());
         ImGui::PopStyleColor();
-        if (ImGui::Button("Retry the GPU")) s.retry_gpu();
+        if (ImGui::Button("Retry the GPU")) retry_requested_ = true;
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip(
+              "CUDA afresh; if the driver keeps the faulted context, gpulab starts again in its "
+              "place, on the same demo, variant and lesson step");
       }
       ui::device_section(in);
       ImGui::EndTabItem();

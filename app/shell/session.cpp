@@ -170,7 +170,9 @@ void ShellSession::fall_back_to_cpu() {
   ctx_.interop_reason = "no CUDA backend";
   ctx_.peak_bandwidth_gbps = ctx_.peak_fp32_gflops = 0;
   gpu_lost_ = why;
+  const unsigned long long mark = said_;
   const std::string bad = start(setup);
+  drop_notices_after(mark);  // the demo's own "not available" of it: the notice below says it all
   playback_.playing = true;
   notify("the GPU failed (" + why + "): " + std::string(demos_[index_]->title()) +
          (bad.empty() ? " goes on on the CPU" : " did not start on the CPU: " + bad) +
@@ -181,7 +183,9 @@ bool ShellSession::retry_gpu() {
   if (gpu_lost_.empty() || options_.cpu) return false;
   init_backend();
   if (!ctx_.cuda) {
-    notify("the GPU is still not usable: " + ctx_.cuda_reason);
+    // (The driver may keep a faulted context until the process ends: App::retry_gpu restarts it then.)
+    log("the GPU is not usable in this process after the fault: " + ctx_.cuda_reason);
+    ctx_.cuda_reason = "the GPU failed (" + gpu_lost_ + ")";
     return false;
   }
   if (platform_) init_display(platform_);

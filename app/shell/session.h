@@ -63,6 +63,8 @@ class ShellSession : public presenter::Session {
   void fall_back_to_cpu();
   const std::string& gpu_lost() const { return gpu_lost_; }  // why the GPU was given up ("" while in use)
   bool retry_gpu();
+  // What ran on the GPU before it was lost (the Setup a restart on the GPU goes back to).
+  const std::optional<Setup>& gpu_setup() const { return gpu_setup_; }
 
   // presenter::Session
   Demo* demo() override { return attached_ ? demos_[index_].get() : nullptr; }

@@ -49,7 +49,9 @@ TEST_P(GpuFault, TheDemoGoesOnOnTheCpuAndTheGpuCanBeTriedAgain) {
   EXPECT_EQ(lost.run.process.status, 1) << "a fault is an error of the run\n" << out;
   EXPECT_TRUE(has(out, "the GPU failed (cudaErrorIllegalAddress")) << out;
   EXPECT_TRUE(has(out, "goes on on the CPU; Device tab: Retry the GPU")) << out;
-  EXPECT_EQ(out.find("the GPU failed"), out.rfind("the GPU failed")) << "said once\n" << out;
+  EXPECT_EQ(out.find("\ngpulab: the GPU failed"), out.rfind("\ngpulab: the GPU failed")) << "said once\n"
+                                                                                         << out;
+  EXPECT_FALSE(has(out, "Destroy failed")) << "what the broken context could not end is not listed\n" << out;
   EXPECT_TRUE(has(out, " frames, ")) << "the run ends with its summary: " << out;
   ASSERT_FALSE(lost.running.empty()) << out;
   EXPECT_TRUE(lost.running.rfind("cpu", 0) == 0 || has(lost.running, "-cpu") ||
