@@ -391,6 +391,7 @@ void MatrixDemo::compute(Frame& frame) {
 void MatrixDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, output_cols(), output_rows(), 0.0));
+  draw_overlay(frame);
 }
 
 matrix::Words MatrixDemo::transposed() {

@@ -313,6 +313,7 @@ void RotateDemo::compute(Frame& frame) {
 void RotateDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, image_.width, image_.height, split_), compare_);
+  draw_overlay(frame);
 }
 
 // ---------------------------------------------------------------------------------------------
