@@ -38,6 +38,7 @@ image::Image words_image(const matrix::Words& w, int channels);
 struct MatrixWork {
   double items = 0, bytes = 0, flops = 0;
   const char* unit = "";
+  const char* per = "";        // what a step is: the throughput label's, the bench's and the ladder's words
   long width = 0, height = 0;  // the size the probe reports: the input matrix (transpose), C (multiply)
 };
 MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, const matrix::Variant& v);

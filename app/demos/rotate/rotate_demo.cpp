@@ -342,7 +342,7 @@ std::vector<KernelInfo> RotateDemo::kernels() const {
 
 std::vector<Throughput> RotateDemo::throughput() const {
   Throughput t;
-  t.label = "rotate (per frame)";
+  t.label = rotate_internal::kThroughputLabel;
   t.timed = {pick(0)};
   t.steps = last_runs_;
   const double n = static_cast<double>(image_.pixel_count());

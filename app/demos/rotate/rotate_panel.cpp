@@ -42,7 +42,7 @@ std::string RotateDemo::caption() const {
                   view + " | " + image_label(image_);
   if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
                                             : std::nullopt) {
-    s += " | " + format_time_per(*ms, "rotate (per frame)");  // the HUD's words
+    s += " | " + format_time_per(*ms, rotate_internal::kThroughputLabel);  // the HUD's words
   }
   return s;
 }
