@@ -177,7 +177,7 @@ std::string format_ms(double ms) {
   return buf;
 }
 
-std::string format_time_per(double ms, const std::string& label) {
+std::string format_time(double ms) {
   if (!std::isfinite(ms) || ms <= 0) return "-";
   char buf[64];
   if (ms < 1.0)
@@ -186,11 +186,19 @@ std::string format_time_per(double ms, const std::string& label) {
     std::snprintf(buf, sizeof buf, "%.3g s", ms / 1000.0);
   else
     std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  return buf;
+}
+
+std::string per_words(const std::string& label) {
   const size_t open = label.find('('), close = label.rfind(')');
-  const std::string per = open != std::string::npos && close != std::string::npos && close > open + 1
-                              ? label.substr(open + 1, close - open - 1)
-                              : "per step";
-  return std::string(buf) + " " + per;
+  return open != std::string::npos && close != std::string::npos && close > open + 1
+             ? label.substr(open + 1, close - open - 1)
+             : "per step";
+}
+
+std::string format_time_per(double ms, const std::string& label) {
+  const std::string t = format_time(ms);
+  return t == "-" ? t : t + " " + per_words(label);
 }
 
 }  // namespace gpulab

@@ -89,10 +89,16 @@ std::string format_count(double count, const std::string& unit);
 // Milliseconds with a precision that suits the size: "0.0123", "1.234", "12.34", "123.4"; "-" for
 // a value that is not finite.
 std::string format_ms(double ms);
-// A time a step in the words the HUD uses, for the demos' captions: 0.0182, "step (per generation)"
-// -> "18.2 µs per generation" (3 significant figures in µs, ms or s; what it is per from the
-// throughput label's parenthesis, else "per step"); "-" for a value that is not positive and finite.
+// A time a step in the words the HUD uses, for the demos' captions, the bench's table and the
+// ladder: 0.0182, "step (per generation)" -> "18.2 µs per generation": format_time's figure and
+// per_words' words.
 std::string format_time_per(double ms, const std::string& throughput_label);
+// The figure alone: 0.0182 -> "18.2 µs", 2.09 -> "2.09 ms", 1250 -> "1.25 s" (3 significant figures
+// in µs, ms or s); "-" for a value that is not positive and finite.
+std::string format_time(double ms);
+// What a step is per, from a throughput label's parenthesis: "step (per generation)" ->
+// "per generation"; a label without one (or "") -> "per step".
+std::string per_words(const std::string& throughput_label);
 
 // Measures the wall time of a scope on the host and pushes it (ms) into a series when it ends.
 class ScopedCpuTimer {

@@ -67,7 +67,23 @@ std::string sig4(double v) {
   return buf;
 }
 
-// A time per step for a target line: microseconds below 0.1 ms.
+// What a row's step is per, in the HUD's words ("per generation"; "per step" when unknown).
+std::string step_per(const BenchRow& r) { return r.per.empty() ? "per step" : r.per; }
+
+// The one word every measured row's step is per ("per generation"), or "" when they differ.
+std::string common_per(const BenchSuite& s) {
+  std::string per;
+  for (const BenchRow& r : s.rows) {
+    if (!r.error.empty() || r.per.empty()) continue;
+    if (per.empty())
+      per = r.per;
+    else if (per != r.per)
+      return {};
+  }
+  return per.empty() ? "per step" : per;
+}
+
+// A time per step for a target line in the JSON: microseconds below 0.1 ms.
 std::string step_time(double ms) {
   return ms < 0.1 ? sig4(ms * 1e3) + " \u00b5s/step" : sig4(ms) + " ms/step";
 }
@@ -219,8 +235,10 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   } else {
     // The case is named where the target leaves it open (Life's and N-body's name it: no case).
     const bool open_case = cases.size() > 1 || t.width == 0 || (t.input.empty() && !b.input.empty());
-    res.detail = worst_prefix + b.variant + " block " + b.block + (open_case ? " at " + case_label(b) : "") +
-                 ": " + (rate ? sci(res.value) : step_time(res.value));
+    res.detail =
+        worst_prefix + b.variant + " block " + b.block + (open_case ? " at " + case_label(b) : "") + ": ";
+    res.said = res.detail + (rate ? sci(res.value) : format_time(res.value) + " " + step_per(b));
+    res.detail += rate ? sci(res.value) : step_time(res.value);
   }
   return res;
 }
@@ -400,7 +418,10 @@ std::string format_bench(const BenchSuite& suite) {
   if (stages) head.push_back("stage");
   for (const char* h : {"variant", "block", "size"}) head.push_back(h);
   if (inputs) head.push_back("input");
-  head.push_back("ms/step");
+  // The time a step in the HUD's words: "time per generation" over "18.2 µs", or where the rows'
+  // steps differ (a transpose per matrix, a product per product) "time" over "18.2 µs per matrix".
+  const std::string per = common_per(suite);
+  head.push_back(per.empty() ? "time" : "time " + per);
   head.push_back(rate_header(suite));
   if (bandwidth) head.insert(head.end(), {"GB/s", "%peak"});
   if (flops) head.insert(head.end(), {"GFLOP/s", "%fp32"});
@@ -419,7 +440,7 @@ std::string format_bench(const BenchSuite& suite) {
       cells.push_back(c);
       continue;
     }
-    c.push_back(sig4(r.ms_median));
+    c.push_back(per.empty() ? format_time(r.ms_median) + " " + step_per(r) : format_time(r.ms_median));
     c.push_back(sci(r.items_per_s));
     if (bandwidth) {
       c.push_back(r.gbps > 0 ? fmt("%.1f", r.gbps) : "-");
@@ -433,19 +454,24 @@ std::string format_bench(const BenchSuite& suite) {
       c.push_back(speedup(b < r.speedups.size() ? r.speedups[b] : 0));
     cells.push_back(c);
   }
+  // Widths in characters, not bytes: "µs" is two bytes of UTF-8 and one column.
+  auto columns = [](const std::string& t) {
+    return static_cast<size_t>(
+        std::count_if(t.begin(), t.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+  };
   std::vector<size_t> width(head.size());
-  for (size_t i = 0; i < head.size(); ++i) width[i] = head[i].size();
+  for (size_t i = 0; i < head.size(); ++i) width[i] = columns(head[i]);
   for (const auto& c : cells)
     for (size_t i = 0; i < c.size() && i < width.size(); ++i)
-      if (i + 1 < c.size() || c.size() == head.size()) width[i] = std::max(width[i], c[i].size());
+      if (i + 1 < c.size() || c.size() == head.size()) width[i] = std::max(width[i], columns(c[i]));
   auto line = [&](const std::vector<std::string>& c) {
     os << "|";
     for (size_t i = 0; i < c.size(); ++i) {
       const bool last_error = c.size() < head.size() && i + 1 == c.size();
       const bool left = i < 3u + stages + inputs || last_error;
       std::string cell = c[i];
-      if (!last_error && cell.size() < width[i]) {
-        const std::string pad(width[i] - cell.size(), ' ');
+      if (!last_error && columns(cell) < width[i]) {
+        const std::string pad(width[i] - columns(cell), ' ');
         cell = left ? cell + pad : pad + cell;
       }
       os << " " << cell << " |";
@@ -461,13 +487,13 @@ std::string format_bench(const BenchSuite& suite) {
   bool any_baseline = false;
   for (const BenchRow& r : suite.rows) any_baseline |= r.baseline_only;
   if (any_baseline) os << "(* measured as a baseline for the speedup columns)\n";
-  os << "ms/step: median of the timed repeats after a warm-up";
+  os << (per.empty() ? "time" : "time " + per) << ": median of the timed repeats after a warm-up";
   if (bandwidth) os << "; GB/s counts the fewest bytes a step must move";
   os << ".\n";
   for (const std::string& n : suite.notes) os << "note: " << n << "\n";
 
   for (const BenchTargetResult& t : check_targets(suite)) {
-    os << "target: " << t.what << ": " << t.status << " (" << t.detail << ")";
+    os << "target: " << t.what << ": " << t.status << " (" << (t.said.empty() ? t.detail : t.said) << ")";
     if (t.measured && t.other_device) os << " [the target is for an " << t.device_hint << "]";
     os << "\n";
   }

@@ -34,6 +34,9 @@ struct BenchRow {
   std::vector<double> speedups;  // over each of the suite's baselines, in order (0: none measured)
   bool baseline_only = false;    // measured as a baseline, not asked for
   std::string error;             // set when the row could not be measured
+  // What a step is, in the HUD's words ("per generation"; "": unknown; the probe's): the table says
+  // the time so; the JSON has no field for it.
+  std::string per;
 };
 
 // Two rows are the same case (their times compare) when stage, size and input match.
@@ -90,6 +93,9 @@ struct BenchTargetResult {
   std::string status;  // "PASS", "MISS", "not run", "invalid"
   std::string
       detail;  // "gpu-swar block 16: 9.512e+12", "worst: hist-lane-private 1.31x at 16384x16384 constant"
+  // The detail as the table says it (format_bench): a time in the HUD's words ("6.1 µs per step")
+  // where `detail` (the JSON's) keeps "6.100 µs/step"; otherwise the same.
+  std::string said;
   double value = 0;  // the deciding (worst) case's items/s, ratio or ms per step
   int cases = 0;     // cases checked
   // The deciding case and the row of `variants` measured there (for a ratio, `versus_variant` too).
@@ -203,8 +209,9 @@ class BenchStream {
 
 // Checks every target of the suite on its rows (format_bench prints these, bench_json has them).
 std::vector<BenchTargetResult> check_targets(const BenchSuite& suite);
-// The table (an "input" column when any row has one; ms/step to 4 significant digits), its notes
-// and the target checks; run_bench prints it.
+// The table (an "input" column when any row has one; the time a step in the HUD's words: a column
+// "time per generation" of "18.2 µs" where every row's step is the same, else a column "time" of
+// "18.2 µs per generation"), its notes and the target checks; run_bench prints it.
 std::string format_bench(const BenchSuite& suite);
 // Rows (with "input" and "speedup_vs_<label>"), baselines and targets with their results.
 std::string bench_json(const BenchSuite& suite);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "base/stats.h"
 #include "core/demo.h"
 
 namespace gpulab {
@@ -39,6 +40,7 @@ BenchMeasured bench_measure_probe(BenchRow& row, const std::function<Probe()>& m
     row.height = p.height;
   }
   if (row.item_unit.empty()) row.item_unit = p.item_unit;
+  if (row.per.empty()) row.per = p.per.empty() ? "per step" : p.per;
   try {
     if (how.verify) {
       if (p.verify) {
@@ -142,7 +144,7 @@ BenchSuite bench_run(BenchSpec spec, const Options& options) {
   while (!stepper.done()) {
     const BenchRow* r = stepper.step();
     if (!r) continue;
-    const std::string result = r->error.empty() ? std::to_string(r->ms_median) + " ms/step" : r->error;
+    const std::string result = r->error.empty() ? format_time(r->ms_median) + " " + r->per : r->error;
     const std::string stage =
         stages ? r->stage + std::string(r->stage.size() < 10 ? 10 - r->stage.size() : 1, ' ') : "";
     std::fprintf(stderr, "bench: %s%-24s %-7s %s%s %s\n", stage.c_str(), r->variant.c_str(), r->block.c_str(),

@@ -167,6 +167,16 @@ struct Throughput {
   bool whole_pipeline = false;  // times every stage together (else the first stage's step)
 };
 
+// A mark a demo drew over its view on the last frame (the rotation's magnifier, the transpose's tile
+// outline), in framebuffer pixels, y down: the layout report lists them, so that tests can check that
+// each stays inside the view and grows with the framebuffer (demos/common/image_view.h's scale).
+struct ViewMark {
+  std::string name;                      // "magnifier", "tile", "source frame"
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // what was drawn (a clipped mark: its part inside the view)
+  float line_px = 0;                     // its thinnest line (0: none)
+  float text_px = 0;                     // its label's size (0: no label)
+};
+
 class Demo {
  public:
   virtual ~Demo() = default;
@@ -255,6 +265,8 @@ class Demo {
   // What the current variants launch (every stage), for the occupancy panel.
   virtual std::vector<KernelInfo> kernels() const { return {}; }
   virtual std::vector<Throughput> throughput() const { return {}; }
+  // The marks the last render() drew over the view (ViewMark), for the layout report.
+  virtual std::vector<ViewMark> view_marks() const { return {}; }
   virtual std::string caption() const = 0;  // "Game of Life | gpu-shared | 32x32 | 0.21 ms"
 
  private:

@@ -25,6 +25,9 @@ struct Probe {
   double flops_per_step = 0;  // floating-point operations a step (0: none)
   std::string size;           // the input's size as the bench prints it ("1024x1024", "N=4096")
   long long width = 0, height = 0;
+  // What a step is, in the words of the demo's throughput label and so of the HUD ("per
+  // generation", "per frame"; "": per step): the bench's table and the ladder say a step's time so.
+  std::string per;
   // Steps the variant advances in one pass through memory (a Life rung's generations a pass): timed
   // runs are whole passes, so a rate is not lowered by a short last pass that the lecture never runs.
   int steps_per_pass = 1;

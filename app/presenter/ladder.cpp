@@ -169,6 +169,7 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
                                                 : ChartRungState::Unavailable;
       cr.reason = r.reason;
       cr.ms_per_step = r.row.ms_median;
+      if (!r.row.per.empty()) panel.per = r.row.per;  // the measured rungs' (one stage: one word)
       cr.speedup_vs_baseline = r.speedup_vs_baseline;
       cr.speedup_vs_previous = r.speedup_vs_previous;
       cr.pct_peak = r.pct_peak;

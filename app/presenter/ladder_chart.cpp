@@ -235,7 +235,7 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       b.text(t, x, y, TextFace::SansBold, ChartColour::Title, TextRole::Heading, p, -1);
       if (!t.text.empty()) x += t.width + std::floor(m.heading_px * 0.6f);
     }
-    std::string note = "time per step, log scale";
+    std::string note = "time " + panel.per + ", log scale";
     if (!panel.baseline.empty()) note += " \xC2\xB7 speed-ups over " + panel.baseline;
     const float px = std::floor(m.heading_px * 0.75f);
     const Fitted n = b.fit(note, TextFace::Sans, px, std::max(b.min_px(), px * 0.8f), in.x1 - x);
@@ -413,8 +413,8 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
                ChartColour::OnFailed, TextRole::FailedTag, p, ri);
       if (r.ms_per_step > 0 && std::isfinite(r.ms_per_step)) {
         const float x = tag_x1 + std::floor(fn * 0.4f);
-        const Fitted f = b.fit(format_time_ms(r.ms_per_step) + " a step, not charted", TextFace::Sans, fs,
-                               fs * 0.8f, in.x1 - x);
+        const Fitted f = b.fit(format_time_ms(r.ms_per_step) + " " + panel.per + ", not charted",
+                               TextFace::Sans, fs, fs * 0.8f, in.x1 - x);
         b.text(f, x, mid1 - f.size * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Message, p, ri);
       }
       const Fitted why = b.fit(r.reason.empty() ? "differs from the CPU reference" : r.reason, TextFace::Sans,
@@ -574,8 +574,8 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       y += std::floor(small_px * 1.3f);
     }
     if (!panel.baseline.empty()) {
-      const Fitted f = b.fit("bar: time per step   \xC3\x97: speed-up over " + panel.baseline, TextFace::Sans,
-                             small_px, min_px, page.width());
+      const Fitted f = b.fit("bar: time " + panel.per + "   \xC3\x97: speed-up over " + panel.baseline,
+                             TextFace::Sans, small_px, min_px, page.width());
       b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Legend, panel_index, -1);
       y += std::floor(small_px * 1.3f);
     }
@@ -717,7 +717,7 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       last_x1 = lx + w;
     }
     b.box({ax0, rows_bottom, ax1, rows_bottom + line_w}, ChartColour::Axis, BoxRole::Axis, panel_index);
-    const Fitted at = b.fit("time per step (log scale)", TextFace::Sans, tick_px, min_px, ax1 - ax0);
+    const Fitted at = b.fit("time " + panel.per + " (log scale)", TextFace::Sans, tick_px, min_px, ax1 - ax0);
     b.text(at, ax0 + (ax1 - ax0 - at.width) * 0.5f, rows_bottom + line_w + tick_px * 1.35f, TextFace::Sans,
            ChartColour::Dim, TextRole::AxisTitle, panel_index, -1);
   }

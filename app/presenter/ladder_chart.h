@@ -45,6 +45,7 @@ struct ChartPanel {              // one ladder: a demo's only stage, or one stag
   bool whole_pipeline = false;   // the last panel of a pipeline demo: its slide by default
   std::string title;             // "step", "histogram", "whole pipeline"
   std::string baseline;          // the variant speed-ups are over, e.g. "cpu-naive"
+  std::string per = "per step";  // what a step is, the HUD's words: "time per generation" on the axis
   std::vector<ChartRung> rungs;  // in the lecture's order (top to bottom)
 };
 

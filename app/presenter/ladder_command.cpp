@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/stats.h"
 #include "common/text.h"
 #include "core/bench.h"
 #include "core/files.h"
@@ -55,8 +56,9 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   lo.best_block = o.blocks.empty();
   lo.on_rung = [](const Rung& r) {
     if (r.state == RungState::Measured)
-      std::fprintf(stderr, "ladder: %-10s %-22s %-7s %.4g ms/step\n", r.stage_id.c_str(), r.variant.c_str(),
-                   r.block_label.c_str(), r.row.ms_median);
+      std::fprintf(stderr, "ladder: %-10s %-22s %-7s %s %s\n", r.stage_id.c_str(), r.variant.c_str(),
+                   r.block_label.c_str(), format_time(r.row.ms_median).c_str(),
+                   (r.row.per.empty() ? "per step" : r.row.per).c_str());
     else
       std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(),
                    state_name(r.state), r.reason.c_str());

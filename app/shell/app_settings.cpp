@@ -338,6 +338,20 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
              {"ratio", l.ab.ratio},       {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
              {"time_b", l.ab.time_b},     {"split_x", l.ab.split_x},       {"view", {l.ab.x0, l.ab.x1}},
              {"label_y1", l.ab.label_y1}, {"ratio_y1", l.ab.ratio_y1}};
+  // What the demo drew over its view on the last frame (the magnifier, the tile overlay): boxes in
+  // window points as the regions are, line widths and text sizes in framebuffer pixels.
+  nlohmann::json marks = nlohmann::json::array();
+  if (const Demo* d = session_ ? session_->demo() : nullptr) {
+    ImVec2 fs(1, 1);
+    if (ImGui::GetCurrentContext()) fs = ImGui::GetIO().DisplayFramebufferScale;
+    const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
+    for (const ViewMark& m : d->view_marks())
+      marks.push_back({{"name", m.name},
+                       {"box", {m.x0 / sx, m.y0 / sy, m.x1 / sx, m.y1 / sy}},
+                       {"line_px", m.line_px},
+                       {"text_px", m.text_px}});
+  }
+  j["view_marks"] = marks;
   j["help"] = {{"shown", l.help.shown},
                {"box", {l.help.x0, l.help.y0, l.help.x1, l.help.y1}},
                {"keys", l.help.keys},

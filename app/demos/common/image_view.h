@@ -9,13 +9,17 @@
 
 namespace gpulab {
 
-// The scale of a mark drawn over the view (an outline, a warp's strip, the magnifier's squares, a
-// body's smallest sprite): the UI scale's, and at least the framebuffer's height over 720 px, so that
-// on a 1080p projector at UI scale 1 a mark is half again as large as on a laptop and reads from the
-// back row.
-inline float view_mark_scale(const Frame& f) {
-  return std::max(f.ui_scale, static_cast<float>(f.height) / 720.0f);
+// The scale of a mark drawn over the view (an outline, a warp's strip, the magnifier and its label, a
+// body's smallest sprite), in framebuffer pixels per pixel of the mark's design: the framebuffer's
+// height over 720 px (1.5 on the 1080-px reference, 3 at 2160), never below 1 (a 1-px line stays a
+// pixel wide). The height alone decides, not the UI scale: projector mode pins the UI scale at 2
+// whatever the projector's resolution, so a mark sized by it would be half as large on a 4K
+// projection as on a 1080p one, and a back row reads both screens at the same size.
+inline constexpr float kViewMarkScale1080 = 1.5f;
+inline float view_mark_scale(int framebuffer_height) {
+  return std::max(1.0f, kViewMarkScale1080 * static_cast<float>(framebuffer_height) / 1080.0f);
 }
+inline float view_mark_scale(const Frame& f) { return view_mark_scale(f.height); }
 
 struct ImageView {
   static constexpr double kMinZoom = 0.25;        // relative to the fitted view

@@ -88,6 +88,7 @@ Probe make_histeq_probe(std::shared_ptr<histeq::Engine> engine, Stream stream,
   p.device = std::string(engine->device_name());
   p.items_per_step = pixels;
   p.item_unit = "pixels";
+  p.per = "per image";  // every plane of the image: "pipeline (per image)"'s words
   p.bytes_per_step = histeq::stage_bytes(v.stage, pixels);
   p.width = planes->width;
   p.height = planes->height;
@@ -163,6 +164,7 @@ Probe make_histeq_pipeline_probe(std::shared_ptr<histeq::Engine> engine, Stream 
   p.device = std::string(engine->device_name());
   p.items_per_step = pixels;
   p.item_unit = "pixels";
+  p.per = "per image";  // "pipeline (per image)"'s words
   p.bytes_per_step =
       3.0 * pixels;  // as the pipeline's read-out: read for the histogram, read and write to apply
   p.width = planes.width;

@@ -37,6 +37,8 @@ namespace gpulab {
 namespace {
 
 constexpr double kMinZoom = 1.0 / 64.0, kMaxZoom = 64.0;
+// What a step is: the throughput label's words, so the HUD's, the bench's and the ladder's.
+constexpr char kPerStep[] = "per generation";
 
 }  // namespace
 
@@ -562,6 +564,7 @@ Probe make_life_probe(std::shared_ptr<life::Engine> engine, Stream stream,
   p.device = std::string(engine->device_name());
   p.items_per_step = static_cast<double>(input->width) * input->height;
   p.item_unit = "cell updates";
+  p.per = kPerStep;
   p.bytes_per_step = life::bytes_per_generation(v, input->width, input->height, input->generations_per_pass);
   p.width = input->width;
   p.height = input->height;
@@ -653,7 +656,7 @@ std::vector<KernelInfo> LifeDemo::kernels() const {
 
 std::vector<Throughput> LifeDemo::throughput() const {
   Throughput t;
-  t.label = "step (per generation)";
+  t.label = std::string("step (") + kPerStep + ")";
   t.timed = {pick(0)};
   t.steps = last_steps_;
   t.items_per_step = static_cast<double>(active_->width()) * active_->height();

@@ -391,6 +391,7 @@ void MatrixDemo::compute(Frame& frame) {
 void MatrixDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, output_cols(), output_rows(), 0.0));
+  draw_overlay(frame);
 }
 
 matrix::Words MatrixDemo::transposed() {
@@ -457,10 +458,11 @@ std::vector<Throughput> MatrixDemo::throughput() const {
   Throughput t;
   t.timed = {pick(lead_stage())};
   t.steps = last_runs_;
-  t.label = op_ == Op::Transpose ? "transpose (per matrix)"
-            : variant().aat()    ? "A·Aᵀ (per product)"
-                                 : "A·B (per product)";
   const MatrixWork w = matrix_work(*words_, *ops_, variant());
+  t.label = std::string(op_ == Op::Transpose ? "transpose"
+                        : variant().aat()    ? "A·Aᵀ"
+                                             : "A·B") +
+            " (" + w.per + ")";
   t.items_per_step = w.items;
   t.item_unit = w.unit;
   t.bytes_per_step = w.bytes;

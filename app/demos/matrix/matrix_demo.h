@@ -38,6 +38,7 @@ image::Image words_image(const matrix::Words& w, int channels);
 struct MatrixWork {
   double items = 0, bytes = 0, flops = 0;
   const char* unit = "";
+  const char* per = "";        // what a step is: the throughput label's, the bench's and the ladder's words
   long width = 0, height = 0;  // the size the probe reports: the input matrix (transpose), C (multiply)
 };
 MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, const matrix::Variant& v);
@@ -96,6 +97,7 @@ class MatrixDemo final : public Demo {
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;  // matrix_panel.cpp
   std::string caption() const override;           // matrix_panel.cpp
+  std::vector<ViewMark> view_marks() const override { return marks_; }
 
   // For tests and the panel.
   matrix::Op op() const { return op_; }
@@ -137,7 +139,8 @@ class MatrixDemo final : public Demo {
   void handle_input(const Frame& frame);
   void ui_inputs(float w);
   void ui_scale(float w);
-  void ui_overlay(const Frame& frame);
+  void draw_overlay(const Frame& frame);  // the tile overlay over the view (render: foreground)
+  void ui_overlay_legend();               // what its colours mean (the panel)
   std::string section() const;
   std::string input_label() const;
 
@@ -169,6 +172,7 @@ class MatrixDemo final : public Demo {
   bool output_current_ = false;  // the active engine's output matches the settings
   bool force_host_copy_ = false;
   bool overlay_ = true;
+  std::vector<ViewMark> marks_;  // what the last draw_overlay drew (view_marks)
   int last_runs_ = 0;
   std::pair<float, float> range_{0.0f, 0.0f};  // the heat map's scale (multiply)
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "base/stats.h"
 #include "core/timings.h"
@@ -194,12 +196,33 @@ void MatrixDemo::ui(Frame& frame) {
   ui::verify_button(
       "compare with the CPU reference (transpose: bit for bit; multiply: within the derived bound)",
       [&] { return verify(); }, &verify_result_, &verify_ok_);
-  ui_overlay(frame);
+  ui_overlay_legend();
 }
 
-void MatrixDemo::ui_overlay(const Frame& frame) {
-  if (op_ != Op::Transpose || !overlay_ || view_.scale <= 0) return;
+void MatrixDemo::draw_overlay(const Frame& frame) {
+  // Drawn with the render, not with the panel: in projector mode the demo's ui() is not called. Sizes
+  // in framebuffer pixels (a design size times the view mark scale), drawn in ImGui's points.
+  marks_.clear();
+  if (!ImGui::GetCurrentContext() || op_ != Op::Transpose || !overlay_ || view_.scale <= 0) return;
+  const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
+  const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
+  auto pt = [&](double x, double y) {
+    return ImVec2(static_cast<float>(x / sx), static_cast<float>(y / sy));
+  };
+  const Frame::Rect& v = view_.area;
+  const float vx0 = float(v.x), vy0 = float(v.y), vx1 = float(v.x + v.w), vy1 = float(v.y + v.h);
+  auto clipped = [&](std::string name, float x0, float y0, float x1, float y1, float line_px) {
+    ViewMark m{std::move(name),
+               std::max(x0, vx0),
+               std::max(y0, vy0),
+               std::min(x1, vx1),
+               std::min(y1, vy1),
+               line_px,
+               0.0f};
+    if (m.x1 > m.x0 && m.y1 > m.y0) marks_.push_back(std::move(m));
+  };
   ImDrawList* dl = ImGui::GetForegroundDrawList();
+  dl->PushClipRect(pt(vx0, vy0), pt(vx1, vy1), false);
   const int w = output_cols(), h = output_rows();
   const WarpFootprint f = footprint(variant().kind());
   const int tile = f.length == 64 ? 64 : 32;
@@ -207,22 +230,35 @@ void MatrixDemo::ui_overlay(const Frame& frame) {
   const int tx = (hovering_ ? hover_x_ : std::min(w - 1, tile)) / tile * tile,
             ty = (hovering_ ? hover_y_ : std::min(h - 1, tile)) / tile * tile;
   const double s = view_.scale;
-  auto at = [&](double x, double y) { return ImVec2(float(view_.left + x * s), float(view_.top + y * s)); };
-  const float mark = view_mark_scale(frame);  // lines grow with the framebuffer (a projector)
-  dl->AddRect(at(tx, ty), at(std::min(w, tx + tile), std::min(h, ty + tile)), IM_COL32(255, 255, 255, 220), 0,
-              0, 2.0f * mark);
-  // Reads (of the input) in cyan where they land in the output; writes in orange, slightly inset.
-  // One warp's strip as one band: at least 4 screen pixels across so it shows at any zoom.
-  auto strip = [&](bool row, int len, ImU32 col, float shrink) {
-    const int x1 = std::min(w, tx + (row ? len : 1)), y1 = std::min(h, ty + (row ? 1 : len));
-    ImVec2 a = at(tx, ty), b = at(x1, y1);
-    const float min_px = 6.0f * mark;
-    if (row && b.y - a.y < min_px) b.y = a.y + min_px;
-    if (!row && b.x - a.x < min_px) b.x = a.x + min_px;
-    dl->AddRectFilled(ImVec2(a.x + shrink, a.y + shrink), ImVec2(b.x - shrink, b.y - shrink), col);
+  auto at = [&](double x, double y) {  // output coordinates to framebuffer pixels
+    return std::pair<float, float>(float(view_.left + x * s), float(view_.top + y * s));
   };
-  strip(f.read_row, f.length == 64 ? 32 : f.length, IM_COL32(60, 220, 255, 200), 0.0f);
-  strip(f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 230), 1.0f * mark);
+  const float mark = view_mark_scale(frame);  // lines grow with the framebuffer (a projector)
+  const float line = std::max(1.0f, 2.0f * mark);
+  const auto [ox0, oy0] = at(tx, ty);
+  const auto [ox1, oy1] = at(std::min(w, tx + tile), std::min(h, ty + tile));
+  dl->AddRect(pt(ox0, oy0), pt(ox1, oy1), IM_COL32(255, 255, 255, 220), 0, 0, line / sx);
+  clipped("tile", ox0, oy0, ox1, oy1, line);
+  // Reads (of the input) in cyan where they land in the output; writes in orange, slightly inset.
+  // One warp's strip as one band: at least 6 design pixels across so it shows at any zoom.
+  auto strip = [&](const char* name, bool row, int len, ImU32 col, float shrink) {
+    const int x1 = std::min(w, tx + (row ? len : 1)), y1 = std::min(h, ty + (row ? 1 : len));
+    auto [ax, ay] = at(tx, ty);
+    auto [bx, by] = at(x1, y1);
+    const float min_px = 6.0f * mark;
+    if (row && by - ay < min_px) by = ay + min_px;
+    if (!row && bx - ax < min_px) bx = ax + min_px;
+    dl->AddRectFilled(pt(ax + shrink, ay + shrink), pt(bx - shrink, by - shrink), col);
+    clipped(name, ax + shrink, ay + shrink, bx - shrink, by - shrink, 0.0f);
+  };
+  strip("warp reads", f.read_row, f.length == 64 ? 32 : f.length, IM_COL32(60, 220, 255, 200), 0.0f);
+  strip("warp writes", f.write_row, f.length == 64 ? 32 : f.length, IM_COL32(255, 150, 40, 230), 1.0f * mark);
+  dl->PopClipRect();
+}
+
+void MatrixDemo::ui_overlay_legend() {
+  if (op_ != Op::Transpose || !overlay_) return;
+  const WarpFootprint f = footprint(variant().kind());
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.24f, 0.86f, 1.0f, 1.0f));
   ImGui::TextWrapped("cyan: where warp 0's reads land (one input row: coalesced)");
   ImGui::PopStyleColor();

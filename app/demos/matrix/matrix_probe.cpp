@@ -25,6 +25,7 @@ MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, 
   if (v.op == Op::Transpose) {
     w.items = double(words.size());
     w.unit = "elements";
+    w.per = "per matrix";
     w.bytes = 8.0 * w.items;  // each 4-byte word read once and written once
     w.width = words.cols;
     w.height = words.rows;
@@ -32,6 +33,7 @@ MatrixWork matrix_work(const matrix::Words& words, const matrix::Operands& ops, 
     const double m = ops.a.rows, k = ops.a.cols, n = v.aat() ? m : double(ops.b.cols);
     w.items = m * n;
     w.unit = "elements of C";
+    w.per = "per product";
     w.flops = 2.0 * m * n * k;
     w.bytes = 4.0 * (m * k + (v.aat() ? 0.0 : k * n) + m * n);
     w.width = long(n);
@@ -52,6 +54,7 @@ Probe make_matrix_probe(std::shared_ptr<matrix::Engine> engine, Stream stream,
   const MatrixWork w = matrix_work(*words, *ops, v);
   p.items_per_step = w.items;
   p.item_unit = w.unit;
+  p.per = w.per;
   p.bytes_per_step = w.bytes;
   p.flops_per_step = w.flops;
   p.width = w.width;

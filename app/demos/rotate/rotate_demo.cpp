@@ -313,6 +313,7 @@ void RotateDemo::compute(Frame& frame) {
 void RotateDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, image_.width, image_.height, split_), compare_);
+  draw_overlay(frame);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,7 +342,7 @@ std::vector<KernelInfo> RotateDemo::kernels() const {
 
 std::vector<Throughput> RotateDemo::throughput() const {
   Throughput t;
-  t.label = "rotate (per frame)";
+  t.label = rotate_internal::kThroughputLabel;
   t.timed = {pick(0)};
   t.steps = last_runs_;
   const double n = static_cast<double>(image_.pixel_count());

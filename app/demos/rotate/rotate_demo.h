@@ -106,6 +106,7 @@ class RotateDemo final : public Demo {
   std::vector<Throughput> throughput() const override;
   std::vector<KeyBinding> keys() const override;
   std::string caption() const override;
+  std::vector<ViewMark> view_marks() const override { return marks_; }
 
   // For tests: the engine in use, the variant, the image, the settings, the output path.
   rotate::Engine& engine() { return *active_; }
@@ -159,7 +160,7 @@ class RotateDemo final : public Demo {
   void ui_texture_options();
   void ui_output(float w);
   void ui_inspector(bool turning);
-  void ui_overlay(const Frame& frame);  // image outline, source frame, magnifier (foreground)
+  void draw_overlay(const Frame& frame);  // image outline, source frame, magnifier (render: foreground)
 
   Context* ctx_ = nullptr;
   std::unique_ptr<rotate::Engine> cpu_;
@@ -198,6 +199,7 @@ class RotateDemo final : public Demo {
   float split_ = 0.5f;
   bool show_frame_ = true;  // the source image's outline where the rotation puts it
   bool magnifier_ = true;
+  std::vector<ViewMark> marks_;  // what the last draw_overlay drew (view_marks)
   bool hovering_ = false;
   int hover_x_ = 0, hover_y_ = 0;
   int inspect_x_ = -1, inspect_y_ = -1;  // the inspector's pixel: the last one hovered (−1: the centre)

@@ -4,8 +4,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "base/stats.h"
 #include "core/timings.h"
@@ -21,8 +24,13 @@ using rotate::ReadMode;
 using rotate_internal::kRed;
 using rotate_internal::kYellow;
 
+// The magnifier's design, in pixels at view mark scale 1 (view_mark_scale: 1.5 times these on a
+// 1080-px framebuffer, 3 times at 2160).
 constexpr int kMagnified = 16;          // output pixels a side in the magnifier
-constexpr float kMagnification = 8.0f;  // screen pixels per output pixel there
+constexpr float kMagnification = 8.0f;  // pixels per output pixel there
+constexpr float kMagnifierGap = 24.0f;  // from the cursor to the magnifier
+constexpr float kMagnifierPad = 3.0f;   // the dark margin around the squares and the label
+constexpr float kLabelPx = 14.0f;       // the label's text ("pixel (x, y)")
 
 }  // namespace
 
@@ -34,7 +42,7 @@ std::string RotateDemo::caption() const {
                   view + " | " + image_label(image_);
   if (const auto ms = ctx_ && ctx_->timings ? ctx_->timings->median_per_step(TimingKey{pick(0)}, last_runs_)
                                             : std::nullopt) {
-    s += " | " + format_time_per(*ms, "rotate (per frame)");  // the HUD's words
+    s += " | " + format_time_per(*ms, rotate_internal::kThroughputLabel);  // the HUD's words
   }
   return s;
 }
@@ -144,21 +152,43 @@ void RotateDemo::ui_output(float w) {
   ImGui::PopStyleColor();
 }
 
-void RotateDemo::ui_overlay(const Frame& frame) {
+void RotateDemo::draw_overlay(const Frame& frame) {
+  // Drawn with the render, not with the panel: in projector mode the demo's ui() is not called, and
+  // the magnifier is what the hall reads the texels in. Framebuffer pixels throughout, turned into
+  // ImGui's points (DisplayFramebufferScale) only where drawn; every size is a design size times the
+  // view mark scale, so that a 4K projection shows the same picture as a 1080p one.
+  marks_.clear();
+  if (!ImGui::GetCurrentContext() || view_.scale <= 0 || image_.width <= 0 || image_.height <= 0) return;
   const ImVec2 fs = ImGui::GetIO().DisplayFramebufferScale;
   const float sx = fs.x > 0 ? fs.x : 1.0f, sy = fs.y > 0 ? fs.y : 1.0f;
-  const float mark = view_mark_scale(frame);  // lines and the magnifier grow with the framebuffer
+  auto pt = [&](double x, double y) {
+    return ImVec2(static_cast<float>(x / sx), static_cast<float>(y / sy));
+  };
+  const float mark = view_mark_scale(frame);
+  const float thin = std::max(1.0f, mark);  // the thinnest line, in pixels: never below one
+  const Frame::Rect& v = view_.area;
+  const float vx0 = float(v.x), vy0 = float(v.y), vx1 = float(v.x + v.w), vy1 = float(v.y + v.h);
+  auto clipped = [&](std::string name, float x0, float y0, float x1, float y1, float line_px, float text_px) {
+    ViewMark m{
+        std::move(name), std::max(x0, vx0), std::max(y0, vy0), std::min(x1, vx1), std::min(y1, vy1), line_px,
+        text_px};
+    if (m.x1 > m.x0 && m.y1 > m.y0) marks_.push_back(std::move(m));
+  };
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  dl->PushClipRect(ImVec2(static_cast<float>(view_.area.x) / sx, static_cast<float>(view_.area.y) / sy),
-                   ImVec2(static_cast<float>(view_.area.x + view_.area.w) / sx,
-                          static_cast<float>(view_.area.y + view_.area.h) / sy));
+  dl->PushClipRect(pt(vx0, vy0), pt(vx1, vy1), false);
   const double w = image_.width * view_.scale, h = image_.height * view_.scale;
-  auto to_screen = [&](double px, double py) {  // output pixel coordinates to ImGui points
-    return ImVec2(static_cast<float>((view_.left + px * view_.scale) / sx),
-                  static_cast<float>((view_.top + py * view_.scale) / sy));
+  auto to_px = [&](double px, double py) {  // output pixel coordinates to framebuffer pixels
+    return std::pair<double, double>(view_.left + px * view_.scale, view_.top + py * view_.scale);
+  };
+  auto to_screen = [&](double px, double py) {
+    const auto [x, y] = to_px(px, py);
+    return pt(x, y);
   };
   // The output's frame, so that border texels (black) stand apart from the background.
-  dl->AddRect(to_screen(0, 0), to_screen(image_.width, image_.height), IM_COL32(110, 110, 110, 200));
+  dl->AddRect(to_screen(0, 0), to_screen(image_.width, image_.height), IM_COL32(110, 110, 110, 200), 0.0f, 0,
+              thin / sx);
+  clipped("outline", float(view_.left), float(view_.top), float(view_.left + w), float(view_.top + h), thin,
+          0);
   if (show_frame_ && w > 0 && h > 0) {
     // Where the source's edges land: q = c + s * R^T (p - c), the definition solved for the output.
     const double t = double(angle()) * (3.14159265358979323846 / 180.0), s = settings_.params.scale;
@@ -168,32 +198,59 @@ void RotateDemo::ui_overlay(const Frame& frame) {
                                   {double(image_.width), double(image_.height)},
                                   {0, double(image_.height)}};
     ImVec2 pts[4];
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
     for (int i = 0; i < 4; ++i) {
-      const double u = corners[i][0] - cx, v = corners[i][1] - cy;
-      pts[i] = to_screen(cx + s * (u * cs + v * sn), cy + s * (-u * sn + v * cs));
+      const double u = corners[i][0] - cx, vv = corners[i][1] - cy;
+      const auto [px, py] = to_px(cx + s * (u * cs + vv * sn), cy + s * (-u * sn + vv * cs));
+      pts[i] = pt(px, py);
+      x0 = std::min(x0, px), y0 = std::min(y0, py), x1 = std::max(x1, px), y1 = std::max(y1, py);
     }
-    dl->AddPolyline(pts, 4, IM_COL32(255, 200, 60, 200), ImDrawFlags_Closed, 1.5f * mark);
-    dl->AddCircleFilled(pts[0], 3.5f * mark, IM_COL32(255, 200, 60, 230));  // the source's top-left
+    const float line = std::max(1.0f, 1.5f * mark), dot = 3.5f * mark;
+    dl->AddPolyline(pts, 4, IM_COL32(255, 200, 60, 200), ImDrawFlags_Closed, line / sx);
+    dl->AddCircleFilled(pts[0], dot / sx, IM_COL32(255, 200, 60, 230));  // the source's top-left
+    clipped("source frame", float(x0), float(y0), float(x1), float(y1), line, 0);
   }
-  // The magnifier: the output around the cursor, nearest filtering, one output pixel per square.
+  // The magnifier: the output around the cursor, nearest filtering, one output pixel per square, the
+  // pixel's coordinates under it; beside the cursor, inside the view (on the other side of the cursor
+  // where it would leave it), smaller only where the view cannot hold it.
   if (magnifier_ && hovering_ && display_ && display_->has_image()) {
     const int nx = std::min(kMagnified, image_.width), ny = std::min(kMagnified, image_.height);
     const int x0 = std::clamp(hover_x_ - nx / 2, 0, image_.width - nx);
     const int y0 = std::clamp(hover_y_ - ny / 2, 0, image_.height - ny);
-    const float cell = kMagnification * mark / sx;
-    const float mw = nx * cell, mh = ny * cell;
-    ImVec2 a(mouse_x_ / sx + 24.0f, mouse_y_ / sy + 24.0f);
-    if (a.x + mw > view_.fb_w / sx) a.x = mouse_x_ / sx - 24.0f - mw;
-    if (a.y + mh > view_.fb_h / sy) a.y = mouse_y_ / sy - 24.0f - mh;
-    const ImVec2 b(a.x + mw, a.y + mh);
-    const ImVec2 uv0(float(x0) / image_.width, float(y0) / image_.height);
-    const ImVec2 uv1(float(x0 + nx) / image_.width, float(y0 + ny) / image_.height);
-    dl->AddRectFilled(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), IM_COL32(0, 0, 0, 220));
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(display_->output().id())), a, b, uv0,
-                 uv1);
-    const ImVec2 p(a.x + (hover_x_ - x0) * cell, a.y + (hover_y_ - y0) * cell);
-    dl->AddRect(p, ImVec2(p.x + cell, p.y + cell), IM_COL32(255, 60, 40, 255), 0.0f, 0, 2.0f * mark);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), IM_COL32(200, 200, 200, 255));
+    const float pad = kMagnifierPad * mark, gap = kMagnifierGap * mark, room_w = v.w - 2 * pad;
+    char label[64];
+    std::snprintf(label, sizeof label, "pixel (%d, %d)", hover_x_, hover_y_);
+    ImFont* font = ImGui::GetFont();
+    float text_px = kLabelPx * mark;
+    float label_w = font->CalcTextSizeA(text_px / sy, FLT_MAX, 0.0f, label).x * sx;
+    if (label_w > room_w && label_w > 0) {  // a view narrower than the label: the label shrinks
+      text_px *= room_w / label_w;
+      label_w = room_w;
+    }
+    const float cell = std::min({kMagnification * mark, room_w / nx, (v.h - 3 * pad - text_px) / ny});
+    const float box_w = std::max(nx * cell, label_w) + 2 * pad, box_h = ny * cell + 3 * pad + text_px;
+    if (cell >= 1.0f && text_px >= 1.0f) {
+      float bx = mouse_x_ + gap, by = mouse_y_ + gap;  // the block's top-left, pixels
+      if (bx + box_w > vx1) bx = mouse_x_ - gap - box_w;
+      if (by + box_h > vy1) by = mouse_y_ - gap - box_h;
+      bx = std::clamp(bx, vx0, vx1 - box_w);
+      by = std::clamp(by, vy0, vy1 - box_h);
+      const float ax = bx + pad, ay = by + pad;  // the squares' top-left
+      const ImVec2 a = pt(ax, ay), b = pt(ax + nx * cell, ay + ny * cell);
+      const ImVec2 uv0(float(x0) / image_.width, float(y0) / image_.height);
+      const ImVec2 uv1(float(x0 + nx) / image_.width, float(y0 + ny) / image_.height);
+      dl->AddRectFilled(pt(bx, by), pt(bx + box_w, by + box_h), IM_COL32(0, 0, 0, 220));
+      dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(display_->output().id())), a, b, uv0,
+                   uv1);
+      dl->AddRect(pt(ax - thin, ay - thin), pt(ax + nx * cell + thin, ay + ny * cell + thin),
+                  IM_COL32(200, 200, 200, 255), 0.0f, 0, thin / sx);
+      // The hovered pixel's mark last: over the frame where the pixel is at the squares' edge.
+      const float px = ax + (hover_x_ - x0) * cell, py = ay + (hover_y_ - y0) * cell;
+      dl->AddRect(pt(px, py), pt(px + cell, py + cell), IM_COL32(255, 60, 40, 255), 0.0f, 0,
+                  std::max(1.0f, 2.0f * mark) / sx);
+      dl->AddText(font, text_px / sy, pt(ax, ay + ny * cell + pad), IM_COL32(255, 255, 255, 255), label);
+      marks_.push_back({"magnifier", bx, by, bx + box_w, by + box_h, thin, text_px});
+    }
   }
   dl->PopClipRect();
 }
@@ -248,7 +305,6 @@ void RotateDemo::ui(Frame& frame) {
           [&] { return verify(); }, &verify_result_, &verify_ok_))
     notify(verify_result_);
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
-  ui_overlay(frame);
 }
 
 }  // namespace gpulab

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <memory>
 
+#include "base/stats.h"
 #include "common/text.h"
 #include "demos/common/probe_checks.h"
 #include "demos/rotate/rotate_demo.h"
+#include "demos/rotate/rotate_demo_internal.h"
 #include "demos/rotate/rotate_verify.h"
 #include "rotate/rotate.h"
 
@@ -26,6 +28,7 @@ Probe make_rotate_probe(std::shared_ptr<rotate::Engine> engine, Stream stream,
   p.device = std::string(engine->device_name());
   p.items_per_step = n;
   p.item_unit = "pixels";
+  p.per = per_words(rotate_internal::kThroughputLabel);
   p.bytes_per_step = n * source->channels * 2.0;  // as throughput(): the output written, the source read once
   p.width = source->width;
   p.height = source->height;

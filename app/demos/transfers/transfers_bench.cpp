@@ -228,12 +228,14 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       e->prepare(*v, st->bytes, kSeed);  // what it throws (refused, pinning) is the row's error
       p.items_per_step = p.bytes_per_step = double(st->bytes);
       p.item_unit = "bytes";
+      p.per = kPerCopy;
       p.run = [raw](int steps) { raw->run(steps); };
       p.verify = [raw]() { return raw->verify_transfer(); };
     } else {
       const transfers::PipelineConfig pc = st->pipeline;
       p.items_per_step = double(pc.bytes);
       p.item_unit = "bytes";
+      p.per = kPerPass;
       p.bytes_per_step = 2.0 * double(pc.bytes);
       p.run = [raw, v, pc](int steps) { raw->run_pipeline_steps(*v, pc, steps); };
     }
@@ -254,6 +256,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       r.height = 1;
       r.input = input;
       r.item_unit = "bytes";
+      r.per = input == kPinningInput ? "per buffer" : kPerCopy;  // pinning: once a buffer
       r.error = error;
       if (error.empty()) {
         BenchTiming t;
@@ -315,6 +318,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       r.height = f.height;
       r.input = kDisplayInput;
       r.item_unit = "pixels";
+      r.per = kPerFrame;
       try {
         BenchTiming t;
         t.steps = 1;

@@ -527,6 +527,7 @@ Probe TransfersDemo::probe(const Picks& picks, size_t stage) {
     }
     p.items_per_step = p.bytes_per_step = double(bytes_);
     p.item_unit = "bytes";
+    p.per = kPerCopy;
     p.size = transfers::format_bytes(bytes_);
     p.width = (long long)bytes_;
     p.height = 1;
@@ -542,6 +543,7 @@ Probe TransfersDemo::probe(const Picks& picks, size_t stage) {
   const transfers::PipelineConfig c = pipeline_;
   p.items_per_step = double(c.words());
   p.item_unit = "words";
+  p.per = kPerPass;
   p.bytes_per_step = 8.0 * double(c.words());  // each word crosses the bus twice
   p.flops_per_step = 0;
   p.size = transfers::format_bytes(c.bytes);
@@ -581,6 +583,7 @@ Probe make_display_probe(const Variant& v, std::shared_ptr<FrameDisplay> d, tran
   const double pixels = double(size.width) * double(size.height);
   p.items_per_step = pixels;
   p.item_unit = "pixels";
+  p.per = kPerFrame;
   p.bytes_per_step = 4 * pixels;  // the frame, written once
   p.size = size_label(size);
   p.width = size.width;
@@ -613,13 +616,14 @@ std::vector<Throughput> TransfersDemo::throughput() const {
   t.timed = {pick(stage_)};
   t.steps = last_runs_;
   if (stage_ == kDisplayStage) {
-    t.label = "frame (into the texture)";
+    t.label = std::string("into the texture (") + kPerFrame + ")";
     t.items_per_step = double(frame_size_.width) * double(frame_size_.height);
     t.item_unit = "pixels";
     t.bytes_per_step = 4 * t.items_per_step;
     return {t};
   }
-  t.label = stage_ == kBandwidthStage ? "transfer (per copy)" : "pipeline (per pass)";
+  t.label = stage_ == kBandwidthStage ? std::string("transfer (") + kPerCopy + ")"
+                                      : std::string("pipeline (") + kPerPass + ")";
   t.items_per_step = stage_ == kBandwidthStage ? double(bytes_) : 2.0 * double(pipeline_.bytes);
   t.item_unit = "bytes over the bus";
   return {t};

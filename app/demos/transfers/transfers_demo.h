@@ -42,6 +42,9 @@ struct TransfersParams final : DemoParams {
 
 // The stage of each table: 0 bandwidth, 1 overlap, 2 display.
 inline constexpr size_t kBandwidthStage = 0, kOverlapStage = 1, kDisplayStage = 2;
+// What a step of each stage is: the throughput labels' words, so the HUD's, the bench's and the
+// ladder's ("2.09 ms per copy").
+inline constexpr char kPerCopy[] = "per copy", kPerPass[] = "per pass", kPerFrame[] = "per frame";
 
 // A probe of display rung `v` on `display` at `size` (the window's ladder and the bench make theirs):
 // one step is one frame, on the host clock until the texture is ready; verify reads the texture back.

@@ -126,10 +126,10 @@ TEST(Bench, MeasureWarmsUpSizesStepsAndTakesTheMedian) {
   EXPECT_DOUBLE_EQ(t.ms_max, 100.0);
 }
 
-// A Life-style suite (one stage, no input, single-id baselines, rate targets) prints exactly as it
-// did before inputs, baseline groups and target kinds (ms in [0.1, 1): "%.4f" and 4 significant
-// digits agree there).
-TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
+// A Life-style suite (one stage, no input, single-id baselines, rate targets) prints exactly so: the
+// time a step in the HUD's words ("900 µs" in a column "time per generation"), the rest as it did
+// before inputs, baseline groups and target kinds.
+TEST(Bench, LifeStyleSuiteFormatsExactly) {
   BenchSuite s;
   s.demo = "life";
   s.device = "NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4)";
@@ -146,6 +146,7 @@ TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
   s.rows[2].pct_peak_flops = 2;
   s.rows[2].item_unit = "cell updates";
   s.notes = {"a note"};
+  for (size_t i = 0; i < 4; ++i) s.rows[i].per = "per generation";  // the probes' words (not the error row's)
   s.targets = {{"fast", {"gpu-global", "gpu-swar"}, 1024, 1024, 1e9, "H100"},
                {"too fast", {"gpu-global"}, 1024, 1024, 1e14, "A100"},
                {"other size", {"gpu-swar"}, 4096, 4096, 1.0, "H100"},
@@ -154,21 +155,28 @@ TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
   const std::string expected =
       "gpulab bench: life on NVIDIA H100 80GB HBM3 (132 SMs, CUDA 12.4) (peak memory bandwidth 3350 GB/s, "
       "peak FP32 66.9 TFLOP/s)\n"
-      "| variant    | block | size      | ms/step | cell updates/s |  GB/s | %peak | GFLOP/s | %fp32 | x "
-      "cpu-naive | x gpu-global |\n"
-      "|------------|-------|-----------|---------|----------------|-------|-------|---------|-------|-------"
-      "------|--------------|\n"
-      "| cpu-naive* | 16    | 1024x1024 |  0.9000 |      1.165e+09 |     - |     - |       - |     - |       "
-      "    1 |        0.556 |\n"
-      "| gpu-global | 16    | 1024x1024 |  0.5000 |      2.097e+09 | 100.0 |   3.0 |       - |     - |       "
-      "  1.8 |            1 |\n"
-      "| gpu-swar   | 16    | 1024x1024 |  0.1234 |      8.497e+09 |     - |     - |    1234 |   2.0 |       "
-      " 7.29 |         4.05 |\n"
-      "| cpu-naive  | 16    | 2048x2048 |  0.4000 |      1.049e+10 |     - |     - |       - |     - |       "
-      "    1 |            - |\n"
+      "| variant    | block | size      | time per generation | cell updates/s |  GB/s | %peak | GFLOP/s | "
+      "%fp32 "
+      "| x cpu-naive | x gpu-global |\n"
+      "|------------|-------|-----------|---------------------|----------------|-------|-------|---------|---"
+      "---"
+      "-|-------------|--------------|\n"
+      "| cpu-naive* | 16    | 1024x1024 |              900 \u00b5s |      1.165e+09 |     - |     - |       "
+      "- |    "
+      " - |           1 |        0.556 |\n"
+      "| gpu-global | 16    | 1024x1024 |              500 \u00b5s |      2.097e+09 | 100.0 |   3.0 |       "
+      "- |    "
+      " - |         1.8 |            1 |\n"
+      "| gpu-swar   | 16    | 1024x1024 |              123 \u00b5s |      8.497e+09 |     - |     - |    "
+      "1234 |   "
+      "2.0 |        7.29 |         4.05 |\n"
+      "| cpu-naive  | 16    | 2048x2048 |              400 \u00b5s |      1.049e+10 |     - |     - |       "
+      "- |    "
+      " - |           1 |            - |\n"
       "| gpu-swar   | 16    | 2048x2048 | not measured: no CUDA device |\n"
       "(* measured as a baseline for the speedup columns)\n"
-      "ms/step: median of the timed repeats after a warm-up; GB/s counts the fewest bytes a step must move.\n"
+      "time per generation: median of the timed repeats after a warm-up; GB/s counts the fewest bytes a step "
+      "must move.\n"
       "note: a note\n"
       "target: fast: PASS (gpu-swar block 16: 8.497e+09)\n"
       "target: too fast: MISS (gpu-global block 16: 2.097e+09) [the target is for an A100]\n"
@@ -177,17 +185,21 @@ TEST(Bench, LifeStyleSuiteFormatsExactlyAsBefore) {
   EXPECT_EQ(format_bench(s), expected);
 }
 
-TEST(Bench, MsColumnKeepsFourSignificantDigits) {
+TEST(Bench, TimeColumnWritesTheHudsFigures) {
+  // Three significant figures in µs, ms or s, as the HUD and the captions write a step's time
+  // (format_time); the JSON keeps the full value.
   BenchSuite s;
   s.demo = "x";
   s.rows = {row("a", 8, 0.00512), row("b", 8, 12.3456), row("c", 8, 1234.7), row("d", 8, 0.0123456),
             row("e", 8, 9.99996)};
   const std::string out = format_bench(s);
-  EXPECT_NE(out.find(" 0.005120 |"), std::string::npos) << out;
-  EXPECT_NE(out.find(" 12.35 |"), std::string::npos) << out;
-  EXPECT_NE(out.find(" 1235 |"), std::string::npos) << out;
-  EXPECT_NE(out.find(" 0.01235 |"), std::string::npos) << out;
-  EXPECT_NE(out.find(" 10.00 |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 5.12 \u00b5s |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 12.3 ms |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 1.23 s |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 12.3 \u00b5s |"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 10 ms |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| time per step |"), std::string::npos) << out;  // rows that do not say what a step is
+  EXPECT_NE(bench_json(s).find("\"ms_per_step_median\": 12.3456"), std::string::npos);
 }
 
 TEST(Bench, InputColumnOnlyWhenARowHasOne) {
@@ -198,7 +210,7 @@ TEST(Bench, InputColumnOnlyWhenARowHasOne) {
   EXPECT_EQ(out.find("input"), std::string::npos) << out;
   s.rows[1].input = "narrow 100..123";
   out = format_bench(s);
-  EXPECT_NE(out.find("| size | input           | ms/step |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| size | input           | time per step |"), std::string::npos) << out;
   EXPECT_NE(out.find("| 8x8  | narrow 100..123 |"), std::string::npos) << out;
   EXPECT_NE(out.find("| 8x8  |                 |"), std::string::npos) << out;  // the row without one
   s.rows[0].error = "boom";
@@ -339,19 +351,21 @@ TEST(Bench, MaxTimeTargetPassMissAndNotRun) {
   EXPECT_FALSE(r[2].pass);
   EXPECT_FALSE(r[3].measured);
   const std::string out = format_bench(s);
+  // The table says a time as the HUD does; the JSON's detail keeps its four digits.
   EXPECT_NE(out.find("target: reduce under 10 us: PASS (worst: reduce-warp block 16 at 4096x4096 constant: "
-                     "6.100 \u00b5s/step)\n"),
+                     "6.1 \u00b5s per step)\n"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("target: reduce under 6 us: MISS (worst: reduce-warp block 16 at 4096x4096 constant: "
-                     "6.100 \u00b5s/step) [the target is for an A100]"),
+                     "6.1 \u00b5s per step) [the target is for an A100]"),
             std::string::npos)
       << out;
-  EXPECT_NE(
-      out.find(
-          "target: apply under 0.2 ms: MISS (apply-global block 16 at 4096x4096 uniform: 0.2500 ms/step)"),
-      std::string::npos)
+  EXPECT_NE(out.find("target: apply under 0.2 ms: MISS (apply-global block 16 at 4096x4096 uniform: 250 "
+                     "\u00b5s per step)"),
+            std::string::npos)
       << out;
+  EXPECT_EQ(r[0].detail, "worst: reduce-warp block 16 at 4096x4096 constant: 6.100 \u00b5s/step");
+  EXPECT_EQ(r[2].detail, "apply-global block 16 at 4096x4096 uniform: 0.2500 ms/step");
   EXPECT_NE(out.find("target: reduce at 8192: not run (needs --size 8192x8192)"), std::string::npos) << out;
 }
 

@@ -45,6 +45,7 @@ ChartData life_slide() {
   p.id = "step";
   p.title = "generation";
   p.baseline = "cpu-naive";
+  p.per = "per generation";  // the HUD's words for a step of Life
   const double base = 41000;
   p.rungs = {measured("cpu-naive", base, base, false), measured("cpu-lut", 22000, base, false),
              measured("gpu-global", 9.1, base),        measured("gpu-lut-local", 14.2, base),
@@ -142,7 +143,10 @@ TEST(LadderSlide, TheAxisIsTitledAndTickedAtOneTwoFive) {
   EXPECT_GE(l.ticks_ms.back(), 41000.0);
   const TextRun* title = l.text(TextRole::AxisTitle, 0);
   ASSERT_NE(title, nullptr);
-  EXPECT_EQ(title->text, "time per step (log scale)");
+  EXPECT_EQ(title->text, "time per generation (log scale)");
+  const TextRun* legend = l.text(TextRole::Legend, 0);
+  ASSERT_NE(legend, nullptr);
+  EXPECT_EQ(legend->text.rfind("bar: time per generation ", 0), 0u) << legend->text;
   // Six decades: the labels are the powers of ten (the 2s and 5s are grid lines only).
   std::vector<std::string> labels;
   for (const TextRun& t : l.texts)
