@@ -167,7 +167,7 @@ class LadderElement : public Element {
   bool holds_demo() const override { return visible(); }
   void draw(Session& s, const ScreenLayout& l) override;
   void demo_replaced(Session&) override;
-  void report(LayoutReport& r) const override { r.ladder = visible(); }
+  void report(LayoutReport& r) const override;
 
  private:
   std::unique_ptr<LadderView> ladder_;
