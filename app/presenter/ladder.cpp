@@ -205,6 +205,7 @@ size_t add_recorded(ChartData& chart, const std::vector<Rung>& rungs, std::strin
       if (items == 0 && r.row.items_per_s > 0 && r.row.ms_median > 0)
         items = r.row.items_per_s * r.row.ms_median * 1e-3;
     }
+    if (items == 0 && size.empty()) continue;  // nothing measured yet: the case is not known
     auto same_case = [&](const RecordedRow& row) {
       if (items > 0 && row.items_per_step > 0) return std::abs(row.items_per_step - items) <= 1e-3 * items;
       return !size.empty() && row.size == size;

@@ -83,7 +83,8 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
 // and variant the file has for the same case (the panel's size) becomes Recorded with the file's time
 // (its fastest row of that case) and its speed-up over the file's own baseline, never one over a time
 // measured here; ChartData::recorded gets the file's label. A variant the file has at another size
-// only stays unavailable, its reason saying so. Returns the number of rungs given recorded figures
+// only stays unavailable, its reason saying so; a panel with nothing measured yet (its case unknown) is
+// left as it is. Returns the number of rungs given recorded figures
 // (0: the chart is left as it was).
 size_t add_recorded(ChartData& chart, const std::vector<Rung>& rungs, std::string_view demo,
                     const RecordedResults& recorded);

@@ -147,6 +147,29 @@ TEST(LadderRecorded, AnotherDemosFileOrAnotherSizeChangesNothing) {
   EXPECT_EQ(s.panels[0].rungs[2].reason, "no CUDA device; recorded only at 4096x4096");
 }
 
+TEST(LadderRecorded, WhileNothingIsMeasuredYetTheCaseIsUnknownAndNothingIsAdded) {
+  // The window's ladder early on: the first CPU rung failed, the next pending, the GPU ones unavailable.
+  // Which size the file's rows must have is not known yet: no recorded figure, no "recorded only at".
+  std::vector<Rung> rs = life_on_the_cpu();
+  rs[0].state = RungState::Failed;
+  rs[0].reason = "differs from the CPU reference at (3, 4)";
+  rs[0].row = {};
+  rs[1].state = RungState::Pending;
+  rs[1].row = {};
+  compute_ladder(rs);
+  ChartData c = ladder_chart(rs, "Game of Life", "CPU");
+  ASSERT_EQ(c.panels.size(), 1u) << "a failed rung shows the panel";
+  const ChartData before = c;
+  EXPECT_EQ(add_recorded(c, rs, "life", h100()), 0u);
+  EXPECT_EQ(c.recorded, "");
+  ASSERT_EQ(c.panels.size(), before.panels.size());
+  for (size_t p = 0; p < c.panels.size(); ++p)
+    for (size_t i = 0; i < c.panels[p].rungs.size(); ++i) {
+      EXPECT_EQ(c.panels[p].rungs[i].state, before.panels[p].rungs[i].state);
+      EXPECT_EQ(c.panels[p].rungs[i].reason, before.panels[p].rungs[i].reason);
+    }
+}
+
 TEST(LadderRecorded, WithoutRecordedFiguresTheLayoutsAreAsBefore) {
   // A chart given no recorded figures has no recorded line, tag or hatched bar, and the same layout as
   // one that never heard of them (each field set as ladder_chart leaves it).
