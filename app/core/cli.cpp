@@ -223,7 +223,7 @@ struct Parser {
     app.add_option(
         "--results", o.results,
         "a bench's or ladder's JSON recorded on a GPU (gpulab bench --json): where a variant cannot "
-        "run here, the HUD shows its recorded figures, labelled with the device and date");
+        "run here, the HUD and the ladder show its recorded figures, labelled with the device and date");
     app.add_option("--lesson-step", o.lesson_step, "with --lesson: start at step K (headless: render step K)")
         ->check(whole_number(1, 100000));
     app.add_flag("--check", o.lesson_check,
@@ -470,9 +470,16 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (o.record_ui && !o.screenshot_ui) return fail("--record-ui and --no-ui contradict each other", 2);
   if (!o.record.empty() && !o.size_given) o.width = 1920, o.height = 1080;  // a clip for a 16:9 slide
   if (o.lesson_step > 0 && o.lesson.empty()) return fail("--lesson-step goes with --lesson", 2);
-  if (!o.results.empty() && o.mode != Options::Mode::Run)
+  if (!o.results.empty() && o.mode == Options::Mode::Ladder && o.ladder_png.empty())
     return fail(
-        "--results goes with a run (it shows recorded figures in the window), not with bench or ladder", 2);
+        "--results with ladder goes with --png OUT.png (the chart shows the recorded figures; the CSV and "
+        "JSON hold what was measured here)",
+        2);
+  if (!o.results.empty() && o.mode != Options::Mode::Run && o.mode != Options::Mode::Ladder)
+    return fail(
+        "--results goes with a run (it shows recorded figures in the window) or with ladder --png, not "
+        "with bench",
+        2);
   if (o.lesson_check) {
     if (o.lesson.empty()) return fail("--check goes with --lesson FILE", 2);
     if (o.lesson_step > 0 || o.frames || !o.screenshot.empty() || !o.record.empty() || o.start_ladder ||

@@ -1,6 +1,7 @@
 // Recorded results: reading a bench or ladder JSON back, and finding a variant's figures in it.
 #include "core/recorded.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 
@@ -57,6 +58,15 @@ std::optional<RecordedResults> load_recorded_results(const std::filesystem::path
   if (j.contains("baselines") && j["baselines"].is_array() && !j["baselines"].empty() &&
       j["baselines"][0].is_string())
     baseline = j["baselines"][0].get<std::string>();
+  // The baseline's variants (a ladder's column is "baseline": each stage's CPU rung), to name the one a
+  // row's speed-up is over.
+  std::vector<std::string> baseline_variants;
+  if (j.contains("baseline_groups") && j["baseline_groups"].is_array())
+    for (const nlohmann::json& g : j["baseline_groups"])
+      if (g.is_object() && g.value("label", std::string()) == baseline && g.contains("variants") &&
+          g["variants"].is_array())
+        for (const nlohmann::json& v : g["variants"])
+          if (v.is_string()) baseline_variants.push_back(v.get<std::string>());
   size_t k = 0;
   for (const nlohmann::json& o : j["rows"]) {
     ++k;
@@ -96,6 +106,19 @@ std::optional<RecordedResults> load_recorded_results(const std::filesystem::path
   if (r.rows.empty()) {
     *error = "results file " + name + " has no measured row";
     return std::nullopt;
+  }
+  // "vs baseline" says little: a speed-up is over the baseline variant measured in the same case.
+  for (RecordedRow& row : r.rows) {
+    if (!row.speedup) continue;
+    for (const std::string& v : baseline_variants) {
+      const bool there = std::any_of(r.rows.begin(), r.rows.end(), [&](const RecordedRow& b) {
+        return b.variant == v && b.stage == row.stage && b.size == row.size;
+      });
+      if (there) {
+        row.speedup_baseline = v;
+        break;
+      }
+    }
   }
   return r;
 }

@@ -18,7 +18,7 @@ struct RecordedRow {
   std::string item_unit;
   std::string size;               // as the bench wrote it ("4096x4096", "65536 bodies")
   std::optional<double> speedup;  // over the CPU baseline of the file (its first baseline)
-  std::string speedup_baseline;   // that baseline's label
+  std::string speedup_baseline;   // that baseline's variant (a ladder's: the stage's) or label
 };
 
 struct RecordedResults {

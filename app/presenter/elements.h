@@ -167,7 +167,7 @@ class LadderElement : public Element {
   bool holds_demo() const override { return visible(); }
   void draw(Session& s, const ScreenLayout& l) override;
   void demo_replaced(Session&) override;
-  void report(LayoutReport& r) const override { r.ladder = visible(); }
+  void report(LayoutReport& r) const override;
 
  private:
   std::unique_ptr<LadderView> ladder_;
@@ -221,6 +221,11 @@ class LessonElement : public Element {
     bool no_gpu = false;         // because there is no CUDA device
   };
   const std::optional<StandIn>& stand_in() const { return stand_in_; }
+  // The figures of the results file the lesson names (`results`), read when it opens and when it is
+  // reloaded; null when it names none or it does not read (recorded_error() says why). The Session's
+  // recorded() gives them where --results gave none.
+  const RecordedResults* recorded() const { return recorded_ ? &*recorded_ : nullptr; }
+  const std::string& recorded_error() const { return recorded_error_; }
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;  // what the report says of the step shown
   void wants(Session& s, LayoutInput& in) override;
@@ -239,6 +244,9 @@ class LessonElement : public Element {
   LayoutReport::LessonShown shown_;
   bool notes_shown_ = false;
   std::optional<StandIn> stand_in_;
+  std::optional<RecordedResults> recorded_;
+  std::string recorded_error_;
+  void read_results(Session& s);
 };
 
 // Ctrl+P: a spotlight on the view where the mouse points: the rest of the picture dimmed, a ring

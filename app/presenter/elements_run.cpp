@@ -336,6 +336,11 @@ bool LadderElement::key(Session& s, KeyAction a, const KeyPress& k) {
 
 void LadderElement::demo_replaced(Session&) { ladder_.reset(); }
 
+void LadderElement::report(LayoutReport& r) const {
+  r.ladder = visible();
+  if (visible()) r.ladder_chart = ladder_->shown();
+}
+
 void LadderElement::draw(Session& s, const ScreenLayout& l) {
   const double t = s.now();
   const double dt_ms = last_frame_ > 0 ? (t - last_frame_) * 1000.0 : 16.0;
@@ -352,6 +357,8 @@ void LadderElement::draw(Session& s, const ScreenLayout& l) {
     };
     // The finished chart's per-rung "measure counters" queue into the Counters tab's view.
     CountersElement* counters = s.find<CountersElement>();
+    // Figures recorded on a GPU (--results, or the lesson's file) for the rungs that cannot run here.
+    ladder_->set_recorded(s.recorded());
     ladder_->draw(
         l.display.width(), l.display.height(), s.look().ui_scale, dt_ms,
         [&s](std::string line) { s.notify(std::move(line)); }, chart_fonts,

@@ -1,6 +1,7 @@
 #include "presenter/ladder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -12,6 +13,7 @@ namespace gpulab::presenter {
 namespace {
 
 constexpr const char* kPipelineStageId = "pipeline";  // the whole pipeline's panel
+constexpr const char* kCancelled = "cancelled";       // the reason of the rungs a cancel left
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -186,6 +188,66 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
     if (any_runs) c.panels.push_back(std::move(panel));
   }
   return c;
+}
+
+size_t add_recorded(ChartData& chart, const std::vector<Rung>& rungs, std::string_view demo,
+                    const RecordedResults& recorded) {
+  if (recorded.demo != demo) return 0;
+  size_t added = 0;
+  for (ChartPanel& panel : chart.panels) {
+    // The case the panel measured here: its items a step and size, from a measured rung.
+    double items = 0;
+    std::string size;
+    for (const ChartRung& cr : panel.rungs) {
+      if (cr.source < 0 || size_t(cr.source) >= rungs.size()) continue;
+      const Rung& r = rungs[size_t(cr.source)];
+      if (r.state != RungState::Measured || r.yardstick) continue;
+      if (size.empty()) size = r.row.size;
+      if (items == 0 && r.row.items_per_s > 0 && r.row.ms_median > 0)
+        items = r.row.items_per_s * r.row.ms_median * 1e-3;
+    }
+    if (items == 0 && size.empty()) continue;  // nothing measured yet: the case is not known
+    auto same_case = [&](const RecordedRow& row) {
+      if (items > 0 && row.items_per_step > 0) return std::abs(row.items_per_step - items) <= 1e-3 * items;
+      return !size.empty() && row.size == size;
+    };
+    for (ChartRung& cr : panel.rungs) {
+      if (cr.state != ChartRungState::Unavailable || cr.yardstick || cr.source < 0 ||
+          size_t(cr.source) >= rungs.size())
+        continue;
+      const Rung& r = rungs[size_t(cr.source)];
+      if (r.state != RungState::Unavailable || r.reason == kCancelled) continue;
+      const RecordedRow* best = nullptr;
+      const RecordedRow* other = nullptr;  // the largest case of another size
+      for (const RecordedRow& row : recorded.rows) {
+        if (row.variant != r.variant ||
+            (!row.stage.empty() && !r.stage_id.empty() && row.stage != r.stage_id))
+          continue;
+        if (same_case(row)) {
+          if (!best || row.ms_per_step < best->ms_per_step) best = &row;
+        } else if (!other || row.items_per_step > other->items_per_step) {
+          other = &row;
+        }
+      }
+      if (!best) {
+        if (other && !other->size.empty()) cr.reason += "; recorded only at " + other->size;
+        continue;
+      }
+      cr.state = ChartRungState::Recorded;
+      cr.ms_per_step = best->ms_per_step;
+      cr.speedup_vs_baseline = best->speedup.value_or(0);
+      cr.recorded_baseline = best->speedup.has_value() ? best->speedup_baseline : std::string();
+      cr.speedup_vs_previous = 0;  // a chain through times measured here: not with a recorded one
+      cr.pct_peak = 0;
+      cr.peak_label.clear();
+      cr.block = best->block > 0 ? std::to_string(best->block) : std::string();
+      cr.counters.clear();
+      cr.counters_slot = false;
+      ++added;
+    }
+  }
+  if (added > 0) chart.recorded = recorded.label();
+  return added;
 }
 
 std::string ladder_csv(const std::vector<Rung>& rungs) {
@@ -378,7 +440,7 @@ void LadderRun::measure_all() {
       for (Rung& r : rungs_)
         if (r.state == RungState::Pending) {
           r.state = RungState::Unavailable;
-          r.reason = "cancelled";
+          r.reason = kCancelled;
         }
   }
   done_.store(true);

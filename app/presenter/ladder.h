@@ -20,6 +20,7 @@
 #include "core/bench.h"
 #include "core/bench_stepper.h"
 #include "core/demo.h"
+#include "core/recorded.h"
 #include "presenter/ladder_chart.h"
 
 namespace gpulab::presenter {
@@ -77,6 +78,16 @@ std::string ladder_device(const std::vector<Rung>& rungs);
 // size, the device and today's date. `decorate` may add to each chart rung (the counters' line).
 ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_title, const std::string& device,
                        const std::function<void(const Rung&, ChartRung&)>& decorate = {});
+// Figures recorded on the GPU that ran them (--results: a bench's or ladder's JSON of `demo`) for the
+// chart's rungs that cannot run here: a rung listed as unavailable (not one left by a cancel) whose stage
+// and variant the file has for the same case (the panel's size) becomes Recorded with the file's time
+// (its fastest row of that case) and its speed-up over the file's own baseline, never one over a time
+// measured here; ChartData::recorded gets the file's label. A variant the file has at another size
+// only stays unavailable, its reason saying so; a panel with nothing measured yet (its case unknown) is
+// left as it is. Returns the number of rungs given recorded figures
+// (0: the chart is left as it was).
+size_t add_recorded(ChartData& chart, const std::vector<Rung>& rungs, std::string_view demo,
+                    const RecordedResults& recorded);
 // One line a rung: stage, variant, block, state, ms/step, items/s, unit, GB/s, GFLOP/s, % of peak,
 // speed-ups, reason. Quoted as RFC 4180 where a field needs it.
 std::string ladder_csv(const std::vector<Rung>& rungs);

@@ -153,7 +153,16 @@ PanelMetrics panel_metrics(float s, float panel_h, size_t rungs) {
 }
 
 bool has_time(const ChartRung& r) {
-  return r.state == ChartRungState::Measured && r.ms_per_step > 0 && std::isfinite(r.ms_per_step);
+  return (r.state == ChartRungState::Measured || r.state == ChartRungState::Recorded) && r.ms_per_step > 0 &&
+         std::isfinite(r.ms_per_step);
+}
+
+// Figures recorded on another machine: a hatched bar, this tag after its time, the chart's label line.
+constexpr const char* kRecordedTag = "recorded";
+bool is_recorded(const ChartRung& r) { return r.state == ChartRungState::Recorded; }
+std::string recorded_line(const ChartData& data) {
+  return "hatched bars: " + data.recorded +
+         " (cannot run here; their speed-ups are over the baseline measured there)";
 }
 
 std::string format_percent(double pct) {
@@ -274,7 +283,10 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       reserve = 0;
       for (const ChartRung& r : panel.rungs)
         if (has_time(r))
-          reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px));
+          reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px) +
+                                          (is_recorded(r) ? std::floor(fn * 0.3f) +
+                                                                b.width(kRecordedTag, TextFace::Sans, time_px)
+                                                          : 0.0f));
       reserve += std::floor(fn * 0.4f);
       if (reserve <= in.width() * 0.2f || time_px <= b.min_px()) break;
       time_px = std::max(b.min_px(), std::floor(time_px * 0.85f));
@@ -351,12 +363,28 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
         b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Yardstick,
               BoxRole::Yardstick, p, ri);
       else
-        b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Bar, BoxRole::Bar, p, ri);
+        b.box({ax0, mid1 - bar_h * 0.5f, x_end, mid1 + bar_h * 0.5f}, ChartColour::Bar,
+              is_recorded(r) ? BoxRole::Recorded : BoxRole::Bar, p, ri);
       const std::string t = format_time_ms(r.ms_per_step);
-      b.text({t, time_px, b.width(t, TextFace::SansBold, time_px)}, x_end + std::floor(fn * 0.3f),
-             mid1 - time_px * 0.5f, TextFace::SansBold, ChartColour::Text, TextRole::Time, p, ri);
+      const float tw = b.width(t, TextFace::SansBold, time_px);
+      b.text({t, time_px, tw}, x_end + std::floor(fn * 0.3f), mid1 - time_px * 0.5f, TextFace::SansBold,
+             ChartColour::Text, TextRole::Time, p, ri);
+      if (is_recorded(r)) {  // not measured here: said after its time
+        const float x = x_end + std::floor(fn * 0.3f) * 2 + tw;
+        b.text({kRecordedTag, time_px, b.width(kRecordedTag, TextFace::Sans, time_px)}, x,
+               mid1 - time_px * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Recorded, p, ri);
+      }
       std::vector<Piece> pieces;
-      if (r.yardstick) {
+      if (is_recorded(r)) {
+        if (r.speedup_vs_baseline > 0) {
+          const std::string x = format_speedup(r.speedup_vs_baseline);
+          const ChartColour c = r.speedup_vs_baseline >= 1 ? ChartColour::Speedup : ChartColour::Slowdown;
+          std::vector<std::string> forms;
+          if (!r.recorded_baseline.empty()) forms.push_back(x + " vs " + r.recorded_baseline + " (recorded)");
+          forms.push_back(x + " (recorded)");
+          pieces.push_back({forms, TextFace::SansBold, c, TextRole::SpeedupBaseline});
+        }
+      } else if (r.yardstick) {
         std::vector<std::string> forms;
         if (!r.bounds.empty()) forms.push_back("yardstick \xC2\xB7 the ceiling of " + r.bounds);
         forms.push_back("yardstick");
@@ -462,6 +490,11 @@ ChartLayout layout_chart(const ChartData& data, float width, float height, const
     if (!sub.empty()) {
       const Fitted f = b.fit(sub, TextFace::Sans, 24 * s, 14 * s, page.width());
       b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Subtitle, -1, -1);
+    }
+    if (!data.recorded.empty()) {  // figures recorded elsewhere: where, under the subtitle
+      y += std::floor(24 * s * 1.3f);
+      const Fitted f = b.fit(recorded_line(data), TextFace::Sans, 24 * s, 14 * s, page.width());
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Text, TextRole::Recorded, -1, -1);
     }
     y += std::floor(24 * s * 1.3f + 14 * s);
   }
@@ -579,6 +612,11 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       b.text(f, page.x0, y, TextFace::Sans, ChartColour::Dim, TextRole::Legend, panel_index, -1);
       y += std::floor(small_px * 1.3f);
     }
+    if (!data.recorded.empty() && std::any_of(panel.rungs.begin(), panel.rungs.end(), is_recorded)) {
+      const Fitted f = b.fit(recorded_line(data), TextFace::Sans, small_px, min_px, page.width());
+      b.text(f, page.x0, y, TextFace::Sans, ChartColour::Text, TextRole::Recorded, panel_index, -1);
+      y += std::floor(small_px * 1.3f);
+    }
     y += std::floor(6 * s);
   }
   if (!have_panel) {
@@ -672,6 +710,7 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       const auto [label, px] = label_of(r);
       float w = label.empty() ? 0 : b.width(label, TextFace::SansBold, px);
       if (show_times) w += gap + b.width(format_time_ms(r.ms_per_step), TextFace::Sans, time_px);
+      if (is_recorded(r)) w += gap + b.width(kRecordedTag, TextFace::Sans, time_px);
       reserve = std::max(reserve, w + gap);
     }
     if (reserve <= (page.x1 - zone_x0) * 0.45f) break;
@@ -756,7 +795,7 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       if (r.yardstick)
         b.box(bar, ChartColour::Yardstick, BoxRole::Yardstick, panel_index, ri);
       else
-        b.box(bar, ChartColour::Bar, BoxRole::Bar, panel_index, ri);
+        b.box(bar, ChartColour::Bar, is_recorded(r) ? BoxRole::Recorded : BoxRole::Bar, panel_index, ri);
       float x = x_end + gap;
       const auto [label, px] = label_of(r);
       if (!label.empty()) {
@@ -775,6 +814,13 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
         if (x + w <= page.x1)
           b.text({t, time_px, w}, x, mid - time_px * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Time,
                  panel_index, ri);
+        x += w + gap;
+      }
+      if (is_recorded(r)) {  // not measured here: tagged, its bar hatched
+        const float w = b.width(kRecordedTag, TextFace::Sans, time_px);
+        if (x + w <= page.x1)
+          b.text({kRecordedTag, time_px, w}, x, mid - time_px * 0.5f, TextFace::Sans, ChartColour::Text,
+                 TextRole::Recorded, panel_index, ri);
       }
     } else if (r.state == ChartRungState::Failed) {
       const float tpx = std::floor(26 * s), tpad = std::floor(10 * s);

@@ -3,9 +3,11 @@
 // everything goes (layout_chart), pure CPU. One horizontal bar per variant in the lecture's order,
 // its length log-scaled time per step on an axis shared by the panel, the speed-ups written under
 // it; failed rungs are tagged red with the reason and never drawn as a bar, unavailable rungs are
-// greyed with the reason. The layout is a list of rectangles and text runs with their pixel
-// sizes, so ladder_draw.h draws it with ImGui (the window and the PNG alike) and the tests check it
-// with a deterministic text measure and no GL.
+// greyed with the reason; a rung that cannot run here but has figures recorded on the GPU that ran it
+// (--results) gets a hatched bar tagged "recorded", and the chart names where they were recorded. The
+// layout is a list of rectangles and text runs with their pixel sizes, so ladder_draw.h draws it with
+// ImGui (the window and the PNG alike) and the tests check it with a deterministic text measure and no
+// GL.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -17,7 +19,9 @@
 
 namespace gpulab::presenter {
 
-enum class ChartRungState { Measured, Failed, Unavailable };
+// Recorded: the rung cannot run here; its time and speed-up are figures recorded on another machine
+// (ChartData::recorded says which), the speed-up over that file's own baseline (recorded_baseline).
+enum class ChartRungState { Measured, Failed, Unavailable, Recorded };
 
 struct ChartRung {
   std::string name;    // variant id, e.g. "gpu-shared", or "pipeline (best)"
@@ -38,6 +42,7 @@ struct ChartRung {
   bool gpu = true;             // a GPU rung (the slide names the CPU ones in its legend)
   bool yardstick = false;  // not a rung: a bound the rungs are read against (no speed-up, an outlined bar)
   std::string bounds;      // a yardstick: the rungs it bounds ("gemm-tensor-bf16")
+  std::string recorded_baseline;  // Recorded: the baseline of its speed-up, as measured where it was recorded
 };
 
 struct ChartPanel {              // one ladder: a demo's only stage, or one stage of several
@@ -54,6 +59,9 @@ struct ChartData {
   std::string input;   // "16384x16384, B3/S23, density 0.25"
   std::string device;  // "NVIDIA H100 80GB HBM3"
   std::string date;    // "2026-11-25"
+  // Where the Recorded rungs' figures come from: "recorded on NVIDIA H100 80GB HBM3, 2026-11-27" ("":
+  // none; the chart then looks as it did before recorded results existed).
+  std::string recorded;
   std::vector<ChartPanel> panels;
 };
 
@@ -99,10 +107,12 @@ enum class TextRole {
   Counters,
   AxisTitle,  // the slide's "time per step (log scale)"
   Footnote,   // the slide's rows that cannot run here, folded into one note
-  Legend      // the slide's line saying what bars and "×" mean
+  Legend,     // the slide's line saying what bars and "×" mean
+  Recorded    // the line naming where recorded figures come from (rung -1), a rung's "recorded" tag
 };
-// Point: a dot (drawn round); Yardstick: a yardstick row's bar, drawn as an outline.
-enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point, Yardstick };
+// Point: a dot (drawn round); Yardstick: a yardstick row's bar, drawn as an outline; Recorded: the bar of
+// figures recorded elsewhere, drawn pale and hatched inside an outline.
+enum class BoxRole { Panel, Grid, Axis, Bar, FailedTag, Point, Yardstick, Recorded };
 
 // One line of text at (x, y) = its top-left corner, `size` pixels high (the font's pixel size:
 // the glyphs fit in [y, y + size]), `width` as the measure gave it.
@@ -142,7 +152,7 @@ struct ChartLayout {
   std::vector<ChartLine> lines;  // then these
   std::vector<TextRun> texts;    // drawn over the boxes
   std::vector<double> ticks_ms;  // the slide's grid lines, ms (1, 2 and 5 times a power of ten)
-  // The bar of a rung, or null (failed, unavailable, no time).
+  // The bar of a rung (a recorded rung's hatched one too), or null (failed, unavailable, no time).
   const ChartBox* bar(int panel, int rung) const;
   // The first text of a role for a rung (panel/rung -1 for the chart's own), or null.
   const TextRun* text(TextRole role, int panel = -1, int rung = -1) const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "common/text.h"
 #include "core/bench.h"
 #include "core/files.h"
+#include "core/recorded.h"
 #include "presenter/counters_command.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_png.h"
@@ -52,6 +54,17 @@ bool write_ladder_pngs(const ChartData& chart, const Options& o) {
 }
 
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
+  // Figures recorded on a GPU for the PNG's rungs that cannot run here: read before measuring, so that
+  // a file that cannot be read costs no wait.
+  std::optional<RecordedResults> recorded;
+  if (!o.results.empty()) {
+    std::string why;
+    recorded = load_recorded_results(o.results, &why);
+    if (!recorded) {
+      std::fprintf(stderr, "gpulab: ladder: %s\n", why.c_str());
+      return 1;
+    }
+  }
   LadderOptions lo;
   lo.best_block = o.blocks.empty();
   lo.on_rung = [](const Rung& r) {
@@ -84,8 +97,21 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   };
   write(o.ladder_csv, ladder_csv(rungs), "--csv");
   write(o.ladder_json, bench_json(suite), "--json");
-  if (!o.ladder_png.empty() && !write_ladder_pngs(ladder_chart(rungs, demo.title(), suite.device), o))
-    status = 1;
+  if (!o.ladder_png.empty()) {
+    ChartData chart = ladder_chart(rungs, demo.title(), suite.device);
+    if (recorded) {
+      const size_t n = add_recorded(chart, rungs, demo.name(), *recorded);
+      const std::string from = text::quote(recorded->path, 4096);
+      if (n > 0)
+        std::fprintf(stderr, "ladder: --png shows %zu rung%s %s (from %s), hatched\n", n, n == 1 ? "" : "s",
+                     text::escape(recorded->label()).c_str(), from.c_str());
+      else
+        std::fprintf(stderr,
+                     "ladder: %s has no figures for a rung that cannot run here (demo %s, this size)\n",
+                     from.c_str(), text::quote(recorded->demo).c_str());
+    }
+    if (!write_ladder_pngs(chart, o)) status = 1;
+  }
   if (o.ladder_counters)
     status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));
   return status;

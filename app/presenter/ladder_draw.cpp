@@ -52,6 +52,23 @@ void draw_chart(ImDrawList* dl, const ChartLayout& layout, const ChartTheme& the
                   at(b.rect.x1 - t * 0.5f, b.rect.y1 - t * 0.5f), colour(theme, b.colour), 0, 0, t);
       continue;
     }
+    if (b.role == BoxRole::Recorded) {
+      // Figures recorded on another machine: a pale fill crossed by diagonal hatching inside an outline
+      // of the bar's colour, so it never reads as a time measured here.
+      const Rgba c = theme[b.colour];
+      const ImVec2 p0 = at(b.rect.x0, b.rect.y0), p1 = at(b.rect.x1, b.rect.y1);
+      const float h = b.rect.height();
+      const float t = std::max(1.5f, std::floor(h * 0.08f));
+      dl->AddRectFilled(p0, p1, IM_COL32(c.r, c.g, c.b, 70));
+      dl->PushClipRect(p0, p1, true);
+      const float step = std::max(4.0f, std::floor(h * 0.3f));
+      for (float x = p0.x - h; x < p1.x; x += step)
+        dl->AddLine(ImVec2(x, p1.y), ImVec2(x + h, p0.y), IM_COL32(c.r, c.g, c.b, 200), t);
+      dl->PopClipRect();
+      dl->AddRect(ImVec2(p0.x + t * 0.5f, p0.y + t * 0.5f), ImVec2(p1.x - t * 0.5f, p1.y - t * 0.5f),
+                  colour(theme, b.colour), 0, 0, t);
+      continue;
+    }
     dl->AddRectFilled(at(b.rect.x0, b.rect.y0), at(b.rect.x1, b.rect.y1), colour(theme, b.colour), rounding);
   }
   for (const ChartLine& l : layout.lines)

@@ -87,7 +87,8 @@ TextMeasure approximate_text_measure() {
 
 const ChartBox* ChartLayout::bar(int panel, int rung) const {
   for (const ChartBox& b : boxes)
-    if (b.role == BoxRole::Bar && b.panel == panel && b.rung == rung) return &b;
+    if ((b.role == BoxRole::Bar || b.role == BoxRole::Recorded) && b.panel == panel && b.rung == rung)
+      return &b;
   return nullptr;
 }
 
@@ -117,8 +118,8 @@ std::vector<std::string> layout_problems(const ChartLayout& layout) {
       if (shrunk(a.box()).overlaps(layout.texts[j].box()))
         out.push_back(name(a) + " overlaps " + name(layout.texts[j]));
     for (const ChartBox& b : layout.boxes) {
-      const bool solid =
-          b.role == BoxRole::Bar || b.role == BoxRole::FailedTag || b.role == BoxRole::Yardstick;
+      const bool solid = b.role == BoxRole::Bar || b.role == BoxRole::FailedTag ||
+                         b.role == BoxRole::Yardstick || b.role == BoxRole::Recorded;
       const bool own_tag = b.role == BoxRole::FailedTag && a.role == TextRole::FailedTag &&
                            a.panel == b.panel && a.rung == b.rung;
       if (solid && !own_tag && shrunk(a.box()).overlaps(b.rect))

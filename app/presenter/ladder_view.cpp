@@ -44,10 +44,50 @@ void LadderView::escape() {
 
 ChartData LadderView::chart() const {
   const std::vector<Rung> rs = run_->rungs();
-  if (!counters_ || !run_->done()) return ladder_chart(rs, demo_title_, ladder_device(rs));
-  return ladder_chart(rs, demo_title_, ladder_device(rs),
-                      ladder_chart_counters(counters_->rows(), stage_count_));
+  ChartData c = !counters_ || !run_->done()
+                    ? ladder_chart(rs, demo_title_, ladder_device(rs))
+                    : ladder_chart(rs, demo_title_, ladder_device(rs),
+                                   ladder_chart_counters(counters_->rows(), stage_count_));
+  if (recorded_) add_recorded(c, rs, demo_name_, *recorded_);
+  return c;
 }
+
+void LadderView::set_recorded(const RecordedResults* recorded) {
+  if (recorded)
+    recorded_ = *recorded;
+  else
+    recorded_.reset();
+}
+
+namespace {
+// The report of a drawn chart: its recorded line and rows, its bars, its footnote.
+LayoutReport::LadderShown ladder_shown(const ChartData& data, const ChartLayout& layout, ChartStyle style) {
+  LayoutReport::LadderShown out;
+  out.style = style == ChartStyle::Slide ? "slide" : "detailed";
+  for (const ChartBox& b : layout.boxes) {
+    out.bars += b.role == BoxRole::Bar;
+    out.recorded_bars += b.role == BoxRole::Recorded;
+  }
+  for (const TextRun& t : layout.texts) {
+    if (t.role == TextRole::Recorded && t.rung < 0) out.recorded = t.text;
+    if (t.role == TextRole::Footnote) out.footnote += (out.footnote.empty() ? "" : " ") + t.text;
+  }
+  for (size_t p = 0; p < data.panels.size(); ++p)
+    for (size_t i = 0; i < data.panels[p].rungs.size(); ++i) {
+      if (data.panels[p].rungs[i].state != ChartRungState::Recorded || !layout.bar(int(p), int(i))) continue;
+      std::string line = data.panels[p].rungs[i].name + ":";
+      bool first = true;
+      for (const TextRun& t : layout.texts)
+        if (t.panel == int(p) && t.rung == int(i) && t.role != TextRole::Name && t.role != TextRole::Lesson &&
+            t.role != TextRole::Message) {
+          line += (first ? " " : " | ") + t.text;
+          first = false;
+        }
+      out.recorded_rungs.push_back(line);
+    }
+  return out;
+}
+}  // namespace
 
 void LadderView::draw_counter_actions(const ChartData& data, const ChartLayout& layout, float top) {
   if (layout.slots.empty() || !counters_ || !ctx_) return;
@@ -145,6 +185,7 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
             : layout_chart(data, width, std::max(100.0f, height - strip), imgui_text_measure(fonts));
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   draw_chart(dl, layout, theme, fonts, ImVec2(0, strip));
+  shown_ = ladder_shown(data, layout, style);
   if (!measuring) draw_counter_actions(data, layout, strip);
 
   ImGui::SetNextWindowPos(ImVec2(0, 0));

@@ -7,13 +7,16 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/demo.h"
+#include "core/recorded.h"
 #include "presenter/ladder.h"
 #include "presenter/ladder_chart.h"
 #include "presenter/ladder_draw.h"
+#include "presenter/layout_report.h"
 
 namespace gpulab::presenter {
 
@@ -47,6 +50,12 @@ class LadderView {
             const ChartFonts& fonts = {}, const ChartTheme& theme = ChartTheme::dark(),
             CountersView* counters = nullptr, ChartStyle style = ChartStyle::Detailed);
 
+  // Figures recorded on a GPU (--results or the lesson's file; null: none): the chart (and its saved PNG)
+  // shows them for the rungs that cannot run here, hatched and labelled (add_recorded). Copied.
+  void set_recorded(const RecordedResults* recorded);
+  // What the last draw showed (the layout report's ladder_chart).
+  const LayoutReport::LadderShown& shown() const { return shown_; }
+
   // Saves the chart as a PNG of width × height (16:9) or the rungs as CSV; "" or the error.
   std::string save_png(const std::filesystem::path& path, int width, int height) const;
   std::string save_csv(const std::filesystem::path& path) const;
@@ -70,6 +79,8 @@ class LadderView {
   ChartTheme theme_ = ChartTheme::dark();  // the look on screen, which the saved PNG keeps
   ChartStyle style_ = ChartStyle::Detailed;
   int slide_panel_ = -1;  // the slide chosen in the strip (-1: the default one)
+  std::optional<RecordedResults> recorded_;
+  LayoutReport::LadderShown shown_;
   int slide_shown(const ChartData& data) const;
 };
 

@@ -87,6 +87,16 @@ struct LayoutReport {
     std::string next, clock;  // the next step's title, the time since the lesson opened
   } presenter;
   std::vector<std::string> running;  // the running demo's variant of each active stage
+  // The ladder's chart as drawn on that frame (while it has the screen).
+  struct LadderShown {
+    std::string style;                // "detailed" or "slide"
+    std::string recorded;             // the line naming where recorded figures come from, as drawn ("": none)
+    int bars = 0, recorded_bars = 0;  // bars of times measured here, hatched bars of recorded ones
+    // A rung with recorded figures: its name and the texts of its row, as drawn ("gpu-global: 4.00 µs
+    // | recorded | ×200 vs cpu-naive (recorded)").
+    std::vector<std::string> recorded_rungs;
+    std::string footnote;  // the slide's rows that cannot run here, as drawn
+  } ladder_chart;
 };
 
 }  // namespace gpulab::presenter

@@ -34,7 +34,7 @@ constexpr size_t kMaxCaptionChars = 1000;
 constexpr size_t kMaxNotesChars = 4000;
 
 // The keys a lesson file may use (docs/lesson-format.md describes each; a test compares the lists).
-constexpr std::array<std::string_view, 2> kTopKeys = {"title", "step"};
+constexpr std::array<std::string_view, 3> kTopKeys = {"title", "results", "step"};
 constexpr std::array<std::string_view, 12> kStepKeys = {"title",     "demo",    "variant", "block",
                                                         "params",    "ladder",  "code",    "code_lines",
                                                         "code_mark", "overlay", "caption", "notes"};
@@ -154,6 +154,14 @@ class Parser {
         lesson.title = *node.value<std::string>();
         if (std::string bad = too_long("title", lesson.title, kMaxTitleChars); !bad.empty())
           return fail(r, line, 0, bad);
+      } else if (k == "results") {
+        // Read when the lesson opens, not here: a missing file is said then and the lesson still opens.
+        const std::optional<std::string> v = node.value_exact<std::string>();
+        if (!v) return fail(r, line, 0, "results must be a string, not " + std::string(toml_type_name(node)));
+        if (v->empty() || v->find('\0') != std::string::npos)
+          return fail(r, line, 0, "results names no file (results = \"life-h100.json\", beside the lesson)");
+        const fs::path p(*v);
+        lesson.results = p.is_absolute() ? p : file_.parent_path() / p;
       } else if (k == "step") {
         steps = node.as_array();
         if (!steps || !steps->is_array_of_tables())

@@ -6,6 +6,8 @@
 // and is checked by the same code (the demo's option group, apply_choices(), configure()).
 //
 //   title = "Game of Life: from the CPU to bit packing"
+//   results = "life-h100.json"             # figures recorded on a GPU (gpulab bench/ladder --json), shown
+//                                          # where a step cannot run here; --results wins over it
 //   [[step]]
 //   title = "The CPU reference"           # the short name "next: ..." shows (default: the variant)
 //   demo = "life"                          # the first step must name one; later ones inherit it
@@ -64,6 +66,9 @@ struct LessonStep {
 struct Lesson {
   std::filesystem::path file;
   std::string title;
+  // The results file the lesson names (`results`), relative to the lesson's folder; empty: none. It is
+  // read when the lesson opens (a file that does not read is said, and the lesson opens without it).
+  std::filesystem::path results;
   std::vector<LessonStep> steps;
 };
 

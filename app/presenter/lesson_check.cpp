@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "common/text.h"
+#include "core/recorded.h"
+#include "presenter/ladder_chart.h"
 #include "presenter/lesson.h"
 #include "ui/fonts.h"
 
@@ -42,12 +44,33 @@ std::vector<std::string> missing_glyph_lines(const LessonStep& step, const ImFon
   return out;
 }
 
+std::string recorded_step_line(const RecordedResults& recorded, std::string_view demo,
+                               const std::string& asked, double items_per_step, bool* found) {
+  if (found) *found = false;
+  if (recorded.demo != demo) return "none: the file is " + text::escape(recorded.demo) + "'s";
+  bool other_size = false;
+  const RecordedRow* row = recorded.find("", asked, items_per_step, &other_size);
+  if (!row) return "none for " + asked;
+  if (found) *found = true;
+  std::string out = asked + (other_size ? " at " + text::escape(row->size) : std::string()) + ": " +
+                    format_time_ms(row->ms_per_step);
+  if (row->speedup)
+    out += ", " + format_speedup(*row->speedup) +
+           (row->speedup_baseline.empty() ? "" : " vs " + text::escape(row->speedup_baseline));
+  return out;
+}
+
+std::string recorded_source_line(const RecordedResults& recorded) {
+  return text::quote(recorded.path, 4096) + ", " + text::escape(recorded.label());
+}
+
 std::string format_lesson_check(const LessonCheck& c) {
   std::string out = "lesson " + text::quote(c.file, 4096);
   if (!c.title.empty()) out += ": " + text::escape(c.title);
   if (!c.steps.empty()) out += " (" + std::to_string(c.steps.size()) + " steps)";
   out += "\nmachine: " + c.machine + "\n";
   for (const std::string& m : c.missing) out += "missing: " + m + "\n";
+  if (!c.recorded.empty()) out += "recorded results: " + c.recorded + "\n";
   if (!c.refused.empty()) {
     out += "refused: " + c.refused + "\n";
     return out + "summary: the lesson does not read; nothing was prepared\n";
@@ -59,7 +82,7 @@ std::string format_lesson_check(const LessonCheck& c) {
                 "read and checked in %.2f s; each step started and its first frame drawn:\n", c.read_s);
   out += read;
   out += "step  prepare  " + pad("runs", runs_w) + "  \n";
-  int fall = 0, missing = 0;
+  int fall = 0, missing = 0, recorded = 0;
   std::vector<int> slow;
   for (const LessonCheckStep& s : c.steps) {
     char head[48];
@@ -73,6 +96,10 @@ std::string format_lesson_check(const LessonCheck& c) {
     if (!s.falls_back.empty()) {
       ++fall;
       notes.push_back("falls back: " + s.falls_back);
+    }
+    if (!s.recorded.empty()) {
+      recorded += s.recorded_found;
+      notes.push_back("recorded figures: " + s.recorded);
     }
     if (s.ladder_s >= 0) {
       char l[64];
@@ -90,7 +117,8 @@ std::string format_lesson_check(const LessonCheck& c) {
   }
   std::string slow_list;
   for (int k : slow) slow_list += (slow_list.empty() ? "" : ", ") + std::to_string(k);
-  out += "summary: " + std::to_string(c.steps.size()) + " steps; " + std::to_string(fall) + " fall back; " +
+  out += "summary: " + std::to_string(c.steps.size()) + " steps; " + std::to_string(fall) + " fall back" +
+         (c.recorded.empty() ? "" : " (" + std::to_string(recorded) + " with recorded figures)") + "; " +
          std::to_string(missing + static_cast<int>(c.missing.size())) + " missing; " +
          std::to_string(slow.size()) + " over 1 s to prepare" +
          (slow.empty() ? "" : " (step" + std::string(slow.size() > 1 ? "s " : " ") + slow_list + ")") + "\n";

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "common/text.h"
+#include "core/cli.h"
 #include "presenter/elements.h"
 #include "presenter/lesson_player.h"
 #include "ui/fonts.h"
@@ -21,6 +22,27 @@ LessonElement::~LessonElement() = default;
 void LessonElement::close() {
   player_.reset();
   stand_in_.reset();
+  recorded_.reset();
+  recorded_error_.clear();
+}
+
+void LessonElement::read_results(Session& s) {
+  recorded_.reset();
+  recorded_error_.clear();
+  if (!player_ || player_->lesson().results.empty()) return;
+  const std::filesystem::path& file = player_->lesson().results;
+  std::string why;
+  recorded_ = load_recorded_results(file, &why);
+  if (!recorded_) {
+    // The lesson opens all the same: its steps that cannot run here then show no recorded figures.
+    recorded_error_ = "the lesson's " + why;
+    s.notify("lesson: " + recorded_error_ + "; steps that cannot run here show no recorded figures");
+  } else if (!s.options().results.empty()) {
+    s.log("lesson: --results " + text::quote(s.options().results) + " is shown, not the lesson's " +
+          text::quote(file.string()));
+  } else {
+    s.log("lesson: figures " + text::escape(recorded_->label()) + " from " + text::quote(file.string()));
+  }
 }
 
 void LessonElement::forget_input() {
@@ -44,6 +66,7 @@ bool LessonElement::open_file(Session& s, const std::filesystem::path& path, int
   opened_at_ = s.now();
   to_front_ = true;
   s.notify(lesson_opened_notice(player_->lesson()));
+  read_results(s);
   go_to_step(s, first_step);
   return true;
 }
@@ -184,6 +207,7 @@ void LessonElement::frame(Session& s, const Frame&) {
   bool restart = false;
   switch (player_->poll_file(s.now(), make_demos, s.context().cuda, &restart)) {
     case LessonReload::Reloaded:
+      read_results(s);  // it may name another file now, or the file may have been recorded again
       if (restart) go_to_step(s, player_->current());
       s.notify("lesson reloaded: " + text::quote(player_->lesson().file.string()) + ", " +
                player_->progress());
@@ -250,13 +274,14 @@ void LessonElement::tab_ui(Session& s) {
   if (ImGui::Button("next (PageDown)")) go_to_step(s, player_->target(LessonMove::Next));
   ImGui::SameLine();
   if (ImGui::Button("close lesson")) {
-    player_.reset();
+    close();  // its stand-in and its recorded figures go with it
     return;
   }
-  if (!player_->problem().empty() || !player_->reload_error().empty()) {
+  if (!player_->problem().empty() || !player_->reload_error().empty() || !recorded_error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
     if (!player_->problem().empty()) ImGui::TextWrapped("%s", player_->problem().c_str());
     if (!player_->reload_error().empty()) ImGui::TextWrapped("%s", player_->reload_error().c_str());
+    if (!recorded_error_.empty()) ImGui::TextWrapped("%s", recorded_error_.c_str());
     ImGui::PopStyleColor();
   }
   // The presenter's notes: here only (the compact panel of projector mode never draws this tab).

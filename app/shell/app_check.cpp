@@ -57,6 +57,12 @@ int App::run_lesson_check() {
     t0 += check.read_s;  // open_file read it again
     const presenter::LessonPlayer& player = *lesson->player();
     check.title = player.lesson().title;
+    // The results file the lesson names: one that does not read is missing (the window would open
+    // without it); the figures shown are --results' where it was given.
+    if (!lesson->recorded_error().empty()) check.missing.push_back(lesson->recorded_error());
+    if (const RecordedResults* rec = s.recorded())
+      check.recorded = presenter::recorded_source_line(*rec) +
+                       (options_.results.empty() ? " (named in the lesson)" : " (--results)");
     for (int k = 0; k < player.size(); ++k) {
       if (k > 0) {
         t0 = seconds_now();
@@ -81,6 +87,13 @@ int App::run_lesson_check() {
         row.runs = s.setup().demo;
         for (const std::string& v : report_.running) row.runs += " " + v;
         row.falls_back = player.problem();
+        const RecordedResults* rec = s.recorded();
+        if (rec && lesson->stand_in()) {
+          const std::vector<Throughput> t = s.demo()->throughput();
+          row.recorded =
+              presenter::recorded_step_line(*rec, s.demo()->name(), lesson->stand_in()->asked,
+                                            t.empty() ? 0.0 : t.front().items_per_step, &row.recorded_found);
+        }
         // The reason is on the machine's line once: each step names it in a few words.
         if (!ctx.cuda && !ctx.cuda_reason.empty() && !short_why.empty())
           if (const size_t at = row.falls_back.find("(" + ctx.cuda_reason + ")"); at != std::string::npos)

@@ -317,6 +317,12 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
                  {"lines", l.toasts.lines}};
   j["blanked"] = l.blanked;
   j["ladder"] = l.ladder;
+  j["ladder_chart"] = {{"style", l.ladder_chart.style},
+                       {"recorded", l.ladder_chart.recorded},
+                       {"bars", l.ladder_chart.bars},
+                       {"recorded_bars", l.ladder_chart.recorded_bars},
+                       {"recorded_rungs", l.ladder_chart.recorded_rungs},
+                       {"footnote", l.ladder_chart.footnote}};
   j["pointer"] = {{"shown", l.pointer.shown},
                   {"at", {l.pointer.x, l.pointer.y}},
                   {"radius", l.pointer.radius},

@@ -8,6 +8,7 @@
 #include "common/device_health.h"
 #include "common/text.h"
 #include "platform/platform.h"
+#include "presenter/elements.h"
 
 #if defined(GPULAB_HAVE_CUDA)
 #include <cuda_runtime.h>
@@ -351,6 +352,15 @@ void ShellSession::cycle_variant(int direction) {
     choose_variant(lead, i);
     return;
   }
+}
+
+const RecordedResults* ShellSession::recorded() const {
+  if (recorded_) return &*recorded_;
+  if (elements_)
+    for (const auto& e : *elements_)
+      if (const auto* lesson = dynamic_cast<const presenter::LessonElement*>(e.get()))
+        return lesson->recorded();
+  return nullptr;
 }
 
 presenter::Element* ShellSession::element(std::string_view name) {

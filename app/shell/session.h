@@ -79,7 +79,8 @@ class ShellSession : public presenter::Session {
   int framebuffer_width() const override;
   int framebuffer_height() const override;
   void notify(std::string line) override;
-  const RecordedResults* recorded() const override { return recorded_ ? &*recorded_ : nullptr; }
+  // --results, else the open lesson's results file (the command line wins).
+  const RecordedResults* recorded() const override;
   void set_recorded(std::optional<RecordedResults> r) { recorded_ = std::move(r); }
   const std::deque<presenter::Notice>& notices() const override { return notices_; }
   void log(const std::string& line) override;

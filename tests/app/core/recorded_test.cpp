@@ -89,3 +89,47 @@ TEST(RecordedResults, MalformedFilesAreRefusedNamingTheFile) {
   EXPECT_NE(why.find("\\x07"), std::string::npos) << "control bytes escaped: " << why;
   for (const fs::path& p : {bad, other, empty, nan}) fs::remove(p);
 }
+
+TEST(RecordedResults, ALaddersSpeedupsNameEachStagesBaselineVariant) {
+  // gpulab ladder --json: one "baseline" column over each stage's CPU rung. The recorded speed-up says
+  // which variant it is over ("vs hist-cpu"), not "vs baseline".
+  BenchSuite suite;
+  suite.command = "ladder";
+  suite.demo = "histeq";
+  suite.device = "NVIDIA H100 80GB HBM3";
+  auto row = [](const char* stage, const char* variant, double ms) {
+    BenchRow r;
+    r.demo = "histeq";
+    r.stage = stage;
+    r.variant = variant;
+    r.block = "256";
+    r.size = "4096x4096";
+    r.width = r.height = 4096;
+    r.ms_median = ms;
+    r.items_per_s = 4096.0 * 4096.0 / (ms * 1e-3);
+    r.item_unit = "pixels";
+    return r;
+  };
+  suite.rows = {row("histogram", "hist-cpu", 20.0), row("histogram", "hist-shared", 0.05),
+                row("apply", "apply-cpu", 8.0), row("apply", "apply-shared", 0.04)};
+  BenchBaseline base;
+  base.label = "baseline";
+  base.variants = {"hist-cpu", "apply-cpu"};
+  suite.baselines.push_back(base);
+  compute_speedups(suite);
+  const fs::path p = scratch("ladder.json", bench_json(suite));
+  std::string why;
+  const auto r = load_recorded_results(p, &why);
+  fs::remove(p);
+  ASSERT_TRUE(r) << why;
+  const RecordedRow* h = r->find("histogram", "hist-shared", 4096.0 * 4096.0);
+  ASSERT_NE(h, nullptr);
+  ASSERT_TRUE(h->speedup.has_value());
+  EXPECT_NEAR(*h->speedup, 400.0, 1e-6);
+  EXPECT_EQ(h->speedup_baseline, "hist-cpu");
+  const RecordedRow* a = r->find("apply", "apply-shared", 4096.0 * 4096.0);
+  ASSERT_NE(a, nullptr);
+  ASSERT_TRUE(a->speedup.has_value());
+  EXPECT_NEAR(*a->speedup, 200.0, 1e-6);
+  EXPECT_EQ(a->speedup_baseline, "apply-cpu");
+}

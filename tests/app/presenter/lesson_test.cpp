@@ -252,6 +252,30 @@ params = { pattern = "../patterns/glider.rle", grid = "64x64" }
   EXPECT_EQ(pattern, (kLessons / ".." / "patterns" / "glider.rle").lexically_normal().string());
 }
 
+TEST(Lesson, AResultsFileIsNamedBesideTheLessonAndReadOnlyWhenItOpens) {
+  // results = "...": relative to the lesson's folder, an absolute path as it is; not read here (a
+  // missing file is said when the lesson opens, which it still does).
+  LessonLoad r = parse("title = \"t\"\nresults = \"life-h100.json\"\n[[step]]\ndemo = \"life\"\n");
+  ASSERT_TRUE(r.lesson) << r.error;
+  EXPECT_EQ(r.lesson->results, kLessons / "life-h100.json");
+  r = parse(
+      "title = \"t\"\nresults = \"../../tests/data/results/life-h100.json\"\n[[step]]\ndemo = \"life\"\n");
+  ASSERT_TRUE(r.lesson) << r.error;
+  EXPECT_EQ(r.lesson->results, kLessons / ".." / ".." / "tests" / "data" / "results" / "life-h100.json");
+  r = parse("title = \"t\"\nresults = \"/srv/gpu/life.json\"\n[[step]]\ndemo = \"life\"\n");
+  ASSERT_TRUE(r.lesson) << r.error;
+  EXPECT_EQ(r.lesson->results, fs::path("/srv/gpu/life.json"));
+  r = parse("title = \"t\"\n[[step]]\ndemo = \"life\"\n");
+  ASSERT_TRUE(r.lesson) << r.error;
+  EXPECT_TRUE(r.lesson->results.empty()) << "none named";
+  expect_refused_at("title = \"t\"\nresults = 3\n[[step]]\ndemo = \"life\"\n", 2, 0,
+                    "results must be a string, not an integer");
+  expect_refused_at("title = \"t\"\nresults = [\"a.json\"]\n[[step]]\ndemo = \"life\"\n", 2, 0,
+                    "results must be a string");
+  expect_refused_at("title = \"t\"\nresults = \"\"\n[[step]]\ndemo = \"life\"\n", 2, 0,
+                    "results names no file");
+}
+
 TEST(Lesson, MalformedLessonsNameTheFileLineAndStep) {
   // Not TOML at all (line 5 is in the second step).
   expect_refused_at("title = \"t\"\n[[step]]\ndemo = \"life\"\n[[step]]\ncaption = \n", 5, 2,
