@@ -136,7 +136,9 @@ TEST(LadderSlide, TheAxisIsTitledAndTickedAtOneTwoFive) {
   ASSERT_GE(l.ticks_ms.size(), 3u);
   for (size_t i = 0; i < l.ticks_ms.size(); ++i) {
     EXPECT_TRUE(is_125(l.ticks_ms[i])) << l.ticks_ms[i];
-    if (i) EXPECT_GT(l.ticks_ms[i], l.ticks_ms[i - 1]);
+    if (i) {
+      EXPECT_GT(l.ticks_ms[i], l.ticks_ms[i - 1]);
+    }
   }
   // The axis covers every time: 0.21 ms to 41 s.
   EXPECT_LE(l.ticks_ms.front(), 0.21 / 1.5);
@@ -222,8 +224,11 @@ TEST(LadderSlide, RowsThatCannotRunFoldIntoOneFootnote) {
   for (const TextRun& t : m.texts)
     if (t.role == TextRole::Footnote) mfoot += t.text;
   EXPECT_NE(mfoot.find("not shown (no room): gpu-rung-"), std::string::npos) << mfoot;
-  for (const TextRun& t : m.texts)
-    if (t.role == TextRole::SpeedupBaseline) EXPECT_GE(t.size * kCapHeightPerPx, 28.0f);
+  for (const TextRun& t : m.texts) {
+    if (t.role == TextRole::SpeedupBaseline) {
+      EXPECT_GE(t.size * kCapHeightPerPx, 28.0f);
+    }
+  }
 }
 
 TEST(LadderSlide, AYardstickIsOutlinedWithNoSpeedupOfItsOwn) {

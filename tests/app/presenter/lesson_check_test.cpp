@@ -18,15 +18,17 @@ TEST(LessonCheckReport, ListsEachStepAndSumsUp) {
   c.title = "A lesson";
   c.machine = "CPU backend (no NVIDIA driver: ...); OpenGL: llvmpipe";
   c.read_s = 0.25;
-  c.steps.push_back({1, "cpu", 0.12, -1, "life cpu-naive", "", {}});
+  c.steps.push_back({1, "cpu", 0.12, -1, "life cpu-naive", "", {}, "", false});
   c.steps.push_back({2,
                      "gpu",
                      1.5,
                      -1,
                      "life cpu-lut",
                      "gpu-global cannot run here (no CUDA device): cpu-lut is shown",
-                     {}});
-  c.steps.push_back({3, "ladder", 0.05, 3.3, "life cpu-lut", "", {}});
+                     {},
+                     "",
+                     false});
+  c.steps.push_back({3, "ladder", 0.05, 3.3, "life cpu-lut", "", {}, "", false});
   const std::string out = format_lesson_check(c);
   EXPECT_NE(out.find("lesson 'lessons/a.toml': A lesson (3 steps)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("machine: CPU backend (no NVIDIA driver: ...); OpenGL: llvmpipe\n"), std::string::npos);
@@ -107,11 +109,11 @@ TEST(LessonCheckReport, SaysWhichStandInStepsHaveRecordedFigures) {
   c.title = "A lesson";
   c.machine = "CPU backend";
   c.recorded = src + " (named in the lesson)";
-  c.steps.push_back({1, "cpu", 0.1, -1, "life cpu-naive", "", {}});
-  c.steps.push_back({2, "global", 0.1, -1, "life cpu-lut", "gpu-global needs an NVIDIA GPU", {}});
+  c.steps.push_back({1, "cpu", 0.1, -1, "life cpu-naive", "", {}, "", false});
+  c.steps.push_back({2, "global", 0.1, -1, "life cpu-lut", "gpu-global needs an NVIDIA GPU", {}, "", false});
   c.steps.back().recorded = recorded_step_line(rec, "life", "gpu-global", 512.0 * 512.0, &found);
   c.steps.back().recorded_found = found;
-  c.steps.push_back({3, "swar", 0.1, -1, "life cpu-lut", "gpu-swar needs an NVIDIA GPU", {}});
+  c.steps.push_back({3, "swar", 0.1, -1, "life cpu-lut", "gpu-swar needs an NVIDIA GPU", {}, "", false});
   c.steps.back().recorded = recorded_step_line(rec, "life", "gpu-swar", 512.0 * 512.0, &found);
   c.steps.back().recorded_found = found;
   const std::string out = format_lesson_check(c);
