@@ -512,20 +512,4 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   return r;
 }
 
-std::vector<std::string> without_options(const std::vector<std::string>& argv,
-                                         const std::vector<std::string>& drop) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    const std::string name = a.substr(0, a.find('='));
-    if (i == 0 || std::find(drop.begin(), drop.end(), name) == drop.end()) {
-      out.push_back(a);
-      continue;
-    }
-    if (name != a) continue;  // --name=value
-    while (i + 1 < argv.size() && argv[i + 1].rfind("-", 0) != 0) ++i;
-  }
-  return out;
-}
-
 }  // namespace gpulab

@@ -139,9 +139,4 @@ std::string reject_seed(const SharedInputs& in, std::string_view what);
 // was not given, else the message saying which demos take it.
 std::string reject_init(const SharedInputs& in, std::string_view demo);
 
-// `argv` (argv[0] first) without the options `drop` names ("--demo"), written "--name value..." (the
-// words up to the next option) or "--name=value": the command line a restart gives its own values.
-std::vector<std::string> without_options(const std::vector<std::string>& argv,
-                                         const std::vector<std::string>& drop);
-
 }  // namespace gpulab

@@ -6,16 +6,13 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <thread>
 
@@ -86,13 +83,6 @@ bool App::init(std::string* error) {
   const Context& ctx = s.context();
   // The backend as a chip at the top of the panel, in a few words; the reason in full is in the Device
   // tab (said there once, not again in a banner).
-  if (const char* after = std::getenv("GPULAB_RESTARTED_AFTER")) {
-    // Started again after a GPU fault (App::retry_gpu): said once, then forgotten.
-    s.notify(ctx.cuda ? "the GPU is back: gpulab started again after the fault (" + std::string(after) +
-                            "), the CUDA driver gives a faulted context back only with its process"
-                      : "the GPU is still not usable after gpulab started again: " + ctx.cuda_reason);
-    ::unsetenv("GPULAB_RESTARTED_AFTER");
-  }
   if (ctx.cuda) {
     backend_banner_ = "GPU · CUDA";
   } else {
@@ -402,67 +392,13 @@ presenter::ScreenLayout App::lay_out(const Frame& f) {
 
 void App::gpu_fault_hooks() {
   // Tests only: GPULAB_TEST_GPU_FAULT="N" makes frame N launch a kernel that faults (an illegal
-  // address), "N,M" also retries the GPU at frame M, as the Device tab's button does.
-  static const std::pair<int, int> at = [] {
-    std::pair<int, int> r{-1, -1};
-    if (const char* e = std::getenv("GPULAB_TEST_GPU_FAULT"))
-      if (std::sscanf(e, "%d,%d", &r.first, &r.second) < 1) r = {-1, -1};
-    return r;
+  // address), as a wrong index in a kernel would.
+  static const int at = [] {
+    const char* e = std::getenv("GPULAB_TEST_GPU_FAULT");
+    return e ? std::atoi(e) : -1;
   }();
   ShellSession& s = *session_;
-  if (clock_.frame_index == at.first && s.context().cuda) inject_cuda_fault(s.context().stream);
-  if (clock_.frame_index == at.second) retry_requested_ = true;
-  // Between frames (a restart ends this process's ImGui and GL): the Device tab's button or the test's.
-  if (std::exchange(retry_requested_, false)) retry_gpu();
-}
-
-namespace {
-std::vector<std::string>& command_line() {  // gpulab_main's argv
-  static std::vector<std::string> argv;
-  return argv;
-}
-
-}  // namespace
-
-void App::retry_gpu() {
-  ShellSession& s = *session_;
-  if (s.gpu_lost().empty() || s.retry_gpu()) return;
-  // The driver keeps the faulted context until the process ends: gpulab again in its place (the same
-  // process id, so a terminal or a test that waits for it goes on waiting), with what runs now.
-  const Setup setup = s.gpu_setup() && s.gpu_setup()->demo == s.setup().demo ? *s.gpu_setup() : s.setup();
-  std::vector<std::string> args = without_options(
-      command_line(), {"--demo", "--variant", "--block", "--lesson", "--lesson-step", "--cpu"});
-  if (Demo* d = s.demo()) {
-    args.insert(args.end(), {"--demo", setup.demo});
-    const StageTables& t = d->stage_tables();
-    for (const Pick& p : setup.picks) {
-      const VariantChoice& v = variant_of(t, p);
-      args.insert(args.end(), {"--variant", std::string(v.id)});
-      if (p.block > 0 && !v.blocks.empty())
-        args.insert(args.end(),
-                    {"--block", std::string(t.stages[p.stage].id) + "=" + std::to_string(p.block)});
-    }
-  }
-  if (const presenter::LessonPlayer* lp = element<presenter::LessonElement>()->player()) {
-    args.insert(args.end(),
-                {"--lesson", lp->lesson().file.string(), "--lesson-step", std::to_string(lp->current() + 1)});
-  }
-  if (view_.projector && std::find(args.begin(), args.end(), "--projector") == args.end())
-    args.emplace_back("--projector");
-  s.log("the GPU is not usable again in this process: gpulab starts again on it (" + s.gpu_lost() + ")");
-  ::setenv("GPULAB_RESTARTED_AFTER", s.gpu_lost().c_str(), 1);
-  ::unsetenv("GPULAB_TEST_GPU_FAULT");  // (the test's fault is not made again)
-  save_settings_if_due(true);
-  shutdown();
-  std::fflush(nullptr);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  ::execv("/proc/self/exe", argv.data());
-  // Not replaced: this process cannot go on (its window and context are gone).
-  std::fprintf(stderr, "gpulab: could not start again (%s): start gpulab again to use the GPU\n",
-               std::strerror(errno));
-  std::_Exit(1);
+  if (at > 0 && clock_.frame_index == at && s.context().cuda) inject_cuda_fault(s.context().stream);
 }
 
 void App::frame() {
@@ -863,7 +799,6 @@ int App::run_headless() {
 }
 
 int gpulab_main(int argc, const char* const* argv) {
-  command_line().assign(argv, argv + argc);
   std::vector<std::unique_ptr<Demo>> demos = make_demos();
   std::vector<Demo*> views;
   for (const auto& d : demos) views.push_back(d.get());

@@ -134,12 +134,7 @@ class App {
   std::unique_ptr<PresenterWindow> presenter_;  // projector mode's second window, when there is one
   ui::OccupancySection occupancy_;              // the Occupancy tab and its cache of analyses
   std::string backend_banner_;
-  void gpu_fault_hooks();  // the tests' GPULAB_TEST_GPU_FAULT
-  // The Device tab's Retry the GPU: CUDA started afresh in this process, else (the driver keeps a
-  // faulted context until its process ends) gpulab started again in its place on the GPU, with the
-  // same demo, picks, lesson step and projector mode. Returns only when it did not restart.
-  void retry_gpu();
-  bool retry_requested_ = false;
+  void gpu_fault_hooks();           // the tests' GPULAB_TEST_GPU_FAULT
   presenter::ScreenLayout layout_;  // this frame's regions
   gl::Fence drawn_;                 // after the last frame's drawing (a step waits for it on the GPU)
   PanelLayout report_;

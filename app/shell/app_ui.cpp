@@ -282,15 +282,14 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
     element_tab(presenter::CountersElement::kName);
     if (tab(secs, "Device")) {
       if (!s.gpu_lost().empty()) {
-        // After a GPU fault the demo runs on the CPU: the lecturer may try the GPU again.
+        // After a GPU fault the demo runs on the CPU. The CUDA driver gives a faulted context back
+        // only with its process (cudaDeviceReset and a new context in the same process are refused).
         ImGui::PushStyleColor(ImGuiCol_Text, ui::tone(ui::Tone::Warning));
         ImGui::TextWrapped("The GPU failed (%s); the demo runs on the CPU.", s.gpu_lost().c_str());
         ImGui::PopStyleColor();
-        if (ImGui::Button("Retry the GPU")) retry_requested_ = true;
-        if (ImGui::IsItemHovered())
-          ImGui::SetTooltip(
-              "CUDA afresh; if the driver keeps the faulted context, gpulab starts again in its "
-              "place, on the same demo, variant and lesson step");
+        ImGui::TextWrapped(
+            "The CUDA driver gives a faulted GPU back only to a new process: start gpulab "
+            "again to use it (the settings and the lesson's file are kept).");
       }
       ui::device_section(in);
       ImGui::EndTabItem();

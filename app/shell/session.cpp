@@ -153,7 +153,6 @@ void ShellSession::fall_back_to_cpu() {
   if (gpu_failure_.empty()) return;
   const std::string why = std::exchange(gpu_failure_, std::string());
   const Setup setup = setups_[index_];
-  gpu_setup_ = setup;
   // Everything that holds CUDA state ends while the context is still there to end it in: the
   // elements' runs (A/B's B half, the ladder, the counters), the demo, the GPU timers, the stream.
   if (elements_)
@@ -177,29 +176,7 @@ void ShellSession::fall_back_to_cpu() {
   playback_.playing = true;
   notify("the GPU failed (" + why + "): " + std::string(demos_[index_]->title()) +
          (bad.empty() ? " goes on on the CPU" : " did not start on the CPU: " + bad) +
-         "; Device tab: Retry the GPU");
-}
-
-bool ShellSession::retry_gpu() {
-  if (gpu_lost_.empty() || options_.cpu) return false;
-  init_backend();
-  if (!ctx_.cuda) {
-    // (The driver may keep a faulted context until the process ends: App::retry_gpu restarts it then.)
-    log("the GPU is not usable in this process after the fault: " + ctx_.cuda_reason);
-    ctx_.cuda_reason = "the GPU failed (" + gpu_lost_ + ")";
-    return false;
-  }
-  if (platform_) init_display(platform_);
-  Setup setup = gpu_setup_ ? *gpu_setup_ : setups_[index_];
-  if (setup.demo != setups_[index_].demo) setup = setups_[index_];  // another demo since: its own Setup
-  gpu_lost_.clear();
-  gpu_setup_.reset();
-  const std::string bad = start(setup);
-  playback_.playing = true;
-  notify(bad.empty()
-             ? "the GPU is back: " + std::string(demos_[index_]->title()) + " runs on it again"
-             : "the GPU is back, but " + std::string(demos_[index_]->title()) + " did not start: " + bad);
-  return bad.empty();
+         "; start gpulab again to use the GPU");
 }
 
 std::string ShellSession::choose_for_run(const std::string& name) {

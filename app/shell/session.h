@@ -56,15 +56,11 @@ class ShellSession : public presenter::Session {
 
   // A GPU fault (an illegal address, a lost context): an error the demo boundary caught that left the
   // CUDA context unusable is noted (guarded); then, between frames, fall_back_to_cpu ends everything
-  // that held CUDA state, resets the device and starts the demo again on the CPU with the same Setup
-  // (its GPU picks stand in as their stages' CPU defaults). retry_gpu starts the CUDA backend afresh
-  // and the demo with the picks it ran on the GPU.
+  // that held CUDA state and starts the demo again on the CPU with the same Setup (its GPU picks stand
+  // in as their stages' CPU defaults). The driver gives the GPU back only to a new process.
   bool gpu_failed() const { return !gpu_failure_.empty(); }
   void fall_back_to_cpu();
   const std::string& gpu_lost() const { return gpu_lost_; }  // why the GPU was given up ("" while in use)
-  bool retry_gpu();
-  // What ran on the GPU before it was lost (the Setup a restart on the GPU goes back to).
-  const std::optional<Setup>& gpu_setup() const { return gpu_setup_; }
 
   // presenter::Session
   Demo* demo() override { return attached_ ? demos_[index_].get() : nullptr; }
@@ -111,9 +107,8 @@ class ShellSession : public presenter::Session {
   std::deque<presenter::Notice> notices_;
   unsigned long long said_ = 0;
   std::optional<RecordedResults> recorded_;
-  std::string gpu_failure_;         // a fault noticed this frame, not yet acted on
-  std::string gpu_lost_;            // the fault the CPU fallback answered (cleared by a retry that works)
-  std::optional<Setup> gpu_setup_;  // what ran on the GPU when it was lost
+  std::string gpu_failure_;  // a fault noticed this frame, not yet acted on
+  std::string gpu_lost_;     // the fault the CPU fallback answered
   presenter::Look look_;
   presenter::Playback playback_;
 };

@@ -529,17 +529,3 @@ TEST(CliValues, ABlockOfAnUnknownStageIsEscapedInTheMessage) {
 
 }  // namespace
 }  // namespace gpulab
-
-namespace gpulab {
-namespace {
-TEST(Cli, ARestartsCommandLineDropsTheOptionsItGivesAgain) {
-  const std::vector<std::string> argv{"gpulab",     "--projector", "--demo", "life",  "--variant",
-                                      "gpu-global", "cpu-lut",     "--grid", "64x64", "--block=step=16",
-                                      "--lesson",   "a.toml",      "--cpu"};
-  EXPECT_EQ(without_options(argv, {"--demo", "--variant", "--block", "--lesson", "--cpu"}),
-            (std::vector<std::string>{"gpulab", "--projector", "--grid", "64x64"}));
-  EXPECT_EQ(without_options({"gpulab", "--demo"}, {"--demo"}), std::vector<std::string>{"gpulab"});
-  EXPECT_EQ(without_options({"gpulab"}, {"--demo"}), std::vector<std::string>{"gpulab"});
-}
-}  // namespace
-}  // namespace gpulab
