@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/stats.h"
 #include "ui/timings_panel.h"
 
 namespace gpulab::presenter {
@@ -17,21 +18,12 @@ std::string printf_string(const char* fmt, double v) {
   return buf;
 }
 
-// "step (per generation)" -> "per generation"; a label without parentheses -> "per step".
-std::string per_what(const std::string& label) {
-  const size_t open = label.find('('), close = label.rfind(')');
-  if (open != std::string::npos && close != std::string::npos && close > open + 1)
-    return label.substr(open + 1, close - open - 1);
-  return "per step";
-}
-
 }  // namespace
 
 std::string hud_time(double ms) {
-  if (!std::isfinite(ms) || ms <= 0) return "–";
-  if (ms < 1.0) return printf_string("%.3g µs", ms * 1000.0);
-  if (ms >= 1000.0) return printf_string("%.3g s", ms / 1000.0);
-  return printf_string("%.3g ms", ms);
+  // The tables' and captions' figure (format_time), with the HUD's dash for none.
+  const std::string t = format_time(ms);
+  return t == "-" ? "–" : t;
 }
 
 std::string hud_speedup(double x) {
@@ -76,7 +68,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   const std::vector<Throughput> rows = demo.throughput();
   if (rows.empty()) return in;
   const Throughput& t = rows.front();
-  in.per = per_what(t.label);
+  in.per = per_words(t.label);
   if (demo.bound()) in.baseline_case.input = demo.setup();
   in.baseline_case.readout = t.label + (t.whole_pipeline ? "|pipeline" : "");
   in.baseline_case.items = t.items_per_step;
