@@ -359,7 +359,7 @@ void Recorder::capture(GLuint fbo, double t, CaptureBox box) {
   glReadPixels(sx, sy, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
-  fences_[next_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  fences_[next_].place();
   pending_[next_] = true;
   ring_slot_[next_] = slot;
   next_ = (next_ + 1) % kRing;
@@ -367,11 +367,7 @@ void Recorder::capture(GLuint fbo, double t, CaptureBox box) {
 
 void Recorder::hand_on(size_t slot) {
   pending_[slot] = false;
-  if (fences_[slot]) {
-    glClientWaitSync(fences_[slot], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);  // done long ago, normally
-    glDeleteSync(fences_[slot]);
-    fences_[slot] = nullptr;
-  }
+  fences_[slot].wait();  // done long ago, normally
   std::vector<uint8_t> frame(ring_[slot].size());
   if (const void* p = glMapNamedBufferRange(ring_[slot].id(), 0, static_cast<GLsizeiptr>(frame.size()),
                                             GL_MAP_READ_BIT)) {

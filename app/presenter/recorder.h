@@ -126,7 +126,7 @@ class Recorder {
   std::filesystem::path out_;
   std::string message_;
   gl::Buffer ring_[kRing];
-  GLsync fences_[kRing] = {};
+  gl::Fence fences_[kRing];  // after each slot's read-back
   bool pending_[kRing] = {};
   int64_t ring_slot_[kRing] = {};
   size_t next_ = 0;
