@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "common/text.h"
@@ -42,12 +44,18 @@ ImU32 colour(Token t, bool light) {
   return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 230, 255);
 }
 
-// A lesson's marker line ("// mark NAME" or "// end mark", nothing else on the line but spaces).
-bool is_marker(std::string_view line) {
+// A lesson's marker line: "// mark NAME" (its name) or "// end mark" ("" for the end), with nothing
+// before it on the line but spaces; none for any other line. marked_lines finds a step's lines by
+// them, and the panel does not show them to the room.
+std::optional<std::string_view> marker_of(std::string_view line) {
   const size_t b = line.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return false;
+  if (b == std::string_view::npos) return std::nullopt;
   line.remove_prefix(b);
-  return line.rfind("// mark ", 0) == 0 || line.rfind("// end mark", 0) == 0;
+  if (line.rfind("// end mark", 0) == 0) return std::string_view();
+  constexpr std::string_view kStart = "// mark ";
+  if (line.rfind(kStart, 0) != 0) return std::nullopt;
+  line.remove_prefix(kStart.size());
+  return line.substr(0, line.find_first_of(" \t"));
 }
 
 // The source, each line wrapped at the width it is given (monospace: a fixed number of characters a
@@ -74,7 +82,7 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
     if (!l.header) ++source_line;
     const bool marked = !l.header && mark_first > 0 && source_line >= mark_first && source_line <= mark_last;
     if (marked && *mark_y < 0) *mark_y = ImGui::GetCursorPosY();
-    if (is_marker(l.text)) continue;  // "// mark NAME" and "// end mark" are for lessons, not the room
+    if (marker_of(l.text)) continue;  // "// mark NAME" and "// end mark" are for lessons, not the room
     const size_t n = l.text.size();
     const size_t rows = std::max<size_t>(1, (n + per_row - 1) / per_row);
     for (size_t r = 0; r < rows; ++r) {
@@ -104,16 +112,15 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
 
 std::pair<int, int> marked_lines(const CodeView& v, std::string_view name) {
   // The source lines (1-based, headers not counted) between the marker and its end.
-  const std::string start = "// mark " + std::string(name);
   int n = 0, first = 0, last = 0;
   for (const CodeLine& l : v.lines) {
     if (l.header) continue;
     ++n;
-    if (!first && l.text.find(start) != std::string::npos &&
-        (l.text.size() == l.text.find(start) + start.size() ||
-         l.text[l.text.find(start) + start.size()] == ' '))
+    const std::optional<std::string_view> m = marker_of(l.text);
+    if (!m) continue;
+    if (!first && !m->empty() && *m == name)
       first = n + 1;
-    else if (first && !last && l.text.find("// end mark") != std::string::npos)
+    else if (first && !last && m->empty())
       last = n - 1;
   }
   if (first && !last) last = n;

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/toml_text.h"
-#include "presenter/code_source.h"
+#include "presenter/code_panel.h"
 
 #include <algorithm>
 #include <array>
@@ -470,7 +470,9 @@ class Parser {
                                                   : find_pick(tables, first.front());
       if (p) {
         const VariantChoice& v = variant_of(tables, *p);
-        if (snippet_text(v.snippet).find("// mark " + s.code_mark) == std::string::npos)
+        // Found as the code panel finds it (marked_lines), so that --check and the panel agree.
+        if (marked_lines(code_view(tables.stages.at(p->stage), *p, std::nullopt), s.code_mark) ==
+            std::pair{0, 0})
           return "code_mark " + text::quote(s.code_mark) + " is not in " + std::string(v.id) +
                  "'s code (mark lines in kernels/ with // mark NAME ... // end mark)";
       }
