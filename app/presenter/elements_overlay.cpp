@@ -100,26 +100,21 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
       if (c.same(job_case_)) why = ms ? std::string() : job_->error();
     job_.reset();
   }
-  const bool this_case = job_ && job_case_.same(in.baseline_case);
-  in.baseline_measuring = this_case;
-  for (const auto& [c, why] : tried_)
-    if (c.same(in.baseline_case)) in.baseline_error = why;
+  in.baseline_measuring = job_ && job_case_.same(in.baseline_case);
+  const auto tried = std::find_if(tried_.begin(), tried_.end(),
+                                  [&](const auto& t) { return t.first.same(in.baseline_case); });
+  if (tried != tried_.end()) in.baseline_error = tried->second;
   // Once a case, one job at a time (a job measuring a case left behind runs to its end: its time is
   // kept for when that case comes back), and only where the HUD would say "not measured yet".
-  if (job_ || in.on_baseline || !in.baseline || !in.baseline_case.input || !in.not_run_here.empty() ||
-      !in.recorded.empty() || hud_.baseline(in.baseline_case))
+  if (job_ || tried != tried_.end() || in.on_baseline || !in.baseline || !in.baseline_case.input ||
+      !in.not_run_here.empty() || !in.recorded.empty() || hud_.baseline(in.baseline_case))
     return;
-  for (const auto& [c, why] : tried_)
-    if (c.same(in.baseline_case)) return;
   // The baseline's probe (a copy of the current input, a CPU engine), made here where the demo may be
   // read: the lead stage's CPU baseline, or for a read-out of the whole pipeline the CPU pipeline (each
   // running stage's first CPU variant, chained).
-  const bool pipeline =
-      in.baseline_case.readout.size() >= 9 &&
-      in.baseline_case.readout.compare(in.baseline_case.readout.size() - 9, 9, "|pipeline") == 0;
   const Picks picks = baseline_picks(d.stage_tables(), s.setup().picks);
   Probe probe = make_probe_at_low_priority(
-      [&] { return d.probe(picks, pipeline ? kWholePipeline : in.baseline->stage); });
+      [&] { return d.probe(picks, in.whole_pipeline ? kWholePipeline : in.baseline->stage); });
   BenchSuite peaks;
   peaks.peak_bandwidth_gbps = s.context().peak_bandwidth_gbps;
   peaks.peak_fp32_gflops = s.context().peak_fp32_gflops;

@@ -71,6 +71,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   in.per = per_words(t.label);
   if (demo.bound()) in.baseline_case.input = demo.setup();
   in.baseline_case.readout = t.label + (t.whole_pipeline ? "|pipeline" : "");
+  in.whole_pipeline = t.whole_pipeline;
   in.baseline_case.items = t.items_per_step;
   ui::ThroughputRow row;
   row.series = timings.find(t.timed);

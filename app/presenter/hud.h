@@ -36,6 +36,7 @@ struct HudInput {
   // The case a baseline time is valid for: the demo's input (its Setup: same_input), the read-out and
   // its items a step (the size the panel may change without a new Setup).
   HudCase baseline_case;
+  bool whole_pipeline = false;  // the read-out times every stage as one step (its baseline: the CPU pipeline)
   std::optional<double> ms_per_step;
   std::string per;          // "per generation"
   double pct_peak = 0;      // 0: unknown (CPU backend) or not measured
