@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "support/test_paths.h"
 
 namespace gpulab::testing {
@@ -146,6 +148,14 @@ class WindowApp {
     for (int i = 0; i < 100 && running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   std::string log() const { return slurp(dir / "app.log"); }
+  // stop(), then the layout report it wrote at exit (--layout-report `file`, in dir): discarded JSON
+  // when there is none or it does not parse.
+  nlohmann::json stop_and_report(const std::string& file = "layout.json") const {
+    stop();
+    std::ifstream in(dir / file);
+    return in ? nlohmann::json::parse(in, nullptr, false)
+              : nlohmann::json(nlohmann::json::value_t::discarded);
+  }
 
   const std::filesystem::path dir;
 

@@ -128,11 +128,8 @@ TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
   // F5 is a clicker's slideshow key: during a lesson it starts no ladder, and a toast names Ctrl+L.
   key("F5");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  app.stop();
-  std::ifstream in(dir / "layout.json");
-  ASSERT_TRUE(in) << "no layout report written at exit";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_TRUE(j.is_object());
+  const nlohmann::json j = app.stop_and_report();
+  ASSERT_TRUE(j.is_object()) << "no layout report written at exit (or not JSON)";
   EXPECT_FALSE(j["ladder"].get<bool>()) << "F5 started a ladder during a lesson";
   bool named = false;
   for (const auto& line : j["toasts"]["lines"])
@@ -154,11 +151,8 @@ TEST(WindowClicker, AbEndsOnTheVariantThatRanBeforeIt) {
   key("F8");  // ends it: back on cpu-lut, not on A's baseline
   key("F12");
   ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 2));
-  app.stop();
-  std::ifstream in(dir / "layout.json");
-  ASSERT_TRUE(in) << "no layout report written at exit";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_TRUE(j.is_object());
+  const nlohmann::json j = app.stop_and_report();
+  ASSERT_TRUE(j.is_object()) << "no layout report written at exit (or not JSON)";
   EXPECT_FALSE(j["ab"]["shown"].get<bool>());
   ASSERT_FALSE(j["running"].empty());
   EXPECT_EQ(j["running"][0].get<std::string>(), "cpu-lut");
@@ -177,11 +171,8 @@ TEST(WindowPresenter, TheNotesAreOnThePresentersWindowAndThePictureOnTheProjecte
   key("Next");  // PageDown, from whichever of the two windows has the focus
   key("F12");
   ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
-  app.stop();
-  std::ifstream in(dir / "layout.json");
-  ASSERT_TRUE(in) << "no layout report written at exit";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_TRUE(j.is_object());
+  const nlohmann::json j = app.stop_and_report();
+  ASSERT_TRUE(j.is_object()) << "no layout report written at exit (or not JSON)";
   const nlohmann::json& p = j["presenter"];
   EXPECT_TRUE(p["shown"].get<bool>()) << p;
   EXPECT_TRUE(p["notes_shown"].get<bool>()) << "the step's notes are on the presenter's window";
@@ -212,11 +203,8 @@ TEST(WindowPresenter, TheSpotlightIsPointedFromThePresentersPad) {
   }
   ASSERT_EQ(std::system(("bash " + (dir / "move.sh").string()).c_str()), 0) << move;
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  app.stop();
-  std::ifstream in(dir / "layout.json");
-  ASSERT_TRUE(in) << "no layout report written at exit";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_TRUE(j.is_object());
+  const nlohmann::json j = app.stop_and_report();
+  ASSERT_TRUE(j.is_object()) << "no layout report written at exit (or not JSON)";
   const nlohmann::json& p = j["pointer"];
   ASSERT_TRUE(p["shown"].get<bool>()) << p << j["presenter"];
   EXPECT_EQ(p["from"].get<std::string>(), "presenter") << p;
@@ -248,11 +236,8 @@ TEST(WindowLesson, AStepThatNeedsAGpuShowsTheSameCpuReferenceAndSaysSoOnce) {
   key("Next");  // step 4: gpu-lut-local (a lesson shows the code panel)
   key("F12");
   ASSERT_TRUE(wait_for_pngs(dir / "screenshots", 1));
-  app.stop();
-  std::ifstream in(dir / "layout.json");
-  ASSERT_TRUE(in) << "no layout report written at exit";
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_TRUE(j.is_object());
+  const nlohmann::json j = app.stop_and_report();
+  ASSERT_TRUE(j.is_object()) << "no layout report written at exit (or not JSON)";
   EXPECT_EQ(j["lesson"]["step"].get<int>(), 4) << j["lesson"];
   ASSERT_FALSE(j["running"].empty());
   EXPECT_EQ(j["running"][0].get<std::string>(), "cpu-lut") << "the stage's CPU reference stands in";
