@@ -13,6 +13,7 @@
 #include <string>
 
 #include "support/layout_report.h"
+#include "support/recorded_fixture.h"
 #include "support/run_binary.h"
 #include "support/test_paths.h"
 
@@ -22,8 +23,8 @@ using gpulab::testing::ReportedRun;
 
 namespace {
 
-const fs::path kResults = fs::path(GPULAB_TEST_DATA) / "results" / "life-h100.json";
-const std::string kLabel = "recorded on NVIDIA H100 80GB HBM3, 2026-11-27";
+const fs::path kResults = gpulab::testing::recorded_fixture();
+const std::string& kLabel = gpulab::testing::kRecordedFixtureLabel;
 
 ReportedRun ladder_window(const std::string& more, const fs::path& dir) {
   // Life at 512x512, the case the file has gpu-global for; the ladder from the first frame.
@@ -88,7 +89,9 @@ TEST(LadderRecordedWindow, WithoutResultsTheLadderDrawsNothingRecorded) {
     EXPECT_EQ(c["recorded_bars"].get<int>(), 0) << c;
     EXPECT_TRUE(c["recorded_rungs"].empty()) << c;
     EXPECT_GE(c["bars"].get<int>(), 2) << c;
-    if (!more.empty()) EXPECT_NE(c["footnote"].get<std::string>().find("gpu-global"), std::string::npos) << c;
+    if (!more.empty()) {
+      EXPECT_NE(c["footnote"].get<std::string>().find("gpu-global"), std::string::npos) << c;
+    }
   }
   fs::remove_all(dir);
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/layout_report.h"
+#include "support/recorded_fixture.h"
 #include "support/run_binary.h"
 #include "support/test_paths.h"
 
@@ -21,8 +22,8 @@ using gpulab::testing::ReportedRun;
 
 namespace {
 
-const fs::path kResults = fs::path(GPULAB_TEST_DATA) / "results" / "life-h100.json";
-const std::string kLabel = "recorded on NVIDIA H100 80GB HBM3, 2026-11-27";
+const fs::path kResults = gpulab::testing::recorded_fixture();
+const std::string& kLabel = gpulab::testing::kRecordedFixtureLabel;
 
 // A Life lesson in `dir` naming `results` (as written in the file), with its copy of the H100's file.
 fs::path write_lesson(const fs::path& dir, const std::string& results, bool ladder_step = false) {
