@@ -65,7 +65,8 @@ bool LessonElement::open_file(Session& s, const std::filesystem::path& path, int
   player_ = std::make_unique<LessonPlayer>(std::move(*r.lesson));
   opened_at_ = s.now();
   to_front_ = true;
-  s.notify(lesson_opened_notice(player_->lesson()));
+  // On stderr only: the band says which step of how many, and a toast would sit over the picture.
+  s.log(lesson_opened_notice(player_->lesson()));
   read_results(s);
   go_to_step(s, first_step);
   return true;

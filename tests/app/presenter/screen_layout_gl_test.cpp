@@ -96,6 +96,8 @@ TEST(LectureScreen, ALessonStepWithCodeAndHudNeverOverlaps) {
         const float min_px = scale >= 2 ? 20.0f * (w == 1920.0f ? 1.0f : 720.0f / 1080.0f) : 0.0f;
         expect_lecture_screen(j, what, min_px - 0.5f);
         EXPECT_FLOAT_EQ(j["ui_scale_asked"].get<float>(), static_cast<float>(scale)) << what;
+        // Nothing over the picture when a lesson opens: its band says what the notices would.
+        EXPECT_FALSE(j["toasts"]["shown"].get<bool>()) << what << ": " << j["toasts"];
         if (step == 6) {
           EXPECT_NE(j["lesson"]["problem"].get<std::string>().find("needs an NVIDIA GPU"), std::string::npos)
               << what;
