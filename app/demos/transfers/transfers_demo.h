@@ -68,7 +68,8 @@ class TransfersDemo final : public Demo {
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
-  void render(Frame& frame) override {}
+  // The chart (bandwidth curves, timeline or display bars) in the view, with or without the panel.
+  void render(Frame& frame) override { draw_view(frame); }
   void ui(Frame& frame) override;  // transfers_panel.cpp: the panel, and the chart drawn in the view
   void detach() override;
 

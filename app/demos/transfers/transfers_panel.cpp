@@ -125,7 +125,6 @@ void TransfersDemo::ui(Frame& frame) {
     if (key == GLFW_KEY_LEFT_BRACKET)
       pipeline_.streams = std::max(transfers::kMinStreams, pipeline_.streams - 1);
   }
-  draw_view(frame);
   const float w = ImGui::GetContentRegionAvail().x;
   if (stage_ == kBandwidthStage)
     ui_bandwidth(w);

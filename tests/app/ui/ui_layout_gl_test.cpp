@@ -122,6 +122,41 @@ TEST_P(EveryDemoLayout, TimingsAndOccupancyAreInViewAt1600x900) {
   EXPECT_TRUE(seen.count("Timings") && seen.count("Occupancy")) << j["sections"];
 }
 
+// Projector mode with the panel folded to its strip: the demo's picture is still drawn in the view
+// (the transfers demo once drew its charts only from the panel's code, so a folded panel left the
+// view black). At least a few hundred of the view's pixels differ from its corner's colour.
+TEST_P(EveryDemoLayout, TheViewShowsThePictureWithThePanelFolded) {
+  const std::string demo = GetParam();
+  const fs::path dir = temp_dir() / ("folded-" + demo);
+  fs::create_directories(dir);
+  const fs::path png = dir / "shot.png", report = dir / "layout.json";
+  const ProcessResult r =
+      run_with_config("--headless --projector --demo " + demo + " --frames 3 --size 1280x720 --screenshot " +
+                          png.string() + " --layout-report " + report.string(),
+                      dir / "config");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_TRUE(j.value("compact", false)) << demo << ": the panel is not folded";
+  const auto v = j["regions"]["view"];
+  ASSERT_TRUE(v.is_array() && v.size() == 4) << j["regions"];
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 1280) << err;
+  const int x0 = static_cast<int>(v[0].get<float>()), y0 = static_cast<int>(v[1].get<float>());
+  const int x1 = static_cast<int>(v[2].get<float>()), y1 = static_cast<int>(v[3].get<float>());
+  ASSERT_GT(x1 - x0, 400) << j["regions"];
+  auto at = [&](int x, int y) {
+    const size_t i = (static_cast<size_t>(y) * img.width + x) * 4;
+    return uint32_t(img.rgba[i]) | uint32_t(img.rgba[i + 1]) << 8 | uint32_t(img.rgba[i + 2]) << 16;
+  };
+  const uint32_t corner = at(x0 + 1, y1 - 2);
+  size_t differ = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) differ += at(x, y) != corner;
+  EXPECT_GT(differ, 500u) << demo << ": the view (" << v << ") is one colour with the panel folded";
+}
+
 std::vector<std::string> demo_names() {
   std::vector<std::string> names;
   for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
