@@ -153,8 +153,10 @@ void ShellSession::fall_back_to_cpu() {
   if (gpu_failure_.empty()) return;
   const std::string why = std::exchange(gpu_failure_, std::string());
   const Setup setup = setups_[index_];
-  // Everything that holds CUDA state ends while the context is still there to end it in: the
-  // elements' runs (A/B's B half, the ladder, the counters), the demo, the GPU timers, the stream.
+  // Everything that holds CUDA state ends: the elements' runs (A/B's B half, the ladder, the
+  // counters), the demo, the GPU timers, the stream. Their calls fail at once on the broken context.
+  // The device is not reset: the driver gives a faulted GPU back only to a new process (see
+  // device_health.h), and with a GL interop context cudaDeviceReset never returned on the H100.
   if (elements_)
     for (auto& e : *elements_) e->demo_replaced(*this);
   detach();
@@ -162,7 +164,6 @@ void ShellSession::fall_back_to_cpu() {
 #if defined(GPULAB_HAVE_CUDA)
   gpu_->stream = {};
 #endif
-  reset_cuda_device();
   ctx_.cuda = false;
   ctx_.cuda_reason = "the GPU failed (" + why + ")";
   ctx_.stream = nullptr;

@@ -1,4 +1,4 @@
-// Whether the CUDA context survived an error, and starting it afresh: see device_health.h.
+// Whether the CUDA context survived an error: see device_health.h.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -37,11 +37,6 @@ std::string broken_cuda_context() {
     return {};
   }
   return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-}
-
-void reset_cuda_device() {
-  (void)cudaDeviceReset();
-  (void)cudaGetLastError();
 }
 
 namespace {

@@ -1,11 +1,10 @@
-// Built without CUDA: no context to break or reset (see device_health.h).
+// Built without CUDA: no context to break (see device_health.h).
 #include "common/device_health.h"
 
 namespace gpulab {
 
 bool sticky_cuda_error(int) { return false; }
 std::string broken_cuda_context() { return {}; }
-void reset_cuda_device() {}
 void inject_cuda_fault(Stream) {}
 
 }  // namespace gpulab
