@@ -211,16 +211,34 @@ bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache
                        ImGuiWindowFlags_NoResize)) {
     ImGui::PushTextWrapPos(0.0f);  // the window's text wraps at its right edge
     if (active.size() > 1) {
+      // One radio a stage, as many to a row as fit the panel's width (a large UI scale puts each on
+      // its own row); a label wider than the panel drops the stage's title, then is cut with "...".
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      const float row = std::max(ImGui::GetContentRegionAvail().x, 1.0f);
+      const float box = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+      bool first = true;
       for (size_t s : active) {
         const StageTable& a = what.tables->stages[s];
         const int vi = what.picks[s].variant;
         const std::string_view id =
             vi >= 0 && size_t(vi) < a.variants.size() ? a.variants[size_t(vi)].id : std::string_view("?");
-        const std::string label = std::string(a.title) + ": " + std::string(id);
+        std::string label = std::string(a.title) + ": " + std::string(id);
+        if (box + ImGui::CalcTextSize(label.c_str()).x > row) label = std::string(id);
+        while (label.size() > 4 && box + ImGui::CalcTextSize((label + "...").c_str()).x > row)
+          label.pop_back();
+        if (box + ImGui::CalcTextSize(label.c_str()).x > row) label += "...";
+        const float w = box + ImGui::CalcTextSize(label.c_str()).x;
+        if (!first) {
+          ImGui::SameLine();
+          if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        }
+        first = false;
+        ImGui::PushID(static_cast<int>(s));
         if (ImGui::RadioButton(label.c_str(), s == *stage)) *stage = s;
-        ImGui::SameLine();
+        ImGui::PopID();
+        shown->stages_x1 = std::max(shown->stages_x1, ImGui::GetItemRectMax().x);
       }
-      ImGui::NewLine();
     }
     // A short column (a small screen at a large UI scale) keeps its height for the code itself.
     const bool roomy = y1 - y0 > ImGui::GetTextLineHeightWithSpacing() * 14;

@@ -70,10 +70,11 @@ struct CodePanelShown {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   std::string variant, previous, snippet;
   int lines = 0, changed = 0;
-  bool sass = false;  // the SASS tab has instructions
-  float font_px = 0;  // the source's text size as drawn (shrunk to fit, not below the room's minimum)
-  int rows = 0;       // the rows the source took (long lines wrap)
-  float mark_y = -1;  // the first line a lesson step marks, in the source's content (-1: none)
+  bool sass = false;    // the SASS tab has instructions
+  float font_px = 0;    // the source's text size as drawn (shrunk to fit, not below the room's minimum)
+  int rows = 0;         // the rows the source took (long lines wrap)
+  float mark_y = -1;    // the first line a lesson step marks, in the source's content (-1: none)
+  float stages_x1 = 0;  // where the stages' radios end on the right (0: one stage, no radios)
 };
 
 // Where the panel goes (window points): its region of the screen layout, the smallest text size the

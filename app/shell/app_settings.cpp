@@ -305,6 +305,7 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
   j["code"]["font_px"] = c.font_px;
   j["code"]["rows"] = c.rows;
   j["code"]["mark_y"] = c.mark_y;
+  j["code"]["stages_x1"] = c.stages_x1;
   j["recording"] = l.recording;
   nlohmann::json regions = nlohmann::json::object();
   for (const auto& [name, r] : l.screen.regions()) regions[name] = {r.x0, r.y0, r.x1, r.y1};

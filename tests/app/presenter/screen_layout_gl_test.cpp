@@ -63,6 +63,9 @@ void expect_lecture_screen(const nlohmann::json& j, const std::string& what, flo
   ASSERT_TRUE(j["code"]["shown"].get<bool>()) << what;
   EXPECT_TRUE(inside(box(j["code"]["box"]), box(regions["code"]))) << what << ": the code leaves its column";
   EXPECT_GE(j["code"]["font_px"].get<float>(), min_code_px) << what << ": code text below the minimum";
+  // The stages' radios (one a stage that runs) wrap inside the panel, never past its right edge.
+  EXPECT_LE(j["code"]["stages_x1"].get<float>(), box(j["code"]["box"]).x1 + 0.5f)
+      << what << ": a stage's radio is cut at the code panel's right edge";
   const auto band = j["lesson"]["caption_band"];
   const Box lesson = box(regions["lesson"]);
   EXPECT_GE(band[0].get<float>(), lesson.y0 - 0.5f) << what;
@@ -103,6 +106,20 @@ TEST(LectureScreen, ALessonStepWithCodeAndHudNeverOverlaps) {
               << what;
         }
       }
+}
+
+TEST(LectureScreen, AStepWithSeveralStagesKeepsTheirRadiosInsideTheCodePanel) {
+  // The histogram lesson's step 3 runs three stages (histogram, scan, apply): their radios name the
+  // stage and the rung, wider than the code column at 2x and 3x, so they wrap to rows of their own.
+  const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/02-histogram.toml").string();
+  for (int scale : {2, 3}) {
+    const std::string what = "histogram step 3 @" + std::to_string(scale);
+    const nlohmann::json j = layout_of("--size 1920x1080 --projector --hud --caption --ui-scale " +
+                                           std::to_string(scale) + " --lesson " + lesson + " --lesson-step 3",
+                                       "stages-" + std::to_string(scale));
+    expect_lecture_screen(j, what, 19.5f);
+    EXPECT_GT(j["code"]["stages_x1"].get<float>(), box(j["code"]["box"]).x0) << what << ": no radios";
+  }
 }
 
 TEST(LectureScreen, AShortWindowHoldsTheUiScaleToItsHeight) {
