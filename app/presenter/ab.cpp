@@ -98,26 +98,45 @@ AbShown draw_ab_overlay(const std::string& a, double a_ms, const std::string& b,
   const float pad = px * 0.3f;
   // The border between the halves.
   dl->AddLine(ImVec2(s.split_x, 0), ImVec2(s.split_x, y1), ink, std::max(1.0f, pad * 0.3f));
-  // Each half's label at its top: "A  cpu-naive  1.23 ms".
-  const std::string labels[2] = {"A  " + a + "  " + s.time_a, "B  " + b + "  " + s.time_b};
+  // Each half's label at its top: "A  cpu-naive  1.23 ms", or, where that is wider than the half,
+  // the variant and its time on two lines, set smaller still if a line does not fit.
+  const float half = std::max(s.split_x - x0, 1.0f);
+  const float room = std::max(half - 4 * pad, 1.0f);
+  const std::string names[2] = {"A  " + a, "B  " + b}, times[2] = {s.time_a, s.time_b};
   for (int i = 0; i < 2; ++i) {
     const float hx = i == 0 ? x0 : s.split_x;
-    const ImVec2 ts = big->CalcTextSizeA(px, 1e9f, 0.0f, labels[i].c_str());
+    std::string text = names[i] + "  " + times[i];
+    float size = px;
+    ImVec2 ts = big->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
+    if (ts.x > room) {
+      text = names[i] + "\n   " + times[i];
+      ts = big->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
+      if (ts.x > room) {
+        size *= room / ts.x;
+        ts = big->CalcTextSizeA(size, 1e9f, 0.0f, text.c_str());
+      }
+    }
     dl->AddRectFilled(ImVec2(hx + pad, pad), ImVec2(hx + 3 * pad + ts.x, 3 * pad + ts.y), back, pad * 0.5f);
-    dl->AddText(big, px, ImVec2(hx + 2 * pad, 2 * pad), ink, labels[i].c_str());
+    dl->AddText(big, size, ImVec2(hx + 2 * pad, 2 * pad), ink, text.c_str());
     s.label_y1 = std::max(s.label_y1, 3 * pad + ts.y);
+    s.label_x1[i] = hx + 3 * pad + ts.x;
   }
-  // The ratio, large, centred under the labels.
+  // The ratio, large, centred under the labels; its sentence wraps to the view's width.
   if (!s.ratio_text.empty()) {
     const std::string big_ratio = hud_speedup(s.ratio >= 1 ? s.ratio : 1.0 / s.ratio);
+    const float wrap = std::max(x1 - x0 - 4 * pad, 1.0f);
     const ImVec2 rs = big->CalcTextSizeA(big->FontSize, 1e9f, 0.0f, big_ratio.c_str());
-    const ImVec2 cs = big->CalcTextSizeA(px * 0.8f, 1e9f, 0.0f, s.ratio_text.c_str());
-    const float w = std::max(rs.x, cs.x) + 2 * pad;
+    const ImVec2 cs = big->CalcTextSizeA(px * 0.8f, 1e9f, wrap, s.ratio_text.c_str());
+    const float w = std::min(std::max(rs.x, cs.x) + 2 * pad, x1 - x0);
     const float top = s.label_y1 + pad;
+    s.ratio_x0 = std::clamp(s.split_x - w / 2, x0, std::max(x0, x1 - w));
+    s.ratio_x1 = s.ratio_x0 + w;
+    const float mid = (s.ratio_x0 + s.ratio_x1) / 2;
     s.ratio_y1 = top + rs.y + cs.y + 2 * pad;
-    dl->AddRectFilled(ImVec2(s.split_x - w / 2, top), ImVec2(s.split_x + w / 2, s.ratio_y1), back, pad);
-    dl->AddText(big, big->FontSize, ImVec2(s.split_x - rs.x / 2, top + pad), ink, big_ratio.c_str());
-    dl->AddText(big, px * 0.8f, ImVec2(s.split_x - cs.x / 2, top + pad + rs.y), ink, s.ratio_text.c_str());
+    dl->AddRectFilled(ImVec2(s.ratio_x0, top), ImVec2(s.ratio_x1, s.ratio_y1), back, pad);
+    dl->AddText(big, big->FontSize, ImVec2(mid - rs.x / 2, top + pad), ink, big_ratio.c_str());
+    dl->AddText(big, px * 0.8f, ImVec2(mid - cs.x / 2, top + pad + rs.y), ink, s.ratio_text.c_str(), nullptr,
+                wrap);
   }
   return s;
 }

@@ -69,6 +69,8 @@ struct AbShown {
   double ratio = 0;
   float split_x = 0, x0 = 0, x1 = 0, label_y1 = 0;  // the halves' border, the view, below the labels
   float ratio_y1 = 0;                               // below the ratio's box
+  float label_x1[2] = {0, 0};                       // where each half's label box ends on the right
+  float ratio_x0 = 0, ratio_x1 = 0;                 // the ratio's box
 };
 
 // Labels each half (variant, live time) at its top, the ratio large under the labels, and the

@@ -345,6 +345,8 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
              {"ratio", l.ab.ratio},       {"ratio_text", l.ab.ratio_text}, {"time_a", l.ab.time_a},
              {"time_b", l.ab.time_b},     {"split_x", l.ab.split_x},       {"view", {l.ab.x0, l.ab.x1}},
              {"label_y1", l.ab.label_y1}, {"ratio_y1", l.ab.ratio_y1}};
+  j["ab"]["label_x1"] = {l.ab.label_x1[0], l.ab.label_x1[1]};
+  j["ab"]["ratio_box"] = {l.ab.ratio_x0, l.ab.ratio_x1};
   // What the demo drew over its view on the last frame (the magnifier, the tile overlay): boxes in
   // window points as the regions are, line widths and text sizes in framebuffer pixels.
   nlohmann::json marks = nlohmann::json::array();

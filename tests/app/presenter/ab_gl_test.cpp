@@ -29,14 +29,15 @@ struct AbRun {
   gpulab::gl::Image img;
 };
 
-AbRun run_ab(const std::string& name, const std::string& step_body, int frames) {
+AbRun run_ab(const std::string& name, const std::string& step_body, int frames,
+             const std::string& screen = "--size 1280x720 --ui-scale 1") {
   const fs::path dir = temp_dir() / name;
   fs::create_directories(dir);
   const fs::path lesson = dir / "ab.toml", png = dir / "shot.png";
   std::ofstream(lesson) << "title = \"A/B\"\n[[step]]\n" << step_body << "caption = \"A/B\"\n";
   gpulab::testing::ReportedRun run = gpulab::testing::run_with_layout_report(
-      "--headless --lesson " + lesson.string() + " --frames " + std::to_string(frames) +
-          " --size 1280x720 --ui-scale 1 --no-ui --screenshot " + png.string(),
+      "--headless --lesson " + lesson.string() + " --frames " + std::to_string(frames) + " " + screen +
+          " --no-ui --screenshot " + png.string(),
       dir, "gpulab-ab");
   AbRun out;
   out.r = std::move(run.process);
@@ -167,4 +168,29 @@ TEST(AbGl, TheCodePanelShowsBsCodeAgainstAs) {
   const auto& r = a.j["regions"];
   ASSERT_TRUE(r.contains("code") && r.contains("view")) << r;
   EXPECT_LE(r["view"][2].get<float>(), r["code"][0].get<float>() + 0.5f);
+}
+
+TEST(AbGl, LabelsAndRatioStayInsideTheirHalvesBesideTheCode) {
+  // Projector mode at 3x with the code column: the view is narrow, so each half's label goes on two
+  // lines (and smaller if need be) and the ratio's sentence wraps; none of it crosses into the other
+  // half or out of the view (the H100's matrix lesson once had B's label over the code's title).
+  const AbRun a = run_ab("narrow",
+                         "demo = \"life\"\nvariant = [\"cpu-naive\", \"cpu-lut\"]\n"
+                         "params = { grid = \"128x128\" }\ncode = true\n",
+                         6, "--size 1280x720 --projector --ui-scale 3");
+  ASSERT_EQ(a.r.status, 0) << a.r.output;
+  ASSERT_FALSE(a.j.is_discarded());
+  const nlohmann::json& ab = a.j["ab"];
+  ASSERT_TRUE(ab.value("shown", false)) << a.j["lesson"];
+  const float x0 = ab["view"][0], x1 = ab["view"][1], split = ab["split_x"];
+  EXPECT_LE(ab["label_x1"][0].get<float>(), split + 0.5f) << "A's label crosses into B's half: " << ab;
+  EXPECT_LE(ab["label_x1"][1].get<float>(), x1 + 0.5f) << "B's label leaves the view: " << ab;
+  EXPECT_GT(ab["label_x1"][1].get<float>(), split) << ab;
+  if (!ab["ratio_text"].get<std::string>().empty()) {
+    EXPECT_GE(ab["ratio_box"][0].get<float>(), x0 - 0.5f) << ab;
+    EXPECT_LE(ab["ratio_box"][1].get<float>(), x1 + 0.5f) << ab;
+  }
+  const auto& r = a.j["regions"];
+  ASSERT_TRUE(r.contains("code")) << r;
+  EXPECT_LE(x1, r["code"][0].get<float>() + 0.5f) << "the halves run under the code column";
 }
