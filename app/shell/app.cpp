@@ -486,6 +486,7 @@ void App::frame() {
       if ((done = e->compute(s, f))) break;
     if (!done) s.guarded("compute", [&] { d->compute(f); });
   }
+  s.check_gpu();
 
   const GLuint target = pf.target_framebuffer();
   glBindFramebuffer(GL_FRAMEBUFFER, target);

@@ -149,6 +149,12 @@ void ShellSession::guarded(const char* phase, const std::function<void()>& fn) {
   }
 }
 
+void ShellSession::check_gpu() {
+  if (!ctx_.cuda || !gpu_failure_.empty()) return;
+  gpu_failure_ = faulted_cuda_context();
+  if (!gpu_failure_.empty()) had_error_ = true;
+}
+
 void ShellSession::fall_back_to_cpu() {
   if (gpu_failure_.empty()) return;
   const std::string why = std::exchange(gpu_failure_, std::string());

@@ -59,6 +59,9 @@ class ShellSession : public presenter::Session {
   // that held CUDA state and starts the demo again on the CPU with the same Setup (its GPU picks stand
   // in as their stages' CPU defaults). The driver gives the GPU back only to a new process.
   bool gpu_failed() const { return !gpu_failure_.empty(); }
+  // Notices a fault that broke the CUDA context without waiting (one a demo caught and showed itself
+  // included): the demo goes on on the CPU from the next frame.
+  void check_gpu();
   void fall_back_to_cpu();
   const std::string& gpu_lost() const { return gpu_lost_; }  // why the GPU was given up ("" while in use)
 

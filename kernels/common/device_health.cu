@@ -39,6 +39,13 @@ std::string broken_cuda_context() {
   return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
+std::string faulted_cuda_context() {
+  // A query of the default stream waits for nothing; on a broken context it returns the fault.
+  const cudaError_t e = cudaStreamQuery(nullptr);
+  if (e == cudaSuccess || e == cudaErrorNotReady || !sticky_cuda_error(e)) return {};
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
+
 namespace {
 __global__ void write_through_a_wild_pointer(uint32_t* p) { p[threadIdx.x] = 0xDEADu; }
 }  // namespace

@@ -19,6 +19,10 @@ bool sticky_cuda_error(int code);
 // (call it after an error, not every frame). Without CUDA: "".
 std::string broken_cuda_context();
 
+// The same without waiting: "" unless the context is already known broken (a fault some call has
+// met, even one a demo caught and showed itself). Cheap enough for every frame. Without CUDA: "".
+std::string faulted_cuda_context();
+
 // Tests only: launches on `stream` a kernel that writes through an address no allocation has, the
 // fault a wrong index makes (the context breaks when it runs). Without CUDA: nothing.
 void inject_cuda_fault(Stream stream);
