@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "gl/image_io.h"
 
@@ -191,6 +192,23 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v) {
   draw_timeline(p, t, v, timeline_palette(""));
 }
 
+namespace {
+// `text` as wide as `width` at most: whole " | " fields dropped from the end, then cut with "...".
+std::string fit_text(const Painter& p, std::string text, float width) {
+  while (p.text_width(text) > width) {
+    const size_t bar = text.rfind(" | ");
+    if (bar == std::string::npos || bar == 0) break;
+    text.resize(bar);
+  }
+  if (p.text_width(text) <= width) return text;
+  while (text.size() > 1 && p.text_width(text + "...") > width) {
+    text.pop_back();
+    while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
+  }
+  return text + "...";
+}
+}  // namespace
+
 void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePalette& pal) {
   const uint32_t kText = pal.text, kDim = pal.dim, kGrid = pal.grid, kFrame = pal.frame, kBound = pal.bound,
                  kSum = pal.sum, kTotal = pal.total;
@@ -198,16 +216,61 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
   const float th = p.text_height();
   float label_w = 0;
   for (const std::string& l : t.lanes) label_w = std::max(label_w, p.text_width(l));
-  const Rect plot{v.x0 + label_w + th, v.y0 + 2.5f * th, v.x1 - th, v.y1 - 3.5f * th};
-  if (!t.title.empty()) p.text(v.x0, v.y0, t.title, kText);
+  // Every line of text fits the view's width: the title, the markers' labels (on as many rows above
+  // the plot as they need not to overlap), the legend (the ratios on a line of their own if need be).
+  const float plot_x0 = v.x0 + label_w + th, plot_x1 = v.x1 - th;
+  struct Marker {
+    double ms;
+    uint32_t colour;
+    std::string label;
+    float x = 0, tx = 0;
+    int row = 0;
+  };
+  std::vector<Marker> markers;
+  if (t.bound_ms > 0) markers.push_back({t.bound_ms, kBound, "bound " + fmt("%.2f ms", t.bound_ms)});
+  if (t.total_ms > 0) markers.push_back({t.total_ms, kTotal, "achieved " + fmt("%.2f ms", t.total_ms)});
+  if (t.sum_ms > 0) markers.push_back({t.sum_ms, kSum, "serial sum " + fmt("%.2f ms", t.sum_ms)});
+  std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.ms < b.ms; });
+  const double axis_ms = t.axis_ms > 0 ? t.axis_ms : 1.0;
+  std::vector<float> row_end;  // where each row's last label ends
+  for (Marker& m : markers) {
+    m.label = fit_text(p, m.label, std::max(plot_x1 - plot_x0, 1.0f));
+    m.x = plot_x0 + float(m.ms / axis_ms) * (plot_x1 - plot_x0);
+    m.tx = std::max(plot_x0, std::min(m.x + 3, plot_x1 - p.text_width(m.label)));
+    size_t r = 0;
+    while (r < row_end.size() && m.tx < row_end[r] + th * 0.5f) ++r;
+    if (r == row_end.size()) row_end.push_back(0);
+    row_end[r] = m.tx + p.text_width(m.label);
+    m.row = int(r);
+  }
+  std::vector<std::string> bottom;
+  if (!t.note.empty()) bottom.push_back(fit_text(p, t.note, v.x1 - plot_x0));
+  const std::string colours = "blue H2D   green kernel   orange D2H";
+  if (t.bound_ms > 0) {
+    const std::string ratios = "achieved / bound = " + fmt("%.2fx", t.total_ms / t.bound_ms) +
+                               "   sum / achieved = " + fmt("%.2fx", t.sum_ms / std::max(1e-9, t.total_ms));
+    if (p.text_width(colours + "   " + ratios) <= plot_x1 - plot_x0) {
+      bottom.push_back(colours + "   " + ratios);
+    } else {
+      bottom.push_back(fit_text(p, colours, v.x1 - plot_x0));
+      bottom.push_back(fit_text(p, ratios, v.x1 - plot_x0));
+    }
+  } else {
+    bottom.push_back(fit_text(p, colours, v.x1 - plot_x0));
+  }
+  const float top = v.y0 + (t.title.empty() ? 0.0f : 1.3f * th) + float(row_end.size()) * th + 0.3f * th;
+  const Rect plot{plot_x0, std::max(top, v.y0 + 2.5f * th), plot_x1,
+                  v.y1 - (2.4f + 1.1f * float(bottom.size())) * th};
+  if (!t.title.empty()) p.text(v.x0, v.y0, fit_text(p, t.title, v.w()), kText);
   if (plot.w() < 10 || plot.h() < 10 || t.lanes.empty()) return;
   const float lane_h = plot.h() / float(t.lanes.size());
-  auto x_of = [&](double ms) { return plot.x0 + float(ms / t.axis_ms) * plot.w(); };
+  auto x_of = [&](double ms) { return plot.x0 + float(ms / axis_ms) * plot.w(); };
   // Grid and axis labels.
-  for (double ms = 0; ms <= t.axis_ms + 1e-9; ms += t.tick_ms) {
+  for (double ms = 0; t.tick_ms > 0 && ms <= t.axis_ms + 1e-9; ms += t.tick_ms) {
     const float x = x_of(ms);
     p.line(x, plot.y0, x, plot.y1, kGrid, 1);
-    p.text(x - p.text_width("0") / 2, plot.y1 + 0.2f * th, fmt("%g", ms), kDim);
+    const std::string tick = fmt("%g", ms);
+    p.text(std::min(x - p.text_width(tick) / 2, v.x1 - p.text_width(tick)), plot.y1 + 0.2f * th, tick, kDim);
   }
   const std::string axis_title = pal.slide ? "time (ms)" : "ms";
   p.text(plot.x1 - p.text_width(axis_title), plot.y1 + 1.2f * th, axis_title, kDim);
@@ -228,22 +291,14 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
     if (x1 - x0 > p.text_width("00") + 4 && lane_h * 0.7f > th)
       p.text(x0 + 2, y + (lane_h - th) / 2, std::to_string(b.chunk), pal.on_bar);
   }
-  // Achieved, bound, serial sum.
-  auto marker = [&](double ms, uint32_t c, const std::string& label, int row) {
-    if (!(ms > 0)) return;
-    const float x = x_of(ms);
-    p.line(x, plot.y0 - 0.2f * th, x, plot.y1, c, 2);
-    p.text(std::min(x + 3, plot.x1 - p.text_width(label)), plot.y0 - (1.1f + row * 1.0f) * th, label, c);
-  };
-  marker(t.bound_ms, kBound, "bound " + fmt("%.2f ms", t.bound_ms), 0);
-  marker(t.sum_ms, kSum, "serial sum " + fmt("%.2f ms", t.sum_ms), 1);
-  marker(t.total_ms, kTotal, "achieved " + fmt("%.2f ms", t.total_ms), t.bound_ms > 0 ? 0 : 0);
-  std::string legend = "blue H2D   green kernel   orange D2H";
-  if (t.bound_ms > 0)
-    legend += "   achieved / bound = " + fmt("%.2fx", t.total_ms / t.bound_ms) +
-              "   sum / achieved = " + fmt("%.2fx", t.sum_ms / std::max(1e-9, t.total_ms));
-  p.text(plot.x0, v.y1 - 1.1f * th, legend, kDim);
-  if (!t.note.empty()) p.text(plot.x0, v.y1 - 2.2f * th, t.note, kDim);
+  // Achieved, bound, serial sum: each line from its label's row down through the plot.
+  for (const Marker& m : markers) {
+    const float ly = plot.y0 - 0.2f * th - float(m.row + 1) * th;
+    p.line(m.x, ly + th, m.x, plot.y1, m.colour, 2);
+    p.text(m.tx, ly, m.label, m.colour);
+  }
+  for (size_t i = 0; i < bottom.size(); ++i)
+    p.text(plot.x0, v.y1 - 1.1f * th * float(bottom.size() - i), bottom[i], kDim);
 }
 
 void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect v) {

@@ -498,3 +498,60 @@ TEST(TransfersLesson, StepsParse) {
 
 }  // namespace
 }  // namespace gpulab
+
+namespace gpulab {
+namespace {
+
+// Records where each text went (7 px a character, 13 px a line), to check the layout's text.
+class TextBoxes final : public transfers_view::Painter {
+ public:
+  struct Box {
+    float x0, y0, x1, y1;
+    std::string text;
+  };
+  std::vector<Box> boxes;
+  void rect(transfers_view::Rect, uint32_t) override {}
+  void line(float, float, float, float, uint32_t, float) override {}
+  void text(float x, float y, const std::string& s, uint32_t) override {
+    boxes.push_back({x, y, x + text_width(s), y + text_height(), s});
+  }
+  float text_height() const override { return 13; }
+  float text_width(const std::string& s) const override { return 7.0f * float(s.size()); }
+};
+
+TEST(TransfersTimeline, EveryTextFitsTheViewAndNoneOverlapsAnother) {
+  // The H100's lesson screen: a view narrower than the slide, the bound and achieved times close
+  // together, a long title. Drawn at three widths: no text leaves the view, no two overlap.
+  transfers_view::TimelineLayout t;
+  t.lanes = {"H2D copy engine", "SMs (kernels)", "D2H copy engine", "stream 0", "stream 1"};
+  t.axis_ms = 12, t.tick_ms = 2, t.bound_ms = 4.88, t.total_ms = 6.25, t.sum_ms = 10.91;
+  t.title = "streams-4 | 256 MiB in 16 chunks | 4 streams | intensity 64 | NVIDIA H100 80GB HBM3";
+  for (int i = 0; i < 16; ++i)
+    t.bars.push_back({i % 3, transfers::Op::H2D, i % 2, i, 0.7 * i, 0.7 * i + 0.6});
+  for (float w : {1037.0f, 640.0f, 420.0f}) {
+    TextBoxes p;
+    const transfers_view::Rect v{20, 10, 20 + w, 10 + 600};
+    transfers_view::draw_timeline(p, t, v);
+    ASSERT_FALSE(p.boxes.empty());
+    bool title = false, bound = false, achieved = false;
+    for (const auto& b : p.boxes) {
+      EXPECT_GE(b.x0, v.x0 - 0.5f) << w << ": " << b.text;
+      EXPECT_LE(b.x1, v.x1 + 0.5f) << w << ": " << b.text << " runs out of the view";
+      EXPECT_GE(b.y0, v.y0 - 0.5f) << w << ": " << b.text;
+      EXPECT_LE(b.y1, v.y1 + 0.5f) << w << ": " << b.text;
+      title = title || b.text.rfind("streams-4", 0) == 0;
+      bound = bound || b.text.rfind("bound 4.88", 0) == 0;
+      achieved = achieved || b.text.rfind("achieved 6.25", 0) == 0;
+    }
+    EXPECT_TRUE(title && bound && achieved) << w;
+    for (size_t i = 0; i < p.boxes.size(); ++i)
+      for (size_t j = i + 1; j < p.boxes.size(); ++j) {
+        const auto &a = p.boxes[i], &b = p.boxes[j];
+        EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+            << w << ": \"" << a.text << "\" over \"" << b.text << "\"";
+      }
+  }
+}
+
+}  // namespace
+}  // namespace gpulab
