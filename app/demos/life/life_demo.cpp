@@ -117,7 +117,10 @@ void LifeParams::add_options(CLI::App& cli) {
 
 bool LifeParams::same_input(const DemoParams& other) const {
   const auto& o = dynamic_cast<const LifeParams&>(other);
-  return grid == o.grid && rule == o.rule && pattern == o.pattern && density == o.density;
+  // gpu-bit-multistep's k too: a lesson step that names it must run it (the same-input path of a
+  // step changes only the picks).
+  return grid == o.grid && rule == o.rule && pattern == o.pattern && density == o.density &&
+         generations_per_pass == o.generations_per_pass;
 }
 
 std::vector<std::string> LifeParams::given() const {
