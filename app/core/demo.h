@@ -214,6 +214,12 @@ class Demo {
   // The stage V cycles, A/B compares and the HUD's baseline is of: the first, or the one running
   // (the matrix demo's op).
   virtual size_t lead_stage() const { return 0; }
+  // The row `gpulab bench` gives `variant` of `stage` run with this demo's parameters, which recorded
+  // results are looked up by: the variant's id, unless a parameter makes it another row (Life's
+  // gpu-bit-multistep at 1 generation a pass is the row "gpu-bit-multistep k=1").
+  virtual std::string recorded_row(size_t stage, std::string_view variant) const {
+    return std::string(variant);
+  }
 
   // The stages as the UI shows them: the tables, the picks of the bound Setup (the first variant of
   // each when none is bound), which stages run and which variants can run here.

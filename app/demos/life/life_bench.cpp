@@ -183,4 +183,11 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   return true;
 }
 
+std::string LifeDemo::recorded_row(size_t, std::string_view variant) const {
+  // The bench's row of gpu-bit-multistep is k = 16; other k of its sweep have rows of their own.
+  if (variant == kMultistep && generations_per_pass_ != life::kDefaultGenerationsPerPass)
+    return sweep_row(generations_per_pass_);
+  return std::string(variant);
+}
+
 }  // namespace gpulab

@@ -72,6 +72,7 @@ class LifeDemo final : public Demo {
   std::vector<KernelInfo> kernels() const override;
   std::vector<Throughput> throughput() const override;
   std::string caption() const override;
+  std::string recorded_row(size_t stage, std::string_view variant) const override;
 
   // For tests and batch use.
   life::Engine& engine() { return *active_; }

@@ -143,3 +143,24 @@ TEST(LessonResults, CheckListsAMissingFileAndTheStandInStepsRecordedFigures) {
       << "every step still prepared: " << r.output;
   fs::remove_all(dir);
 }
+
+TEST(LessonResults, TheShippedLifeLessonHasFiguresForEveryStepThatFallsBack) {
+  // The lesson's own file (measured on an H100): every GPU step has its row, and the steps that set
+  // gpu-bit-multistep's generations a pass get that k's row (the bench's "k=1" row at step 10, its own
+  // k = 16 row at step 11), stepping through the lesson as the room would.
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-lesson-results") / "shipped";
+  fs::create_directories(dir);
+  const ProcessResult r = gpulab::testing::run_gpulab_in(
+      "--cpu --lesson " + (fs::path(GPULAB_TEST_ASSETS) / "lessons/01-life.toml").string() + " --check", dir,
+      "gpulab-lesson-results");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("summary: 11 steps; 9 fall back (9 with recorded figures); 0 missing"),
+            std::string::npos)
+      << r.output;
+  const size_t k1 = r.output.find("recorded figures: gpu-bit-multistep k=1: ");
+  const size_t k16 = r.output.find("recorded figures: gpu-bit-multistep: ");
+  EXPECT_NE(k1, std::string::npos) << r.output;
+  EXPECT_NE(k16, std::string::npos) << r.output;
+  EXPECT_LT(k1, k16) << "step 10 (k = 1) before step 11 (k = 16)\n" << r.output;
+  fs::remove_all(dir);
+}
