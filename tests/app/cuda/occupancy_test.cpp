@@ -152,7 +152,9 @@ namespace {
 // A kernel with a fallback for older GPUs names the path the device's code takes (the occupancy
 // panel's "code path" row); the PTX architecture decides, as __CUDA_ARCH__ did when it compiled.
 TEST(KernelCodePath, TheArchitectureChoosesThePathShown) {
-  gpulab::KernelInfo k{"hist_lane_private", nullptr, 256};
+  gpulab::KernelInfo k;
+  k.name = "hist_lane_private";
+  k.block_threads = 256;
   EXPECT_EQ(gpulab::kernel_code_path(k, 75), "");  // one path everywhere
   k.path_min_arch = 80;
   k.path_new = "redux.sync";

@@ -85,10 +85,16 @@ TEST(ScreenLayout, NoTwoRegionsOverlapOnAnyScreenScaleOrCombination) {
         EXPECT_EQ(l.hud.empty(), !in.hud) << what;
         EXPECT_EQ(l.lesson.empty(), !in.lesson) << what;
         EXPECT_EQ(l.caption.empty(), !in.caption) << what;
-        if (in.code && !in.projector) EXPECT_FALSE(l.code.empty()) << what;
-        if (!in.code) EXPECT_TRUE(l.code.empty()) << what;
+        if (in.code && !in.projector) {
+          EXPECT_FALSE(l.code.empty()) << what;
+        }
+        if (!in.code) {
+          EXPECT_TRUE(l.code.empty()) << what;
+        }
         // Projector mode with the code column on: the view keeps at least half the window's width.
-        if (in.projector && in.code) EXPECT_GE(l.view.width(), w * kProjectorViewShareMin - 0.5f) << what;
+        if (in.projector && in.code) {
+          EXPECT_GE(l.view.width(), w * kProjectorViewShareMin - 0.5f) << what;
+        }
         // A/B's halves split the view, inside it.
         if (in.ab) {
           for (const Rect& half : l.ab) EXPECT_TRUE(half.inside(l.view)) << what;
@@ -98,9 +104,15 @@ TEST(ScreenLayout, NoTwoRegionsOverlapOnAnyScreenScaleOrCombination) {
           EXPECT_TRUE(l.ab[0].empty() && l.ab[1].empty()) << what;
         }
         // The bands lie below the view, the code column beside it.
-        if (!l.hud.empty()) EXPECT_GE(l.hud.y0, l.view.y1 - 0.5f) << what;
-        if (!l.lesson.empty()) EXPECT_GE(l.lesson.y0, l.view.y1 - 0.5f) << what;
-        if (!l.code.empty()) EXPECT_GE(l.code.x0, l.view.x1 - 0.5f) << what;
+        if (!l.hud.empty()) {
+          EXPECT_GE(l.hud.y0, l.view.y1 - 0.5f) << what;
+        }
+        if (!l.lesson.empty()) {
+          EXPECT_GE(l.lesson.y0, l.view.y1 - 0.5f) << what;
+        }
+        if (!l.code.empty()) {
+          EXPECT_GE(l.code.x0, l.view.x1 - 0.5f) << what;
+        }
       }
   EXPECT_EQ(cases, 3 * 3 * 512);
 }
