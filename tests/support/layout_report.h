@@ -17,14 +17,15 @@ struct ReportedRun {
   nlohmann::json report;  // discarded (is_discarded()) when there was none to read
 };
 
-// `gpulab ARGS --layout-report DIR/layout.json` with XDG_CONFIG_HOME=DIR/config.
+// `gpulab ARGS --layout-report DIR/layout.json` with XDG_CONFIG_HOME=DIR/config (killed after
+// `limit_s` seconds where that is > 0).
 inline ReportedRun run_with_layout_report(const std::string& args, const std::filesystem::path& dir,
-                                          const std::string& log_prefix) {
+                                          const std::string& log_prefix, int limit_s = 0) {
   const std::filesystem::path report = dir / "layout.json";
   std::filesystem::create_directories(dir);
   std::filesystem::remove(report);
   ReportedRun r;
-  r.process = run_gpulab_in(args + " --layout-report " + report.string(), dir, log_prefix);
+  r.process = run_gpulab_in(args + " --layout-report " + report.string(), dir, log_prefix, limit_s);
   std::ifstream in(report);
   EXPECT_TRUE(in) << "no layout report " << report << "\n" << r.process.output;
   r.report =

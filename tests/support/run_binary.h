@@ -19,11 +19,17 @@ struct ProcessResult {
   std::string output;  // stdout and stderr together
 };
 
-// `GPULAB_BINARY args`, its output going through temp_directory_path()/<log_prefix>-<pid>.log.
-inline ProcessResult run_gpulab(const std::string& args, const std::string& log_prefix) {
+// The status of a run that `limit_s` ended (coreutils' timeout with SIGKILL: 128 + 9).
+inline constexpr int kKilledAtLimit = 137;
+
+// `GPULAB_BINARY args`, its output going through temp_directory_path()/<log_prefix>-<pid>.log. With
+// `limit_s` > 0 the process is killed after that many seconds (status kKilledAtLimit), so that a hang
+// ends inside the test rather than outliving it.
+inline ProcessResult run_gpulab(const std::string& args, const std::string& log_prefix, int limit_s = 0) {
   namespace fs = std::filesystem;
   const fs::path log = fs::temp_directory_path() / (log_prefix + "-" + std::to_string(::getpid()) + ".log");
-  const std::string cmd = std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
+  const std::string limit = limit_s > 0 ? "timeout -s KILL " + std::to_string(limit_s) + " " : std::string();
+  const std::string cmd = limit + std::string(GPULAB_BINARY) + " " + args + " >" + log.string() + " 2>&1";
   const int rc = std::system(cmd.c_str());
   ProcessResult r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -38,10 +44,10 @@ inline ProcessResult run_gpulab(const std::string& args, const std::string& log_
 // `GPULAB_BINARY args` as run_gpulab does, with its settings in DIR/config (XDG_CONFIG_HOME), never
 // the user's.
 inline ProcessResult run_gpulab_in(const std::string& args, const std::filesystem::path& dir,
-                                   const std::string& log_prefix) {
+                                   const std::string& log_prefix, int limit_s = 0) {
   std::filesystem::create_directories(dir / "config");
   ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
-  return run_gpulab(args, log_prefix);
+  return run_gpulab(args, log_prefix, limit_s);
 }
 
 // temp_directory_path()/<prefix>-<pid>, created if missing.

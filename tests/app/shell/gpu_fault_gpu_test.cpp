@@ -25,8 +25,9 @@ struct Faulted {
 Faulted run_with_fault(const std::string& demo, const char* at) {
   ::setenv("GPULAB_TEST_GPU_FAULT", at, 1);
   const fs::path dir = gpulab::testing::temp_dir("gpulab-gpu-fault") / (demo + "-" + at);
+  // At most 60 s: a fallback that hangs fails here, and its process does not outlive the test.
   Faulted f{gpulab::testing::run_with_layout_report(
-                "--headless --demo " + demo + " --frames 40 --size 640x360", dir, "gpulab-gpu-fault"),
+                "--headless --demo " + demo + " --frames 40 --size 640x360", dir, "gpulab-gpu-fault", 60),
             ""};
   ::unsetenv("GPULAB_TEST_GPU_FAULT");
   const nlohmann::json& j = f.run.report;
@@ -45,6 +46,9 @@ TEST_P(GpuFault, TheDemoGoesOnOnTheCpuWithTheSameSetup) {
   // The fault at frame 10: said once, the demo on the CPU to the end.
   const Faulted lost = run_with_fault(demo, "10");
   const std::string& out = lost.run.process.output;
+  ASSERT_NE(lost.run.process.status, gpulab::testing::kKilledAtLimit)
+      << demo << ": the run did not end within 60 s after the fault (a hang)\n"
+      << out;
   EXPECT_EQ(lost.run.process.status, 1) << "a fault is an error of the run\n" << out;
   EXPECT_TRUE(has(out, "the GPU failed (cudaErrorIllegalAddress")) << out;
   EXPECT_TRUE(has(out, "goes on on the CPU; start gpulab again to use the GPU")) << out;
