@@ -142,8 +142,8 @@ void ShellSession::guarded(const char* phase, const std::function<void()>& fn) {
   } catch (const std::exception& e) {
     had_error_ = true;
     // A fault that broke the CUDA context: said once, and the demo goes on on the CPU between frames.
-    if (ctx_.cuda && gpu_failure_.empty()) gpu_failure_ = broken_cuda_context();
-    if (!gpu_failure_.empty()) return;
+    check_gpu();
+    if (gpu_failed()) return;
     notify(std::string(demos_[index_]->name()) + " " + phase + ": " + e.what());
     playback_.playing = false;
   }
@@ -151,7 +151,7 @@ void ShellSession::guarded(const char* phase, const std::function<void()>& fn) {
 
 void ShellSession::check_gpu() {
   if (!ctx_.cuda || !gpu_failure_.empty()) return;
-  gpu_failure_ = faulted_cuda_context();
+  gpu_failure_ = broken_cuda_context();
   if (!gpu_failure_.empty()) had_error_ = true;
 }
 

@@ -15,13 +15,10 @@ namespace gpulab {
 bool sticky_cuda_error(int code);
 
 // "" while the current device's context is usable; else what broke it
-// ("cudaErrorIllegalAddress: an illegal memory access was encountered"). Waits for the device's work
-// (call it after an error, not every frame). Without CUDA: "".
+// ("cudaErrorIllegalAddress: an illegal memory access was encountered"): a fault some call has met,
+// even one a demo caught and showed itself. Waits for nothing (a query of the default stream), so it
+// is cheap enough for every frame. Without CUDA: "".
 std::string broken_cuda_context();
-
-// The same without waiting: "" unless the context is already known broken (a fault some call has
-// met, even one a demo caught and showed itself). Cheap enough for every frame. Without CUDA: "".
-std::string faulted_cuda_context();
 
 // Tests only: launches on `stream` a kernel that writes through an address no allocation has, the
 // fault a wrong index makes (the context breaks when it runs). Without CUDA: nothing.

@@ -5,7 +5,6 @@ namespace gpulab {
 
 bool sticky_cuda_error(int) { return false; }
 std::string broken_cuda_context() { return {}; }
-std::string faulted_cuda_context() { return {}; }
 void inject_cuda_fault(Stream) {}
 
 }  // namespace gpulab
