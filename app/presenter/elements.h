@@ -219,6 +219,7 @@ class LessonElement : public Element {
     std::string asked, running;  // ids
     std::string why;             // why the asked one cannot run here
     bool no_gpu = false;         // because there is no CUDA device
+    std::string recorded_row;    // the bench's row for what was asked (Demo::recorded_row)
   };
   const std::optional<StandIn>& stand_in() const { return stand_in_; }
   // The figures of the results file the lesson names (`results`), read when it opens and when it is

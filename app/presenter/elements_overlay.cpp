@@ -53,8 +53,7 @@ void HudElement::frame(Session& s, const Frame&) {
         const RecordedResults* rec = s.recorded();
         bool other_size = false;
         const RecordedRow* row = rec && rec->demo == d->name()
-                                     ? rec->find("", d->recorded_row(d->lead_stage(), si.asked),
-                                                 in.baseline_case.items, &other_size)
+                                     ? rec->find("", si.recorded_row, in.baseline_case.items, &other_size)
                                      : nullptr;
         if (row) {
           in.recorded = rec->label() + (other_size ? ", at " + row->size : std::string());

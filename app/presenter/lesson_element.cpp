@@ -127,7 +127,7 @@ void LessonElement::go_to_step(Session& s, int k) {
                                 : !problem.empty() ? problem
                                                    : s.context().interop_unavailable_reason();
         const std::string stand = std::string(variant_of(t, running).id);
-        stand_in_ = StandIn{want, stand, why, !s.context().cuda};
+        stand_in_ = StandIn{want, stand, why, !s.context().cuda, d->recorded_row(wanted->stage, want)};
         // One calm line: on a machine without a GPU that is the expected case, not an error.
         problem = stand_in_->no_gpu
                       ? want + " needs an NVIDIA GPU: the picture is the CPU reference, " + stand

@@ -90,10 +90,9 @@ int App::run_lesson_check() {
         const RecordedResults* rec = s.recorded();
         if (rec && lesson->stand_in()) {
           const std::vector<Throughput> t = s.demo()->throughput();
-          row.recorded = presenter::recorded_step_line(
-              *rec, s.demo()->name(),
-              s.demo()->recorded_row(s.demo()->lead_stage(), lesson->stand_in()->asked),
-              t.empty() ? 0.0 : t.front().items_per_step, &row.recorded_found);
+          row.recorded =
+              presenter::recorded_step_line(*rec, s.demo()->name(), lesson->stand_in()->recorded_row,
+                                            t.empty() ? 0.0 : t.front().items_per_step, &row.recorded_found);
         }
         // The reason is on the machine's line once: each step names it in a few words.
         if (!ctx.cuda && !ctx.cuda_reason.empty() && !short_why.empty())
