@@ -4,6 +4,8 @@
 // y down. Shared by the histogram-equalization and texture-rotation demos.
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "core/demo.h"
 
@@ -20,6 +22,14 @@ inline float view_mark_scale(int framebuffer_height) {
   return std::max(1.0f, kViewMarkScale1080 * static_cast<float>(framebuffer_height) / 1080.0f);
 }
 inline float view_mark_scale(const Frame& f) { return view_mark_scale(f.height); }
+
+// Records mark `m` (framebuffer pixels) as drawn over the view `v`: its part inside the view, nothing
+// when none of it is (the layout report's ViewMark list, which the demo clears each render).
+inline void add_view_mark(std::vector<ViewMark>& marks, const Frame::Rect& v, ViewMark m) {
+  m.x0 = std::max(m.x0, float(v.x)), m.y0 = std::max(m.y0, float(v.y));
+  m.x1 = std::min(m.x1, float(v.x + v.w)), m.y1 = std::min(m.y1, float(v.y + v.h));
+  if (m.x1 > m.x0 && m.y1 > m.y0) marks.push_back(std::move(m));
+}
 
 struct ImageView {
   static constexpr double kMinZoom = 0.25;        // relative to the fitted view

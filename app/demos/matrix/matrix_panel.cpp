@@ -211,15 +211,8 @@ void MatrixDemo::draw_overlay(const Frame& frame) {
   };
   const Frame::Rect& v = view_.area;
   const float vx0 = float(v.x), vy0 = float(v.y), vx1 = float(v.x + v.w), vy1 = float(v.y + v.h);
-  auto clipped = [&](std::string name, float x0, float y0, float x1, float y1, float line_px) {
-    ViewMark m{std::move(name),
-               std::max(x0, vx0),
-               std::max(y0, vy0),
-               std::min(x1, vx1),
-               std::min(y1, vy1),
-               line_px,
-               0.0f};
-    if (m.x1 > m.x0 && m.y1 > m.y0) marks_.push_back(std::move(m));
+  auto clipped = [&](const char* name, float x0, float y0, float x1, float y1, float line_px) {
+    add_view_mark(marks_, v, {name, x0, y0, x1, y1, line_px, 0.0f});
   };
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->PushClipRect(pt(vx0, vy0), pt(vx1, vy1), false);
