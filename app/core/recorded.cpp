@@ -19,17 +19,18 @@ std::string RecordedResults::label() const {
 
 const RecordedRow* RecordedResults::find(const std::string& stage, const std::string& variant,
                                          double items_per_step, bool* other_size) const {
-  const RecordedRow* largest = nullptr;
+  const RecordedRow* same = nullptr;     // the fastest row of the case (a file may hold several blocks)
+  const RecordedRow* largest = nullptr;  // else the variant's largest case
   for (const RecordedRow& r : rows) {
     if (r.variant != variant || (!stage.empty() && !r.stage.empty() && r.stage != stage)) continue;
     if (items_per_step > 0 && std::fabs(r.items_per_step - items_per_step) <= 1e-3 * items_per_step) {
-      if (other_size) *other_size = false;
-      return &r;
+      if (!same || r.ms_per_step < same->ms_per_step) same = &r;
+    } else if (!largest || r.items_per_step > largest->items_per_step) {
+      largest = &r;
     }
-    if (!largest || r.items_per_step > largest->items_per_step) largest = &r;
   }
-  if (other_size) *other_size = largest != nullptr;
-  return largest;
+  if (other_size) *other_size = !same && largest != nullptr;
+  return same ? same : largest;
 }
 
 std::optional<RecordedResults> load_recorded_results(const std::filesystem::path& path, std::string* error) {

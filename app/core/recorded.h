@@ -31,7 +31,8 @@ struct RecordedResults {
   // "recorded on NVIDIA H100 80GB HBM3, 2026-11-27": the label every recorded figure carries.
   std::string label() const;
   // The row of `variant` (of `stage` when given) for the case of `items_per_step` items a step (the
-  // same size: within 0.1%); else that variant's largest case, with *other_size set.
+  // same size: within 0.1%; the fastest where the file has several, as of blocks); else that
+  // variant's largest case, with *other_size set.
   const RecordedRow* find(const std::string& stage, const std::string& variant, double items_per_step,
                           bool* other_size = nullptr) const;
 };

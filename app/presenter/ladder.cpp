@@ -1,7 +1,6 @@
 #include "presenter/ladder.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -195,42 +194,28 @@ size_t add_recorded(ChartData& chart, const std::vector<Rung>& rungs, std::strin
   if (recorded.demo != demo) return 0;
   size_t added = 0;
   for (ChartPanel& panel : chart.panels) {
-    // The case the panel measured here: its items a step and size, from a measured rung.
+    // The case the panel measured here: its items a step, from a measured rung.
     double items = 0;
-    std::string size;
     for (const ChartRung& cr : panel.rungs) {
       if (cr.source < 0 || size_t(cr.source) >= rungs.size()) continue;
       const Rung& r = rungs[size_t(cr.source)];
-      if (r.state != RungState::Measured || r.yardstick) continue;
-      if (size.empty()) size = r.row.size;
-      if (items == 0 && r.row.items_per_s > 0 && r.row.ms_median > 0)
+      if (r.state == RungState::Measured && !r.yardstick && r.row.items_per_s > 0 && r.row.ms_median > 0) {
         items = r.row.items_per_s * r.row.ms_median * 1e-3;
+        break;
+      }
     }
-    if (items == 0 && size.empty()) continue;  // nothing measured yet: the case is not known
-    auto same_case = [&](const RecordedRow& row) {
-      if (items > 0 && row.items_per_step > 0) return std::abs(row.items_per_step - items) <= 1e-3 * items;
-      return !size.empty() && row.size == size;
-    };
+    if (items == 0) continue;  // nothing measured yet: the case is not known
     for (ChartRung& cr : panel.rungs) {
       if (cr.state != ChartRungState::Unavailable || cr.yardstick || cr.source < 0 ||
           size_t(cr.source) >= rungs.size())
         continue;
       const Rung& r = rungs[size_t(cr.source)];
       if (r.state != RungState::Unavailable || r.reason == kCancelled) continue;
-      const RecordedRow* best = nullptr;
-      const RecordedRow* other = nullptr;  // the largest case of another size
-      for (const RecordedRow& row : recorded.rows) {
-        if (row.variant != r.variant ||
-            (!row.stage.empty() && !r.stage_id.empty() && row.stage != r.stage_id))
-          continue;
-        if (same_case(row)) {
-          if (!best || row.ms_per_step < best->ms_per_step) best = &row;
-        } else if (!other || row.items_per_step > other->items_per_step) {
-          other = &row;
-        }
-      }
-      if (!best) {
-        if (other && !other->size.empty()) cr.reason += "; recorded only at " + other->size;
+      bool other_size = false;
+      const RecordedRow* best = recorded.find(r.stage_id, r.variant, items, &other_size);
+      if (!best) continue;
+      if (other_size) {
+        if (!best->size.empty()) cr.reason += "; recorded only at " + best->size;
         continue;
       }
       cr.state = ChartRungState::Recorded;
