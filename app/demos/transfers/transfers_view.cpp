@@ -5,8 +5,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <vector>
 
 #include "gl/image_io.h"
@@ -232,16 +234,53 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
   if (t.sum_ms > 0) markers.push_back({t.sum_ms, kSum, "serial sum " + fmt("%.2f ms", t.sum_ms)});
   std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.ms < b.ms; });
   const double axis_ms = t.axis_ms > 0 ? t.axis_ms : 1.0;
-  std::vector<float> row_end;  // where each row's last label ends
+  // Each label goes on a row above the plot (row 0 nearest it), right of its line or left of it. A
+  // line runs from its label down through the rows below, so the search (3 markers at most: every
+  // placement is tried) takes the fewest collisions, then the fewest rows, then the fewest labels on
+  // the left: labels on one row apart, and no line through a label of a lower row.
+  const size_t n = markers.size();
   for (Marker& m : markers) {
     m.label = fit_text(p, m.label, std::max(plot_x1 - plot_x0, 1.0f));
     m.x = plot_x0 + float(m.ms / axis_ms) * (plot_x1 - plot_x0);
-    m.tx = std::max(plot_x0, std::min(m.x + 3, plot_x1 - p.text_width(m.label)));
-    size_t r = 0;
-    while (r < row_end.size() && m.tx < row_end[r] + th * 0.5f) ++r;
-    if (r == row_end.size()) row_end.push_back(0);
-    row_end[r] = m.tx + p.text_width(m.label);
-    m.row = int(r);
+  }
+  auto label_x = [&](const Marker& m, bool left) {
+    const float w = p.text_width(m.label);
+    return std::max(plot_x0, std::min(left ? m.x - 3 - w : m.x + 3, plot_x1 - w));
+  };
+  size_t label_rows = 0;
+  if (n > 0) {
+    size_t combos = 1;
+    for (size_t i = 0; i < n; ++i) combos *= 2 * n;
+    std::tuple<int, size_t, int> best{INT_MAX, 0, 0};
+    std::vector<float> tx(n);
+    std::vector<size_t> row(n);
+    for (size_t c = 0; c < combos; ++c) {
+      int lefts = 0;
+      size_t rows = 0;
+      for (size_t i = 0, k = c; i < n; ++i, k /= 2 * n) {
+        row[i] = k % n;
+        const bool left = (k / n) % 2 == 1;
+        lefts += left;
+        tx[i] = label_x(markers[i], left);
+        rows = std::max(rows, row[i] + 1);
+      }
+      int collisions = 0;
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < n; ++j) {
+          if (i == j) continue;
+          const float wj = p.text_width(markers[j].label);
+          if (row[i] == row[j] && i < j && tx[i] < tx[j] + wj + 0.5f * th &&
+              tx[j] < tx[i] + p.text_width(markers[i].label) + 0.5f * th)
+            ++collisions;
+          if (row[i] > row[j] && markers[i].x > tx[j] - 2 && markers[i].x < tx[j] + wj + 2) ++collisions;
+        }
+      const std::tuple<int, size_t, int> score{collisions, rows, lefts};
+      if (score < best) {
+        best = score;
+        label_rows = rows;
+        for (size_t i = 0; i < n; ++i) markers[i].tx = tx[i], markers[i].row = int(row[i]);
+      }
+    }
   }
   std::vector<std::string> bottom;
   if (!t.note.empty()) bottom.push_back(fit_text(p, t.note, v.x1 - plot_x0));
@@ -258,7 +297,7 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
   } else {
     bottom.push_back(fit_text(p, colours, v.x1 - plot_x0));
   }
-  const float top = v.y0 + (t.title.empty() ? 0.0f : 1.3f * th) + float(row_end.size()) * th + 0.3f * th;
+  const float top = v.y0 + (t.title.empty() ? 0.0f : 1.3f * th) + float(label_rows) * th + 0.3f * th;
   const Rect plot{plot_x0, std::max(top, v.y0 + 2.5f * th), plot_x1,
                   v.y1 - (2.4f + 1.1f * float(bottom.size())) * th};
   if (!t.title.empty()) p.text(v.x0, v.y0, fit_text(p, t.title, v.w()), kText);

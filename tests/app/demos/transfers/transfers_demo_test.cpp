@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gl/image_io.h"
@@ -509,9 +511,16 @@ class TextBoxes final : public transfers_view::Painter {
     float x0, y0, x1, y1;
     std::string text;
   };
+  struct Line {
+    float x0, y0, x1, y1;
+    uint32_t colour;
+  };
   std::vector<Box> boxes;
+  std::vector<Line> lines;
   void rect(transfers_view::Rect, uint32_t) override {}
-  void line(float, float, float, float, uint32_t, float) override {}
+  void line(float x0, float y0, float x1, float y1, uint32_t c, float) override {
+    lines.push_back({x0, y0, x1, y1, c});
+  }
   void text(float x, float y, const std::string& s, uint32_t) override {
     boxes.push_back({x, y, x + text_width(s), y + text_height(), s});
   }
@@ -519,37 +528,64 @@ class TextBoxes final : public transfers_view::Painter {
   float text_width(const std::string& s) const override { return 7.0f * float(s.size()); }
 };
 
-TEST(TransfersTimeline, EveryTextFitsTheViewAndNoneOverlapsAnother) {
-  // The H100's lesson screen: a view narrower than the slide, the bound and achieved times close
-  // together, a long title. Drawn at three widths: no text leaves the view, no two overlap.
-  transfers_view::TimelineLayout t;
-  t.lanes = {"H2D copy engine", "SMs (kernels)", "D2H copy engine", "stream 0", "stream 1"};
-  t.axis_ms = 12, t.tick_ms = 2, t.bound_ms = 4.88, t.total_ms = 6.25, t.sum_ms = 10.91;
-  t.title = "streams-4 | 256 MiB in 16 chunks | 4 streams | intensity 64 | NVIDIA H100 80GB HBM3";
-  for (int i = 0; i < 16; ++i)
-    t.bars.push_back({i % 3, transfers::Op::H2D, i % 2, i, 0.7 * i, 0.7 * i + 0.6});
-  for (float w : {1037.0f, 640.0f, 420.0f}) {
-    TextBoxes p;
-    const transfers_view::Rect v{20, 10, 20 + w, 10 + 600};
-    transfers_view::draw_timeline(p, t, v);
-    ASSERT_FALSE(p.boxes.empty());
-    bool title = false, bound = false, achieved = false;
-    for (const auto& b : p.boxes) {
-      EXPECT_GE(b.x0, v.x0 - 0.5f) << w << ": " << b.text;
-      EXPECT_LE(b.x1, v.x1 + 0.5f) << w << ": " << b.text << " runs out of the view";
-      EXPECT_GE(b.y0, v.y0 - 0.5f) << w << ": " << b.text;
-      EXPECT_LE(b.y1, v.y1 + 0.5f) << w << ": " << b.text;
-      title = title || b.text.rfind("streams-4", 0) == 0;
-      bound = bound || b.text.rfind("bound 4.88", 0) == 0;
-      achieved = achieved || b.text.rfind("achieved 6.25", 0) == 0;
-    }
-    EXPECT_TRUE(title && bound && achieved) << w;
-    for (size_t i = 0; i < p.boxes.size(); ++i)
-      for (size_t j = i + 1; j < p.boxes.size(); ++j) {
-        const auto &a = p.boxes[i], &b = p.boxes[j];
-        EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
-            << w << ": \"" << a.text << "\" over \"" << b.text << "\"";
+TEST(TransfersTimeline, EveryTextFitsTheViewAndNoneOverlapsAnotherOrAMarkersLine) {
+  // The H100's lesson screens: a view narrower than the slide, the bound and achieved times close
+  // together, a long title. Drawn at three widths: no text leaves the view, no two overlap, and no
+  // marker's line (bound, achieved, serial sum) runs through a text.
+  for (const auto& [bound, total, sum] : {std::tuple{4.88, 6.25, 10.91}, std::tuple{5.07, 6.55, 11.14},
+                                          std::tuple{5.0, 5.05, 11.9}, std::tuple{9.0, 11.0, 11.9}}) {
+    transfers_view::TimelineLayout t;
+    t.lanes = {"H2D copy engine", "SMs (kernels)", "D2H copy engine", "stream 0", "stream 1"};
+    t.axis_ms = 12, t.tick_ms = 2, t.bound_ms = bound, t.total_ms = total, t.sum_ms = sum;
+    t.title = "streams-4 | 256 MiB in 16 chunks | 4 streams | intensity 64 | NVIDIA H100 80GB HBM3";
+    for (int i = 0; i < 16; ++i)
+      t.bars.push_back({i % 3, transfers::Op::H2D, i % 2, i, 0.7 * i, 0.7 * i + 0.6});
+    const transfers_view::TimelinePalette pal = transfers_view::timeline_palette("");
+    for (float w : {1037.0f, 640.0f, 420.0f}) {
+      char at_text[96];
+      std::snprintf(at_text, sizeof at_text, "%.0f px, bound %.2f, achieved %.2f, sum %.2f ms", w, bound,
+                    total, sum);
+      const std::string at = at_text;
+      TextBoxes p;
+      const transfers_view::Rect v{20, 10, 20 + w, 10 + 600};
+      transfers_view::draw_timeline(p, t, v, pal);
+      ASSERT_FALSE(p.boxes.empty());
+      auto ms2 = [](double ms) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", ms);
+        return std::string(b);
+      };
+      bool title = false, bound_label = false, achieved = false;
+      for (const auto& b : p.boxes) {
+        EXPECT_GE(b.x0, v.x0 - 0.5f) << at << ": " << b.text;
+        EXPECT_LE(b.x1, v.x1 + 0.5f) << at << ": " << b.text << " runs out of the view";
+        EXPECT_GE(b.y0, v.y0 - 0.5f) << at << ": " << b.text;
+        EXPECT_LE(b.y1, v.y1 + 0.5f) << at << ": " << b.text;
+        title = title || b.text.rfind("streams-4", 0) == 0;
+        bound_label = bound_label || b.text.rfind("bound " + ms2(bound), 0) == 0;
+        achieved = achieved || b.text.rfind("achieved " + ms2(total), 0) == 0;
       }
+      EXPECT_TRUE(title && bound_label && achieved) << at;
+      for (size_t i = 0; i < p.boxes.size(); ++i)
+        for (size_t j = i + 1; j < p.boxes.size(); ++j) {
+          const auto &a = p.boxes[i], &b = p.boxes[j];
+          EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+              << at << ": \"" << a.text << "\" over \"" << b.text << "\"";
+        }
+      int marker_lines = 0;
+      for (const auto& l : p.lines) {
+        if (l.colour != pal.bound && l.colour != pal.total && l.colour != pal.sum) continue;
+        ++marker_lines;
+        for (const auto& b : p.boxes) {
+          // A bar's chunk number lies under the lines by design; every other text is clear of them.
+          if (b.text.find_first_not_of("0123456789") == std::string::npos) continue;
+          EXPECT_FALSE(l.x0 > b.x0 && l.x0 < b.x1 && std::min(l.y0, l.y1) < b.y1 &&
+                       std::max(l.y0, l.y1) > b.y0)
+              << at << ": a marker's line at x " << l.x0 << " runs through \"" << b.text << "\"";
+        }
+      }
+      EXPECT_EQ(marker_lines, 3) << at;
+    }
   }
 }
 
