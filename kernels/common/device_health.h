@@ -4,6 +4,8 @@
 // call fails the same way) for the rest of the process: CUDA's documentation says the process must be
 // ended and started again, and on the H100 (driver 580) a new context after cudaDeviceReset is refused
 // ("devices busy or unavailable"), while with an OpenGL interop context the reset itself never returns.
+// There a fault also outlives its process: later processes' OpenGL contexts stall (Xid 109) until the
+// machine restarts (README, "A GPU fault").
 // An out-of-memory or a bad launch configuration does not break the context. Never throws.
 #include <string>
 
