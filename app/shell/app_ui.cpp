@@ -289,7 +289,9 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
         ImGui::PopStyleColor();
         ImGui::TextWrapped(
             "The CUDA driver gives a faulted GPU back only to a new process: start gpulab "
-            "again to use it (the settings and the lesson's file are kept).");
+            "again to use it (the settings and the lesson's file are kept). On some machines (an H100 "
+            "with driver 580) a fault leaves the GPU unusable for OpenGL until the computer restarts: "
+            "if gpulab then shows 0 ms GPU times or does not end, restart the computer.");
       }
       ui::device_section(in);
       ImGui::EndTabItem();
