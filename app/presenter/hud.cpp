@@ -84,6 +84,7 @@ HudInput hud_input(const Demo& demo, const Timings& timings, const Context& ctx)
   const ui::ThroughputFigures f = ui::throughput_figures(row, ctx.peak_bandwidth_gbps, ctx.peak_fp32_gflops);
   if (!f.valid) return in;
   in.ms_per_step = f.seconds_per_step * 1000.0;
+  in.samples = row.series->size();
   if (t.flops_per_step > 0 && f.percent_of_fp32_peak > 0) {
     in.pct_peak = f.percent_of_fp32_peak;
     in.peak_label = "of FP32 peak";
@@ -105,7 +106,10 @@ void Hud::update(double now_seconds, const HudInput& in) {
   const bool first_time = !shows_time_ && in.ms_per_step.has_value();
   const HudReading next = read(in);
   const bool renamed = next.title != reading_.title;
-  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time && !renamed) return;
+  const bool settling = in.ms_per_step.has_value() && in.samples < kSettleSamples;
+  if (refreshed_at_ >= 0 && now_seconds - refreshed_at_ < kRefreshSeconds && !first_time && !renamed &&
+      !settling)
+    return;
   shows_time_ = in.ms_per_step.has_value();
   reading_ = next;
   refreshed_at_ = now_seconds;

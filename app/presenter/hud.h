@@ -38,6 +38,7 @@ struct HudInput {
   HudCase baseline_case;
   bool whole_pipeline = false;  // the read-out times every stage as one step (its baseline: the CPU pipeline)
   std::optional<double> ms_per_step;
+  size_t samples = 0;       // the steps' times ms_per_step is the median of
   std::string per;          // "per generation"
   double pct_peak = 0;      // 0: unknown (CPU backend) or not measured
   std::string peak_label;   // "of DRAM bandwidth", "of FP32 peak"
@@ -76,10 +77,12 @@ std::string hud_speedup(double x);
 class Hud {
  public:
   static constexpr double kRefreshSeconds = 0.5;
+  static constexpr size_t kSettleSamples = 10;
 
   // Every frame: keeps the baseline's time while it runs; the reading is refreshed when
   // kRefreshSeconds have passed since the last refresh, or at once when it shows no time yet and
-  // one is measured now.
+  // one is measured now, and every frame while its time is the median of fewer than kSettleSamples
+  // steps (the first, cold step is not held for half a second).
   void update(double now_seconds, const HudInput& in);
   // A baseline measured elsewhere (the ladder's CPU rung on the same input).
   void note_baseline(const HudCase& c, double ms);
