@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "base/text_fit.h"
 #include "gl/image_io.h"
 
 namespace gpulab::transfers_view {
@@ -202,12 +204,7 @@ std::string fit_text(const Painter& p, std::string text, float width) {
     if (bar == std::string::npos || bar == 0) break;
     text.resize(bar);
   }
-  if (p.text_width(text) <= width) return text;
-  while (text.size() > 1 && p.text_width(text + "...") > width) {
-    text.pop_back();
-    while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
-  }
-  return text + "...";
+  return elide_to_width(std::move(text), width, [&](const std::string& s) { return p.text_width(s); });
 }
 }  // namespace
 
