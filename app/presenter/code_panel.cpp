@@ -9,6 +9,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "base/text_fit.h"
 #include "common/text.h"
 
 namespace gpulab::presenter {
@@ -224,10 +225,8 @@ bool draw_code_panel(const CodePicks& what, size_t* stage, CodePanelCache* cache
         const std::string_view id =
             vi >= 0 && size_t(vi) < a.variants.size() ? a.variants[size_t(vi)].id : std::string_view("?");
         std::string label = std::string(a.title) + ": " + std::string(id);
-        if (box + ImGui::CalcTextSize(label.c_str()).x > row) label = std::string(id);
-        while (label.size() > 4 && box + ImGui::CalcTextSize((label + "...").c_str()).x > row)
-          label.pop_back();
-        if (box + ImGui::CalcTextSize(label.c_str()).x > row) label += "...";
+        auto text_w = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+        if (box + text_w(label) > row) label = elide_to_width(std::string(id), row - box, text_w);
         const float w = box + ImGui::CalcTextSize(label.c_str()).x;
         if (!first) {
           ImGui::SameLine();
