@@ -222,7 +222,7 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
     double ms;
     uint32_t colour;
     std::string label;
-    float x = 0, tx = 0;
+    float x = 0, tx = 0, w = 0;  // its line, its label's left edge and width
     int row = 0;
   };
   std::vector<Marker> markers;
@@ -238,11 +238,11 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
   const size_t n = markers.size();
   for (Marker& m : markers) {
     m.label = fit_text(p, m.label, std::max(plot_x1 - plot_x0, 1.0f));
+    m.w = p.text_width(m.label);  // measured once: the search below only does arithmetic
     m.x = plot_x0 + float(m.ms / axis_ms) * (plot_x1 - plot_x0);
   }
   auto label_x = [&](const Marker& m, bool left) {
-    const float w = p.text_width(m.label);
-    return std::max(plot_x0, std::min(left ? m.x - 3 - w : m.x + 3, plot_x1 - w));
+    return std::max(plot_x0, std::min(left ? m.x - 3 - m.w : m.x + 3, plot_x1 - m.w));
   };
   size_t label_rows = 0;
   if (n > 0) {
@@ -265,9 +265,9 @@ void draw_timeline(Painter& p, const TimelineLayout& t, Rect v, const TimelinePa
       for (size_t i = 0; i < n; ++i)
         for (size_t j = 0; j < n; ++j) {
           if (i == j) continue;
-          const float wj = p.text_width(markers[j].label);
+          const float wj = markers[j].w;
           if (row[i] == row[j] && i < j && tx[i] < tx[j] + wj + 0.5f * th &&
-              tx[j] < tx[i] + p.text_width(markers[i].label) + 0.5f * th)
+              tx[j] < tx[i] + markers[i].w + 0.5f * th)
             ++collisions;
           if (row[i] > row[j] && markers[i].x > tx[j] - 2 && markers[i].x < tx[j] + wj + 2) ++collisions;
         }

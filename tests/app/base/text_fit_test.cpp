@@ -31,10 +31,13 @@ TEST(ElideToWidth, TheLongestPrefixThatFitsWithTheEllipsis) {
 
 TEST(ElideToWidth, WholeCodePointsAndOneAtLeast) {
   // "µs×2xy": µ and × are two bytes each; a cut never splits one.
-  const std::string text = "\xC2\xB5s\xC3\x97" "2xy";
+  const std::string text =
+      "\xC2\xB5s\xC3\x97"
+      "2xy";
   EXPECT_EQ(gpulab::elide_to_width(text, 55, ten_a_byte), "\xC2\xB5...");
   EXPECT_EQ(gpulab::elide_to_width(text, 75, ten_a_byte), "\xC2\xB5s...") << "not half of the ×";
-  EXPECT_EQ(gpulab::elide_to_width(text, 5, ten_a_byte), "\xC2\xB5...") << "nothing fits: the first code point";
+  EXPECT_EQ(gpulab::elide_to_width(text, 5, ten_a_byte), "\xC2\xB5...")
+      << "nothing fits: the first code point";
 }
 
 }  // namespace
