@@ -81,6 +81,16 @@ class FakeDemo : public Demo {
   Setup s_;
 };
 
+// A HUD fed by a fake demo's timings, as HudElement feeds it each frame.
+class HudFeed : public ::testing::Test {
+ protected:
+  void update(double now_seconds) { hud.update(now_seconds, hud_input(d, t, ctx)); }
+  FakeDemo d;
+  Timings t;
+  Context ctx;
+  Hud hud;
+};
+
 TEST(Hud, Formats) {
   EXPECT_EQ(hud_time(0.213), "213 µs");
   EXPECT_EQ(hud_time(4.71), "4.71 ms");
@@ -116,15 +126,11 @@ TEST(Hud, InputFromTheDemoTimingsAndPeaks) {
   EXPECT_TRUE(hud_input(d, t, ctx).on_baseline);
 }
 
-TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
-  FakeDemo d;
-  Timings t;
-  Context ctx;
-  Hud hud;
+TEST_F(HudFeed, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   // The GPU variant first: no baseline yet, and the key that measures it is named.
   d.use(2);
   sample(t, d, 0.2);
-  hud.update(0.0, hud_input(d, t, ctx));
+  update(0.0);
   // No device peak (the CPU backend): no "% of peak" figure, so the HUD stays one row.
   ASSERT_EQ(hud.reading().figures.size(), 2u);
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
@@ -140,35 +146,31 @@ TEST(Hud, SpeedupIsOverTheBaselineMeasuredOnTheSameCase) {
   t.clear();
   d.use(0);
   sample(t, d, 100.0);
-  hud.update(1.0, hud_input(d, t, ctx));
+  update(1.0);
   EXPECT_EQ(hud.reading().figures[1].value, "1×");
   // Back on the GPU: 0.1 ms a step, 500× the baseline.
   t.clear();
   d.use(2);
   sample(t, d, 0.2);
-  hud.update(2.0, hud_input(d, t, ctx));
+  update(2.0);
   EXPECT_EQ(hud.reading().figures[0].value, "100 µs");
   EXPECT_EQ(hud.reading().figures[1].value, "500×");
   EXPECT_EQ(hud.reading().figures[1].caption, "vs cpu-naive (CPU)");
   // Another size is another case: its baseline is not measured.
   d.items = 4000;
-  hud.update(3.0, hud_input(d, t, ctx));
+  update(3.0);
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
   // The ladder's CPU rung gives it.
   hud.note_baseline(hud_input(d, t, ctx).baseline_case, 20.0);
-  hud.update(4.0, hud_input(d, t, ctx));
+  update(4.0);
   EXPECT_EQ(hud.reading().figures[1].value, "200×");
   // Another input (the Setup's: same_input) is another case too.
   d.reseed(7);
-  hud.update(5.0, hud_input(d, t, ctx));
+  update(5.0);
   EXPECT_EQ(hud.reading().figures[1].value, "not measured yet");
 }
 
-TEST(Hud, SaysTheBaselineIsMeasuredInTheBackgroundOrWhyItIsNot) {
-  FakeDemo d;
-  Timings t;
-  Context ctx;
-  Hud hud;
+TEST_F(HudFeed, SaysTheBaselineIsMeasuredInTheBackgroundOrWhyItIsNot) {
   d.use(2);
   sample(t, d, 0.2);
   HudInput in = hud_input(d, t, ctx);
@@ -194,53 +196,45 @@ TEST(Hud, TheBaselinesPicksAreEachStagesFirstCpuVariant) {
   EXPECT_EQ(p[0].block, 0) << "a CPU variant has no block";
 }
 
-TEST(Hud, RefreshesAtMostTwiceASecond) {
-  FakeDemo d;
+TEST_F(HudFeed, RefreshesAtMostTwiceASecond) {
   d.use(2);
-  Timings t;
-  Context ctx;
-  Hud hud;
-  hud.update(9.9, hud_input(d, t, ctx));
+  update(9.9);
   EXPECT_EQ(hud.reading().figures[0].value, "–") << "nothing measured yet";
   // The first measurement shows at once, not half a second later.
   sample(t, d, 2.0);
-  hud.update(10.0, hud_input(d, t, ctx));
+  update(10.0);
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms");
   // Settled (a median of kSettleSamples steps and more): at most twice a second.
   for (size_t i = 1; i < Hud::kSettleSamples; ++i) sample(t, d, 2.0);
-  hud.update(10.1, hud_input(d, t, ctx));
+  update(10.1);
   t.clear();
   for (size_t i = 0; i < Hud::kSettleSamples; ++i) sample(t, d, 4.0);
-  hud.update(10.2, hud_input(d, t, ctx));
-  hud.update(10.45, hud_input(d, t, ctx));
+  update(10.2);
+  update(10.45);
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms") << "refreshed sooner than half a second";
-  hud.update(10.6, hud_input(d, t, ctx));
+  update(10.6);
   EXPECT_EQ(hud.reading().figures[0].value, "2 ms");
 }
 
-TEST(Hud, TheFirstColdStepIsNotHeldWhileTheMedianSettles) {
+TEST_F(HudFeed, TheFirstColdStepIsNotHeldWhileTheMedianSettles) {
   // A run's first step is cold (a module loaded, caches empty): shown at once, then replaced on each
   // frame by the median of the steps so far until there are kSettleSamples of them, not held for half
   // a second (a short headless run ended with the cold step, 18x the step's time, in its screenshot).
-  FakeDemo d;
   d.use(2);
-  Timings t;
-  Context ctx;
-  Hud hud;
   sample(t, d, 40.0);
-  hud.update(10.0, hud_input(d, t, ctx));
+  update(10.0);
   EXPECT_EQ(hud.reading().figures[0].value, "20 ms") << "the cold step, at once";
   sample(t, d, 2.0);
   sample(t, d, 2.0);
-  hud.update(10.01, hud_input(d, t, ctx));
+  update(10.01);
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms") << "three steps: their median, on the next frame";
   for (size_t i = 3; i < Hud::kSettleSamples; ++i) sample(t, d, 2.0);
-  hud.update(10.02, hud_input(d, t, ctx));
+  update(10.02);
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms");
   for (int i = 0; i < 11; ++i) sample(t, d, 8.0);  // the median moves to 8 ms
-  hud.update(10.03, hud_input(d, t, ctx));
+  update(10.03);
   EXPECT_EQ(hud.reading().figures[0].value, "1 ms") << "settled: the next refresh waits for half a second";
-  hud.update(10.6, hud_input(d, t, ctx));
+  update(10.6);
   EXPECT_EQ(hud.reading().figures[0].value, "4 ms");
 }
 
@@ -280,19 +274,15 @@ TEST(Hud, LayoutStaysInTheViewAndOffItsMiddle) {
   }
 }
 
-TEST(Hud, AnotherVariantIsShownAtOnce) {
+TEST_F(HudFeed, AnotherVariantIsShownAtOnce) {
   // Within the half second between refreshes, a variant change (a lesson step) is not left under the
   // previous variant's name and figures.
-  FakeDemo d;
   d.use(0);
-  Timings t;
-  Context ctx;
-  Hud hud;
   sample(t, d, 2.0);
-  hud.update(20.0, hud_input(d, t, ctx));
+  update(20.0);
   EXPECT_EQ(hud.reading().title, "Fake demo — cpu-naive");
   d.use(1);
-  hud.update(20.1, hud_input(d, t, ctx));
+  update(20.1);
   EXPECT_EQ(hud.reading().title, "Fake demo — cpu-lut");
   EXPECT_EQ(hud.reading().figures[0].value, "–") << "cpu-lut has no time of its own yet";
   // A step whose variant cannot run here says so in the speed-up at once.
