@@ -296,6 +296,7 @@ void HisteqDemo::compute(Frame& frame) {
 void HisteqDemo::render(Frame& frame) {
   if (!display_) return;
   display_->draw(split_view(view_, frame, image_.width, image_.height, split_));
+  marks_.clear();
   if (overlay_) draw_overlay(frame);
 }
 

@@ -73,6 +73,7 @@ class HisteqDemo final : public Demo {
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
   void render(Frame& frame) override;
+  std::vector<ViewMark> view_marks() const override { return marks_; }
   void ui(Frame& frame) override;
   void detach() override;
 
@@ -180,7 +181,8 @@ class HisteqDemo final : public Demo {
   bool after_fresh_ = false;
   int channel_ = 0;  // plane shown in the plots (per-channel mode)
   bool log_scale_ = false;
-  bool overlay_ = false;  // draw_overlay (--histogram-overlay, the panel's checkbox)
+  bool overlay_ = false;         // draw_overlay (--histogram-overlay, the panel's checkbox)
+  std::vector<ViewMark> marks_;  // what the last render drew over the view (view_marks)
 
   // View: the image fitted into the free area, then zoomed (1 = fitted) around its centre (cx, cy),
   // in image pixels; the split as a fraction of the image's width.

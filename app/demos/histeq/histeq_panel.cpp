@@ -212,10 +212,16 @@ void HisteqDemo::draw_overlay(const Frame& frame) {
   const std::string title = "histogram and CDF (line): " + plane;
   const float title_w = font->CalcTextSizeA(text_px, FLT_MAX, 0.0f, title.c_str()).x;
   const float box_w = std::min(vw - 2 * pad, std::max(vw * 0.5f, title_w + 2 * pad));
-  const float plot_w = (box_w - 3 * pad) / 2, plot_h = std::min(vh * 0.22f, plot_w * 0.6f);
-  const float box_h = pad + text_px + pad + plot_h + pad + text_px + pad;
+  // In the lower half of the view, so that the picture stays in sight (a 720p screen at UI scale 2):
+  // the plots give up height first, down to a line and a half of text.
+  const float texts_h = 4 * pad + 2 * text_px;
+  const float plot_w = (box_w - 3 * pad) / 2,
+              plot_h =
+                  std::min({vh * 0.22f, plot_w * 0.6f, std::max(vh * 0.5f - pad - texts_h, 1.5f * text_px)});
+  const float box_h = texts_h + plot_h;
   if (box_w < 8 * text_px || box_h > vh) return;  // no room: the panel's plots are there
   const ImVec2 a(vx + pad, vy + vh - pad - box_h), b(a.x + box_w, a.y + box_h);
+  add_view_mark(marks_, v, {"histogram", a.x * sx, a.y * sy, b.x * sx, b.y * sy, 0.0f, text_px * sy});
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->PushClipRect(ImVec2(vx, vy), ImVec2(vx + vw, vy + vh));
   dl->AddRectFilled(a, b, IM_COL32(12, 12, 16, 215), pad * 0.5f);

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "gl/image_io.h"
+#include "support/layout_report.h"
 #include "support/run_binary.h"
 #include "support/test_paths.h"
 
@@ -71,4 +73,35 @@ TEST(HisteqOverlay, TheHistogramLessonShowsItOnTheProjectedScreen) {
           dir);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_GT(cdf_pixels(shot, 0.0, 0.7, 0.3, 1.0), 300) << "step 3 still shows the overlay step 1 opened";
+}
+
+TEST(HisteqOverlay, LeavesTheUpperHalfOfTheViewToThePicture) {
+  // Projector mode at the sizes where the view is shortest (a 720p screen at UI scale 2, a 1080p one
+  // at 3): the histogram box takes at most half the view's height, at its bottom; at 1080p and UI
+  // scale 1 it keeps its own size, under half. The layout report's view mark "histogram" is the box.
+  const std::string lesson = (fs::path(GPULAB_TEST_ASSETS) / "lessons/02-histogram.toml").string();
+  for (const auto& [size, scale] :
+       {std::pair{"1280x720", "2"}, std::pair{"1920x1080", "3"}, std::pair{"1920x1080", "1"}}) {
+    const std::string at = std::string(size) + " at UI scale " + scale;
+    const fs::path dir =
+        gpulab::testing::temp_dir("gpulab-histeq-overlay") / (std::string("half-") + size + "-" + scale);
+    const gpulab::testing::ReportedRun r = gpulab::testing::run_with_layout_report(
+        "--headless --cpu --projector --ui-scale " + std::string(scale) + " --lesson " + lesson +
+            " --lesson-step 3 --frames 3 --size " + size,
+        dir, "gpulab-histeq-overlay");
+    ASSERT_EQ(r.process.status, 0) << at << "\n" << r.process.output;
+    ASSERT_FALSE(r.report.is_discarded()) << at;
+    const auto& view = r.report["regions"]["view"];
+    const double vy0 = view[1].get<double>(), vy1 = view[3].get<double>();
+    const nlohmann::json* box = nullptr;
+    for (const auto& m : r.report["view_marks"])
+      if (m["name"] == "histogram") box = &m["box"];
+    ASSERT_NE(box, nullptr) << at << ": the histogram is drawn\n" << r.report["view_marks"].dump();
+    const double y0 = (*box)[1].get<double>(), y1 = (*box)[3].get<double>();
+    EXPECT_LE(y1 - y0, 0.5 * (vy1 - vy0) + 0.5)
+        << at << ": box " << box->dump() << " in a view of " << view.dump();
+    EXPECT_GE(y0, vy0 + 0.5 * (vy1 - vy0) - 0.5) << at << ": the box is in the view's lower half";
+    EXPECT_LE(y1, vy1 + 0.5) << at;
+    EXPECT_GE(y1 - y0, 0.25 * (vy1 - vy0)) << at << ": still a readable plot";
+  }
 }
