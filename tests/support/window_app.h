@@ -19,13 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_paths.h"
+#include "support/tool_skip.h"
 
 namespace gpulab::testing {
-
-// `tool` is on PATH.
-inline bool have(const char* tool) {
-  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
 
 // A file's text ("" when it cannot be read).
 inline std::string slurp(const std::filesystem::path& p) {

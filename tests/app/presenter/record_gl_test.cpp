@@ -19,6 +19,7 @@
 #include "presenter/recorder.h"
 #include "support/gl_fixture.h"
 #include "support/run_binary.h"
+#include "support/tool_skip.h"
 
 namespace fs = std::filesystem;
 using gpulab::testing::ProcessResult;
@@ -73,8 +74,7 @@ Probed ffprobe_video(const fs::path& file) {
 }  // namespace
 
 TEST(Record, HeadlessRecordWritesAClipWithEveryFrame) {
-  ASSERT_FALSE(gpulab::presenter::find_ffmpeg().empty())
-      << "ffmpeg is in scripts/debian-packages.txt: install it (apt install ffmpeg)";
+  GPULAB_SKIP_WITHOUT_TOOL(gpulab::testing::missing_ffmpeg());
   const fs::path dir = temp_dir() / "mp4";
   const fs::path clip = dir / "clip.mp4";
   ::unsetenv("GPULAB_FFMPEG");
@@ -94,7 +94,7 @@ TEST(Record, HeadlessRecordWritesAClipWithEveryFrame) {
 }
 
 TEST(Record, AHeadlessClipIs1080pOfTheViewLastingItsRecordingAndSmall) {
-  ASSERT_FALSE(gpulab::presenter::find_ffmpeg().empty());
+  GPULAB_SKIP_WITHOUT_TOOL(gpulab::testing::missing_ffmpeg());
   const fs::path dir = temp_dir() / "hd";
   const fs::path clip = dir / "clip.mp4";
   ::unsetenv("GPULAB_FFMPEG");
@@ -204,7 +204,7 @@ class RecorderClock : public gpulab::testing::HeadlessGlTest<RecorderClock, 320,
 };
 
 TEST_F(RecorderClock, AThreeSecondRecordingPlaysThreeSecondsAtAnyDrawingRate) {
-  ASSERT_FALSE(gpulab::presenter::find_ffmpeg().empty());
+  GPULAB_SKIP_WITHOUT_TOOL(gpulab::testing::missing_ffmpeg());
   ::unsetenv("GPULAB_FFMPEG");
   const fs::path dir = temp_dir() / "clock";
   fs::create_directories(dir);

@@ -142,10 +142,7 @@ void check_presenter_report(const nlohmann::json& j, int laptop) {
 }  // namespace
 
 TEST(TwoMonitors, TheProjectedWindowFillsTheProjectorAndThePresentersIsOnTheLaptop) {
-  ASSERT_TRUE(have("Xorg"))
-      << "xserver-xorg-core and xserver-xorg-video-dummy are in scripts/debian-packages.txt";
-  ASSERT_TRUE(have("xrandr") && have("xwininfo"))
-      << "x11-xserver-utils and x11-utils are in the package list";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_xorg_dummy());
   DummyXorg x;
   ASSERT_TRUE(x.ready()) << "Xorg's dummy driver did not start:\n" << tail(x.dir / "xorg.log");
   // A 1280x800 laptop with a 1920x1080 projector on its right.

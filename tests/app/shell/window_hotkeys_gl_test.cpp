@@ -39,7 +39,7 @@ struct RunningApp : WindowApp {
 
 TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   const RunningApp app("gpulab-window-");
   const fs::path dir = app.dir;
   wait_until_ready(dir);
@@ -59,7 +59,7 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
 
 TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   const RunningApp app("gpulab-window-hud-");
   const fs::path dir = app.dir;
   wait_until_ready(dir);
@@ -100,7 +100,7 @@ long middle_colour(const fs::path& png) {
 
 TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
   RunningApp app("gpulab-window-clicker-", "--lesson " + lesson.string() + " --layout-report layout.json");
   const fs::path dir = app.dir;
@@ -141,7 +141,7 @@ TEST(WindowClicker, BlankKeysAndF5DuringALesson) {
 
 TEST(WindowClicker, AbEndsOnTheVariantThatRanBeforeIt) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   RunningApp app("gpulab-window-ab-", "--variant cpu-lut --layout-report layout.json");
   const fs::path dir = app.dir;
   wait_until_ready(dir);
@@ -162,7 +162,7 @@ TEST(WindowPresenter, TheNotesAreOnThePresentersWindowAndThePictureOnTheProjecte
   // Xvfb has one monitor: --presenter-window opens the presenter's window anyway (the way to rehearse
   // on one screen); with two monitors projector mode opens it by itself (monitors_test.cpp).
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
   RunningApp app("gpulab-window-presenter-", "--projector --presenter-window --lesson " + lesson.string() +
                                                  " --layout-report layout.json");
@@ -186,7 +186,7 @@ TEST(WindowPresenter, TheSpotlightIsPointedFromThePresentersPad) {
   // The presenter's window has a pad at the foot of its left column, the projected view in small:
   // with the spotlight on, the mouse over the pad moves the spotlight on the projected picture.
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   RunningApp app("gpulab-window-pad-", "--projector --presenter-window --layout-report layout.json");
   const fs::path dir = app.dir;
   wait_until_ready(dir);
@@ -225,7 +225,7 @@ TEST(WindowLesson, AStepThatNeedsAGpuShowsTheSameCpuReferenceAndSaysSoOnce) {
   // ran before (step 1 runs cpu-naive), say so in one line that each step replaces, show the step's own
   // kernel in the code panel, and the HUD gives the step's recorded figures (not the stand-in's).
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   const fs::path lesson = fs::path(GPULAB_TEST_ASSETS) / "lessons" / "01-life.toml";
   RunningApp app("gpulab-window-standin-",
                  "--projector --lesson " + lesson.string() + " --layout-report layout.json");

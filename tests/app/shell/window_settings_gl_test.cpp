@@ -22,7 +22,7 @@ using namespace gpulab::testing;
 
 TEST(WindowSettings, ScaleThemeAndDemoKeysAreSaved) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
-  ASSERT_TRUE(have("xdotool")) << "xdotool is in scripts/debian-packages.txt";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
   WindowApp app(fresh_dir("gpulab-window-settings"), "--cpu --size 800x600");
   ASSERT_TRUE(app.started());
   const fs::path file = app.dir / "config" / "gpulab" / "settings.toml";
