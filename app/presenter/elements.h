@@ -311,4 +311,8 @@ class ToastsElement : public Element {
 // Every element, in the order the shell calls them.
 std::vector<std::unique_ptr<Element>> make_elements();
 
+// The variants that run: `d`'s active stages' (A, the running demo), then in A/B the B half's that A
+// does not run (its compared rung). What the lesson reports and `--check` lists as running.
+std::vector<std::string> running_variants(const Demo* d, const AbElement* ab);
+
 }  // namespace gpulab::presenter

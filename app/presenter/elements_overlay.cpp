@@ -1,5 +1,5 @@
 // The elements that draw over the view in their own regions: the HUD, the code column, the key list
-// and the toasts (elements.h); and the registry's order (make_elements).
+// and the toasts (elements.h); the registry's order (make_elements); and what runs (running_variants).
 #include <imgui.h>
 
 #include <algorithm>
@@ -26,6 +26,19 @@ std::vector<std::unique_ptr<Element>> make_elements() {
   out.push_back(std::make_unique<LadderElement>());
   out.push_back(std::make_unique<HelpElement>());
   out.push_back(std::make_unique<ToastsElement>());
+  return out;
+}
+
+std::vector<std::string> running_variants(const Demo* d, const AbElement* ab) {
+  std::vector<std::string> out;
+  auto add = [&](const Demo& demo) {
+    for (const Stage& st : demo.stages())
+      if (st.active && std::find(out.begin(), out.end(), st.current().id) == out.end())
+        out.emplace_back(st.current().id);
+  };
+  if (!d) return out;
+  add(*d);
+  if (ab && ab->running() && ab->b_demo() && ab->b_demo()->bound()) add(*ab->b_demo());
   return out;
 }
 

@@ -227,9 +227,7 @@ void LessonElement::frame(Session& s, const Frame&) {
   shown_.problem = player_->problem();
   if (const LessonStep* st = player_->step()) shown_.caption = st->caption;
   shown_.demo = s.setup().demo;
-  if (Demo* d = s.demo())
-    for (const Stage& st : d->stages())
-      if (st.active) shown_.variants.emplace_back(st.current().id);
+  shown_.variants = running_variants(s.demo(), s.find<AbElement>());
 }
 
 void LessonElement::draw(Session& s, const ScreenLayout& l) {

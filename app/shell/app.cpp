@@ -530,10 +530,7 @@ void App::frame() {
       if (show_ui || e->name() != presenter::ToastsElement::kName) e->draw(s, layout_);
   }
   for (auto& e : elements_) e->report(report_);
-  report_.running.clear();
-  if (d)
-    for (const Stage& st : d->stages())
-      if (st.active) report_.running.emplace_back(st.current().id);
+  report_.running = presenter::running_variants(d, element<presenter::AbElement>());
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   drawn_.place();

@@ -164,6 +164,11 @@ TEST(AbGl, TheCodePanelShowsBsCodeAgainstAs) {
   EXPECT_EQ(c.value("variant", std::string()), "cpu-naive") << c;
   EXPECT_EQ(c.value("previous", std::string()), "cpu-lut") << "compared with A, not with the rung before";
   EXPECT_GT(c.value("changed", 0), 0) << c;
+  // The code shown is of a kernel that runs: the lesson lists both halves' variants as running (A's,
+  // then B's), so no panel names a kernel missing from the running list.
+  EXPECT_EQ(a.j["lesson"].value("variants", std::vector<std::string>{}),
+            (std::vector<std::string>{"cpu-lut", "cpu-naive"}))
+      << a.j["lesson"];
   // Both halves and the code column side by side, none over another.
   const auto& r = a.j["regions"];
   ASSERT_TRUE(r.contains("code") && r.contains("view")) << r;

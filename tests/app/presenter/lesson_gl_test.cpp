@@ -91,12 +91,19 @@ TEST_P(EveryLesson, EveryStepLandsOnItsDemoAndVariantAndDrawsIt) {
     EXPECT_EQ(code.value("shown", false), s.code.value_or(false)) << code;
     if (s.code.value_or(false)) {
       EXPECT_GT(code.value("lines", 0), 2) << code;
-      if (stand_in)
+      if (stand_in) {
         EXPECT_EQ(code.value("variant", std::string()), want) << code;
-      else
+      } else {
         EXPECT_NE(std::find(running.begin(), running.end(), code.value("variant", std::string())),
                   running.end())
             << code;
+        // An A/B step that runs (a GPU): both halves run, and the panel shows B's code against A's.
+        if (s.variants.size() > 1) {
+          EXPECT_EQ(code.value("variant", std::string()), s.variants.back()) << code;
+          EXPECT_EQ(code.value("previous", std::string()), want) << code;
+          EXPECT_NE(std::find(running.begin(), running.end(), s.variants.back()), running.end()) << l;
+        }
+      }
     }
     // The caption band sits at the bottom of the view, above nothing; the PNG's view is not blank.
     const auto band = l["caption_band"];
