@@ -1,7 +1,8 @@
 // gl label (the batch run is the binary, headless): `gpulab bench --demo rotate --angle 45` measures a 45°
 // rotation. Checked by output: the bench's CPU rung, run once on the same image, leaves exactly the
-// image `gpulab --headless --demo rotate --angle 45 --save-image` writes; without --angle the bench
-// keeps its own 30°, which differs.
+// image `gpulab --headless --demo rotate --variant cpu --angle 45 --save-image` writes (the same rung:
+// on a GPU the batch run's default is a texture rung, whose 8-bit filter weights round otherwise);
+// without --angle the bench keeps its own 30°, which differs.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -63,9 +64,10 @@ TEST(BenchSetupGl, TheRotateBenchMeasuresTheAngleGiven) {
   const fs::path dir = testing::temp_dir("gpulab-bench-setup");
   const fs::path in = dir / "in.png", batch = dir / "batch.png";
   ASSERT_EQ(image::save_png(in, image::generate("filter-test", 96, 64)), "");
-  const testing::ProcessResult run = testing::run_gpulab_in(
-      "--headless --demo rotate --image " + in.string() + " --angle 45 --save-image " + batch.string(), dir,
-      "gpulab-bench-setup");
+  const testing::ProcessResult run =
+      testing::run_gpulab_in("--headless --demo rotate --variant cpu --image " + in.string() +
+                                 " --angle 45 --save-image " + batch.string(),
+                             dir, "gpulab-bench-setup");
   ASSERT_EQ(run.status, 0) << run.output;
   std::string err;
   const gl::Image want = gl::read_image(batch, &err);

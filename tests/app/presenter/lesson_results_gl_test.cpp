@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/cuda_probe.h"
 #include "support/layout_report.h"
 #include "support/recorded_fixture.h"
 #include "support/run_binary.h"
@@ -48,8 +49,8 @@ ReportedRun step(const fs::path& lesson, int k, const std::string& more, const f
                                                  dir, "gpulab-lesson-results");
 }
 
-ProcessResult check(const fs::path& lesson, const fs::path& dir) {
-  return gpulab::testing::run_gpulab_in("--lesson " + lesson.string() + " --check --size 960x540", dir,
+ProcessResult check(const fs::path& lesson, const fs::path& dir, const std::string& more = "") {
+  return gpulab::testing::run_gpulab_in("--lesson " + lesson.string() + " --check --size 960x540" + more, dir,
                                         "gpulab-lesson-results");
 }
 
@@ -116,13 +117,27 @@ TEST(LessonResults, AFileThatDoesNotReadIsSaidAndTheLessonStillOpens) {
 }
 
 TEST(LessonResults, CheckListsAMissingFileAndTheStandInStepsRecordedFigures) {
+  // On the machine at hand: with a CUDA device every GPU step runs and no recorded figure stands in;
+  // on the CPU backend (here without a GPU, with --cpu on the GPU machine) the three GPU steps fall
+  // back and each names the file's row for what it asked for.
+  const bool gpu = gpulab::cuda_status().available;
   const fs::path dir = gpulab::testing::temp_dir("gpulab-lesson-results") / "check";
-  ProcessResult r = check(write_lesson(dir, "life-h100.json"), dir);
+  const fs::path lesson = write_lesson(dir, "life-h100.json");
+  const std::string source =
+      "recorded results: '" + (dir / "life-h100.json").string() + "', " + kLabel + " (named in the lesson)\n";
+  ProcessResult r = check(lesson, dir);
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("recorded results: '" + (dir / "life-h100.json").string() + "', " + kLabel +
-                          " (named in the lesson)\n"),
-            std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find(source), std::string::npos) << r.output;
+  if (gpu) {
+    EXPECT_NE(r.output.find("summary: 4 steps; 0 fall back (0 with recorded figures); 0 missing; "),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("recorded figures: "), std::string::npos) << "no stand-in on a GPU: " << r.output;
+    EXPECT_NE(r.output.find("life gpu-shared"), std::string::npos) << r.output;
+    r = check(lesson, dir, " --cpu");  // the CPU backend's stand-ins, on this machine too
+    ASSERT_EQ(r.status, 0) << r.output;
+  }
+  EXPECT_NE(r.output.find(source), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("recorded figures: gpu-global: 4.00 \xC2\xB5s, \xC3\x97"
                           "200 vs cpu-naive\n"),
             std::string::npos)
@@ -139,7 +154,8 @@ TEST(LessonResults, CheckListsAMissingFileAndTheStandInStepsRecordedFigures) {
   EXPECT_NE(r.output.find("\nmissing: the lesson's results file '" + (dir / "gone.json").string() + "'"),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("summary: 4 steps; 3 fall back; 1 missing; "), std::string::npos)
+  EXPECT_NE(r.output.find(std::string("summary: 4 steps; ") + (gpu ? "0" : "3") + " fall back; 1 missing; "),
+            std::string::npos)
       << "every step still prepared: " << r.output;
   fs::remove_all(dir);
 }
