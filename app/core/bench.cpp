@@ -256,9 +256,50 @@ BenchTarget::Kind BenchTarget::kind() const {
   return Kind::MaxTime;
 }
 
+BenchTarget target_on_device(const BenchTarget& t, std::string_view device) {
+  for (const BenchTarget::OnCard& c : t.on_cards) {
+    if (c.card.empty() || device.find(c.card) == std::string_view::npos) continue;
+    BenchTarget out = t;
+    out.what = c.what;
+    out.device_hint = c.card;
+    switch (t.kind()) {
+      case BenchTarget::Kind::Rate:
+        out.min_items_per_s = c.threshold;
+        break;
+      case BenchTarget::Kind::Ratio:
+        out.min_ratio = c.threshold;
+        break;
+      case BenchTarget::Kind::MaxTime:
+        out.max_ms = c.threshold;
+        break;
+      case BenchTarget::Kind::Invalid:
+        return t;
+    }
+    return out;
+  }
+  return t;
+}
+
+void same_target_on(BenchTarget& t, const std::string& card, const std::string& why) {
+  BenchTarget::OnCard c;
+  c.card = card;
+  c.what = t.what;
+  const std::string hint = "(" + t.device_hint;
+  if (const size_t at = c.what.rfind(hint); !t.device_hint.empty() && at != std::string::npos) {
+    const size_t end = c.what.find(')', at);
+    c.what.replace(at, end == std::string::npos ? std::string::npos : end - at + 1,
+                   "(" + card + ", " + why + ")");
+  } else {
+    c.what += " (" + card + ", " + why + ")";
+  }
+  c.threshold = t.min_items_per_s > 0 ? t.min_items_per_s : t.min_ratio > 0 ? t.min_ratio : t.max_ms;
+  t.on_cards.push_back(std::move(c));
+}
+
 std::vector<BenchTargetResult> check_targets(const BenchSuite& suite) {
   std::vector<BenchTargetResult> out;
-  for (const BenchTarget& t : suite.targets) out.push_back(check_target(t, suite));
+  for (const BenchTarget& t : suite.targets)
+    out.push_back(check_target(target_on_device(t, suite.device), suite));
   return out;
 }
 
@@ -545,7 +586,7 @@ std::string bench_json(const BenchSuite& suite) {
   nlohmann::json targets = nlohmann::json::array();
   const std::vector<BenchTargetResult> results = check_targets(suite);
   for (size_t i = 0; i < suite.targets.size(); ++i) {
-    const BenchTarget& t = suite.targets[i];
+    const BenchTarget t = target_on_device(suite.targets[i], suite.device);
     const BenchTargetResult& r = results[i];
     targets.push_back({{"what", t.what},
                        {"kind", kind_name(r.kind)},

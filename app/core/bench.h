@@ -77,6 +77,16 @@ struct BenchTarget {
   std::vector<std::string> versus{};    // Ratio: the rows to beat (the best is taken)
   double min_ratio = 0;                 // Ratio
   double max_ms = 0;                    // MaxTime: per step
+  // The same target on another card: where `card` is in the suite's device name, `what` and the
+  // threshold (of this target's kind) are these and the hint is `card`. An absolute target states one
+  // for each card it is set for (the H200 has the H100's SMs and clocks with 4.8 TB/s of memory, so a
+  // memory-bound rate scales and a compute-bound one does not).
+  struct OnCard {
+    std::string card;
+    std::string what;
+    double threshold = 0;
+  };
+  std::vector<OnCard> on_cards{};
 
   // Invalid: no threshold or more than one set, no variants, or a ratio without `versus`.
   Kind kind() const;
@@ -209,6 +219,12 @@ class BenchStream {
 
 // Checks every target of the suite on its rows (format_bench prints these, bench_json has them).
 std::vector<BenchTargetResult> check_targets(const BenchSuite& suite);
+// `t` as it stands on `device` (a suite's device name): its OnCard entry for that card applied, if any.
+BenchTarget target_on_device(const BenchTarget& t, std::string_view device);
+// Adds to `t` the same threshold on `card` ("H200"), for a target the card does not move (a ratio
+// within one run, a compute-, latency- or PCIe-bound rate): its text with its hint's name, the last
+// "(H100...", read as "(" + card + ", " + why + ")".
+void same_target_on(BenchTarget& t, const std::string& card, const std::string& why);
 // The table (an "input" column when any row has one; the time a step in the HUD's words: a column
 // "time per generation" of "18.2 µs" where every row's step is the same, else a column "time" of
 // "18.2 µs per generation"), its notes and the target checks; run_bench prints it.

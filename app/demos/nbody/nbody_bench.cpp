@@ -45,6 +45,8 @@ bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
        3.3e12,
        "H100"},
   };
+  // The H200 has the H100's SMs and clocks: the force pass is compute-bound, the same rates hold.
+  for (BenchTarget& t : spec.suite.targets) same_target_on(t, "H200", "compute-bound: as the H100");
   // Without atomics, pair-once and deterministic, yet faster than the rung that adds with atomics.
   BenchTarget versus_atomics;
   versus_atomics.what = "gpu-pair-tiles >= 1.19x gpu-warp-pairs at N = 1048576 (H100)";
@@ -54,6 +56,7 @@ bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   versus_atomics.height = 1;
   versus_atomics.min_ratio = 1.19;
   versus_atomics.device_hint = "H100";
+  same_target_on(versus_atomics, "H200", "a ratio within one run");
   spec.suite.targets.push_back(versus_atomics);
   spec.item_unit = "interactions";
   spec.variants =

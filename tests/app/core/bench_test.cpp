@@ -369,6 +369,55 @@ TEST(Bench, MaxTimeTargetPassMissAndNotRun) {
   EXPECT_NE(out.find("target: reduce at 8192: not run (needs --size 8192x8192)"), std::string::npos) << out;
 }
 
+TEST(Bench, ATargetStatesItsThresholdForTheCardPresent) {
+  // A memory-bound rate set for the H100 and scaled for the H200; a ratio the same on both.
+  BenchTarget rate{.what = "copy >= 3e12 B/s (H100)",
+                   .variants = {"copy"},
+                   .width = 4096,
+                   .height = 4096,
+                   .min_items_per_s = 3e12,
+                   .device_hint = "H100"};
+  rate.on_cards = {{"H200", "copy >= 4.3e12 B/s (H200: x 4.8/3.35 TB/s)", 4.3e12}};
+  BenchTarget ratio{.what = "copy >= 0.9x memcpy (H100)",
+                    .variants = {"copy"},
+                    .width = 4096,
+                    .height = 4096,
+                    .device_hint = "H100",
+                    .versus = {"memcpy"},
+                    .min_ratio = 0.9};
+  same_target_on(ratio, "H200", "a ratio within one run");
+  ASSERT_EQ(ratio.on_cards.size(), 1u);
+  EXPECT_EQ(ratio.on_cards[0].what, "copy >= 0.9x memcpy (H200, a ratio within one run)");
+  EXPECT_DOUBLE_EQ(ratio.on_cards[0].threshold, 0.9);
+  BenchSuite s;
+  s.demo = "copy";
+  s.rows = {row("copy", 4096, 4096.0 * 4096 / 3.5e12 * 1e3),
+            row("memcpy", 4096, 4096.0 * 4096 / 3.6e12 * 1e3)};
+  s.targets = {rate, ratio};
+  for (const char* device : {"NVIDIA H100 80GB HBM3 (132 SMs, CUDA 13.0)", "NVIDIA H200 (132 SMs, CUDA 13.0)",
+                             "NVIDIA A100-SXM4-80GB (108 SMs)"}) {
+    SCOPED_TRACE(device);
+    s.device = device;
+    const bool h200 = std::string(device).find("H200") != std::string::npos;
+    const bool h100 = std::string(device).find("H100") != std::string::npos;
+    const std::vector<BenchTargetResult> r = check_targets(s);
+    ASSERT_EQ(r.size(), 2u);
+    // 3.5e12 items/s: over the H100's 3e12, under the H200's 4.3e12.
+    EXPECT_EQ(r[0].pass, !h200);
+    EXPECT_EQ(r[0].what, h200 ? "copy >= 4.3e12 B/s (H200: x 4.8/3.35 TB/s)" : "copy >= 3e12 B/s (H100)");
+    EXPECT_EQ(r[0].device_hint, h200 ? "H200" : "H100");
+    EXPECT_EQ(r[0].other_device, !h100 && !h200);
+    EXPECT_TRUE(r[1].pass);
+    const std::string out = format_bench(s);
+    EXPECT_EQ(out.find("[the target is for an"),
+              h100 || h200 ? std::string::npos : out.find("[the target is for an H100]"))
+        << out;
+    const nlohmann::json j = nlohmann::json::parse(bench_json(s));
+    EXPECT_EQ(j["targets"][0]["min_items_per_s"].get<double>(), h200 ? 4.3e12 : 3e12);
+    EXPECT_EQ(j["targets"][0]["device_hint"].get<std::string>(), h200 ? "H200" : "H100");
+  }
+}
+
 TEST(Bench, RatioTargetReportsTheWorstCase) {
   BenchSuite s;
   s.demo = "histeq";
