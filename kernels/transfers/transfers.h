@@ -287,6 +287,9 @@ struct PipelineBounds {
   // max(h2d_ms, d2h_ms) it, not the bound, is the floor the overlap rungs meet (0: not measured).
   double duplex_ms = 0;
   double bound_ms() const;
+  // What the hardware allows a balanced pipeline: max(kernel, both copies at once) where the duplex
+  // copy was measured, else bound_ms(). The overlap target is measured against it.
+  double floor_ms() const;
   double sum_ms() const { return h2d_ms + kernel_ms + d2h_ms; }
 };
 

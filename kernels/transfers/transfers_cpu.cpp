@@ -324,6 +324,9 @@ ChunkRange chunk_range(size_t words, int chunks, int c) {
 }
 
 double PipelineBounds::bound_ms() const { return std::max({h2d_ms, kernel_ms, d2h_ms}); }
+double PipelineBounds::floor_ms() const {
+  return duplex_ms > 0 ? std::max(kernel_ms, duplex_ms) : bound_ms();
+}
 
 // ---------------------------------------------------------------------------------------------
 // The host copy.
