@@ -1,13 +1,19 @@
 // The CUDA engine behind matrix::Engine: device copies of the inputs (the words to transpose; A and
 // B, with the tensor variants' padded, transposed or bfloat16 copies made once when they are set), the
-// outputs, cuBLAS (cublasSgemm for gemm-cublas, cublasGemmEx as the tensor rows' yardstick), the heat map's
-// range and the display fills. The Hopper rungs (sm90a/matrix_wgmma.cu) read the same padded copies as
-// the mma.sync ones: their rows are 16-byte multiples, as the tensor copy needs.
+// outputs, cuBLAS (cublasSgemm for gemm-cublas; cublasLt, its best algorithm for the problem timed once, as
+// the tensor rows' yardstick), the heat map's range and the display fills. The Hopper rungs
+// (sm90a/matrix_wgmma.cu) read the same padded copies as the mma.sync ones: their rows are 16-byte multiples,
+// as the tensor copy needs.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/cuda_check.h"
 #include "common/cuda_probe.h"
@@ -54,6 +60,137 @@ using cuda::DeviceBuffer;
       throw GpuError(std::string("cuBLAS: ") + cublasGetStatusString(st_) + " (" #expr ")", \
                      st_ == CUBLAS_STATUS_ALLOC_FAILED);                                    \
   } while (0)
+
+#define LT_CHECK(expr) CUBLAS_CHECK(expr)
+
+// cuBLAS's best for one tensor-precision problem (row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ):
+// cublasLt's heuristic candidates for it, with a workspace, each timed on the engine's stream, the
+// fastest kept. A library's first choice is not always its best (the heuristic's pick ran 11-15% below
+// a tuned call on the H200), and the yardstick the rungs are measured against must be the best.
+class LtGemm {
+ public:
+  LtGemm() = default;
+  LtGemm(const LtGemm&) = delete;
+  LtGemm& operator=(const LtGemm&) = delete;
+  ~LtGemm() { release(); }
+
+  bool made_for(Precision p, int m, int n, int k) const {
+    return made_ && p_ == p && m_ == m && n_ == n && k_ == k;
+  }
+  const std::string& choice() const { return said_; }
+
+  // Chooses for C (m x n, fp32, ldc n) = A (m x k) · B (k x n) at precision p: A and B given as the
+  // column-major operands of Cᵀ = Bᵀ·Aᵀ (b: n x k... as cuBLAS sees them, leading dimensions ldb, lda).
+  void choose(cublasLtHandle_t lt, Precision p, int m, int n, int k, const void* b, int ldb, const void* a,
+              int lda, float* c, cudaStream_t stream, const std::string& device) {
+    release();
+    p_ = p, m_ = m, n_ = n, k_ = k;
+    const cudaDataType_t in = p == Precision::Bf16 ? CUDA_R_16BF : CUDA_R_32F;
+    const cublasComputeType_t compute =
+        p == Precision::Bf16 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
+    LT_CHECK(cublasLtMatmulDescCreate(&op_, compute, CUDA_R_32F));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&lb_, in, n, k, ldb));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&la_, in, k, m, lda));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&lc_, CUDA_R_32F, n, m, n));
+    cublasLtMatmulPreference_t pref = nullptr;
+    LT_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+    size_t ws = kWorkspace;
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+    std::array<cublasLtMatmulHeuristicResult_t, kCandidates> found{};
+    int got = 0;
+    const cublasStatus_t hs =
+        cublasLtMatmulAlgoGetHeuristic(lt, op_, lb_, la_, lc_, lc_, pref, kCandidates, found.data(), &got);
+    cublasLtMatmulPreferenceDestroy(pref);
+    if (hs != CUBLAS_STATUS_SUCCESS || got == 0)
+      throw GpuError(std::string("cuBLAS: cublasLtMatmulAlgoGetHeuristic found no algorithm (") +
+                     cublasGetStatusString(hs) + ")");
+    size_t most = 0;
+    for (int i = 0; i < got; ++i) most = std::max(most, found[size_t(i)].workspaceSize);
+    workspace_ = DeviceBuffer<unsigned char>(std::max<size_t>(most, 1), "cuBLAS's workspace", device);
+    const float one = 1.0f, zero = 0.0f;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    double best_ms = 0, first_ms = 0;
+    int best = -1;
+    for (int i = 0; i < got; ++i) {
+      const cublasLtMatmulHeuristicResult_t& h = found[size_t(i)];
+      if (h.state != CUBLAS_STATUS_SUCCESS) continue;
+      auto call = [&] {
+        return cublasLtMatmul(lt, op_, &one, b, lb_, a, la_, &zero, c, lc_, c, lc_, &h.algo, workspace_.get(),
+                              h.workspaceSize, stream);
+      };
+      if (call() != CUBLAS_STATUS_SUCCESS) continue;  // a candidate that does not run is passed over
+      call();
+      // The median of 5 timed calls of a few each (enough to order candidates a few % apart).
+      std::array<float, 5> t{};
+      const int per = std::max(1, int(2e8 / (2.0 * m * n * k / 1e6)));  // about 0.2 ms of work a sample
+      for (float& ms : t) {
+        CUDA_CHECK(cudaEventRecord(e0, stream));
+        for (int r = 0; r < per; ++r) call();
+        CUDA_CHECK(cudaEventRecord(e1, stream));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        ms /= float(per);
+      }
+      std::sort(t.begin(), t.end());
+      const double med = t[t.size() / 2];
+      if (best < 0 && first_ms == 0) first_ms = med;
+      if (best < 0 || med < best_ms) best = i, best_ms = med;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (best < 0) throw GpuError("cuBLAS: none of cublasLt's candidate algorithms ran");
+    algo_ = found[size_t(best)].algo;
+    workspace_bytes_ = found[size_t(best)].workspaceSize;
+    made_ = true;
+    said_ = describe(got, best_ms, first_ms);
+  }
+
+  void run(cublasLtHandle_t lt, const void* b, const void* a, float* c, cudaStream_t stream) const {
+    const float one = 1.0f, zero = 0.0f;
+    LT_CHECK(cublasLtMatmul(lt, op_, &one, b, lb_, a, la_, &zero, c, lc_, c, lc_, &algo_, workspace_.get(),
+                            workspace_bytes_, stream));
+  }
+
+ private:
+  static constexpr int kCandidates = 8;
+  static constexpr size_t kWorkspace = size_t(64) << 20;
+
+  std::string describe(int candidates, double best_ms, double first_ms) const {
+    int id = 0, tile = 0, stages = 0, splitk = 1;
+    size_t w = 0;
+    cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &w);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &w);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &w);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk, sizeof splitk, &w);
+    char line[320];
+    std::snprintf(
+        line, sizeof line,
+        "cublasLt algo %d (tile id %d, stages id %d, split-K %d, %zu B workspace): the fastest of %d "
+        "heuristic candidates, timed (%.4f ms; the heuristic's first %.4f ms)",
+        id, tile, stages, splitk, workspace_bytes_, candidates, best_ms, first_ms);
+    return line;
+  }
+  void release() {
+    if (op_) cublasLtMatmulDescDestroy(op_);
+    for (cublasLtMatrixLayout_t* l : {&la_, &lb_, &lc_})
+      if (*l) cublasLtMatrixLayoutDestroy(*l), *l = nullptr;
+    op_ = nullptr;
+    made_ = false;
+    said_.clear();
+  }
+
+  bool made_ = false;
+  Precision p_ = Precision::Fp32;
+  int m_ = 0, n_ = 0, k_ = 0;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
+  cublasLtMatmulAlgo_t algo_{};
+  DeviceBuffer<unsigned char> workspace_;
+  size_t workspace_bytes_ = 0;
+  std::string said_;
+};
 
 // Floats as unsigned integers that order as the floats do (for atomicMin / atomicMax).
 __device__ __forceinline__ unsigned order_key(float f) {
@@ -124,6 +261,9 @@ class CudaEngineImpl final : public CudaEngine {
     keys_ = DeviceBuffer<unsigned>(2, "the heat map's range", name_);
   }
   ~CudaEngineImpl() override {
+    lt_bf16_.reset();
+    lt_tf32_.reset();
+    if (cublas_lt_) cublasLtDestroy(cublas_lt_);
     if (cublas_) cublasDestroy(cublas_);
   }
   Backend backend() const override { return Backend::Cuda; }
@@ -226,21 +366,28 @@ class CudaEngineImpl final : public CudaEngine {
 
   void run_cublas(Precision p) override {
     if (!a_) throw std::logic_error("matrix: multiply before set_operands");
-    const float one = 1.0f, zero = 0.0f;
-    handle();
     c_rows_ = m_;
     c_cols_ = n_;
-    if (p == Precision::Bf16) {
-      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b16_.get(), CUDA_R_16BF,
-                                np16_, a16_.get(), CUDA_R_16BF, kp16_, &zero, c_.get(), CUDA_R_32F, n_,
-                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    } else if (p == Precision::Tf32) {
-      CUBLAS_CHECK(cublasGemmEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &one, b_.get(), CUDA_R_32F, n_,
-                                a_.get(), CUDA_R_32F, k_, &zero, c_.get(), CUDA_R_32F, n_,
-                                CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
-    } else {
+    if (p == Precision::Fp32) {
       run(*find_variant("gemm-cublas"), 0);
+      return;
     }
+    // BF16 reads the same bfloat16 copies as gemm-tensor-bf16; TF32 reads A and B as they are.
+    const bool bf = p == Precision::Bf16;
+    const void* b = bf ? static_cast<const void*>(b16_.get()) : static_cast<const void*>(b_.get());
+    const void* a = bf ? static_cast<const void*>(a16_.get()) : static_cast<const void*>(a_.get());
+    std::unique_ptr<LtGemm>& g = bf ? lt_bf16_ : lt_tf32_;
+    if (!g || !g->made_for(p, m_, n_, k_)) {
+      if (!cublas_lt_) CUBLAS_CHECK(cublasLtCreate(&cublas_lt_));
+      g = std::make_unique<LtGemm>();
+      g->choose(cublas_lt_, p, m_, n_, k_, b, bf ? np16_ : n_, a, bf ? kp16_ : k_, c_.get(), stream_, name_);
+    }
+    g->run(cublas_lt_, b, a, c_.get(), stream_);
+  }
+
+  std::string cublas_choice(Precision p) const override {
+    const std::unique_ptr<LtGemm>& g = p == Precision::Bf16 ? lt_bf16_ : lt_tf32_;
+    return p != Precision::Fp32 && g && g->made_for(p, m_, n_, k_) ? g->choice() : std::string();
   }
 
   void run_mma_peak(Precision p) override {
@@ -336,6 +483,8 @@ class CudaEngineImpl final : public CudaEngine {
   cudaStream_t stream_;
   std::string name_;
   cublasHandle_t cublas_ = nullptr;
+  cublasLtHandle_t cublas_lt_ = nullptr;
+  std::unique_ptr<LtGemm> lt_bf16_, lt_tf32_;  // the tensor yardsticks' choices for the current operands
   DeviceBuffer<uint32_t> words_in_, words_out_;
   int rows_ = 0, cols_ = 0;
   DeviceBuffer<float> a_, b_, c_, pa_, bt32_;

@@ -21,10 +21,16 @@ class CudaEngine : public Engine {
   virtual void compose_surface(Op op, SurfaceObject surface) = 0;
   virtual void compose_device(Op op, uint32_t* d_rgba) = 0;
   // The bench's bounds and yardsticks: cudaMemcpyAsync device to device of the transpose's bytes;
-  // cuBLAS at the precision of a tensor variant (cublasGemmEx, TF32 compute on float32 inputs, or
-  // BF16 inputs from the same rounding as gemm-tensor-bf16), fp32 accumulate.
+  // cuBLAS at the precision of a tensor variant (cublasLt's fastest algorithm for the problem, TF32
+  // compute on float32 inputs, or BF16 inputs from the same rounding as gemm-tensor-bf16), fp32
+  // accumulate; Fp32: gemm-cublas (cublasSgemm).
   virtual void run_memcpy() = 0;
   virtual void run_cublas(Precision p) = 0;
+  // What run_cublas(p) runs for the current operands (the library's best for the problem, chosen once:
+  // cublasLt's heuristic candidates with a workspace, each timed, the fastest kept), in a line:
+  // "cublasLt algo 66, tile 256x128, 4 stages, split-K 1, 0 B workspace: the fastest of 8 candidates
+  // (0.181 ms; the heuristic's first 0.190 ms)". Empty before the first run_cublas(p) of these operands.
+  virtual std::string cublas_choice(Precision p) const = 0;
   // The mma.sync yardstick (not a variant: it computes no product): mma.sync on registers only, the
   // FLOPs of the current M x N x K product at precision p (Tf32 or Bf16), on the engine's stream.
   virtual void run_mma_peak(Precision p) = 0;
