@@ -79,9 +79,11 @@ int main(int argc, char** argv) {
       auto call = [&] {
         // Row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ.
         return bf ? cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b16, CUDA_R_16BF, n, a16,
-                                 CUDA_R_16BF, n, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
-                  : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, CUDA_R_32F, n, a, CUDA_R_32F, n,
-                                 &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+                                 CUDA_R_16BF, n, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                 CUBLAS_GEMM_DEFAULT)
+                  : cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, CUDA_R_32F, n, a, CUDA_R_32F,
+                                 n, &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                 CUBLAS_GEMM_DEFAULT);
       };
       for (int i = 0; i < 3; ++i)
         if (!ok(call(), "cublasGemmEx")) return 1;

@@ -46,13 +46,13 @@ inline std::string missing_xorg_dummy() {
 
 // Skips the test where `missing` (a description of what is missing, "" when nothing is) is not empty;
 // fails it there under GPULAB_REQUIRE_TOOLS=1.
-#define GPULAB_SKIP_WITHOUT_TOOL(missing)                                                           \
-  do {                                                                                              \
-    const std::string gpulab_missing_ = (missing);                                                  \
-    if (!gpulab_missing_.empty()) {                                                                 \
-      if (::gpulab::testing::tools_required())                                                      \
-        FAIL() << "GPULAB_REQUIRE_TOOLS is set but this machine lacks " << gpulab_missing_           \
-               << " (scripts/debian-packages.txt lists it)";                                        \
-      GTEST_SKIP() << "needs " << gpulab_missing_ << ", which this machine lacks";                  \
-    }                                                                                               \
+#define GPULAB_SKIP_WITHOUT_TOOL(missing)                                                  \
+  do {                                                                                     \
+    const std::string gpulab_missing_ = (missing);                                         \
+    if (!gpulab_missing_.empty()) {                                                        \
+      if (::gpulab::testing::tools_required())                                             \
+        FAIL() << "GPULAB_REQUIRE_TOOLS is set but this machine lacks " << gpulab_missing_ \
+               << " (scripts/debian-packages.txt lists it)";                               \
+      GTEST_SKIP() << "needs " << gpulab_missing_ << ", which this machine lacks";         \
+    }                                                                                      \
   } while (0)
