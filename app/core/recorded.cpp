@@ -2,8 +2,14 @@
 #include "core/recorded.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <set>
+#include <string_view>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -33,14 +39,75 @@ const RecordedRow* RecordedResults::find(const std::string& stage, const std::st
   return same ? same : largest;
 }
 
-std::optional<RecordedResults> load_recorded_results(const std::filesystem::path& path, std::string* error) {
-  const std::string name = text::quote(path.string());
-  const files::ReadResult f = files::read_regular_file(path, 64ull << 20);
-  if (!f.error.empty()) {
-    *error = "results file " + name + ": " + f.error;
-    return std::nullopt;
+namespace {
+
+// A JSON value's kind in words, for "is a string, not a number".
+const char* kind_of(const nlohmann::json& v) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::boolean:
+      return "true or false";
+    case nlohmann::json::value_t::string:
+      return "a string";
+    case nlohmann::json::value_t::array:
+      return "an array";
+    case nlohmann::json::value_t::object:
+      return "an object";
+    default:
+      return "a number";
   }
-  const nlohmann::json j = nlohmann::json::parse(f.bytes.begin(), f.bytes.end(), nullptr, false);
+}
+
+// The largest figure a results file may hold: past it a time or a rate is no measurement (1e+305 s).
+constexpr double kAbsurd = 1e18;
+
+// Reads one object's keys with their types checked: each reader gives the value, the default where the
+// key is absent, or sets the first problem ("\"baseline_only\" is a string, not true or false").
+struct Keys {
+  explicit Keys(const nlohmann::json& object) : o(object) {}
+  const nlohmann::json& o;
+  std::string problem;
+  const nlohmann::json* at(const char* key, bool (nlohmann::json::*is)() const noexcept, const char* want) {
+    const auto it = o.find(key);
+    if (it == o.end()) return nullptr;
+    if (!((*it).*is)()) {
+      if (problem.empty()) problem = std::string("\"") + key + "\" is " + kind_of(*it) + ", not " + want;
+      return nullptr;
+    }
+    return &*it;
+  }
+  std::string str(const char* key) {
+    const nlohmann::json* v = at(key, &nlohmann::json::is_string, "a string");
+    return v ? v->get<std::string>() : std::string();
+  }
+  bool flag(const char* key) {
+    const nlohmann::json* v = at(key, &nlohmann::json::is_boolean, "true or false");
+    return v && v->get<bool>();
+  }
+  // A number from 0 to kAbsurd (0 where absent).
+  double num(const char* key) {
+    const nlohmann::json* v = at(key, &nlohmann::json::is_number, "a number");
+    if (!v) return 0;
+    const double x = v->get<double>();
+    if (!(x >= 0 && x <= kAbsurd)) {
+      if (problem.empty()) {
+        char said[64];
+        std::snprintf(said, sizeof said, "%g", x);
+        problem = std::string("\"") + key + "\" is " + said + ", not a figure from 0 to 1e18";
+      }
+      return 0;
+    }
+    return x;
+  }
+};
+
+}  // namespace
+
+std::optional<RecordedResults> parse_recorded_results(std::string_view bytes, const std::string& path,
+                                                      std::string* error) {
+  const std::string name = text::quote(path);
+  const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     *error = "results file " + name + " is not JSON (gpulab bench --json or gpulab ladder --json writes one)";
     return std::nullopt;
@@ -50,57 +117,85 @@ std::optional<RecordedResults> load_recorded_results(const std::filesystem::path
              " has no \"demo\" and \"rows\": it is not a gpulab bench or ladder JSON file";
     return std::nullopt;
   }
+  auto refuse = [&](const std::string& where, const std::string& problem) {
+    *error = "results file " + name + ": " + where + problem;
+    return std::optional<RecordedResults>();
+  };
   RecordedResults r;
-  r.path = path.string();
-  r.demo = j["demo"].get<std::string>();
-  if (j.contains("device") && j["device"].is_string()) r.device = j["device"].get<std::string>();
-  if (j.contains("recorded") && j["recorded"].is_string()) r.date = j["recorded"].get<std::string>();
+  r.path = path;
+  Keys top(j);
+  r.demo = top.str("demo");
+  r.device = top.str("device");
+  r.date = top.str("recorded");
+  if (!top.problem.empty()) return refuse("", top.problem);
   std::string baseline;
-  if (j.contains("baselines") && j["baselines"].is_array() && !j["baselines"].empty() &&
-      j["baselines"][0].is_string())
-    baseline = j["baselines"][0].get<std::string>();
+  if (const auto b = j.find("baselines"); b != j.end()) {
+    if (!b->is_array()) return refuse("", std::string("\"baselines\" is ") + kind_of(*b) + ", not an array");
+    for (const nlohmann::json& x : *b)
+      if (!x.is_string())
+        return refuse("", std::string("a label of \"baselines\" is ") + kind_of(x) + ", not a string");
+    if (!b->empty()) baseline = (*b)[0].get<std::string>();
+  }
   // The baseline's variants (a ladder's column is "baseline": each stage's CPU rung), to name the one a
   // row's speed-up is over.
   std::vector<std::string> baseline_variants;
-  if (j.contains("baseline_groups") && j["baseline_groups"].is_array())
-    for (const nlohmann::json& g : j["baseline_groups"])
-      if (g.is_object() && g.value("label", std::string()) == baseline && g.contains("variants") &&
-          g["variants"].is_array())
-        for (const nlohmann::json& v : g["variants"])
-          if (v.is_string()) baseline_variants.push_back(v.get<std::string>());
+  if (const auto groups = j.find("baseline_groups"); groups != j.end()) {
+    if (!groups->is_array())
+      return refuse("", std::string("\"baseline_groups\" is ") + kind_of(*groups) + ", not an array");
+    size_t n = 0;
+    for (const nlohmann::json& g : *groups) {
+      ++n;
+      const std::string where = "baseline group " + std::to_string(n) + ": ";
+      if (!g.is_object()) return refuse(where, std::string("it is ") + kind_of(g) + ", not an object");
+      Keys k(g);
+      const std::string label = k.str("label");
+      if (!k.problem.empty()) return refuse(where, k.problem);
+      const auto vs = g.find("variants");
+      if (vs == g.end()) continue;
+      if (!vs->is_array())
+        return refuse(where, std::string("\"variants\" is ") + kind_of(*vs) + ", not an array");
+      for (const nlohmann::json& v : *vs) {
+        if (!v.is_string())
+          return refuse(where, std::string("a variant is ") + kind_of(v) + ", not a string");
+        if (label == baseline) baseline_variants.push_back(v.get<std::string>());
+      }
+    }
+  }
+  const std::string speedup_key = "speedup_vs_" + baseline;
   size_t k = 0;
   for (const nlohmann::json& o : j["rows"]) {
     ++k;
-    if (!o.is_object() || !o.contains("variant") || !o["variant"].is_string()) {
-      *error = "results file " + name + ": row " + std::to_string(k) + " has no variant";
-      return std::nullopt;
-    }
-    const auto num = [&](const char* key) {
-      return o.contains(key) && o[key].is_number() ? o[key].get<double>() : 0.0;
-    };
-    const auto str = [&](const char* key) {
-      return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
-    };
-    if (!str("error").empty() || o.value("baseline_only", false)) continue;  // nothing measured
+    std::string where = "row " + std::to_string(k);
+    if (!o.is_object()) return refuse(where, std::string(" is ") + kind_of(o) + ", not an object");
+    Keys keys(o);
     RecordedRow row;
-    row.variant = str("variant");
-    row.stage = str("stage");
-    row.block = static_cast<int>(num("block"));
-    row.ms_per_step = num("ms_per_step_median");
-    if (!std::isfinite(row.ms_per_step) || row.ms_per_step <= 0) {
-      *error = "results file " + name + ": row " + std::to_string(k) + " (" + text::quote(row.variant) +
-               ") has no time a step (ms_per_step_median)";
-      return std::nullopt;
+    row.variant = keys.str("variant");
+    if (row.variant.empty() && keys.problem.empty()) return refuse(where, " has no variant");
+    where += " (" + text::quote(row.variant) + "): ";
+    const std::string failed = keys.str("error");
+    const bool baseline_only = keys.flag("baseline_only");
+    row.stage = keys.str("stage");
+    // The bench writes the block as its label ("16x16", "256", "-"); older files as a number.
+    if (const auto b = o.find("block"); b != o.end() && b->is_string()) {
+      const std::string label = b->get<std::string>();
+      row.block = std::isdigit(static_cast<unsigned char>(label.empty() ? 'x' : label[0]))
+                      ? static_cast<int>(std::min(std::strtol(label.c_str(), nullptr, 10), 1L << 20))
+                      : 0;
+    } else {
+      row.block = static_cast<int>(std::min(keys.num("block"), double(1 << 20)));
     }
-    row.items_per_step = num("items_per_s") * row.ms_per_step * 1e-3;
-    row.item_unit = str("item_unit");
-    row.size = str("size");
-    if (!baseline.empty()) {
-      const double x = num(("speedup_vs_" + baseline).c_str());
-      if (x > 0 && std::isfinite(x)) {
-        row.speedup = x;
-        row.speedup_baseline = baseline;
-      }
+    row.ms_per_step = keys.num("ms_per_step_median");
+    const double items_per_s = keys.num("items_per_s");
+    row.item_unit = keys.str("item_unit");
+    row.size = keys.str("size");
+    const double x = baseline.empty() ? 0 : keys.num(speedup_key.c_str());
+    if (!keys.problem.empty()) return refuse(where, keys.problem);
+    if (!failed.empty() || baseline_only) continue;  // nothing measured
+    if (!(row.ms_per_step > 0)) return refuse(where, "it has no time a step (ms_per_step_median)");
+    row.items_per_step = items_per_s * row.ms_per_step * 1e-3;
+    if (x > 0) {
+      row.speedup = x;
+      row.speedup_baseline = baseline;
     }
     r.rows.push_back(std::move(row));
   }
@@ -108,20 +203,30 @@ std::optional<RecordedResults> load_recorded_results(const std::filesystem::path
     *error = "results file " + name + " has no measured row";
     return std::nullopt;
   }
-  // "vs baseline" says little: a speed-up is over the baseline variant measured in the same case.
+  // "vs baseline" says little: a speed-up is over the baseline variant measured in the same case (a
+  // set of the cases each variant has, so that a large file reads in linear time).
+  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> cases;
+  for (const RecordedRow& b : r.rows) cases.emplace(b.variant, b.stage, b.size);
   for (RecordedRow& row : r.rows) {
     if (!row.speedup) continue;
     for (const std::string& v : baseline_variants) {
-      const bool there = std::any_of(r.rows.begin(), r.rows.end(), [&](const RecordedRow& b) {
-        return b.variant == v && b.stage == row.stage && b.size == row.size;
-      });
-      if (there) {
+      if (cases.count({v, row.stage, row.size})) {
         row.speedup_baseline = v;
         break;
       }
     }
   }
   return r;
+}
+
+std::optional<RecordedResults> load_recorded_results(const std::filesystem::path& path, std::string* error) {
+  const files::ReadResult f = files::read_regular_file(path, 64ull << 20);
+  if (!f.error.empty()) {
+    *error = "results file " + text::quote(path.string()) + ": " + f.error;
+    return std::nullopt;
+  }
+  return parse_recorded_results(
+      std::string_view(reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size()), path.string(), error);
 }
 
 std::string today_utc() {

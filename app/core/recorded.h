@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpulab {
@@ -40,6 +41,11 @@ struct RecordedResults {
 // Reads a bench or ladder JSON file: nullopt with *error naming the file (control bytes escaped) and
 // what is wrong (not a regular file, not JSON, no rows, a row without its median).
 std::optional<RecordedResults> load_recorded_results(const std::filesystem::path& path, std::string* error);
+// The same from the file's bytes (`path` names it in messages). Every key is read with its type
+// checked: a value of another type ("baseline_only": "yes"), a figure that is negative, not finite or
+// absurd (over 1e18), refuses the file with the row and the key named. Linear in the rows.
+std::optional<RecordedResults> parse_recorded_results(std::string_view bytes, const std::string& path,
+                                                      std::string* error);
 
 // Today's date (UTC) as the bench writes it: "2026-11-27".
 std::string today_utc();

@@ -90,6 +90,82 @@ TEST(RecordedResults, MalformedFilesAreRefusedNamingTheFile) {
   for (const fs::path& p : {bad, other, empty, nan}) fs::remove(p);
 }
 
+TEST(RecordedResults, AValueOfAnotherTypeIsRefusedWithItsRowAndKeyNotAnAbort) {
+  // Each of these aborted gpulab (nlohmann::json::type_error) in --results, a lesson's results, ladder
+  // --results and --lesson --check alike.
+  struct Case {
+    const char* json;
+    const char* said;
+  };
+  const Case cases[] = {
+      {R"({"demo":"life","rows":[{"variant":"gpu-shared","ms_per_step_median":0.001,"baseline_only":"yes"}]})",
+       R"(row 1 ('gpu-shared'): "baseline_only" is a string, not true or false)"},
+      {R"({"demo":"life","rows":[{"variant":"gpu-shared","ms_per_step_median":0.001,"baseline_only":null}]})",
+       R"(row 1 ('gpu-shared'): "baseline_only" is null, not true or false)"},
+      {R"({"demo":"life","baselines":["cpu"],"baseline_groups":[{"label":7,"variants":["cpu"]}],)"
+       R"("rows":[{"variant":"cpu","ms_per_step_median":1}]})",
+       R"(baseline group 1: "label" is a number, not a string)"},
+      {R"({"demo":"life","rows":[{"variant":"gpu-shared","ms_per_step_median":"0.001"}]})",
+       R"(row 1 ('gpu-shared'): "ms_per_step_median" is a string, not a number)"},
+      {R"({"demo":"life","rows":[{"variant":"a","ms_per_step_median":1},{"variant":"b","ms_per_step_median":1,)"
+       R"("error":false}]})",
+       R"(row 2 ('b'): "error" is true or false, not a string)"},
+      {R"({"demo":"life","device":3,"rows":[{"variant":"a","ms_per_step_median":1}]})",
+       R"("device" is a number, not a string)"},
+      {R"({"demo":"life","baselines":"cpu","rows":[{"variant":"a","ms_per_step_median":1}]})",
+       R"("baselines" is a string, not an array)"},
+      {R"({"demo":"life","rows":[7]})", "row 1 is a number, not an object"},
+      // Absurd figures: a time of 1e305 ms, a negative rate (UBSan flagged the block's conversion).
+      {R"({"demo":"life","rows":[{"variant":"a","ms_per_step_median":1e305}]})",
+       R"(row 1 ('a'): "ms_per_step_median" is 1e+305, not a figure from 0 to 1e18)"},
+      {R"({"demo":"life","rows":[{"variant":"a","ms_per_step_median":1,"items_per_s":-5}]})",
+       R"(row 1 ('a'): "items_per_s" is -5, not a figure from 0 to 1e18)"},
+      {R"({"demo":"life","rows":[{"variant":"a","ms_per_step_median":1,"block":1e300}]})",
+       R"(row 1 ('a'): "block" is 1e+300, not a figure from 0 to 1e18)"},
+      {R"({"demo":"life","baselines":["cpu"],"rows":[{"variant":"a","ms_per_step_median":1,"speedup_vs_cpu":"x"}]})",
+       R"(row 1 ('a'): "speedup_vs_cpu" is a string, not a number)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.json);
+    std::string why;
+    EXPECT_FALSE(parse_recorded_results(c.json, "r.json", &why));
+    EXPECT_EQ(why, std::string("results file 'r.json': ") + c.said);
+  }
+  // The bench's own block label is read, not refused.
+  std::string why;
+  const auto ok = parse_recorded_results(
+      R"({"demo":"life","rows":[{"variant":"a","ms_per_step_median":1,"block":"16x16"},)"
+      R"({"variant":"b","ms_per_step_median":1,"block":"-"},{"variant":"c","ms_per_step_median":1,"block":256}]})",
+      "r.json", &why);
+  ASSERT_TRUE(ok) << why;
+  ASSERT_EQ(ok->rows.size(), 3u);
+  EXPECT_EQ(ok->rows[0].block, 16);
+  EXPECT_EQ(ok->rows[1].block, 0);
+  EXPECT_EQ(ok->rows[2].block, 256);
+}
+
+TEST(RecordedResults, ALargeFileNamesEachSpeedUpsBaselineVariant) {
+  // 80,000 rows with speed-ups over a baseline group took 22 s to read (each row searched every row
+  // for its case's baseline): the cases are now a set. 20,000 rows over 200 cases, each case with its
+  // hist-cpu row (the first 200) but for the last, whose speed-up keeps the group's label.
+  std::string j = R"({"demo":"histeq","baselines":["cpu"],"baseline_groups":[{"label":"cpu","variants":)"
+                  R"(["hist-cpu","scan-cpu"]}],"rows":[)";
+  for (int i = 0; i < 20000; ++i) {
+    const std::string size = std::to_string(i % 200) + "x1";
+    const bool base = i < 199;
+    j += std::string(i ? "," : "") + R"({"variant":")" + (base ? "hist-cpu" : "hist-" + std::to_string(i)) +
+         R"(","stage":"histogram","size":")" + size + R"(","ms_per_step_median":1,"speedup_vs_cpu":2})";
+  }
+  j += "]}";
+  std::string why;
+  const auto r = parse_recorded_results(j, "big.json", &why);
+  ASSERT_TRUE(r) << why;
+  ASSERT_EQ(r->rows.size(), 20000u);
+  for (const RecordedRow& row : r->rows)
+    ASSERT_EQ(row.speedup_baseline, row.size == "199x1" ? "cpu" : "hist-cpu")
+        << row.variant << " " << row.size;
+}
+
 TEST(RecordedResults, ALaddersSpeedupsNameEachStagesBaselineVariant) {
   // gpulab ladder --json: one "baseline" column over each stage's CPU rung. The recorded speed-up says
   // which variant it is over ("vs hist-cpu"), not "vs baseline".
