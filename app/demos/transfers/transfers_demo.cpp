@@ -638,6 +638,13 @@ bool TransfersDemo::batch_requested() const {
   return !p.save_csv.empty() || !p.save_timeline.empty();
 }
 
+namespace {
+// The end of a failed batch run's message where it was asked to write a table: that nothing was.
+std::string not_written(const std::string& csv) {
+  return csv.empty() ? std::string() : ": " + text::quote(csv) + " was not written";
+}
+}  // namespace
+
 std::string TransfersDemo::run_batch(const Options& options) {
   const TransfersParams& p = params<TransfersParams>();
   if (stage_ == kDisplayStage) {
@@ -666,11 +673,13 @@ std::string TransfersDemo::run_batch(const Options& options) {
       csv += line;
       ++measured;
     }
+    // A run that measured nothing writes nothing: yesterday's table is not replaced by a bare header.
+    if (!measured) return "no display rung could run here" + not_written(p.save_csv);
     if (!p.save_csv.empty()) {
       if (std::string bad = files::write_regular_file(p.save_csv, csv); !bad.empty()) return bad;
       std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
     }
-    return measured ? "" : "no display rung could run here";
+    return {};
   }
   if (stage_ == kOverlapStage) {
     std::string err;
@@ -726,13 +735,13 @@ std::string TransfersDemo::run_batch(const Options& options) {
     }
   }
   if (line_rate_ > 0) std::printf("PCIe line rate: %.1f GB/s\n", line_rate_);
+  if (rows.empty()) return "no bandwidth rung could run here" + not_written(p.save_csv);
   if (!p.save_csv.empty()) {
     if (std::string bad = files::write_regular_file(p.save_csv, transfers_view::sweep_csv(rows, line_rate_));
         !bad.empty())
       return bad;
     std::printf("wrote %s\n", text::quote(p.save_csv).c_str());
   }
-  if (rows.empty()) return "no bandwidth rung could run here";
   return {};
 }
 
