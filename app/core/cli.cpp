@@ -102,9 +102,13 @@ std::string check_values(CLI::App& app) {
       if (type.rfind(kOutputPath, 0) == 0) {
         if (std::string why = files::check_writable(v); !why.empty()) return name + ": " + why;
         // Two outputs naming one file would overwrite each other (ladder --png X --csv X).
+        // Made absolute first: weakly_canonical leaves a relative name whose first part does not exist as
+        // it is ("a.csv"), while "./a.csv" becomes absolute, so the two spellings compared unequal.
         std::error_code ec;
-        std::filesystem::path file = std::filesystem::weakly_canonical(v, ec);
-        if (ec) file = std::filesystem::path(v).lexically_normal();
+        std::filesystem::path given = std::filesystem::absolute(v, ec);
+        if (ec) given = v;
+        std::filesystem::path file = std::filesystem::weakly_canonical(given, ec);
+        if (ec) file = given.lexically_normal();
         for (const auto& [other, path] : outputs)
           if (path == file)
             return other + " and " + name + " name the same file " + text::quote(v) + ": give each its own";

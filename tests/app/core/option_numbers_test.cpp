@@ -85,6 +85,15 @@ TEST(OutputChecks, TwoOutputsNamingOneFileAreRefused) {
   r = parse({"--demo", "matrix", "--save-a", x.c_str(), "--save-b", dotted.c_str()});
   ASSERT_FALSE(r.options);
   EXPECT_HAS(r.error, "--save-a and --save-b name the same file");
+  // Relative spellings of one file that does not exist yet ("a.csv" was left relative, "./a.csv" made
+  // absolute, and the two were taken for different files).
+  r = parse({"--demo", "transfers", "--save-csv", "gpulab-never-made.csv", "--save-timeline",
+             "./gpulab-never-made.csv"});
+  ASSERT_FALSE(r.options);
+  EXPECT_HAS(r.error, "--save-csv and --save-timeline name the same file");
+  r = parse({"ladder", "--png", "gpulab-never-made.png", "--csv", "././gpulab-never-made.png"});
+  ASSERT_FALSE(r.options);
+  EXPECT_HAS(r.error, "--png and --csv name the same file");
   const std::string y = dir + "/other-output.txt";
   r = parse({"ladder", "--png", x.c_str(), "--csv", y.c_str()});
   EXPECT_TRUE(r.options) << r.error;
