@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -211,6 +212,9 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
         "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
     return nullptr;
   }
+  // The clip's mode as every other output's (mkstemps made it 0600): the replaced clip's, else 0666
+  // less the umask; ffmpeg truncates the file and keeps it.
+  ::fchmod(fd, static_cast<mode_t>(files::output_file_mode(out)));
   ::close(fd);
   int tmp_slot = register_temp(tmp);
   std::string log = (dir / ".gpulab-rec-XXXXXX.log").string();

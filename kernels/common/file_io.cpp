@@ -82,6 +82,14 @@ std::string check_target(const fs::path& shown, const fs::path& target) {
 
 }  // namespace
 
+unsigned output_file_mode(const std::filesystem::path& target) {
+  // mkstemp makes the file 0600; a written file gets the usual 0666 less the umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  struct stat old {};
+  return ::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode) ? (old.st_mode & 07777) : (0666 & ~mask);
+}
+
 std::string file_kind(unsigned mode) {
   if (S_ISREG(mode)) return "a regular file";
   if (S_ISDIR(mode)) return "a folder";
@@ -193,12 +201,7 @@ std::string write_regular_file(const fs::path& path, std::span<const uint8_t> by
     ::unlink(tmp.c_str());
     return "cannot write " + name + ": " + errno_text(err);
   };
-  // mkstemp makes the file 0600; a written file gets the usual 0666 less the umask.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  struct stat old {};
-  const mode_t mode = ::stat(target.c_str(), &old) == 0 ? (old.st_mode & 07777) : (0666 & ~mask);
-  if (::fchmod(f.fd, mode) != 0) return fail(errno);
+  if (::fchmod(f.fd, static_cast<mode_t>(output_file_mode(target))) != 0) return fail(errno);
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(f.fd, bytes.data() + done, bytes.size() - done);

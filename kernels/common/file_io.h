@@ -35,6 +35,10 @@ inline std::string write_regular_file(const std::filesystem::path& path, std::st
 // folder), else the message it would give. For checking an output path before hours of work.
 std::string check_writable(const std::filesystem::path& path);
 
+// The mode an output written to `target` gets (a temporary file renamed over it, made 0600 by mkstemp,
+// is set to it): the replaced file's where there is one, else 0666 less the umask.
+unsigned output_file_mode(const std::filesystem::path& target);
+
 // "a FIFO", "a character device", "a folder"...: what a file of this st_mode is, for messages.
 std::string file_kind(unsigned st_mode);
 

@@ -99,6 +99,23 @@ TEST_F(RecorderSink, ASuccessReplacesTheClipWhole) {
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
 }
 
+TEST_F(RecorderSink, AClipHasTheModeOfEveryOtherOutput) {
+  // Clips were always 0600 (the temporary file's); every other output follows the umask and keeps a
+  // replaced file's mode.
+  const std::string ffmpeg = stand_in("ffmpeg-ok", "a new clip", "", 0);
+  const mode_t before = ::umask(022);
+  fs::remove(clip());
+  EXPECT_EQ(record(ffmpeg), "");
+  struct stat st {};
+  ASSERT_EQ(::stat(clip().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u) << "a new clip: 0666 less the umask";
+  ASSERT_EQ(::chmod(clip().c_str(), 0640), 0);
+  EXPECT_EQ(record(ffmpeg), "");
+  ASSERT_EQ(::stat(clip().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u) << "a replaced clip keeps its mode";
+  ::umask(before);
+}
+
 TEST_F(RecorderSink, AnAbandonedRecordingLeavesNoTemporaryFile) {
   {
     std::string why;
