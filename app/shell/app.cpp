@@ -175,7 +175,8 @@ bool App::init(std::string* error) {
   }
   const Demo& d = s.demo_at(s.index());
   pf.set_title("gpulab - " + std::string(d.title()));
-  store_.settings.last_demo = std::string(d.name());
+  // The demo the settings named, or the command line's (which wins and is not saved): the settings
+  // learn a demo only when the user picks one (select_demo).
   // Without a window nobody can pick another demo: a demo that cannot start ends a headless run.
   if (!s.attach_current() && options_.headless) {
     *error = s.attach_error();
@@ -556,7 +557,10 @@ void App::frame() {
   if (!pf.fullscreen() && io.DisplaySize.x >= kMinWindowEdge && io.DisplaySize.y >= kMinWindowEdge) {
     const int w = std::min(static_cast<int>(io.DisplaySize.x), kMaxWindowEdge);
     const int h = std::min(static_cast<int>(io.DisplaySize.y), kMaxWindowEdge);
-    if (w != store_.settings.window_width || h != store_.settings.window_height) {
+    if (options_.size_given && clock_.frame_index <= 1) store_.cli_size = std::pair{w, h};
+    const bool as_given = store_.cli_size && *store_.cli_size == std::pair{w, h};
+    if (!as_given) store_.cli_size.reset();  // resized by the user: from now on the window's own size
+    if (!as_given && (w != store_.settings.window_width || h != store_.settings.window_height)) {
       store_.settings.window_width = w;  // saved at exit (a drag would otherwise write every second)
       store_.settings.window_height = h;
     }

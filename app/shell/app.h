@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cli.h"
@@ -114,6 +115,9 @@ class App {
     std::filesystem::path path;  // empty: settings are neither read nor written
     bool dirty = false;
     double saved_at = 0;
+    // --size: the window's size as the command line gave it (its first frame's), not saved until the
+    // user resizes the window away from it (the command line wins and is not saved).
+    std::optional<std::pair<int, int>> cli_size;
   } store_;
   struct Shots {
     bool with_ui = true;

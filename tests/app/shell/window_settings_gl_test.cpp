@@ -30,6 +30,10 @@ TEST(WindowSettings, ScaleThemeAndDemoKeysAreSaved) {
   ASSERT_TRUE(wait_for_text(file, "ui_scale = 1.25")) << slurp(file) << slurp(app.dir / "app.log");
   key("F6");
   ASSERT_TRUE(wait_for_text(file, "theme = \"light\"")) << slurp(file);
+  // The command line's --size and the demo it started (Life, the default) are not saved: only what the
+  // user changes in the window is.
+  EXPECT_EQ(slurp(file).find("window_width = 800"), std::string::npos) << slurp(file);
+  EXPECT_EQ(slurp(file).find("last_demo"), std::string::npos) << slurp(file);
   key("2");
   ASSERT_TRUE(wait_for_text(file, "last_demo = \"nbody\"")) << slurp(file);
   key("ctrl+0");  // back to the display's scale: the key goes
