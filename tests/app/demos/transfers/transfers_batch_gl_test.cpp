@@ -21,7 +21,8 @@ TEST(TransfersBatch, ARunThatMeasuredNothingLeavesYesterdaysTable) {
   const std::string yesterday = "rung,bytes,ms,gbps,pct_line_rate\nh2d-pinned,268435456,4.8,55.9,88\n";
   std::ofstream(csv, std::ios::trunc) << yesterday;
   const gpulab::testing::ProcessResult r = gpulab::testing::run_gpulab_in(
-      "--headless --cpu --demo transfers --bytes 64GiB --save-csv " + csv.string(), dir, "gpulab-transfers-batch");
+      "--headless --cpu --demo transfers --bytes 64GiB --save-csv " + csv.string(), dir,
+      "gpulab-transfers-batch");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("no bandwidth rung could run here: '" + csv.string() + "' was not written"),
