@@ -220,6 +220,27 @@ bool ShellSession::attach_current() {
     Setup& s = setups_[index_];
     Picks runnable = s.picks;
     if (runnable_picks(d, runnable)) {
+      // Said, never silent (every demo alike): "h2d-pinned is not available (no NVIDIA driver): using
+      // host-pageable".
+      // One line for every stage that changed (histeq's three: "hist-x, scan-y and apply-z are not ...").
+      const StageTables& t = d.stage_tables();
+      std::vector<std::string> asked, using_;
+      std::string no;
+      for (size_t st = 0; st < runnable.size() && st < s.picks.size(); ++st) {
+        if (runnable[st].variant == s.picks[st].variant) continue;
+        if (no.empty()) no = d.why_unavailable(st, s.picks[st].variant);
+        asked.emplace_back(variant_of(t, s.picks[st]).id);
+        using_.emplace_back(variant_of(t, runnable[st]).id);
+      }
+      auto list = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (size_t i = 0; i < v.size(); ++i)
+          out += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+        return out;
+      };
+      if (!asked.empty())
+        notify(list(asked) + (asked.size() > 1 ? " are" : " is") + " not available (" + no + "): using " +
+               list(using_));
       const Picks before = std::exchange(s.picks, runnable);
       std::string why;
       if (!d.picks_changed(before, &why)) notify(why);

@@ -214,13 +214,7 @@ void HisteqDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return histeq::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  // GPU picks without a GPU engine run on the CPU (the shell then picks the CPU variants).
-  if (variant(0).backend == Backend::Cuda && !gpu_) {
-    std::string why;
-    variant_available(variant(0), &why);
-    if (gpu_failure.empty())  // else start_cuda_engine has said why
-      notify("the GPU variants are not available (" + why + "): using the CPU variants");
-  }
+  // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 

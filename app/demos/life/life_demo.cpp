@@ -198,10 +198,7 @@ void LifeDemo::attach(Context& ctx) {
   // A pick that cannot run here runs on the CPU (the shell then picks cpu-lut).
   std::string why;
   const life::Variant* runs = &current();
-  if (!variant_available(*runs, &why)) {
-    notify(std::string(runs->id) + " is not available (" + why + "): using cpu-lut");
-    runs = life::find_variant("cpu-lut");
-  }
+  if (!variant_available(*runs, &why)) runs = life::find_variant("cpu-lut");  // said by the shell
   active_ = engine_for(*runs);
   for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
     if (!e) continue;

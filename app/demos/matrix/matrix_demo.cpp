@@ -151,13 +151,7 @@ void MatrixDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
 #endif
-  // GPU picks without a GPU engine run on the CPU (the shell then picks the CPU variants); a variant
-  // asked for (the focus) is told.
-  bool gpu_pick = false;
-  for (size_t s = 0; s < 2; ++s) gpu_pick = gpu_pick || variant(s).backend == Backend::Cuda;
-  if (!gpu_ && gpu_pick && setup().focus && failure.empty())
-    notify("the GPU variants are not available (" + cuda_unavailable_reason(ctx_) +
-           "): using the CPU variants");
+  // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_words_[1] = engine_ops_[1] = 0;
   max_texture_ = gl_max_texture_size();
   display_ = std::make_unique<MatrixDisplay>(ctx);

@@ -126,13 +126,7 @@ void RotateDemo::attach(Context& ctx) {
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return rotate::CudaEngine::create(s); }, &gpu_failure);
 #endif
-  // A GPU pick without a GPU engine runs on the CPU (the shell then picks the CPU reference).
-  if (variant().backend == Backend::Cuda && !gpu_) {
-    std::string why;
-    variant_available(variant(), &why);
-    if (gpu_failure.empty())  // else start_cuda_engine has said why
-      notify("the GPU variants are not available (" + why + "): using the CPU reference");
-  }
+  // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 

@@ -31,3 +31,29 @@ TEST(TransfersBatch, ARunThatMeasuredNothingLeavesYesterdaysTable) {
   EXPECT_EQ(gpulab::testing::slurp(csv), yesterday);
   fs::remove_all(dir);
 }
+
+TEST(TransfersBatch, AGpuRungAskedForWhereItCannotRunIsSaid) {
+  // It ran host-pageable instead and wrote its row without a word (every other demo said so); the
+  // shell now says it for every demo, one line for all the stages it changed.
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-transfers-said");
+  fs::create_directories(dir);
+  struct Case {
+    const char* args;
+    const char* said;
+  };
+  for (const Case& c : {Case{"--demo transfers --variant h2d-pinned --bytes 1MiB --save-csv t.csv",
+                             "h2d-pinned is not available (--cpu was given): using host-pageable"},
+                        Case{"--demo histeq --variant hist-shared-private --variant scan-block --frames 1",
+                             "hist-shared-private, scan-block, reduce-warp-shuffle and apply-shared are not "
+                             "available (--cpu was "
+                             "given): using hist-cpu, scan-cpu, reduce-cpu and apply-cpu"},
+                        Case{"--demo matrix --op multiply --variant gemm-naive --frames 1",
+                             "gemm-naive is not available (--cpu was given): using gemm-cpu"}}) {
+    SCOPED_TRACE(c.args);
+    const gpulab::testing::ProcessResult r = gpulab::testing::run_gpulab_in(
+        "--headless --cpu " + std::string(c.args), dir, "gpulab-transfers-said");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(c.said), std::string::npos) << r.output;
+  }
+  fs::remove_all(dir);
+}
