@@ -14,6 +14,7 @@
 
 #include "gl/image_io.h"
 #include "presenter/ladder_png.h"
+#include "support/font_dir.h"
 #include "support/gl_fixture.h"
 #include "ui/fonts.h"
 
@@ -205,16 +206,12 @@ TEST_F(LadderPng, WithoutUsableFontsImGuisDefaultFontStillDrawsIt) {
   for (ui::FontFace f : {ui::FontFace::Sans, ui::FontFace::SansBold, ui::FontFace::Mono}) {
     std::ofstream(fonts / ui::font_file_name(f)) << "not a font";
   }
-  const char* old = std::getenv("GPULAB_FONT_DIR");
-  const std::string saved = old ? old : "";
-  ::setenv("GPULAB_FONT_DIR", fonts.c_str(), 1);
   ChartPngInfo info;
-  const std::string why =
-      save_chart_png(life_chart(), 1920, 1080, dir_ / "fallback.png", ChartTheme::dark(), &info);
-  if (old)
-    ::setenv("GPULAB_FONT_DIR", saved.c_str(), 1);
-  else
-    ::unsetenv("GPULAB_FONT_DIR");
+  std::string why;
+  {
+    const testing::FontDir env(fonts.c_str());
+    why = save_chart_png(life_chart(), 1920, 1080, dir_ / "fallback.png", ChartTheme::dark(), &info);
+  }
   ASSERT_EQ(why, "");
   EXPECT_NE(info.font_warning.find("not a TrueType font"), std::string::npos) << info.font_warning;
   EXPECT_NE(info.font_warning.find("default font"), std::string::npos) << info.font_warning;

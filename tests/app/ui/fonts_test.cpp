@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "support/font_dir.h"
 #include "ui/appearance.h"
 #include "ui/fonts.h"
 #include "ui/theme.h"
@@ -20,26 +21,7 @@ namespace fs = std::filesystem;
 namespace gpulab::ui {
 namespace {
 
-// GPULAB_FONT_DIR set (or unset) for one test, then put back.
-class FontDir {
- public:
-  explicit FontDir(const char* value) {
-    if (const char* old = std::getenv("GPULAB_FONT_DIR")) old_ = old;
-    if (value)
-      ::setenv("GPULAB_FONT_DIR", value, 1);
-    else
-      ::unsetenv("GPULAB_FONT_DIR");
-  }
-  ~FontDir() {
-    if (old_)
-      ::setenv("GPULAB_FONT_DIR", old_->c_str(), 1);
-    else
-      ::unsetenv("GPULAB_FONT_DIR");
-  }
-
- private:
-  std::optional<std::string> old_;
-};
+using gpulab::testing::FontDir;
 
 class Atlas : public ::testing::Test {
  protected:
