@@ -37,8 +37,13 @@ std::string parse_bytes(std::string_view text, uint64_t* out) {
   if (i == 0)
     return "size " + quoted + " must be a whole number with a unit: B, KiB, MiB or GiB (e.g. 4KiB, 256MiB)";
   std::string_view unit = text::trim(t.substr(i));
+  if (unit.empty()) {
+    const std::string num(t.substr(0, i));
+    return "size " + quoted + " has no unit: write " + num + "B for bytes, or " + num + "KiB, " + num +
+           "MiB or " + num + "GiB";
+  }
   uint64_t scale = 0;
-  if (unit == "B" || unit.empty())
+  if (unit == "B")
     scale = 1;
   else if (unit == "KiB")
     scale = uint64_t(1) << 10;

@@ -42,8 +42,12 @@ TEST(TransfersSizes, ParsesUnitsAndRefusesTheRest) {
   EXPECT_EQ(b, uint64_t(1) << 30);
   EXPECT_EQ(parse_bytes("1000B", &b), "");
   EXPECT_EQ(b, 1000u);
-  EXPECT_EQ(parse_bytes("17", &b), "");
-  EXPECT_EQ(b, 17u);
+  // A number without a unit was taken as bytes without a word (--bytes 256: 256 bytes, not MiB):
+  // the unit is required, and the message gives the spelling for bytes.
+  uint64_t unchanged = 7;
+  EXPECT_EQ(parse_bytes("256", &unchanged),
+            "size '256' has no unit: write 256B for bytes, or 256KiB, 256MiB or 256GiB");
+  EXPECT_EQ(unchanged, 7u);
   for (const char* bad : {"", "0", "0MiB", "4K", "4KB", "4MB", "nan", "NaN MiB", "-1MiB", "1.5MiB", "MiB",
                           "4 TiB", "65GiB", "99999999999999999999999GiB", "4KiB\x1b[31m"}) {
     uint64_t v = 7;
