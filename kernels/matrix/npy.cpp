@@ -150,7 +150,7 @@ NpyResult parse_npy(std::span<const uint8_t> bytes) {
   const std::string_view header(reinterpret_cast<const char*>(bytes.data()) + 8 + len_bytes, header_len);
   for (char ch : header)
     if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t')
-      return fail("the header holds a control byte " + text::show_char(ch));
+      return fail("the header holds the control " + text::show_char(ch));  // "...control byte 0x01"
   std::map<std::string, Value> dict;
   if (std::string bad = DictParser(header).parse(&dict); !bad.empty()) return fail(bad);
   for (const auto& [key, v] : dict)

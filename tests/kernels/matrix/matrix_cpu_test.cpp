@@ -206,7 +206,7 @@ TEST(MatrixNpy, EveryMalformedCaseIsRefusedWithItsReason) {
       {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3e0), }", 24), "got '3e0'"},
       {npy("{'descr': '<f4', 'fortran_order': Nope, 'shape': (2, 3), }", 24), "'fortran_order'"},
       {npy(std::string("{'descr': '<f4',\x01 'fortran_order': False, 'shape': (2, 3), }"), 24),
-       "control byte"},
+       "the header holds the control byte 0x01"},  // not "a control byte byte 0x01"
   };
   for (const Bad& b : cases) {
     SCOPED_TRACE(b.reason);
