@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/cuda_check.h"
+#include "common/cuda_event.cuh"
 #include "common/cuda_probe.h"
 #include "common/device_memory.cuh"
 #include "common/launch.cuh"
@@ -61,8 +62,6 @@ using cuda::DeviceBuffer;
                      st_ == CUBLAS_STATUS_ALLOC_FAILED);                                    \
   } while (0)
 
-#define LT_CHECK(expr) CUBLAS_CHECK(expr)
-
 // cuBLAS's best for one tensor-precision problem (row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ):
 // cublasLt's heuristic candidates for it, with a workspace, each timed on the engine's stream, the
 // fastest kept. A library's first choice is not always its best (the heuristic's pick ran 11-15% below
@@ -79,8 +78,8 @@ class LtGemm {
   }
   const std::string& choice() const { return said_; }
 
-  // Chooses for C (m x n, fp32, ldc n) = A (m x k) · B (k x n) at precision p: A and B given as the
-  // column-major operands of Cᵀ = Bᵀ·Aᵀ (b: n x k... as cuBLAS sees them, leading dimensions ldb, lda).
+  // Chooses for row-major C (m x n, fp32) = A (m x k) · B (k x n) at precision p, computed as the
+  // column-major Cᵀ = Bᵀ·Aᵀ: `b` is Bᵀ to cuBLAS (n x k, leading dimension ldb), `a` is Aᵀ (k x m, lda).
   void choose(cublasLtHandle_t lt, Precision p, int m, int n, int k, const void* b, int ldb, const void* a,
               int lda, float* c, cudaStream_t stream, const std::string& device) {
     release();
@@ -88,12 +87,12 @@ class LtGemm {
     const cudaDataType_t in = p == Precision::Bf16 ? CUDA_R_16BF : CUDA_R_32F;
     const cublasComputeType_t compute =
         p == Precision::Bf16 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
-    LT_CHECK(cublasLtMatmulDescCreate(&op_, compute, CUDA_R_32F));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&lb_, in, n, k, ldb));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&la_, in, k, m, lda));
-    LT_CHECK(cublasLtMatrixLayoutCreate(&lc_, CUDA_R_32F, n, m, n));
+    CUBLAS_CHECK(cublasLtMatmulDescCreate(&op_, compute, CUDA_R_32F));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lb_, in, n, k, ldb));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&la_, in, k, m, lda));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&lc_, CUDA_R_32F, n, m, n));
     cublasLtMatmulPreference_t pref = nullptr;
-    LT_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+    CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
     size_t ws = kWorkspace;
     cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
     std::array<cublasLtMatmulHeuristicResult_t, kCandidates> found{};
@@ -108,9 +107,7 @@ class LtGemm {
     for (int i = 0; i < got; ++i) most = std::max(most, found[size_t(i)].workspaceSize);
     workspace_ = DeviceBuffer<unsigned char>(std::max<size_t>(most, 1), "cuBLAS's workspace", device);
     const float one = 1.0f, zero = 0.0f;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    CUDA_CHECK(cudaEventCreate(&e0));
-    CUDA_CHECK(cudaEventCreate(&e1));
+    const cuda::ScopedEvent e0, e1;
     double best_ms = 0, first_ms = 0;
     int best = -1;
     for (int i = 0; i < got; ++i) {
@@ -126,20 +123,17 @@ class LtGemm {
       std::array<float, 5> t{};
       const int per = std::max(1, int(2e8 / (2.0 * m * n * k / 1e6)));  // about 0.2 ms of work a sample
       for (float& ms : t) {
-        CUDA_CHECK(cudaEventRecord(e0, stream));
+        CUDA_CHECK(cudaEventRecord(e0.get(), stream));
         for (int r = 0; r < per; ++r) call();
-        CUDA_CHECK(cudaEventRecord(e1, stream));
-        CUDA_CHECK(cudaEventSynchronize(e1));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        ms /= float(per);
+        CUDA_CHECK(cudaEventRecord(e1.get(), stream));
+        CUDA_CHECK(cudaEventSynchronize(e1.get()));
+        ms = float(cuda::elapsed_ms(e0, e1) / per);
       }
       std::sort(t.begin(), t.end());
       const double med = t[t.size() / 2];
       if (best < 0 && first_ms == 0) first_ms = med;
       if (best < 0 || med < best_ms) best = i, best_ms = med;
     }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
     if (best < 0) throw GpuError("cuBLAS: none of cublasLt's candidate algorithms ran");
     algo_ = found[size_t(best)].algo;
     workspace_bytes_ = found[size_t(best)].workspaceSize;
@@ -149,8 +143,8 @@ class LtGemm {
 
   void run(cublasLtHandle_t lt, const void* b, const void* a, float* c, cudaStream_t stream) const {
     const float one = 1.0f, zero = 0.0f;
-    LT_CHECK(cublasLtMatmul(lt, op_, &one, b, lb_, a, la_, &zero, c, lc_, c, lc_, &algo_, workspace_.get(),
-                            workspace_bytes_, stream));
+    CUBLAS_CHECK(cublasLtMatmul(lt, op_, &one, b, lb_, a, la_, &zero, c, lc_, c, lc_, &algo_,
+                                workspace_.get(), workspace_bytes_, stream));
   }
 
  private:

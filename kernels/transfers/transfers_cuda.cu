@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/cuda_check.h"
+#include "common/cuda_event.cuh"
 #include "transfers/transfers.h"
 
 namespace gpulab::transfers {
@@ -241,19 +242,8 @@ std::unique_ptr<DevBuf> dev_alloc(uint64_t n, bool managed) {
   return b;
 }
 
-class Event {
- public:
-  Event() { CUDA_CHECK(cudaEventCreate(&e_)); }
-  ~Event() {
-    if (e_) cudaEventDestroy(e_);
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
+using Event = cuda::ScopedEvent;
+using cuda::elapsed_ms;
 
 class OwnStream {
  public:
@@ -280,12 +270,6 @@ struct Graph {
     if (graph) cudaGraphDestroy(graph);
   }
 };
-
-double elapsed(const Event& a, const Event& b) {
-  float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-  return ms;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -397,7 +381,7 @@ class CudaEngine final : public Engine {
       transfer();
       CUDA_CHECK(cudaEventRecord(b_.get(), stream_));
       CUDA_CHECK(cudaEventSynchronize(b_.get()));
-      ms.push_back(elapsed(a_, b_));
+      ms.push_back(elapsed_ms(a_, b_));
     }
     return median(ms);
   }
@@ -456,14 +440,14 @@ class CudaEngine final : public Engine {
     }
     CUDA_CHECK(cudaEventRecord(t1_.get(), stream_));
     CUDA_CHECK(cudaEventSynchronize(t1_.get()));
-    r.total_ms = elapsed(t0_, t1_);
+    r.total_ms = elapsed_ms(t0_, t1_);
     if (spans && !(v.kind() == Kind::Graph && !graph_spans_)) {
       for (int k = 0; k < c.chunks; ++k) {
         const int s = k % S;
         const Event* e = &chunk_events_[size_t(k) * 4];
-        r.spans.push_back({Op::H2D, s, k, elapsed(t0_, e[0]), elapsed(t0_, e[1])});
-        r.spans.push_back({Op::Kernel, s, k, elapsed(t0_, e[1]), elapsed(t0_, e[2])});
-        r.spans.push_back({Op::D2H, s, k, elapsed(t0_, e[2]), elapsed(t0_, e[3])});
+        r.spans.push_back({Op::H2D, s, k, elapsed_ms(t0_, e[0]), elapsed_ms(t0_, e[1])});
+        r.spans.push_back({Op::Kernel, s, k, elapsed_ms(t0_, e[1]), elapsed_ms(t0_, e[2])});
+        r.spans.push_back({Op::D2H, s, k, elapsed_ms(t0_, e[2]), elapsed_ms(t0_, e[3])});
       }
     }
     return r;
@@ -501,7 +485,7 @@ class CudaEngine final : public Engine {
         op();
         CUDA_CHECK(cudaEventRecord(b_.get(), stream_));
         CUDA_CHECK(cudaEventSynchronize(b_.get()));
-        ms.push_back(elapsed(a_, b_));
+        ms.push_back(elapsed_ms(a_, b_));
       }
       return median(ms);
     };
