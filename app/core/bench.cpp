@@ -284,14 +284,19 @@ void same_target_on(BenchTarget& t, const std::string& card, const std::string& 
   BenchTarget::OnCard c;
   c.card = card;
   c.what = t.what;
-  const std::string hint = "(" + t.device_hint;
-  if (const size_t at = c.what.rfind(hint); !t.device_hint.empty() && at != std::string::npos) {
-    const size_t end = c.what.find(')', at);
-    c.what.replace(at, end == std::string::npos ? std::string::npos : end - at + 1,
-                   "(" + card + ", " + why + ")");
-  } else {
+  // "(H100)" or "(H100, PCIe Gen5 x16)" becomes "(H200, why)"; a hint at the end of a longer
+  // parenthesis, "(every size measured; H100)", becomes "(every size measured; H200, why)".
+  const std::string& hint = t.device_hint;
+  const size_t at = hint.empty() ? std::string::npos : c.what.rfind(hint);
+  const size_t open = at == std::string::npos ? std::string::npos : c.what.rfind('(', at);
+  const size_t end = at == std::string::npos ? std::string::npos : c.what.find(')', at);
+  if (at == std::string::npos || open == std::string::npos)
     c.what += " (" + card + ", " + why + ")";
-  }
+  else if (open + 1 == at)
+    c.what.replace(open, end == std::string::npos ? std::string::npos : end - open + 1,
+                   "(" + card + ", " + why + ")");
+  else
+    c.what.replace(at, hint.size(), card + ", " + why);
   c.threshold = t.min_items_per_s > 0 ? t.min_items_per_s : t.min_ratio > 0 ? t.min_ratio : t.max_ms;
   t.on_cards.push_back(std::move(c));
 }

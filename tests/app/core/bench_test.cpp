@@ -389,6 +389,13 @@ TEST(Bench, ATargetStatesItsThresholdForTheCardPresent) {
   ASSERT_EQ(ratio.on_cards.size(), 1u);
   EXPECT_EQ(ratio.on_cards[0].what, "copy >= 0.9x memcpy (H200, a ratio within one run)");
   EXPECT_DOUBLE_EQ(ratio.on_cards[0].threshold, 0.9);
+  // The hint at the end of a longer parenthesis keeps the rest of it (the matrix targets' "(…; H100)").
+  BenchTarget sized = ratio;
+  sized.what = "copy >= 0.9x memcpy (every size measured; H100)";
+  sized.on_cards.clear();
+  same_target_on(sized, "H200", "a ratio within one run");
+  EXPECT_EQ(sized.on_cards[0].what,
+            "copy >= 0.9x memcpy (every size measured; H200, a ratio within one run)");
   BenchSuite s;
   s.demo = "copy";
   s.rows = {row("copy", 4096, 4096.0 * 4096 / 3.5e12 * 1e3),
