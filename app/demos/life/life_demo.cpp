@@ -196,9 +196,8 @@ void LifeDemo::attach(Context& ctx) {
       ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
 #endif
   // A pick that cannot run here runs on the CPU (the shell then picks cpu-lut).
-  std::string why;
   const life::Variant* runs = &current();
-  if (!variant_available(*runs, &why)) runs = life::find_variant("cpu-lut");  // said by the shell
+  if (!variant_available(*runs, nullptr)) runs = life::find_variant("cpu-lut");  // said by the shell
   active_ = engine_for(*runs);
   for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
     if (!e) continue;

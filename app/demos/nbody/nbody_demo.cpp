@@ -174,9 +174,8 @@ void NbodyDemo::attach(Context& ctx) {
       ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
 #endif
   // A pick that cannot run here runs on the CPU (the shell then picks cpu).
-  std::string why;
   const nbody::Variant* runs = &current();
-  if (!variant_available(*runs, &why)) runs = nbody::find_variant("cpu");  // said by the shell
+  if (!variant_available(*runs, nullptr)) runs = nbody::find_variant("cpu");  // said by the shell
   if (!bodies_) bodies_ = gpu_ ? nbody::kDefaultBodies : nbody::kDefaultBodiesCpu;
   bodies_input_ = static_cast<int>(bodies_);
   active_ = engine_for(*runs);
