@@ -66,6 +66,17 @@ using cuda::DeviceBuffer;
 // cublasLt's heuristic candidates for it, with a workspace, each timed on the engine's stream, the
 // fastest kept. A library's first choice is not always its best (the heuristic's pick ran 11-15% below
 // a tuned call on the H200), and the yardstick the rungs are measured against must be the best.
+// Calls of a cublasLt candidate in one timed sample: about 0.2 ms of work at 1 PFLOP/s, at least one,
+// at most 32 (a small product is mostly launch time, and the choice is made once per shape: the tests'
+// many small shapes must not each spend seconds here).
+constexpr int lt_calls_per_sample(double flops) {
+  const double calls = 2e11 / (flops > 1 ? flops : 1);
+  return calls >= 32 ? 32 : calls <= 1 ? 1 : int(calls);
+}
+static_assert(lt_calls_per_sample(2.0 * 4096 * 4096 * 4096) == 1);
+static_assert(lt_calls_per_sample(2.0 * 2048 * 2048 * 2048) == 11);
+static_assert(lt_calls_per_sample(2.0 * 128 * 128 * 128) == 32 && lt_calls_per_sample(2.0) == 32);
+
 class LtGemm {
  public:
   LtGemm() = default;
@@ -119,9 +130,9 @@ class LtGemm {
       };
       if (call() != CUBLAS_STATUS_SUCCESS) continue;  // a candidate that does not run is passed over
       call();
-      // The median of 5 timed calls of a few each (enough to order candidates a few % apart).
+      // The median of 5 timed samples (enough to order candidates a few % apart).
       std::array<float, 5> t{};
-      const int per = std::max(1, int(2e8 / (2.0 * m * n * k / 1e6)));  // about 0.2 ms of work a sample
+      const int per = lt_calls_per_sample(2.0 * m * n * k);
       for (float& ms : t) {
         CUDA_CHECK(cudaEventRecord(e0.get(), stream));
         for (int r = 0; r < per; ++r) call();
