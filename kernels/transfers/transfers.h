@@ -290,6 +290,10 @@ struct PipelineBounds {
   // What the hardware allows a balanced pipeline: max(kernel, both copies at once) where the duplex
   // copy was measured, else bound_ms(). The overlap target is measured against it.
   double floor_ms() const;
+  // A pipeline of `chunks` chunks also copies its first chunk in and its last chunk out with nothing
+  // beside them (the fill and the drain): floor_ms() + (h2d_ms + d2h_ms) / chunks, what its steady
+  // state plus those two costs allow.
+  double chunked_ms(int chunks) const;
   double sum_ms() const { return h2d_ms + kernel_ms + d2h_ms; }
 };
 

@@ -332,6 +332,9 @@ double PipelineBounds::bound_ms() const { return std::max({h2d_ms, kernel_ms, d2
 double PipelineBounds::floor_ms() const {
   return duplex_ms > 0 ? std::max(kernel_ms, duplex_ms) : bound_ms();
 }
+double PipelineBounds::chunked_ms(int chunks) const {
+  return floor_ms() + (h2d_ms + d2h_ms) / std::max(1, chunks);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The host copy.
