@@ -23,6 +23,7 @@
 
 #include "common/device_memory.cuh"  // Surface, CudaArray, ...
 #include "common/hd.h"
+#include "cuda/gl_device.h"
 
 // Opaque CUDA types, declared as the runtime declares them (cudaGraphicsResource_t, cudaArray_t).
 struct cudaGraphicsResource;
@@ -132,10 +133,6 @@ class ScopedMap {
 // Surface (a surface object over a CUDA array such as a mapped GL texture) is
 // gpulab::cuda::Surface from common/device_memory.cuh, included above.
 
-// Whether the current GL context runs on a CUDA device (cudaGLGetDevices with
-// cudaGLDeviceListAll); false for Mesa, a remote X display, WSL2's d3d12 driver or a display
-// driven by another GPU. On true, *device (if given) is the first such CUDA device. Never throws;
-// clears the runtime's last error when the query fails.
-bool gl_context_on_cuda_device(int* device = nullptr);
+// gl_context_on_cuda_device: cuda/gl_device.h (included above), for every build.
 
 }  // namespace gpulab::cuda

@@ -69,4 +69,8 @@ EngineDevice engine_device() {
   return {status.device, prop.name, prop.multiProcessorCount};
 }
 
+bool cuda_built() { return true; }
+
+void synchronize_stream(Stream stream) { CUDA_CHECK(cudaStreamSynchronize(stream)); }
+
 }  // namespace gpulab

@@ -3,6 +3,8 @@
 // GPU's architecture, built without CUDA). One probe for the app, every demo, the bench and tests.
 #include <string>
 
+#include "common/hd.h"
+
 namespace gpulab {
 
 struct CudaStatus {
@@ -18,13 +20,22 @@ struct CudaStatus {
 CudaStatus cuda_status();
 
 // The device a demo's CUDA engine runs on: cuda_status()'s (the current device), its name and SM
-// count. Throws GpuError("CUDA is not available: <reason>") where CUDA cannot be used. Every engine's
-// create() starts here. CUDA builds only.
+// count. Throws GpuError("CUDA is not available: <reason>") where CUDA cannot be used (always, in a
+// build without CUDA). Every engine's create() starts here.
 struct EngineDevice {
   int id = 0;
   std::string name;
   int sm_count = 1;
 };
 EngineDevice engine_device();
+
+// Whether this build has the CUDA backend (whether or not a device is here): false where the
+// <demo>/nocuda/ files were built instead of the .cu files. The app asks this instead of testing
+// GPULAB_HAVE_CUDA, so one build rule (kernels/CMakeLists.txt) decides.
+bool cuda_built();
+
+// Blocks until the work on `stream` is done; throws GpuError for a device error. Nothing to wait for
+// in a build without CUDA.
+void synchronize_stream(Stream stream);
 
 }  // namespace gpulab

@@ -343,7 +343,6 @@ std::unique_ptr<Engine> make_cpu_engine();
 // The CUDA engine on `stream` (its own streams beside it for the pipeline); throws GpuError where
 // there is no device, and std::runtime_error in a build without CUDA.
 std::unique_ptr<Engine> make_cuda_engine(Stream stream, const Faults& faults);
-bool cuda_built();
 
 int cpu_threads();
 

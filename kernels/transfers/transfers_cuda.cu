@@ -831,6 +831,4 @@ std::unique_ptr<Engine> make_cuda_engine(Stream stream, const Faults& faults) {
   return std::make_unique<CudaEngine>(stream, faults);
 }
 
-bool cuda_built() { return true; }
-
 }  // namespace gpulab::transfers

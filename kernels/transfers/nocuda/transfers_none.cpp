@@ -10,8 +10,6 @@ std::unique_ptr<Engine> make_cuda_engine(Stream, const Faults&) {
   throw std::runtime_error("built without CUDA");
 }
 
-bool cuda_built() { return false; }
-
 void frame_to_surface(SurfaceObject, int, int, uint32_t, Stream) {
   throw std::runtime_error("built without CUDA");
 }
