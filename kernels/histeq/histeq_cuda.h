@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA engine: the GPU variants of kernels/histeq, the output composed straight into the
-// displayed GL texture through a surface. Included only where GPULAB_HAVE_CUDA is defined; still
-// free of CUDA headers.
+// displayed GL texture through a surface. Free of CUDA headers: every build includes it (one without CUDA
+// links <demo>/nocuda/, whose create() throws).
 #include <memory>
 #include <vector>
 

@@ -1,8 +1,8 @@
 #pragma once
 // The CUDA engine of kernels/matrix: the GPU variants, cuBLAS as the yardstick, the device-to-device
 // copy that bounds a transpose, and the display fills (the transposed picture, or C as a heat map,
-// written into a mapped GL texture through a surface or into device memory). Included only where
-// GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
+// written into a mapped GL texture through a surface or into device memory). Free of CUDA headers: every
+// build includes it (one without CUDA links <demo>/nocuda/, whose create() throws).
 #include <memory>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA engine: the GPU variants of kernels/nbody, vertices straight into a mapped GL buffer.
-// Included only where GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
+// Free of CUDA headers: every build includes it (one without CUDA links
+// <demo>/nocuda/, whose create() throws).
 #include <memory>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA engine: the GPU variants of kernels/rotate, writing into the engine's own output, straight
-// into a mapped GL texture through a surface, or into a mapped GL pixel buffer. Included only where
-// GPULAB_HAVE_CUDA is defined; still free of CUDA headers.
+// into a mapped GL texture through a surface, or into a mapped GL pixel buffer. Free of CUDA headers: every
+// build includes it (one without CUDA links <demo>/nocuda/, whose create() throws).
 #include <memory>
 #include <vector>
 

@@ -1,0 +1,14 @@
+// What a build without CUDA links instead of kernels/life's .cu files: the CUDA engine never starts
+// (create() throws GpuError with the reason), so the app needs no build conditionals of its own.
+#include "common/cuda_probe.h"
+#include "life/life_cuda.h"
+
+namespace gpulab::life {
+
+std::unique_ptr<CudaEngine> CudaEngine::create(Stream) {
+  engine_device();  // throws: built without CUDA
+  return nullptr;
+}
+size_t CudaEngine::bytes_needed(Layout, int, int) { return 0; }
+
+}  // namespace gpulab::life
