@@ -7,6 +7,7 @@
 #include <exception>
 #include <string>
 
+#include "common/cuda_probe.h"
 #include "core/demo.h"
 
 namespace gpulab {
@@ -28,11 +29,7 @@ auto start_cuda_engine(const Context& ctx, Create&& create, std::string* failure
 // else what the build says.
 inline std::string cuda_unavailable_reason(const Context* ctx) {
   if (ctx && !ctx->cuda_reason.empty()) return ctx->cuda_reason;
-#if defined(GPULAB_HAVE_CUDA)
-  return "no CUDA device";
-#else
-  return "built without CUDA";
-#endif
+  return cuda_built() ? "no CUDA device" : "built without CUDA";
 }
 
 }  // namespace gpulab

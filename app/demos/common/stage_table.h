@@ -39,9 +39,7 @@ StageTable make_stage_table(std::string_view id, std::string_view title, const R
 // (no context) a CUDA build cannot tell yet ("", checked at attach), a build without CUDA says so.
 inline std::string gpu_variant_unavailable(bool needs_cuda, bool gpu_engine, const Context* ctx) {
   if (!needs_cuda || gpu_engine) return {};
-#if defined(GPULAB_HAVE_CUDA)
-  if (!ctx) return {};
-#endif
+  if (!ctx && cuda_built()) return {};
   return cuda_unavailable_reason(ctx);
 }
 

@@ -17,9 +17,7 @@
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "histeq/histeq_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -192,9 +190,7 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   }
 
   auto engines = std::make_shared<BenchEngines<histeq::Engine>>(suite, o, histeq::make_cpu_engine());
-#if defined(GPULAB_HAVE_CUDA)
   if (engines->cuda()) engines->set_gpu(histeq::CudaEngine::create(engines->stream()));
-#endif
   // The plane of the case measured last, made once and uploaded once to each engine for its jobs.
   struct Current {
     size_t case_index = static_cast<size_t>(-1);

@@ -17,9 +17,7 @@
 #include "demos/histeq/histeq_display.h"
 #include "gl/gl.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "histeq/histeq_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -210,10 +208,8 @@ std::string HisteqDemo::configure(const Options& o) {
 void HisteqDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
-#if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return histeq::CudaEngine::create(s); }, &gpu_failure);
-#endif
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
@@ -308,14 +304,12 @@ std::string HisteqDemo::run_batch(const Options&) {
 
 std::vector<KernelInfo> HisteqDemo::kernels() const {
   std::vector<KernelInfo> out;
-#if defined(GPULAB_HAVE_CUDA)
   if (!gpu_ || !on_gpu()) return out;
   const auto* gpu = static_cast<const histeq::CudaEngine*>(gpu_.get());
   for (size_t s = 0; s < histeq::kStageCount; ++s) {
     if (!stage_active(s)) continue;
     for (const KernelInfo& k : gpu->kernels(variant(s), block(s))) out.push_back(k);
   }
-#endif
   return out;
 }
 

@@ -8,9 +8,7 @@
 
 #include "core/timings.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "histeq/histeq_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -42,7 +40,6 @@ void HisteqDisplay::update(histeq::Engine& engine, bool force_host_copy) {
                            std::to_string(after_->width()) + "x" + std::to_string(after_->height()));
   Timings* t = ctx_.timings;
   TextureFill fill;
-#if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == histeq::Backend::Cuda) {
     auto& gpu = static_cast<histeq::CudaEngine&>(engine);
     after_->set_stream(gpu.stream());  // map, compose and unmap all on the engine's stream
@@ -55,7 +52,6 @@ void HisteqDisplay::update(histeq::Engine& engine, bool force_host_copy) {
       gpu.compose_device(reinterpret_cast<uint8_t*>(d_rgba), static_cast<size_t>(w) * 4);
     };
   }
-#endif
   if (!fill.device)
     fill.host = [&](uint32_t* h_rgba, int, int) { engine.compose(reinterpret_cast<uint8_t*>(h_rgba)); };
 

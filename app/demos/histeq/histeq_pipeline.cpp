@@ -12,9 +12,7 @@
 #include "demos/histeq/histeq_demo_internal.h"
 #include "demos/histeq/histeq_display.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "histeq/histeq_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -169,9 +167,7 @@ void HisteqDemo::run_pipeline(int times, bool timed) {
   output_current_ = false;
   if (gpu) {
     Stream stream = ctx_->stream;
-#if defined(GPULAB_HAVE_CUDA)
     stream = static_cast<histeq::CudaEngine*>(active_)->stream();
-#endif
     if (t) t->gpu_begin(pipeline_key(), "pipeline", stream);
     run_all([&](size_t s) { t->gpu_begin(TimingKey{pick(s)}, std::string(info(s).key), stream); },
             [&](size_t s) { t->gpu_end(TimingKey{pick(s)}, std::string(info(s).key), stream); });

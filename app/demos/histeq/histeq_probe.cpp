@@ -12,9 +12,7 @@
 #include "demos/histeq/histeq_demo.h"
 #include "histeq/histeq.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "histeq/histeq_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -130,9 +128,7 @@ Probe HisteqDemo::probe(const Picks& picks, size_t stage) {
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
   std::shared_ptr<histeq::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (v->backend == Backend::Cuda) engine = histeq::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = histeq::make_cpu_engine();
   engine->upload(planes_);
   return make_histeq_probe(std::move(engine), ctx_->stream, std::make_shared<const histeq::Planes>(planes_),
@@ -200,9 +196,7 @@ Probe HisteqDemo::pipeline_probe(const Picks& picks) {
   }
   if (chain.empty()) return probe_unavailable("an empty pipeline");
   std::shared_ptr<histeq::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (chain.front().first->backend == Backend::Cuda) engine = histeq::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = histeq::make_cpu_engine();
   engine->upload(planes_);
   return make_histeq_pipeline_probe(std::move(engine), ctx_->stream, planes_, chain);

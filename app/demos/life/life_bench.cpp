@@ -18,9 +18,7 @@
 #include "demos/life/life_demo.h"
 #include "life/life.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "life/life_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -120,7 +118,6 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   }
 
   auto engines = std::make_shared<BenchEngines<life::Engine>>(spec.suite, o, life::make_cpu_engine());
-#if defined(GPULAB_HAVE_CUDA)
   if (engines->cuda()) {
     engines->set_gpu(life::CudaEngine::create(engines->stream()));
     // The multistep sweep and the one-step bound, beside the plan's rows of every case (when the
@@ -142,7 +139,6 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       spec.extra.push_back(job);
     }
   }
-#endif
   // The input of every case: the command line's rule, density and pattern (else random cells), the
   // pattern's grid made once a case.
   auto base = std::make_shared<LifeInput>();
@@ -170,7 +166,6 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     if (k > 0) input->generations_per_pass = k;
     constexpr int kGhostBlock = 256;  // the engine's default
     Probe p = make_life_probe(std::move(e), engines->stream(), std::move(input), v, job.block, kGhostBlock);
-#if defined(GPULAB_HAVE_CUDA)
     if (copy_row) {  // one read and one write of the packed grid: what one generation must move
       auto* cuda = static_cast<life::CudaEngine*>(engines->gpu());
       p.run = [cuda](int steps) {
@@ -178,7 +173,6 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       };
       p.verify = nullptr;
     }
-#endif
     return p;
   };
   spec.finish = [own_k](BenchSuite& suite) {

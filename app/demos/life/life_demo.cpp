@@ -29,9 +29,7 @@
 #include "gl/image_io.h"
 #include "platform/platform.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "life/life_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -191,10 +189,8 @@ void LifeDemo::attach(Context& ctx) {
   for (std::string& n : pending_notices_) notify(std::move(n));
   pending_notices_.clear();
   std::string gpu_failure;
-#if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
-#endif
   // A pick that cannot run here runs on the CPU (the shell then picks cpu-lut).
   const life::Variant* runs = &current();
   if (!variant_available(*runs, nullptr)) runs = life::find_variant("cpu-lut");  // said by the shell
@@ -347,7 +343,6 @@ void LifeDemo::set_rule(const life::Rule& r) {
     if (e) e->set_rule(r);
 }
 
-#if defined(GPULAB_HAVE_CUDA)
 namespace {
 // Times the ghost copies and the step kernel as sections of their own (the lecture's point: how
 // much of a generation the ghost kernels cost), beside the whole "step".
@@ -362,14 +357,12 @@ class SectionTimer final : public life::KernelTimer {
   Stream s_;
 };
 }  // namespace
-#endif
 
 void LifeDemo::advance(int generations) {
   if (generations <= 0) return;
   const life::Variant& v = current();
   Timings* t = ctx_->timings;
   if (v.backend == life::Backend::Cuda) {
-#if defined(GPULAB_HAVE_CUDA)
     auto* gpu = static_cast<life::CudaEngine*>(gpu_.get());
     // Per-kernel sections cost two events a kernel: only for a modest number of generations a frame.
     std::optional<SectionTimer> kernels;
@@ -384,7 +377,6 @@ void LifeDemo::advance(int generations) {
     }
     gpu->set_kernel_timer(nullptr);
     if (t) t->gpu_end(TimingKey{pick(0)}, "step", gpu->stream());
-#endif
   } else {
     KeyedCpuSection s(t, TimingKey{pick(0)}, "step (CPU)");
     active_->step(v, block(), generations);
@@ -616,9 +608,7 @@ Probe LifeDemo::probe(const Picks& picks, size_t stage) {
   input->rule = rule_;
   input->generations_per_pass = generations_per_pass_;
   std::shared_ptr<life::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (v->backend == life::Backend::Cuda) engine = life::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = life::make_cpu_engine();
   return make_life_probe(std::move(engine), ctx_->stream, std::move(input), *v, block, picks.at(1).block);
 }
@@ -646,10 +636,8 @@ std::string LifeDemo::run_batch(const Options& o) {
 }
 
 std::vector<KernelInfo> LifeDemo::kernels() const {
-#if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == life::Backend::Cuda)
     return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block(), ghost_block());
-#endif
   return {};
 }
 

@@ -8,9 +8,7 @@
 #include "cuda/display_target.h"
 #include "demos/common/display_path.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "life/life_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -29,7 +27,6 @@ const std::string& LifeDisplay::path_description() const { return target_->path_
 void LifeDisplay::update(life::Engine& engine, const life::View& view, bool force_host_copy) {
   resize_display_target(*target_, view.tex_width, view.tex_height, ctx_);
   TextureFill fill;
-#if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == life::Backend::Cuda) {
     auto& gpu = static_cast<life::CudaEngine&>(engine);
     target_->set_stream(gpu.stream());  // map, fill, copy and unmap all on the engine's stream
@@ -40,7 +37,6 @@ void LifeDisplay::update(life::Engine& engine, const life::View& view, bool forc
     };
     fill.device = [&](uint32_t* d_rgba, int, int) { gpu.render_device(view, d_rgba); };
   }
-#endif
   if (!fill.device) fill.host = [&](uint32_t* h_rgba, int, int) { engine.render_host(view, h_rgba); };
 
   const auto start = std::chrono::steady_clock::now();

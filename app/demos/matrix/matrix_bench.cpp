@@ -15,9 +15,7 @@
 #include "demos/common/bench_engines.h"
 #include "demos/matrix/matrix_demo.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "matrix/matrix_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -228,7 +226,6 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   if (image_given) st->given_words = std::make_shared<const matrix::Words>(*words_);
   if (shape_given || files_given) st->given_ops = std::make_shared<const matrix::Operands>(*ops_);
   st->engines = std::make_shared<BenchEngines<matrix::Engine>>(spec.suite, o, matrix::make_cpu_engine());
-#if defined(GPULAB_HAVE_CUDA)
   if (st->engines->cuda()) {
     st->engines->set_gpu(matrix::CudaEngine::create(st->engines->stream()));
     for (const char* id : {kMemcpy, kCublasTf32, kCublasBf16, kMmaPeakTf32, kMmaPeakBf16}) {
@@ -240,7 +237,6 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       spec.extra.push_back(job);
     }
   }
-#endif
   spec.probe = [st](const BenchCase& c, const BenchJob& job) -> Probe {
     const bool extra = yardstick(job.variant);
     const matrix::Variant* v =
@@ -256,7 +252,6 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     Probe p =
         make_matrix_probe(e, st->engines->stream(), st->words ? st->words : std::make_shared<matrix::Words>(),
                           st->ops ? st->ops : std::make_shared<matrix::Operands>(), *v, job.block);
-#if defined(GPULAB_HAVE_CUDA)
     if (extra) {
       auto* cuda = static_cast<matrix::CudaEngine*>(e.get());
       p.verify = nullptr;
@@ -283,7 +278,6 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
         };
       }
     }
-#endif
     return p;
   };
   spec.skip = [case_op](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string* note) {

@@ -14,9 +14,7 @@
 #include "demos/common/stage_table.h"
 #include "demos/matrix/matrix_display.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "matrix/matrix_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -147,10 +145,8 @@ bool MatrixDemo::picks_changed(const Picks&, std::string* why) {
 void MatrixDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string failure;
-#if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
-#endif
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_words_[1] = engine_ops_[1] = 0;
   max_texture_ = gl_max_texture_size();
@@ -332,12 +328,10 @@ void MatrixDemo::run(int runs) {
   const std::string name = section();
   const TimingKey key{pick(lead_stage())};
   if (on_gpu()) {
-#if defined(GPULAB_HAVE_CUDA)
     const Stream s = static_cast<matrix::CudaEngine*>(e)->stream();
     if (ctx_->timings) ctx_->timings->gpu_begin(key, name, s);
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
     if (ctx_->timings) ctx_->timings->gpu_end(key, name, s);
-#endif
   } else {
     // A large product on the CPU can take minutes to hours: said before it (once for these sizes),
     // from the same variant on 512x512 operands scaled by the multiply-adds.
@@ -441,10 +435,8 @@ bool MatrixDemo::batch_requested() const {
 // Read-outs.
 
 std::vector<KernelInfo> MatrixDemo::kernels() const {
-#if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && variant().backend == Backend::Cuda)
     return static_cast<const matrix::CudaEngine*>(gpu_.get())->kernels(variant(), block());
-#endif
   return {};
 }
 

@@ -6,9 +6,7 @@
 
 #include "core/timings.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "matrix/matrix_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -34,7 +32,6 @@ void MatrixDisplay::update(matrix::Engine& engine, matrix::Op op, int rows, int 
   if (resize_display_target(*target_, cols, rows, ctx_)) set_image_display_filter(target_->texture().id());
   Timings* t = ctx_.timings;
   TextureFill fill;
-#if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == matrix::Backend::Cuda) {
     auto& gpu = static_cast<matrix::CudaEngine&>(engine);
     target_->set_stream(gpu.stream());
@@ -45,7 +42,6 @@ void MatrixDisplay::update(matrix::Engine& engine, matrix::Op op, int rows, int 
     };
     fill.device = [&](uint32_t* d_rgba, int, int) { gpu.compose_device(op, d_rgba); };
   }
-#endif
   if (!fill.device) fill.host = [&](uint32_t* h_rgba, int, int) { compose_host(engine, op, h_rgba); };
   const auto start = std::chrono::steady_clock::now();
   target_->update(fill, force_host_copy);

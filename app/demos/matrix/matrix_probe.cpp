@@ -12,9 +12,7 @@
 #include "demos/common/probe_checks.h"
 #include "demos/matrix/matrix_demo.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "matrix/matrix_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -88,9 +86,7 @@ Probe MatrixDemo::probe(const Picks& picks, size_t stage) {
   if (!variant_available(*v, &why)) return probe_unavailable(why);
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
   std::shared_ptr<matrix::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (v->backend == matrix::Backend::Cuda) engine = matrix::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = matrix::make_cpu_engine();
   auto words = std::make_shared<const matrix::Words>(*words_);
   auto ops = std::make_shared<const matrix::Operands>(*ops_);
@@ -139,7 +135,7 @@ Probe MatrixDemo::yardstick_probe(const Picks& picks, size_t index) {
   if (!rung) return probe_unavailable(std::string("no variant ") + m.rung);
   // Where the rung cannot run (no CUDA device), neither can its ceiling, for the same reason.
   if (!variant_available(*rung, &why)) return probe_unavailable(why);
-#if defined(GPULAB_HAVE_CUDA)
+  if (!cuda_built()) return probe_unavailable(cuda_unavailable_reason(ctx_));
   std::shared_ptr<matrix::CudaEngine> engine = matrix::CudaEngine::create(ctx_->stream);
   auto ops = std::make_shared<const matrix::Operands>(*ops_);
   engine->set_operands(ops->a, ops->b);
@@ -158,9 +154,6 @@ Probe MatrixDemo::yardstick_probe(const Picks& picks, size_t index) {
     for (int i = 0; i < steps; ++i) e->run_mma_peak(prec);
   };
   return p;
-#else
-  return probe_unavailable(cuda_unavailable_reason(ctx_));
-#endif
 }
 
 }  // namespace gpulab

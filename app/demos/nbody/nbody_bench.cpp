@@ -13,9 +13,7 @@
 #include "demos/nbody/nbody_demo.h"
 #include "nbody/nbody.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "nbody/nbody_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -77,9 +75,7 @@ bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   for (long long n : sizes) spec.cases.push_back({"N=" + std::to_string(n), n, 1, ""});
 
   auto engines = std::make_shared<BenchEngines<nbody::Engine>>(spec.suite, o, nbody::make_cpu_engine());
-#if defined(GPULAB_HAVE_CUDA)
   if (engines->cuda()) engines->set_gpu(nbody::CudaEngine::create(engines->stream()));
-#endif
   // The system of the case measured last, made once for its jobs.
   // The command line's system (--load-bodies), else one made from --init (a Plummer sphere by default)
   // with the parameters (--dt, --softening, --gravity: N-body units by default).

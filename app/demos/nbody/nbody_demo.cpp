@@ -28,9 +28,7 @@
 #include "demos/nbody/nbody_display.h"
 #include "gl/image_io.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "nbody/nbody_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -169,10 +167,8 @@ void NbodyDemo::notify(std::string line) const {
 void NbodyDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
-#if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
-#endif
   // A pick that cannot run here runs on the CPU (the shell then picks cpu).
   const nbody::Variant* runs = &current();
   if (!variant_available(*runs, nullptr)) runs = nbody::find_variant("cpu");  // said by the shell
@@ -273,12 +269,10 @@ void NbodyDemo::advance(int steps) {
   const nbody::Variant& v = current();
   Timings* t = ctx_ ? ctx_->timings : nullptr;
   if (v.backend == nbody::Backend::Cuda) {
-#if defined(GPULAB_HAVE_CUDA)
     auto* gpu = static_cast<nbody::CudaEngine*>(gpu_.get());
     if (t) t->gpu_begin(TimingKey{pick(0)}, "step", gpu->stream());
     gpu->step(v, block(), steps);
     if (t) t->gpu_end(TimingKey{pick(0)}, "step", gpu->stream());
-#endif
   } else {
     KeyedCpuSection s(t, TimingKey{pick(0)}, "step (CPU)");
     active_->step(v, block(), steps);
@@ -469,9 +463,7 @@ Probe NbodyDemo::probe(const Picks& picks, size_t stage) {
     return probe_unavailable(buf);
   }
   std::shared_ptr<nbody::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (gpu) engine = nbody::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = nbody::make_cpu_engine();
   return make_nbody_probe(std::move(engine), ctx_->stream,
                           std::make_shared<const nbody::System>(active_->download()), params_, *v, block);
@@ -519,10 +511,8 @@ std::string NbodyDemo::run_batch(const Options& o) {
 }
 
 std::vector<KernelInfo> NbodyDemo::kernels() const {
-#if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && current().backend == nbody::Backend::Cuda)
     return static_cast<const nbody::CudaEngine*>(gpu_.get())->kernels(current(), block());
-#endif
   return {};
 }
 

@@ -6,9 +6,7 @@
 
 #include "gl/gl.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "nbody/nbody_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -48,12 +46,10 @@ void NbodyDisplay::update(nbody::Engine& engine, bool force_host_copy) {
   }
   BufferFill fill;
   fill.host = [&](void* h, size_t) { engine.write_vertices(static_cast<nbody::Vertex*>(h)); };
-#if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == nbody::Backend::Cuda) {
     auto& gpu = static_cast<nbody::CudaEngine&>(engine);
     fill.device = [&](void* d, size_t) { gpu.write_vertices_device(static_cast<nbody::Vertex*>(d)); };
   }
-#endif
   target_->update(fill, force_host_copy);
 }
 

@@ -19,9 +19,7 @@
 #include "image/image.h"
 #include "rotate/rotate.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "rotate/rotate_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -163,7 +161,6 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   st->cases = std::move(cases);
   st->base = base;
   if (image_given) st->given = std::make_shared<const image::Image>(image_);
-#if defined(GPULAB_HAVE_CUDA)
   if (st->engines->cuda()) st->engines->set_gpu(rotate::CudaEngine::create(st->engines->stream()));
   // The fetch-only ceiling of each case: the four-pixel kernel with its stores taken out.
   const rotate::Variant& ceiling = *rotate::find_variant(kCeilingKernel);
@@ -175,7 +172,6 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     job.block_label = block_label(ceiling.blocks, ceiling.square_blocks, ceiling.default_block);
     spec.extra.push_back(job);
   }
-#endif
   spec.probe = [st](const BenchCase& c, const BenchJob& job) {
     const bool ceiling_row = job.variant == kCeilingRow;
     const rotate::Variant& v = *rotate::find_variant(ceiling_row ? kCeilingKernel : job.variant);
@@ -186,7 +182,6 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     rotate::Settings s = st->base;
     s.params.filter = st->cases[job.case_index].filter;
     Probe p = make_rotate_probe(e, st->engines->stream(), st->source, s, c.input, v, job.block);
-#if defined(GPULAB_HAVE_CUDA)
     if (ceiling_row) {  // the same kernel's fetches without its stores: the source read once
       auto* cuda = static_cast<rotate::CudaEngine*>(e.get());
       p.bytes_per_step = p.items_per_step * st->cases[job.case_index].channels;
@@ -195,7 +190,6 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
       };
       p.verify = nullptr;
     }
-#endif
     return p;
   };
   // No ceiling row where the case's image did not reach the GPU (its rows say why).

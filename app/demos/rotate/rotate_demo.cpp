@@ -18,9 +18,7 @@
 #include "demos/rotate/rotate_verify.h"
 #include "gl/gl.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "rotate/rotate_cuda.h"
-#endif
 
 namespace gpulab {
 namespace {
@@ -122,10 +120,8 @@ bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
 void RotateDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   std::string gpu_failure;
-#if defined(GPULAB_HAVE_CUDA)
   gpu_ = start_cuda_engine(
       ctx, [](Stream s) { return rotate::CudaEngine::create(s); }, &gpu_failure);
-#endif
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
@@ -327,10 +323,8 @@ std::string RotateDemo::run_batch(const Options&) {
 }
 
 std::vector<KernelInfo> RotateDemo::kernels() const {
-#if defined(GPULAB_HAVE_CUDA)
   if (gpu_ && on_gpu())
     return static_cast<const rotate::CudaEngine*>(gpu_.get())->kernels(variant(), block());
-#endif
   return {};
 }
 

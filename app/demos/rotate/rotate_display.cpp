@@ -10,9 +10,7 @@
 
 #include "core/timings.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "rotate/rotate_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -70,7 +68,6 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
 
   if (out == RotateOutput::Surface) {
     TextureFill fill;
-#if defined(GPULAB_HAVE_CUDA)
     if (engine.backend() == rotate::Backend::Cuda) {
       auto& gpu = static_cast<rotate::CudaEngine&>(engine);
       output_->set_stream(gpu.stream());  // map, rotate and unmap all on the engine's stream
@@ -87,7 +84,6 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
         if (t) t->gpu_end(run.timed, "rotate (surface)", gpu.stream());
       };
     }
-#endif
     if (!fill.device)
       fill.host = [&](uint32_t* h_rgba, int, int) { engine.compose(reinterpret_cast<uint8_t*>(h_rgba)); };
     output_->update(fill, force_host_copy);
@@ -101,7 +97,6 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
   // the texture by GL.
   pbo_->resize(static_cast<size_t>(w) * static_cast<size_t>(h));
   BufferFill fill;
-#if defined(GPULAB_HAVE_CUDA)
   if (engine.backend() == rotate::Backend::Cuda) {
     auto& gpu = static_cast<rotate::CudaEngine&>(engine);
     pbo_->set_stream(gpu.stream());
@@ -112,7 +107,6 @@ void RotateDisplay::update(rotate::Engine& engine, const RotateRun& run, RotateO
       if (t) t->gpu_end(run.timed, "rotate (PBO)", gpu.stream());
     };
   }
-#endif
   if (!fill.device) fill.host = [&](void* h_ptr, size_t) { engine.compose(static_cast<uint8_t*>(h_ptr)); };
   pbo_->update(fill, force_host_copy);
   time_display_path(t, *pbo_, start);

@@ -12,9 +12,7 @@
 #include "demos/rotate/rotate_verify.h"
 #include "rotate/rotate.h"
 
-#if defined(GPULAB_HAVE_CUDA)
 #include "rotate/rotate_cuda.h"
-#endif
 
 namespace gpulab {
 
@@ -62,9 +60,7 @@ Probe RotateDemo::probe(const Picks& picks, size_t stage) {
   if (why = check_probe_block(*v, &block); !why.empty()) return probe_unavailable(why);
   auto source = std::make_shared<const image::Image>(image_);
   std::shared_ptr<rotate::Engine> engine;
-#if defined(GPULAB_HAVE_CUDA)
   if (v->backend == rotate::Backend::Cuda) engine = rotate::CudaEngine::create(ctx_->stream);
-#endif
   if (!engine) engine = rotate::make_cpu_engine();
   engine->upload(*source);
   return make_rotate_probe(std::move(engine), ctx_->stream, std::move(source), settings_, settings_label(),

@@ -18,13 +18,12 @@
 #include <stdexcept>
 
 #include "common/cpu_info.h"
+#include "common/cuda_probe.h"
 #include "core/bench_stepper.h"
 #include "demos/transfers/transfers_demo.h"
 #include "platform/platform.h"
 
-#if defined(GPULAB_HAVE_CUDA)
-#include "cuda/interop.h"
-#endif
+#include "cuda/gl_device.h"
 
 namespace gpulab {
 namespace {
@@ -199,21 +198,16 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
         st->gl_tried = true;
         platform::HeadlessOptions ho;
         ho.width = ho.height = 64;  // the frames are textures of their own; the framebuffer is unused
-#if defined(GPULAB_HAVE_CUDA)
-        if (st->gpu) cudaGetDevice(&ho.cuda_device);
-#endif
+        if (st->gpu) ho.cuda_device = cuda_status().device;
         st->gl = platform::create_headless(ho, &st->gl_why);
         st->interop_why = "no CUDA device";
         if (st->gl && st->gpu) {
           if (st->gl->info().software) {
             st->interop_why = "the GL context is a software renderer (" + st->gl->info().gl_renderer + ")";
           } else {
-#if defined(GPULAB_HAVE_CUDA)
-            int dev = -1, want = -1;
-            cudaGetDevice(&want);
-            st->interop = cuda::gl_context_on_cuda_device(&dev) && dev == want;
+            int dev = -1;
+            st->interop = cuda::gl_context_on_cuda_device(&dev) && dev == cuda_status().device;
             if (!st->interop) st->interop_why = "the EGL context is not on the CUDA device in use";
-#endif
           }
         }
       }

@@ -4,21 +4,14 @@
 #include <chrono>
 #include <stdexcept>
 
-#if defined(GPULAB_HAVE_CUDA)
-#include <cuda_runtime.h>
-
-#include "common/cuda_check.h"
-#endif
+#include "common/cuda_probe.h"
 
 namespace gpulab {
 
 using transfers::Kind;
 
 FrameDisplay::FrameDisplay(Stream stream, bool cuda, bool interop_allowed, std::string why_not)
-    : stream_(stream), cuda_(cuda) {
-#if !defined(GPULAB_HAVE_CUDA)
-  cuda_ = false;
-#endif
+    : stream_(stream), cuda_(cuda && cuda_built()) {
   if (!cuda_ && interop_allowed) {
     interop_allowed = false;
     why_not = "no CUDA device";
@@ -105,10 +98,8 @@ double FrameDisplay::run(const transfers::Variant& v, transfers::FrameSize size,
     default:
       throw std::invalid_argument(std::string(v.id) + " is not a display rung");
   }
-    // The frame is done when the texture holds it: CUDA's part finished, then GL's.
-#if defined(GPULAB_HAVE_CUDA)
-  if (cuda_ && v.kind() != Kind::DisplayCpu) CUDA_CHECK(cudaStreamSynchronize(stream_));
-#endif
+  // The frame is done when the texture holds it: CUDA's part finished, then GL's.
+  if (cuda_ && v.kind() != Kind::DisplayCpu) synchronize_stream(stream_);
   glFinish();
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
