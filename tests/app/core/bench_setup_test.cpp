@@ -14,6 +14,7 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "support/configure_demo.h"
+#include "support/demo_names.h"
 
 namespace gpulab {
 namespace {
@@ -60,7 +61,7 @@ bool has_note(const BenchSpec& s, const std::string& text) {
 }
 
 TEST(BenchSetup, NothingGivenPinsNothing) {
-  for (const char* name : {"life", "nbody", "histeq", "rotate", "matrix"}) {
+  for (const std::string& name : gpulab::testing::demo_names()) {
     const Bench b = bench_of(name, {});
     ASSERT_EQ(b.error, "") << name;
     EXPECT_FALSE(has_note(b.spec, "the command line pins")) << name;

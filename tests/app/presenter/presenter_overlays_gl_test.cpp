@@ -11,6 +11,7 @@
 
 #include "core/demo.h"
 #include "gl/image_io.h"
+#include "support/demo_names.h"
 #include "support/layout_report.h"
 #include "support/run_binary.h"
 
@@ -30,12 +31,6 @@ ProcessResult run(const std::string& args, const fs::path& dir) {
 // The same, with its layout report parsed.
 ReportedRun run_reported(const std::string& args, const fs::path& dir) {
   return gpulab::testing::run_with_layout_report(args, dir, "gpulab-overlays");
-}
-
-std::vector<std::string> demo_names() {
-  std::vector<std::string> names;
-  for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
-  return names;
 }
 
 class EveryDemoOverlay : public ::testing::TestWithParam<std::string> {};
@@ -128,7 +123,7 @@ TEST_P(EveryDemoOverlay, KeyListShowsTheShellsAndTheDemosKeysInsideTheScreen) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoOverlay, ::testing::ValuesIn(demo_names()),
+INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoOverlay, ::testing::ValuesIn(gpulab::testing::demo_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(ProjectorMode, ShowsTheHud) {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/demo_names.h"
 #include "support/gpu_skip.h"
 #include "support/layout_report.h"
 #include "support/run_binary.h"
@@ -85,8 +86,7 @@ TEST_P(GpuFault, TheDemoGoesOnOnTheCpuWithTheSameSetup) {
       << "a CPU variant runs after the fault: " << lost.running;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryDemo, GpuFault,
-                         ::testing::Values("life", "nbody", "histeq", "rotate", "matrix", "transfers"),
+INSTANTIATE_TEST_SUITE_P(EveryDemo, GpuFault, ::testing::ValuesIn(gpulab::testing::demo_names()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "gl/image_io.h"
 #include "life/life.h"
 #include "life/pattern.h"
+#include "support/demo_names.h"
 #include "support/run_binary.h"
 #include "support/test_paths.h"
 
@@ -83,13 +84,7 @@ TEST_P(EveryDemo, HeadlessScreenshotWithAndWithoutUiIsNotBlank) {
   }
 }
 
-std::vector<std::string> demo_names() {
-  std::vector<std::string> names;
-  for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registered, EveryDemo, ::testing::ValuesIn(demo_names()),
+INSTANTIATE_TEST_SUITE_P(Registered, EveryDemo, ::testing::ValuesIn(gpulab::testing::demo_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(HeadlessApp, PatternLargerThanTheGridIsRefused) {

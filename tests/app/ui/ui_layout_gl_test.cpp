@@ -15,6 +15,7 @@
 
 #include "core/demo.h"
 #include "gl/image_io.h"
+#include "support/demo_names.h"
 #include "support/png_colours.h"
 #include "support/run_binary.h"
 
@@ -157,13 +158,7 @@ TEST_P(EveryDemoLayout, TheViewShowsThePictureWithThePanelFolded) {
   EXPECT_GT(differ, 500u) << demo << ": the view (" << v << ") is one colour with the panel folded";
 }
 
-std::vector<std::string> demo_names() {
-  std::vector<std::string> names;
-  for (const auto& d : gpulab::make_demos()) names.emplace_back(d->name());
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoLayout, ::testing::ValuesIn(demo_names()),
+INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoLayout, ::testing::ValuesIn(gpulab::testing::demo_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(ProjectorMode, CompactLightPanelAtScale2) {
