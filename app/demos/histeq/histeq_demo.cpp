@@ -61,10 +61,7 @@ const image::Generated* default_generated() {
 
 }  // namespace
 
-HisteqDemo::HisteqDemo() {
-  cpu_ = histeq::make_cpu_engine();
-  active_ = cpu_.get();
-}
+HisteqDemo::HisteqDemo() : engines_(histeq::make_cpu_engine()) { active_ = engines_.cpu(); }
 
 HisteqDemo::~HisteqDemo() = default;
 
@@ -84,17 +81,7 @@ bool HisteqDemo::stage_active(const Picks& picks, size_t stage) const {
 
 bool HisteqDemo::stage_active(size_t stage) const { return stage_active(setup().picks, stage); }
 
-bool HisteqDemo::on_gpu() const { return variant(0).backend == Backend::Cuda && gpu_; }
-
-histeq::Engine* HisteqDemo::engine_for(Backend b) const {
-  return b == Backend::Cuda ? gpu_.get() : cpu_.get();
-}
-
-bool HisteqDemo::variant_available(const histeq::Variant& v, std::string* why) const {
-  if (v.backend == Backend::Cpu || gpu_) return true;
-  if (why) *why = cuda_unavailable_reason(ctx_);
-  return false;
-}
+bool HisteqDemo::on_gpu() const { return variant(0).backend == Backend::Cuda && engines_.gpu(); }
 
 void HisteqDemo::notify(std::string line) const {
   if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
@@ -123,9 +110,8 @@ const StageTables& HisteqDemo::stage_tables() const {
 }
 
 std::string HisteqDemo::why_unavailable(size_t stage, int v) const {
-  return gpu_variant_unavailable(
-      histeq::variants_of(info(stage).id)[static_cast<size_t>(v)]->backend == Backend::Cuda, gpu_ != nullptr,
-      ctx_);
+  return engines_.why_unavailable(histeq::variants_of(info(stage).id)[static_cast<size_t>(v)]->backend ==
+                                  Backend::Cuda);
 }
 
 std::string HisteqDemo::inactive_reason(size_t stage) const {
@@ -207,9 +193,7 @@ std::string HisteqDemo::configure(const Options& o) {
 
 void HisteqDemo::attach(Context& ctx) {
   ctx_ = &ctx;
-  std::string gpu_failure;
-  gpu_ = start_cuda_engine(
-      ctx, [](Stream s) { return histeq::CudaEngine::create(s); }, &gpu_failure);
+  engines_.start(ctx, [](Stream s) { return histeq::CudaEngine::create(s); });
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
@@ -233,9 +217,9 @@ void HisteqDemo::attach(Context& ctx) {
 
 void HisteqDemo::detach() {
   display_.reset();
-  gpu_.reset();
+  engines_.stop();
   engine_serial_[1] = 0;
-  active_ = cpu_.get();
+  active_ = engines_.cpu();
   ctx_ = nullptr;
   output_current_ = false;
   after_fresh_ = false;
@@ -304,8 +288,8 @@ std::string HisteqDemo::run_batch(const Options&) {
 
 std::vector<KernelInfo> HisteqDemo::kernels() const {
   std::vector<KernelInfo> out;
-  if (!gpu_ || !on_gpu()) return out;
-  const auto* gpu = static_cast<const histeq::CudaEngine*>(gpu_.get());
+  if (!on_gpu()) return out;
+  const auto* gpu = engines_.gpu_as<const histeq::CudaEngine>();
   for (size_t s = 0; s < histeq::kStageCount; ++s) {
     if (!stage_active(s)) continue;
     for (const KernelInfo& k : gpu->kernels(variant(s), block(s))) out.push_back(k);

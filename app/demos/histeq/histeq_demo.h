@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/common/image_view.h"
 #include "histeq/histeq.h"
@@ -120,8 +121,10 @@ class HisteqDemo final : public Demo {
   TimingKey pipeline_key() const;  // the whole pipeline's timing section: the active stages' picks
   bool on_gpu() const;  // the picks are the GPU's and its engine runs (one backend for every stage)
   Probe pipeline_probe(const Picks& picks);  // probe(picks, kWholePipeline)
-  bool variant_available(const histeq::Variant& v, std::string* why) const;
-  histeq::Engine* engine_for(histeq::Backend b) const;
+  bool variant_available(const histeq::Variant& v, std::string* why) const {
+    return engines_.can_run(v.backend == histeq::Backend::Cuda, why);
+  }
+  histeq::Engine* engine_for(histeq::Backend b) const { return engines_.of(b == histeq::Backend::Cuda); }
   // Makes the engine of the current backend hold the planes (uploading them when it does not).
   void sync_engine();
   bool load_generated(const image::Generated& g, std::string* error);
@@ -143,8 +146,7 @@ class HisteqDemo final : public Demo {
   void draw_overlay(const Frame& frame);
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<histeq::Engine> cpu_;
-  std::unique_ptr<histeq::Engine> gpu_;  // a histeq::CudaEngine when built with CUDA and a device exists
+  DemoEngines<histeq::Engine> engines_;  // the CUDA one a histeq::CudaEngine
   histeq::Engine* active_ = nullptr;
   std::unique_ptr<HisteqDisplay> display_;
   int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach

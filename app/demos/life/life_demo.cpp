@@ -40,25 +40,11 @@ constexpr char kPerStep[] = "per generation";
 
 }  // namespace
 
-LifeDemo::LifeDemo() {
-  cpu_ = life::make_cpu_engine();
-  active_ = cpu_.get();
-}
+LifeDemo::LifeDemo() : engines_(life::make_cpu_engine()) { active_ = engines_.cpu(); }
 
 LifeDemo::~LifeDemo() = default;
 
 const life::Variant& LifeDemo::current() const { return life::variants()[pick(0).variant]; }
-
-life::Engine* LifeDemo::engine_for(const life::Variant& v) const {
-  return v.backend == life::Backend::Cuda ? gpu_.get() : cpu_.get();
-}
-
-bool LifeDemo::variant_available(const life::Variant& v, std::string* why) const {
-  if (v.backend == life::Backend::Cpu) return true;
-  if (gpu_) return true;
-  if (why) *why = cuda_unavailable_reason(ctx_);
-  return false;
-}
 
 const StageTables& LifeDemo::stage_tables() const {
   static const StageTables tables = [] {
@@ -79,8 +65,7 @@ const StageTables& LifeDemo::stage_tables() const {
 // The ghost copies run with the byte-per-cell GPU variants only, which say so.
 std::string LifeDemo::why_unavailable(size_t stage, int variant) const {
   if (stage != 0) return {};
-  return gpu_variant_unavailable(life::variants()[variant].backend == life::Backend::Cuda, gpu_ != nullptr,
-                                 ctx_);
+  return engines_.why_unavailable(life::variants()[variant].backend == life::Backend::Cuda);
 }
 
 std::string LifeDemo::inactive_reason(size_t stage) const {
@@ -188,14 +173,12 @@ void LifeDemo::attach(Context& ctx) {
   ctx_ = &ctx;
   for (std::string& n : pending_notices_) notify(std::move(n));
   pending_notices_.clear();
-  std::string gpu_failure;
-  gpu_ = start_cuda_engine(
-      ctx, [](Stream s) { return life::CudaEngine::create(s); }, &gpu_failure);
+  engines_.start(ctx, [](Stream s) { return life::CudaEngine::create(s); });
   // A pick that cannot run here runs on the CPU (the shell then picks cpu-lut).
   const life::Variant* runs = &current();
   if (!variant_available(*runs, nullptr)) runs = life::find_variant("cpu-lut");  // said by the shell
   active_ = engine_for(*runs);
-  for (life::Engine* e : {cpu_.get(), gpu_.get()}) {
+  for (life::Engine* e : engines_.both()) {
     if (!e) continue;
     e->set_rule(rule_);
     e->set_generations_per_pass(generations_per_pass_);
@@ -229,8 +212,8 @@ void LifeDemo::attach(Context& ctx) {
 
 void LifeDemo::detach() {
   display_.reset();
-  gpu_.reset();
-  active_ = cpu_.get();
+  engines_.stop();
+  active_ = engines_.cpu();
   ctx_ = nullptr;
 }
 
@@ -276,7 +259,7 @@ std::string LifeDemo::adopt_pattern(life::PatternResult read, const std::filesys
     } else {
       rule_ = *p.rule;
       rule_text_ = rule_.to_string();
-      for (life::Engine* e : {cpu_.get(), gpu_.get()})
+      for (life::Engine* e : engines_.both())
         if (e) e->set_rule(rule_);
     }
   }
@@ -339,7 +322,7 @@ bool LifeDemo::resize_grid(int w, int h, std::string* error) {
 void LifeDemo::set_rule(const life::Rule& r) {
   rule_ = r;
   rule_text_ = r.to_string();
-  for (life::Engine* e : {cpu_.get(), gpu_.get()})
+  for (life::Engine* e : engines_.both())
     if (e) e->set_rule(r);
 }
 
@@ -363,7 +346,7 @@ void LifeDemo::advance(int generations) {
   const life::Variant& v = current();
   Timings* t = ctx_->timings;
   if (v.backend == life::Backend::Cuda) {
-    auto* gpu = static_cast<life::CudaEngine*>(gpu_.get());
+    auto* gpu = engines_.gpu_as<life::CudaEngine>();
     // Per-kernel sections cost two events a kernel: only for a modest number of generations a frame.
     std::optional<SectionTimer> kernels;
     if (t && generations <= 64) kernels.emplace(*t, gpu->stream());
@@ -636,8 +619,8 @@ std::string LifeDemo::run_batch(const Options& o) {
 }
 
 std::vector<KernelInfo> LifeDemo::kernels() const {
-  if (gpu_ && current().backend == life::Backend::Cuda)
-    return static_cast<const life::CudaEngine*>(gpu_.get())->kernels(current(), block(), ghost_block());
+  if (engines_.gpu() && current().backend == life::Backend::Cuda)
+    return engines_.gpu_as<const life::CudaEngine>()->kernels(current(), block(), ghost_block());
   return {};
 }
 
@@ -735,7 +718,7 @@ void LifeDemo::ui(Frame& frame) {
     if (ImGui::SliderInt("generations / pass", &k, life::kMinGenerationsPerPass,
                          life::kMaxGenerationsPerPass)) {
       generations_per_pass_ = std::clamp(k, life::kMinGenerationsPerPass, life::kMaxGenerationsPerPass);
-      for (life::Engine* e : {cpu_.get(), gpu_.get()})
+      for (life::Engine* e : engines_.both())
         if (e) e->set_generations_per_pass(generations_per_pass_);
     }
     if (ImGui::IsItemHovered())

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "life/life.h"
 #include "life/pattern.h"
 
@@ -82,8 +83,12 @@ class LifeDemo final : public Demo {
   const life::Variant& current() const;  // the step stage's pick
   int block() const { return pick(0).block; }
   int ghost_block() const { return pick(1).block; }
-  life::Engine* engine_for(const life::Variant& v) const;
-  bool variant_available(const life::Variant& v, std::string* why) const;
+  life::Engine* engine_for(const life::Variant& v) const {
+    return engines_.of(v.backend == life::Backend::Cuda);
+  }
+  bool variant_available(const life::Variant& v, std::string* why) const {
+    return engines_.can_run(v.backend == life::Backend::Cuda, why);
+  }
   void switch_engine(life::Engine* to);
   void reset_contents();
   bool load_pattern(const std::filesystem::path& path, std::string* error);
@@ -100,8 +105,7 @@ class LifeDemo final : public Demo {
   void notify(std::string line) const;
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<life::Engine> cpu_;
-  std::unique_ptr<life::Engine> gpu_;  // a life::CudaEngine when built with CUDA and a device exists
+  DemoEngines<life::Engine> engines_;  // the CUDA one a life::CudaEngine
   life::Engine* active_ = nullptr;
   std::unique_ptr<LifeDisplay> display_;
 

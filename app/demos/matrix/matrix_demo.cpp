@@ -52,7 +52,7 @@ image::Image words_image(const matrix::Words& w, int channels) {
   return channels == 4 ? img : image::convert_channels(img, channels);
 }
 
-MatrixDemo::MatrixDemo() { cpu_ = matrix::make_cpu_engine(); }
+MatrixDemo::MatrixDemo() : engines_(matrix::make_cpu_engine()) {}
 
 MatrixDemo::~MatrixDemo() = default;
 
@@ -61,20 +61,17 @@ const matrix::Variant& MatrixDemo::variant(size_t stage) const {
                                          : Op::Multiply)[static_cast<size_t>(pick(stage).variant)];
 }
 
-bool MatrixDemo::on_gpu() const { return variant().backend == Backend::Cuda && gpu_; }
+bool MatrixDemo::on_gpu() const { return variant().backend == Backend::Cuda && engines_.gpu(); }
 
 matrix::Engine* MatrixDemo::active() const { return engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu); }
 
 bool MatrixDemo::variant_available(const matrix::Variant& v, std::string* why) const {
+  if (!engines_.can_run(v.backend == Backend::Cuda, why)) return false;
   if (v.backend == Backend::Cpu) return true;
-  if (gpu_) {
-    // A kernel this build or this GPU lacks (the wgmma rungs: sm_90a code, a Hopper GPU).
-    std::string no = gpu_->why_unavailable(v);
-    if (no.empty()) return true;
-    if (why) *why = std::move(no);
-    return false;
-  }
-  if (why) *why = cuda_unavailable_reason(ctx_);
+  // A kernel this build or this GPU lacks (the wgmma rungs: sm_90a code, a Hopper GPU).
+  std::string no = engines_.gpu()->why_unavailable(v);
+  if (no.empty()) return true;
+  if (why) *why = std::move(no);
   return false;
 }
 
@@ -100,8 +97,8 @@ const StageTables& MatrixDemo::stage_tables() const {
 
 std::string MatrixDemo::why_unavailable(size_t stage, int v) const {
   const matrix::Variant& variant = *matrix::variants_of(stage == 0 ? Op::Transpose : Op::Multiply)[size_t(v)];
-  if (variant.backend == Backend::Cuda && gpu_) return gpu_->why_unavailable(variant);
-  return gpu_variant_unavailable(variant.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
+  if (variant.backend == Backend::Cuda && engines_.gpu()) return engines_.gpu()->why_unavailable(variant);
+  return engines_.why_unavailable(variant.backend == Backend::Cuda);
 }
 
 std::string MatrixDemo::inactive_reason(size_t stage) const {
@@ -144,9 +141,7 @@ bool MatrixDemo::picks_changed(const Picks&, std::string* why) {
 
 void MatrixDemo::attach(Context& ctx) {
   ctx_ = &ctx;
-  std::string failure;
-  gpu_ = start_cuda_engine(
-      ctx, [](Stream s) { return matrix::CudaEngine::create(s); }, &failure);
+  engines_.start(ctx, [](Stream s) { return matrix::CudaEngine::create(s); });
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_words_[1] = engine_ops_[1] = 0;
   max_texture_ = gl_max_texture_size();
@@ -163,7 +158,7 @@ void MatrixDemo::attach(Context& ctx) {
 
 void MatrixDemo::detach() {
   display_.reset();
-  gpu_.reset();
+  engines_.stop();
   engine_words_[1] = engine_ops_[1] = 0;
   ctx_ = nullptr;
   output_current_ = false;
@@ -435,8 +430,7 @@ bool MatrixDemo::batch_requested() const {
 // Read-outs.
 
 std::vector<KernelInfo> MatrixDemo::kernels() const {
-  if (gpu_ && variant().backend == Backend::Cuda)
-    return static_cast<const matrix::CudaEngine*>(gpu_.get())->kernels(variant(), block());
+  if (on_gpu()) return engines_.gpu_as<const matrix::CudaEngine>()->kernels(variant(), block());
   return {};
 }
 

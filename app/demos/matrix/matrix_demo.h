@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/common/image_view.h"
 #include "image/image.h"
@@ -126,9 +127,7 @@ class MatrixDemo final : public Demo {
   int block() const { return pick(index(op_)).block; }
   bool on_gpu() const;  // the op's pick is a GPU variant and the GPU engine runs
   matrix::Engine* active() const;
-  matrix::Engine* engine_for(matrix::Backend b) const {
-    return b == matrix::Backend::Cuda ? gpu_.get() : cpu_.get();
-  }
+  matrix::Engine* engine_for(matrix::Backend b) const { return engines_.of(b == matrix::Backend::Cuda); }
   bool variant_available(const matrix::Variant& v, std::string* why) const;
   void sync_engine();  // the current variant's engine holds the current inputs
   void run(int runs);
@@ -145,8 +144,7 @@ class MatrixDemo final : public Demo {
   std::string input_label() const;
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<matrix::Engine> cpu_;
-  std::unique_ptr<matrix::Engine> gpu_;  // a matrix::CudaEngine when built with CUDA and a device exists
+  DemoEngines<matrix::Engine> engines_;  // the CUDA one a matrix::CudaEngine
   std::unique_ptr<MatrixDisplay> display_;
   int max_texture_ = 0;
 

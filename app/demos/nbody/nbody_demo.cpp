@@ -48,24 +48,11 @@ double norm(const std::array<double, 3>& v) { return std::sqrt(v[0] * v[0] + v[1
 
 }  // namespace
 
-NbodyDemo::NbodyDemo() {
-  cpu_ = nbody::make_cpu_engine();
-  active_ = cpu_.get();
-}
+NbodyDemo::NbodyDemo() : engines_(nbody::make_cpu_engine()) { active_ = engines_.cpu(); }
 
 NbodyDemo::~NbodyDemo() = default;
 
 const nbody::Variant& NbodyDemo::current() const { return nbody::variants()[pick(0).variant]; }
-
-nbody::Engine* NbodyDemo::engine_for(const nbody::Variant& v) const {
-  return v.backend == nbody::Backend::Cuda ? gpu_.get() : cpu_.get();
-}
-
-bool NbodyDemo::variant_available(const nbody::Variant& v, std::string* why) const {
-  if (v.backend == nbody::Backend::Cpu || gpu_) return true;
-  if (why) *why = cuda_unavailable_reason(ctx_);
-  return false;
-}
 
 const StageTables& NbodyDemo::stage_tables() const {
   static const StageTables tables = [] {
@@ -79,8 +66,7 @@ const StageTables& NbodyDemo::stage_tables() const {
 }
 
 std::string NbodyDemo::why_unavailable(size_t, int variant) const {
-  return gpu_variant_unavailable(nbody::variants()[variant].backend == nbody::Backend::Cuda, gpu_ != nullptr,
-                                 ctx_);
+  return engines_.why_unavailable(nbody::variants()[variant].backend == nbody::Backend::Cuda);
 }
 
 bool NbodyDemo::picks_changed(const Picks&, std::string* why) {
@@ -166,16 +152,14 @@ void NbodyDemo::notify(std::string line) const {
 
 void NbodyDemo::attach(Context& ctx) {
   ctx_ = &ctx;
-  std::string gpu_failure;
-  gpu_ = start_cuda_engine(
-      ctx, [](Stream s) { return nbody::CudaEngine::create(s); }, &gpu_failure);
+  engines_.start(ctx, [](Stream s) { return nbody::CudaEngine::create(s); });
   // A pick that cannot run here runs on the CPU (the shell then picks cpu).
   const nbody::Variant* runs = &current();
   if (!variant_available(*runs, nullptr)) runs = nbody::find_variant("cpu");  // said by the shell
-  if (!bodies_) bodies_ = gpu_ ? nbody::kDefaultBodies : nbody::kDefaultBodiesCpu;
+  if (!bodies_) bodies_ = engines_.gpu() ? nbody::kDefaultBodies : nbody::kDefaultBodiesCpu;
   bodies_input_ = static_cast<int>(bodies_);
   active_ = engine_for(*runs);
-  for (nbody::Engine* e : {cpu_.get(), gpu_.get()})
+  for (nbody::Engine* e : engines_.both())
     if (e) e->set_params(params_);
   std::string err;
   if (!rebuild(&err)) throw std::runtime_error(err);
@@ -185,8 +169,8 @@ void NbodyDemo::attach(Context& ctx) {
 
 void NbodyDemo::detach() {
   display_.reset();
-  gpu_.reset();
-  active_ = cpu_.get();
+  engines_.stop();
+  active_ = engines_.cpu();
   ctx_ = nullptr;
 }
 
@@ -260,7 +244,7 @@ bool NbodyDemo::open_file(const std::filesystem::path& path, std::string* error)
 
 void NbodyDemo::apply_params(const nbody::Params& p) {
   params_ = p;
-  for (nbody::Engine* e : {cpu_.get(), gpu_.get()})
+  for (nbody::Engine* e : engines_.both())
     if (e) e->set_params(p);
 }
 
@@ -269,7 +253,7 @@ void NbodyDemo::advance(int steps) {
   const nbody::Variant& v = current();
   Timings* t = ctx_ ? ctx_->timings : nullptr;
   if (v.backend == nbody::Backend::Cuda) {
-    auto* gpu = static_cast<nbody::CudaEngine*>(gpu_.get());
+    auto* gpu = engines_.gpu_as<nbody::CudaEngine>();
     if (t) t->gpu_begin(TimingKey{pick(0)}, "step", gpu->stream());
     gpu->step(v, block(), steps);
     if (t) t->gpu_end(TimingKey{pick(0)}, "step", gpu->stream());
@@ -511,8 +495,8 @@ std::string NbodyDemo::run_batch(const Options& o) {
 }
 
 std::vector<KernelInfo> NbodyDemo::kernels() const {
-  if (gpu_ && current().backend == nbody::Backend::Cuda)
-    return static_cast<const nbody::CudaEngine*>(gpu_.get())->kernels(current(), block());
+  if (engines_.gpu() && current().backend == nbody::Backend::Cuda)
+    return engines_.gpu_as<const nbody::CudaEngine>()->kernels(current(), block());
   return {};
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "demos/nbody/orbit_camera.h"
 #include "nbody/nbody.h"
 
@@ -82,8 +83,12 @@ class NbodyDemo final : public Demo {
 
   const nbody::Variant& current() const;  // the pick
   int block() const { return pick(0).block; }
-  nbody::Engine* engine_for(const nbody::Variant& v) const;
-  bool variant_available(const nbody::Variant& v, std::string* why) const;
+  nbody::Engine* engine_for(const nbody::Variant& v) const {
+    return engines_.of(v.backend == nbody::Backend::Cuda);
+  }
+  bool variant_available(const nbody::Variant& v, std::string* why) const {
+    return engines_.can_run(v.backend == nbody::Backend::Cuda, why);
+  }
   void switch_engine(nbody::Engine* to);
   // Makes the initial state from the settings (or the loaded file) and uploads it; on failure
   // (out of memory) keeps the current system and returns false with the reason.
@@ -101,8 +106,7 @@ class NbodyDemo final : public Demo {
   void ui_plots();
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<nbody::Engine> cpu_;
-  std::unique_ptr<nbody::Engine> gpu_;  // an nbody::CudaEngine when built with CUDA and a device exists
+  DemoEngines<nbody::Engine> engines_;  // the CUDA one an nbody::CudaEngine
   nbody::Engine* active_ = nullptr;
   std::unique_ptr<NbodyDisplay> display_;
 

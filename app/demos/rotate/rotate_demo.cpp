@@ -52,26 +52,15 @@ const rotate::Variant* default_gpu_variant() {
 
 }  // namespace
 
-RotateDemo::RotateDemo() {
+RotateDemo::RotateDemo() : engines_(rotate::make_cpu_engine()) {
   spin_ = kDefaultSpin;  // picked with key 4 from another demo, configure() never runs
-  cpu_ = rotate::make_cpu_engine();
-  active_ = cpu_.get();
+  active_ = engines_.cpu();
 }
 
 RotateDemo::~RotateDemo() = default;
 
 void RotateDemo::notify(std::string line) const {
   if (ctx_ && ctx_->notify) ctx_->notify(std::move(line));
-}
-
-rotate::Engine* RotateDemo::engine_for(Backend b) const {
-  return b == Backend::Cuda ? gpu_.get() : cpu_.get();
-}
-
-bool RotateDemo::variant_available(const rotate::Variant& v, std::string* why) const {
-  if (v.backend == Backend::Cpu || gpu_) return true;
-  if (why) *why = cuda_unavailable_reason(ctx_);
-  return false;
 }
 
 const rotate::Variant& RotateDemo::variant() const { return rotate::variants()[pick(0).variant]; }
@@ -100,8 +89,7 @@ const StageTables& RotateDemo::stage_tables() const {
 }
 
 std::string RotateDemo::why_unavailable(size_t, int v) const {
-  return gpu_variant_unavailable(rotate::variants()[static_cast<size_t>(v)].backend == Backend::Cuda,
-                                 gpu_ != nullptr, ctx_);
+  return engines_.why_unavailable(rotate::variants()[static_cast<size_t>(v)].backend == Backend::Cuda);
 }
 
 bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
@@ -119,9 +107,7 @@ bool RotateDemo::picks_changed(const Picks& before, std::string* why) {
 
 void RotateDemo::attach(Context& ctx) {
   ctx_ = &ctx;
-  std::string gpu_failure;
-  gpu_ = start_cuda_engine(
-      ctx, [](Stream s) { return rotate::CudaEngine::create(s); }, &gpu_failure);
+  engines_.start(ctx, [](Stream s) { return rotate::CudaEngine::create(s); });
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
@@ -144,9 +130,9 @@ void RotateDemo::attach(Context& ctx) {
 
 void RotateDemo::detach() {
   display_.reset();
-  gpu_.reset();
+  engines_.stop();
   engine_serial_[1] = 0;
-  active_ = cpu_.get();
+  active_ = engines_.cpu();
   ctx_ = nullptr;
   engine_output_current_ = false;
   dragging_angle_ = dragging_split_ = false;
@@ -323,8 +309,7 @@ std::string RotateDemo::run_batch(const Options&) {
 }
 
 std::vector<KernelInfo> RotateDemo::kernels() const {
-  if (gpu_ && on_gpu())
-    return static_cast<const rotate::CudaEngine*>(gpu_.get())->kernels(variant(), block());
+  if (on_gpu()) return engines_.gpu_as<const rotate::CudaEngine>()->kernels(variant(), block());
   return {};
 }
 

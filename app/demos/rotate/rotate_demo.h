@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/common/image_view.h"
 #include "demos/rotate/rotate_display.h"
@@ -142,10 +143,14 @@ class RotateDemo final : public Demo {
  private:
   SetImage set_image_fn();                       // set_image, for open_image_file / open_generated_image
   void inspect_unit(RotateInspection& r) const;  // the unit fields of r, for a GPU variant
-  bool on_gpu() const { return variant().backend == rotate::Backend::Cuda && gpu_; }  // and its engine runs
-  bool variant_available(const rotate::Variant& v, std::string* why) const;
+  bool on_gpu() const {
+    return variant().backend == rotate::Backend::Cuda && engines_.gpu();
+  }  // and its engine runs
+  bool variant_available(const rotate::Variant& v, std::string* why) const {
+    return engines_.can_run(v.backend == rotate::Backend::Cuda, why);
+  }
   int block() const { return pick(0).block; }
-  rotate::Engine* engine_for(rotate::Backend b) const;
+  rotate::Engine* engine_for(rotate::Backend b) const { return engines_.of(b == rotate::Backend::Cuda); }
   void sync_engine();  // the engine of the current variant holds the image (uploads it when not)
   bool load_generated(const image::Generated& g, std::string* error);
   bool load_path(const std::filesystem::path& path, std::string* error);
@@ -163,8 +168,7 @@ class RotateDemo final : public Demo {
   void draw_overlay(const Frame& frame);  // image outline, source frame, magnifier (render: foreground)
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<rotate::Engine> cpu_;
-  std::unique_ptr<rotate::Engine> gpu_;  // a rotate::CudaEngine when built with CUDA and a device exists
+  DemoEngines<rotate::Engine> engines_;  // the CUDA one a rotate::CudaEngine
   rotate::Engine* active_ = nullptr;
   std::unique_ptr<RotateDisplay> display_;
   int max_texture_ = 0;    // GL_MAX_TEXTURE_SIZE, queried at attach

@@ -99,7 +99,8 @@ std::vector<std::string> TransfersParams::given() const {
 // ---------------------------------------------------------------------------------------------
 // Stages.
 
-TransfersDemo::TransfersDemo() : cpu_(transfers::make_cpu_engine()), faults_(transfers::faults_from_env()) {}
+TransfersDemo::TransfersDemo()
+    : engines_(transfers::make_cpu_engine()), faults_(transfers::faults_from_env()) {}
 TransfersDemo::~TransfersDemo() = default;
 
 const StageTables& TransfersDemo::stage_tables() const {
@@ -118,17 +119,11 @@ const Variant& TransfersDemo::variant(size_t stage) const {
   return *transfers::variants_of(stage_of(stage))[size_t(pick(stage).variant)];
 }
 
-transfers::Engine* TransfersDemo::engine_for(const Variant& v) const {
-  return v.backend == Backend::Cuda ? gpu_.get() : cpu_.get();
-}
-
 std::string TransfersDemo::why_unavailable(size_t stage, int vi) const {
   const Variant& v = *transfers::variants_of(stage_of(stage))[size_t(vi)];
-  if (std::string why = gpu_variant_unavailable(v.backend == Backend::Cuda, gpu_ != nullptr, ctx_);
-      !why.empty())
-    return why;
-  if (v.backend == Backend::Cuda && gpu_ && v.stage != transfers::Stage::Display)
-    return gpu_->why_unavailable(v);
+  if (std::string why = engines_.why_unavailable(v.backend == Backend::Cuda); !why.empty()) return why;
+  if (v.backend == Backend::Cuda && engines_.gpu() && v.stage != transfers::Stage::Display)
+    return engines_.gpu()->why_unavailable(v);
   return {};
 }
 
@@ -235,10 +230,8 @@ void TransfersDemo::attach(Context& ctx) {
   frame_ms_.clear();
   frame_rung_.clear();
   kernel_key_.clear();
-  std::string failure;
-  gpu_ = start_cuda_engine(
-      ctx, [this](Stream s) { return transfers::make_cuda_engine(s, faults_); }, &failure);
-  line_rate_ = gpu_ ? gpu_->line_rate_gbps(&line_rate_why_) : 0;
+  engines_.start(ctx, [this](Stream s) { return transfers::make_cuda_engine(s, faults_); });
+  line_rate_ = engines_.gpu() ? engines_.gpu()->line_rate_gbps(&line_rate_why_) : 0;
   chart_ = {};
   chart_.line_rate_gbps = line_rate_;
   sweep_next_ = 0;
@@ -248,7 +241,7 @@ void TransfersDemo::attach(Context& ctx) {
 
 void TransfersDemo::detach() {
   display_.reset();  // its registrations and GL objects, while the context is current
-  gpu_.reset();
+  engines_.stop();
   ctx_ = nullptr;
 }
 
@@ -447,9 +440,9 @@ void TransfersDemo::compute(Frame& frame) {
 
 std::string TransfersDemo::time_pinning(uint64_t bytes) {
   pinning_error_.clear();
-  if (!gpu_) return pinning_error_ = "pinning for the GPU: " + cuda_unavailable_reason(ctx_);
+  if (!engines_.gpu()) return pinning_error_ = "pinning for the GPU: " + cuda_unavailable_reason(ctx_);
   try {
-    pinning_ = gpu_->measure_pinning(bytes, 3);
+    pinning_ = engines_.gpu()->measure_pinning(bytes, 3);
   } catch (const std::exception& ex) {
     pinning_error_ = std::string("pinning ") + transfers::format_bytes(bytes) + ": " + ex.what();
   }
@@ -606,7 +599,7 @@ Probe make_display_probe(const Variant& v, std::shared_ptr<FrameDisplay> d, tran
 
 std::vector<KernelInfo> TransfersDemo::kernels() const {
   const Variant& v = variant(stage_);
-  if (v.backend == Backend::Cuda && gpu_) return gpu_->kernels(v);
+  if (v.backend == Backend::Cuda && engines_.gpu()) return engines_.gpu()->kernels(v);
   return {};
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/demo.h"
+#include "demos/common/demo_engines.h"
 #include "demos/transfers/transfers_display.h"
 #include "demos/transfers/transfers_view.h"
 #include "transfers/transfers.h"
@@ -110,10 +111,14 @@ class TransfersDemo final : public Demo {
   std::string time_pinning(uint64_t bytes);
   const std::optional<transfers::PinningCost>& pinning() const { return pinning_; }
   // Tests: the CPU engine the demo runs its host rungs on (e.g. one that counts transfers).
-  void set_cpu_engine_for_tests(std::unique_ptr<transfers::Engine> e) { cpu_ = std::move(e); }
+  void set_cpu_engine_for_tests(std::unique_ptr<transfers::Engine> e) {
+    engines_.set_cpu_for_tests(std::move(e));
+  }
 
  private:
-  transfers::Engine* engine_for(const transfers::Variant& v) const;
+  transfers::Engine* engine_for(const transfers::Variant& v) const {
+    return engines_.of(v.backend == transfers::Backend::Cuda);
+  }
   std::string configure_params();
   void notify(std::string line) const;
   void ui_bandwidth(float w);
@@ -124,7 +129,7 @@ class TransfersDemo final : public Demo {
   void draw_view(const Frame& frame);
 
   Context* ctx_ = nullptr;
-  std::unique_ptr<transfers::Engine> cpu_, gpu_;
+  DemoEngines<transfers::Engine> engines_;
   transfers::Faults faults_;
   size_t stage_ = kBandwidthStage;
   std::string cpu_pipeline_key_;  // the configuration the CPU pipeline last ran (it runs once each)
