@@ -19,38 +19,8 @@
 
 namespace gpulab::presenter {
 
-ChartTheme png_style_theme(const std::string& style) {
-  if (style == "projector") return ChartTheme::projector();
-  if (style == "light") return ChartTheme::light();
-  return ChartTheme::dark();
-}
-
-bool write_ladder_pngs(const ChartData& chart, const Options& o) {
-  const int w = o.ladder_png_width, h = o.ladder_png_height;
-  const ChartTheme theme = png_style_theme(o.png_style);
-  bool ok = true;
-  auto write = [&](const std::string& path, int panel) {
-    ChartPngInfo info;
-    const std::string why = o.png_style.empty() ? save_chart_png(chart, w, h, path, theme, &info)
-                                                : save_slide_png(chart, panel, w, h, path, theme, &info);
-    if (!why.empty()) {
-      std::fprintf(stderr, "gpulab: ladder --png: %s\n", why.c_str());
-      ok = false;
-      return;
-    }
-    if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
-    std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", text::escape(path, 4096).c_str(), w, h);
-  };
-  const int first = default_slide_panel(chart);
-  write(o.ladder_png, first);
-  if (o.png_style.empty() || !o.ladder_png_stages) return ok;
-  for (size_t i = 0; i < chart.panels.size(); ++i) {
-    if (int(i) == first) continue;
-    const std::filesystem::path p(o.ladder_png);
-    const std::string id = chart.panels[i].id.empty() ? std::to_string(i) : chart.panels[i].id;
-    write((p.parent_path() / (p.stem().string() + "-" + id + p.extension().string())).string(), int(i));
-  }
-  return ok;
+LadderPngRequest ladder_png_request(const Options& o) {
+  return {o.ladder_png, o.ladder_png_width, o.ladder_png_height, o.png_style, o.ladder_png_stages};
 }
 
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
@@ -110,7 +80,7 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
                      "ladder: %s has no figures for a rung that cannot run here (demo %s, this size)\n",
                      from.c_str(), text::quote(recorded->demo).c_str());
     }
-    if (!write_ladder_pngs(chart, o)) status = 1;
+    if (!write_ladder_pngs(chart, ladder_png_request(o))) status = 1;
   }
   if (o.ladder_counters)
     status = std::max(status, ladder_counters_outputs(demo, ctx, o, rungs, suite.device));

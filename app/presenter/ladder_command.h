@@ -5,6 +5,7 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "presenter/ladder_chart.h"
+#include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
 
@@ -13,11 +14,7 @@ namespace gpulab::presenter {
 // the exit status (0 also when GPU variants are listed as unavailable on the CPU backend).
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& options);
 
-// --png as the command line asks: the detailed chart (dark) without --png-style, else the default
-// slide (the whole pipeline, or the lead stage) in that style, and with --png-stages a slide for each
-// other panel beside it (OUT-STAGE.png). Prints what it wrote; false when a file could not be written.
-bool write_ladder_pngs(const ChartData& chart, const Options& options);
-// The theme of --png-style ("projector": on black, "light": on white; else the dark chart's).
-ChartTheme png_style_theme(const std::string& style);
+// --png's request as the command line gives it (for write_ladder_pngs, presenter/ladder_png.h).
+LadderPngRequest ladder_png_request(const Options& options);
 
 }  // namespace gpulab::presenter

@@ -7,6 +7,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <cstdio>
 #include <deque>
 #include <exception>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <utility>
 
 #include "common/file_io.h"
+#include "common/text.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
 #include "presenter/ladder_draw.h"
@@ -270,6 +272,40 @@ std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>
     return std::string("cannot draw the chart: ") + e.what();
   }
   return gl::write_png(path, width, height, rgba.data());
+}
+
+ChartTheme png_style_theme(const std::string& style) {
+  if (style == "projector") return ChartTheme::projector();
+  if (style == "light") return ChartTheme::light();
+  return ChartTheme::dark();
+}
+
+bool write_ladder_pngs(const ChartData& chart, const LadderPngRequest& o) {
+  const int w = o.width, h = o.height;
+  const ChartTheme theme = png_style_theme(o.style);
+  bool ok = true;
+  auto write = [&](const std::string& path, int panel) {
+    ChartPngInfo info;
+    const std::string why = o.style.empty() ? save_chart_png(chart, w, h, path, theme, &info)
+                                            : save_slide_png(chart, panel, w, h, path, theme, &info);
+    if (!why.empty()) {
+      std::fprintf(stderr, "gpulab: ladder --png: %s\n", why.c_str());
+      ok = false;
+      return;
+    }
+    if (!info.font_warning.empty()) std::fprintf(stderr, "ladder: %s\n", info.font_warning.c_str());
+    std::fprintf(stderr, "ladder: wrote %s (%dx%d)\n", text::escape(path, 4096).c_str(), w, h);
+  };
+  const int first = default_slide_panel(chart);
+  write(o.path, first);
+  if (o.style.empty() || !o.stages) return ok;
+  for (size_t i = 0; i < chart.panels.size(); ++i) {
+    if (int(i) == first) continue;
+    const std::filesystem::path p(o.path);
+    const std::string id = chart.panels[i].id.empty() ? std::to_string(i) : chart.panels[i].id;
+    write((p.parent_path() / (p.stem().string() + "-" + id + p.extension().string())).string(), int(i));
+  }
+  return ok;
 }
 
 }  // namespace gpulab::presenter

@@ -40,4 +40,18 @@ std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>
                             const std::filesystem::path& path, const ChartTheme& theme = ChartTheme::dark(),
                             ChartPngInfo* info = nullptr);
 
+// What --png asks for: the file, its size, --png-style ("": the detailed chart) and --png-stages.
+struct LadderPngRequest {
+  std::string path;
+  int width = 1920, height = 1080;
+  std::string style;
+  bool stages = false;
+};
+// --png as the command line asks: the detailed chart (dark) without a style, else the default slide
+// (the whole pipeline, or the lead stage) in that style, and with stages a slide for each other panel
+// beside it (OUT-STAGE.png). Prints what it wrote; false when a file could not be written.
+bool write_ladder_pngs(const ChartData& chart, const LadderPngRequest& request);
+// The theme of --png-style ("projector": on black, "light": on white; else the dark chart's).
+ChartTheme png_style_theme(const std::string& style);
+
 }  // namespace gpulab::presenter
