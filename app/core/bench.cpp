@@ -443,6 +443,13 @@ void compute_speedups(BenchSuite& suite) {
   }
 }
 
+std::string SameReason::say(const std::string& reason, const std::string& who) {
+  for (const auto& [text, first] : said_)
+    if (text == reason) return first == who ? "the same reason as above" : "the same reason as " + first;
+  said_.emplace_back(reason, who);
+  return reason;
+}
+
 std::string format_bench(const BenchSuite& suite) {
   std::ostringstream os;
   os << "gpulab " << suite.command << ": " << suite.demo << " on " << suite.device;
@@ -474,6 +481,7 @@ std::string format_bench(const BenchSuite& suite) {
   for (const BenchBaseline& b : suite.baselines) head.push_back("x " + b.label);
 
   std::vector<std::vector<std::string>> cells;
+  SameReason said;  // a reason is given in full once, then named (the GPU rungs without a driver)
   for (const BenchRow& r : suite.rows) {
     std::vector<std::string> c;
     if (stages) c.push_back(r.stage);
@@ -482,7 +490,7 @@ std::string format_bench(const BenchSuite& suite) {
     c.push_back(r.size);
     if (inputs) c.push_back(r.input);
     if (!r.error.empty()) {
-      c.push_back("not measured: " + r.error);
+      c.push_back("not measured: " + said.say(r.error, r.variant));
       cells.push_back(c);
       continue;
     }

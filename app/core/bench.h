@@ -217,6 +217,18 @@ class BenchStream {
   Stream stream_ = nullptr;
 };
 
+// A reason a row was not measured, in full the first time and then "the same reason as <the first
+// row with it>" ("... as above" for that row's variant again, at another size), so that a long one (the
+// driver's loader error on a machine without an NVIDIA GPU) is read once in a table or a progress log, not on
+// every GPU rung.
+class SameReason {
+ public:
+  std::string say(const std::string& reason, const std::string& who);
+
+ private:
+  std::vector<std::pair<std::string, std::string>> said_;  // reason, the first row that gave it
+};
+
 // Checks every target of the suite on its rows (format_bench prints these, bench_json has them).
 std::vector<BenchTargetResult> check_targets(const BenchSuite& suite);
 // `t` as it stands on `device` (a suite's device name): its OnCard entry for that card applied, if any.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,14 +38,15 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   }
   LadderOptions lo;
   lo.best_block = o.blocks.empty();
-  lo.on_rung = [](const Rung& r) {
+  auto said = std::make_shared<SameReason>();
+  lo.on_rung = [said](const Rung& r) {
     if (r.state == RungState::Measured)
       std::fprintf(stderr, "ladder: %-10s %-22s %-7s %s %s\n", r.stage_id.c_str(), r.variant.c_str(),
                    r.block_label.c_str(), format_time(r.row.ms_median).c_str(),
                    (r.row.per.empty() ? "per step" : r.row.per).c_str());
     else
       std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(),
-                   state_name(r.state), r.reason.c_str());
+                   state_name(r.state), said->say(r.reason, r.variant).c_str());
   };
   std::vector<Rung> rungs;
   try {

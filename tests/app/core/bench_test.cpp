@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "core/bench_stepper.h"
@@ -216,6 +219,41 @@ TEST(Bench, InputColumnOnlyWhenARowHasOne) {
   s.rows[0].error = "boom";
   out = format_bench(s);
   EXPECT_NE(out.find("| 8x8  |                 | not measured: boom |"), std::string::npos) << out;
+}
+
+// A long reason (the driver's loader error on every GPU rung without a driver) is said once.
+TEST(Bench, ARepeatedReasonIsGivenInFullOnceThenNamed) {
+  BenchSuite s;
+  s.demo = "x";
+  s.rows = {row("cpu", 8, 1.0), row("gpu-a", 8, 1.0), row("gpu-b", 8, 1.0), row("gpu-c", 8, 1.0),
+            row("gpu-a", 16, 1.0)};
+  const std::string driver =
+      "no NVIDIA driver: libcuda.so.1 is not installed (cannot open shared object file)";
+  s.rows[1].error = s.rows[2].error = s.rows[4].error = driver;
+  s.rows[3].error = "needs compute capability 9.0";
+  const std::string out = format_bench(s);
+  size_t at = 0, n = 0;
+  while ((at = out.find(driver, at)) != std::string::npos) ++n, ++at;
+  EXPECT_EQ(n, 1u) << out;
+  // Each table row by its variant and size: what its last cell says.
+  auto said = [&](const std::string& variant, const std::string& size) {
+    std::istringstream lines(out);
+    for (std::string l; std::getline(lines, l);)
+      if (l.rfind("| " + variant + " ", 0) == 0 && l.find("| " + size + " ") != std::string::npos) {
+        const size_t m = l.find("not measured: ");
+        return m == std::string::npos ? l : l.substr(m, l.rfind(" |") - m);
+      }
+    return std::string("(no row)");
+  };
+  EXPECT_EQ(said("gpu-a", "8x8"), "not measured: " + driver) << out;
+  EXPECT_EQ(said("gpu-b", "8x8"), "not measured: the same reason as gpu-a") << out;
+  EXPECT_EQ(said("gpu-c", "8x8"), "not measured: needs compute capability 9.0") << out;
+  EXPECT_EQ(said("gpu-a", "16x16"), "not measured: the same reason as above") << out;
+  // The JSON keeps each row's reason whole (data, not a table for reading).
+  const std::string json = bench_json(s);
+  n = 0, at = 0;
+  while ((at = json.find(driver, at)) != std::string::npos) ++n, ++at;
+  EXPECT_EQ(n, 3u);
 }
 
 TEST(Bench, SpeedupsNeverCrossInputsOrStages) {

@@ -112,6 +112,27 @@ TEST(LadderCommand, EveryDemoWritesOneCsvRowAVariant) {
             " --png " + png.string() + (big ? " --png-size 3840x2160" : ""),
         "gpulab-ladder");
     ASSERT_EQ(r.status, 0) << demo << ": " << r.output;
+    // Why a rung was not measured is read once, in the progress lines and in the table: the rungs
+    // after the first with the same reason name it ("the same reason as gpu-...").
+    {
+      std::map<std::string, int> reasons;
+      size_t named = 0;
+      std::istringstream out(r.output);
+      for (std::string l; std::getline(out, l);) {
+        for (const char* mark : {"| not measured: ", " unavailable: "}) {
+          const size_t m = l.find(mark);
+          if (m == std::string::npos) continue;
+          std::string why = l.substr(m + std::string(mark).size());
+          if (why.size() >= 2 && why.compare(why.size() - 2, 2, " |") == 0) why.resize(why.size() - 2);
+          if (why.rfind("the same reason as ", 0) == 0)
+            ++named;
+          else
+            ++reasons[std::string(mark) + why];
+        }
+      }
+      for (const auto& [why, n] : reasons) EXPECT_EQ(n, 1) << demo << ": said " << n << " times: " << why;
+      if (!reasons.empty()) EXPECT_GT(named, 0u) << demo << ": every GPU rung is unavailable with --cpu";
+    }
     const std::vector<std::string> lines = lines_of(csv);
     // One row per variant of every stage, as gpulab --list gives them.
     std::istringstream in(listed.output);
