@@ -55,7 +55,9 @@ class DemoEngines {
     return false;
   }
   // "" where a variant of this backend can run; before attach a CUDA build cannot tell yet ("").
-  std::string why_unavailable(bool cuda) const { return gpu_variant_unavailable(cuda, gpu_ != nullptr, ctx_); }
+  std::string why_unavailable(bool cuda) const {
+    return gpu_variant_unavailable(cuda, gpu_ != nullptr, ctx_);
+  }
   const std::string& failure() const { return failure_; }
 
   void set_cpu_for_tests(std::unique_ptr<E> e) { cpu_ = std::move(e); }
