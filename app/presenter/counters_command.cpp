@@ -559,8 +559,7 @@ int ladder_counters_outputs(Demo& demo, const Context& ctx, const Options& o, co
       report(save_chart_png(chart, o.ladder_png_width, o.ladder_png_height, o.ladder_png), o.ladder_png,
              "--png");
     else if (!write_ladder_pngs(chart,
-                                {o.ladder_png, o.ladder_png_width, o.ladder_png_height, o.png_style,
-                                 o.ladder_png_stages}))  // slides carry no counters line: the same again
+                                ladder_png_request(o)))  // slides carry no counters line: the same again
       status = 1;
     const std::string path = beside(o.ladder_png, "-roofline.png").string();
     const RooflineData d =

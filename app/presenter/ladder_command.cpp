@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,10 +19,6 @@
 
 namespace gpulab::presenter {
 
-LadderPngRequest ladder_png_request(const Options& o) {
-  return {o.ladder_png, o.ladder_png_width, o.ladder_png_height, o.png_style, o.ladder_png_stages};
-}
-
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   // Figures recorded on a GPU for the PNG's rungs that cannot run here: read before measuring, so that
   // a file that cannot be read costs no wait.
@@ -38,15 +33,15 @@ int run_ladder_command(Demo& demo, const Context& ctx, const Options& o) {
   }
   LadderOptions lo;
   lo.best_block = o.blocks.empty();
-  auto said = std::make_shared<SameReason>();
-  lo.on_rung = [said](const Rung& r) {
+  SameReason said;  // lives while the rungs are measured, below
+  lo.on_rung = [&said](const Rung& r) {
     if (r.state == RungState::Measured)
       std::fprintf(stderr, "ladder: %-10s %-22s %-7s %s %s\n", r.stage_id.c_str(), r.variant.c_str(),
                    r.block_label.c_str(), format_time(r.row.ms_median).c_str(),
                    (r.row.per.empty() ? "per step" : r.row.per).c_str());
     else
       std::fprintf(stderr, "ladder: %-10s %-22s %s: %s\n", r.stage_id.c_str(), r.variant.c_str(),
-                   state_name(r.state), said->say(r.reason, r.variant).c_str());
+                   state_name(r.state), said.say(r.reason, r.variant).c_str());
   };
   std::vector<Rung> rungs;
   try {

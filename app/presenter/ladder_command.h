@@ -5,7 +5,6 @@
 #include "core/cli.h"
 #include "core/demo.h"
 #include "presenter/ladder_chart.h"
-#include "presenter/ladder_png.h"
 
 namespace gpulab::presenter {
 
@@ -13,8 +12,5 @@ namespace gpulab::presenter {
 // line's demo options, as in batch mode), prints the table, writes --csv, --json and --png. Returns
 // the exit status (0 also when GPU variants are listed as unavailable on the CPU backend).
 int run_ladder_command(Demo& demo, const Context& ctx, const Options& options);
-
-// --png's request as the command line gives it (for write_ladder_pngs, presenter/ladder_png.h).
-LadderPngRequest ladder_png_request(const Options& options);
 
 }  // namespace gpulab::presenter

@@ -17,6 +17,7 @@
 
 #include "common/file_io.h"
 #include "common/text.h"
+#include "core/cli.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
 #include "presenter/ladder_draw.h"
@@ -272,6 +273,10 @@ std::string save_layout_png(const std::function<ChartLayout(const TextMeasure&)>
     return std::string("cannot draw the chart: ") + e.what();
   }
   return gl::write_png(path, width, height, rgba.data());
+}
+
+LadderPngRequest ladder_png_request(const Options& o) {
+  return {o.ladder_png, o.ladder_png_width, o.ladder_png_height, o.png_style, o.ladder_png_stages};
 }
 
 ChartTheme png_style_theme(const std::string& style) {

@@ -8,6 +8,10 @@
 
 #include "presenter/ladder_chart.h"
 
+namespace gpulab {
+struct Options;
+}
+
 namespace gpulab::presenter {
 
 // "" when width × height is a chart PNG size (16:9, from 640x360 to 7680x4320; 1920x1080 and
@@ -47,6 +51,8 @@ struct LadderPngRequest {
   std::string style;
   bool stages = false;
 };
+// The request as the command line gives it (the ladder's and the counters' --png alike).
+LadderPngRequest ladder_png_request(const Options& options);
 // --png as the command line asks: the detailed chart (dark) without a style, else the default slide
 // (the whole pipeline, or the lead stage) in that style, and with stages a slide for each other panel
 // beside it (OUT-STAGE.png). Prints what it wrote; false when a file could not be written.

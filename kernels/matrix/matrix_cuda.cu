@@ -62,10 +62,6 @@ using cuda::DeviceBuffer;
                      st_ == CUBLAS_STATUS_ALLOC_FAILED);                                    \
   } while (0)
 
-// cuBLAS's best for one tensor-precision problem (row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ):
-// cublasLt's heuristic candidates for it, with a workspace, each timed on the engine's stream, the
-// fastest kept. A library's first choice is not always its best (the heuristic's pick ran 11-15% below
-// a tuned call on the H200), and the yardstick the rungs are measured against must be the best.
 // Calls of a cublasLt candidate in one timed sample: about 0.2 ms of work at 1 PFLOP/s, at least one,
 // at most 32 (a small product is mostly launch time, and the choice is made once per shape: the tests'
 // many small shapes must not each spend seconds here).
@@ -77,6 +73,10 @@ static_assert(lt_calls_per_sample(2.0 * 4096 * 4096 * 4096) == 1);
 static_assert(lt_calls_per_sample(2.0 * 2048 * 2048 * 2048) == 11);
 static_assert(lt_calls_per_sample(2.0 * 128 * 128 * 128) == 32 && lt_calls_per_sample(2.0) == 32);
 
+// cuBLAS's best for one tensor-precision problem (row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ):
+// cublasLt's heuristic candidates for it, with a workspace, each timed on the engine's stream, the
+// fastest kept. A library's first choice is not always its best (the heuristic's pick ran 11-15% below
+// a tuned call on the H200), and the yardstick the rungs are measured against must be the best.
 class LtGemm {
  public:
   LtGemm() = default;

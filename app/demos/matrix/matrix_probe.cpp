@@ -135,7 +135,6 @@ Probe MatrixDemo::yardstick_probe(const Picks& picks, size_t index) {
   if (!rung) return probe_unavailable(std::string("no variant ") + m.rung);
   // Where the rung cannot run (no CUDA device), neither can its ceiling, for the same reason.
   if (!variant_available(*rung, &why)) return probe_unavailable(why);
-  if (!cuda_built()) return probe_unavailable(cuda_unavailable_reason(ctx_));
   std::shared_ptr<matrix::CudaEngine> engine = matrix::CudaEngine::create(ctx_->stream);
   auto ops = std::make_shared<const matrix::Operands>(*ops_);
   engine->set_operands(ops->a, ops->b);

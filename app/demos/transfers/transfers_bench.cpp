@@ -206,7 +206,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
             st->interop_why = "the GL context is a software renderer (" + st->gl->info().gl_renderer + ")";
           } else {
             int dev = -1;
-            st->interop = cuda::gl_context_on_cuda_device(&dev) && dev == cuda_status().device;
+            st->interop = cuda::gl_context_on_cuda_device(&dev) && dev == ho.cuda_device;
             if (!st->interop) st->interop_why = "the EGL context is not on the CUDA device in use";
           }
         }

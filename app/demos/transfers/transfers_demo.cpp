@@ -440,7 +440,7 @@ void TransfersDemo::compute(Frame& frame) {
 
 std::string TransfersDemo::time_pinning(uint64_t bytes) {
   pinning_error_.clear();
-  if (!engines_.gpu()) return pinning_error_ = "pinning for the GPU: " + cuda_unavailable_reason(ctx_);
+  if (std::string why; !engines_.can_run(true, &why)) return pinning_error_ = "pinning for the GPU: " + why;
   try {
     pinning_ = engines_.gpu()->measure_pinning(bytes, 3);
   } catch (const std::exception& ex) {
