@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -626,6 +627,17 @@ void enable_debug_output() {
   glDebugMessageCallback(debug_callback, nullptr);
   // Notifications ("buffer will use video memory") drown the messages that matter.
   glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_NOTIFICATION, 0, nullptr, GL_FALSE);
+}
+
+int max_texture_size() {
+  GLint max_texture = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
+  if (const char* cap = std::getenv("GPULAB_MAX_TEXTURE"); cap && *cap) {
+    char* end = nullptr;
+    const long v = std::strtol(cap, &end, 10);
+    if (*end == '\0' && v > 0 && v < max_texture) max_texture = GLint(v);
+  }
+  return max_texture;
 }
 
 }  // namespace gpulab::gl

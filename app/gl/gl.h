@@ -283,4 +283,9 @@ void flip_rows(uint8_t* pixels, size_t row_bytes, int height);
 // warnings and performance notes to stderr. Does nothing on a context without the debug flag.
 void enable_debug_output();
 
+// GL_MAX_TEXTURE_SIZE of the current context: the largest image side a texture takes. The environment's
+// GPULAB_MAX_TEXTURE lowers it, never raises it: NVIDIA's GL takes 32768 pixels a side, as many as the
+// image readers take, so only a lower limit shows the refusal of a file over it there (the tests).
+int max_texture_size();
+
 }  // namespace gpulab::gl

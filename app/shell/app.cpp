@@ -125,7 +125,7 @@ bool App::init(std::string* error) {
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
   gl::enable_debug_output();  // debug builds ask for a debug context; elsewhere this does nothing
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &options_.gl_max_texture);  // (configure checks --image against it)
+  options_.gl_max_texture = gl::max_texture_size();  // (configure checks --image against it)
   s.init_display(&pf);
 
   // ImGui, with the GLFW backend for a window; headless feeds display size and time itself.

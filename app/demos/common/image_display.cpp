@@ -8,12 +8,6 @@ void set_image_display_filter(GLuint texture) {
   glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
-int gl_max_texture_size() {
-  GLint max_texture = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
-  return max_texture;
-}
-
 gl::Texture2D image_texture(const image::Image& img) {
   gl::Texture2D tex(GL_RGBA8, img.width, img.height);
   const std::vector<uint8_t> rgba = image::convert_channels(img, 4).pixels;

@@ -14,9 +14,6 @@ namespace gpulab {
 // magnified (zoomed in): nearest, so each image pixel shows as a sharp square.
 void set_image_display_filter(GLuint texture);
 
-// GL_MAX_TEXTURE_SIZE of the current context: the largest image side a display texture takes.
-int gl_max_texture_size();
-
 // An RGBA8 texture of `img` (grey replicated, alpha 255 where the image has none), row 0 at the top,
 // with the display filter. Throws gl::GlError when GL refuses it.
 gl::Texture2D image_texture(const image::Image& img);

@@ -198,7 +198,7 @@ void HisteqDemo::attach(Context& ctx) {
   engine_serial_[1] = 0;  // a new CUDA engine holds nothing yet
   active_ = engine_for(on_gpu() ? Backend::Cuda : Backend::Cpu);
 
-  max_texture_ = gl_max_texture_size();
+  max_texture_ = gl::max_texture_size();
   display_ = std::make_unique<HisteqDisplay>(ctx);
   picker_.set_files(list_image_files(ctx.assets / "images"));
   // The image from --image (loaded by configure), else a generated one.

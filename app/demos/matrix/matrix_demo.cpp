@@ -144,7 +144,7 @@ void MatrixDemo::attach(Context& ctx) {
   engines_.start(ctx, [](Stream s) { return matrix::CudaEngine::create(s); });
   // GPU picks without a GPU engine run on the CPU: the shell picks the CPU rungs and says so.
   engine_words_[1] = engine_ops_[1] = 0;
-  max_texture_ = gl_max_texture_size();
+  max_texture_ = gl::max_texture_size();
   display_ = std::make_unique<MatrixDisplay>(ctx);
   picker_.set_files(list_image_files(ctx.assets / "images"));
   std::string err;
