@@ -125,7 +125,9 @@ bool in_scope(const BenchTarget& t, const BenchRow& r) {
 // The target's size and input, for "not run": "--size 16384x16384 and input 'constant'".
 std::string scope_label(const BenchTarget& t) {
   std::string s;
-  if (t.width != 0) {
+  if (!t.size_option.empty()) {
+    s = t.size_option;
+  } else if (t.width != 0) {
     s = "--size " + std::to_string(t.width);
     if (t.height > 1) s += "x" + std::to_string(t.height);
   }

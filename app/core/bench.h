@@ -87,6 +87,7 @@ struct BenchTarget {
     double threshold = 0;
   };
   std::vector<OnCard> on_cards{};
+  std::string size_option{};  // how the command line gives `width` ("--bytes 256MiB"; "": --size WxH)
 
   // Invalid: no threshold or more than one set, no variants, or a ratio without `versus`.
   Kind kind() const;

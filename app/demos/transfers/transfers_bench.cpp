@@ -1,5 +1,6 @@
 // The transfers benchmark (issue 33's targets, each against a row measured in the same run):
-//   bandwidth at 256 MiB (--bytes SIZE instead): every rung's GB/s; pinned H2D and D2H >= 50 GB/s
+//   bandwidth at 256 MiB (--bytes SIZE instead; --sweep LO..HI: at each size of the sweep): every rung's
+//   GB/s; pinned H2D and D2H >= 50 GB/s
 //     printed against the PCIe line rate; pageable beside them with the ratio; managed memory by
 //     page faults and by prefetch (timed alone, without the move back to the host), prefetch >= 0.8x
 //     pinned;
@@ -41,9 +42,11 @@ bool managed(const Variant& v) {
   return v.memory == transfers::Memory::ManagedFaults || v.memory == transfers::Memory::ManagedPrefetch;
 }
 
-const BenchRow* find_row(const BenchSuite& s, const std::string& id, const std::string& input) {
+// The measured row of `id` on `input` at `width` (any size where 0).
+const BenchRow* find_row(const BenchSuite& s, const std::string& id, const std::string& input,
+                         long long width = 0) {
   for (const BenchRow& r : s.rows)
-    if (r.variant == id && r.input == input && r.error.empty()) return &r;
+    if (r.variant == id && r.input == input && r.error.empty() && (width == 0 || r.width == width)) return &r;
   return nullptr;
 }
 
@@ -119,7 +122,11 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   std::snprintf(input, sizeof input, "pipeline x%d, %d chunks", c.intensity, c.chunks);
   const std::string overlap_input = input;
   const std::string size = transfers::format_bytes(bytes);
-  spec.cases.push_back({size, (long long)bytes, 1, kBandwidthInput});
+  // The bandwidth rows at --bytes, or at each size of --sweep (the window's curve, as a table).
+  const std::vector<uint64_t> bandwidth_sizes =
+      given.sweep.empty() ? std::vector<uint64_t>{bytes} : transfers::sweep_sizes(sweep_);
+  for (const uint64_t n : bandwidth_sizes)
+    spec.cases.push_back({transfers::format_bytes(n), (long long)n, 1, kBandwidthInput});
   spec.cases.push_back({size, (long long)bytes, 1, overlap_input});
   if (given.frame_size.empty())
     st->frames = {{1920, 1080}, {3840, 2160}};
@@ -140,6 +147,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   h2d.what = "h2d-pinned >= 50 GB/s at 256 MiB (H100, PCIe Gen5 x16)";
   h2d.variants = {"h2d-pinned"};
   h2d.width = w256;
+  h2d.size_option = "--bytes 256MiB";
   h2d.input = kBandwidthInput;
   h2d.min_items_per_s = 50e9;
   h2d.device_hint = "H100";
@@ -155,6 +163,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   ovl.versus = {"floor"};
   ovl.min_ratio = 1.0 / 1.10;
   ovl.width = w256;
+  ovl.size_option = h2d.size_option;
   ovl.input = overlap_input;
   ser = ovl;
   ser.device_hint = "H100";
@@ -229,8 +238,9 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
     p.state = e;
     transfers::Engine* raw = e.get();
     if (v->stage == transfers::Stage::Bandwidth) {
-      e->prepare(*v, st->bytes, kSeed);  // what it throws (refused, pinning) is the row's error
-      p.items_per_step = p.bytes_per_step = double(st->bytes);
+      const uint64_t n = uint64_t(c.width);  // the case's size: --bytes, or one of the sweep's
+      e->prepare(*v, n, kSeed);              // what it throws (refused, pinning) is the row's error
+      p.items_per_step = p.bytes_per_step = double(n);
       p.item_unit = "bytes";
       p.per = kPerCopy;
       p.run = [raw](int steps) { raw->run(steps); };
@@ -243,20 +253,21 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       p.bytes_per_step = 2.0 * double(pc.bytes);
       p.run = [raw, v, pc](int steps) { raw->run_pipeline_steps(*v, pc, steps); };
     }
-    (void)c;
     return p;
   };
-  spec.finish = [st, size, overlap_input, overlap_ids, &o](BenchSuite& suite) {
+  spec.finish = [st, size, overlap_input, overlap_ids, bandwidth_sizes, &o](BenchSuite& suite) {
+    // A row of the finish's own timing, at --bytes unless `n` names another size (the sweep's).
     auto add_row = [&](const std::string& stage, const std::string& id, const std::string& input, double ms,
-                       double bytes_per_step, const std::string& error = {}) {
+                       double bytes_per_step, const std::string& error = {}, uint64_t n = 0) {
+      if (n == 0) n = st->bytes;
       BenchRow r;
       r.demo = "transfers";
       r.stage = stage;
       r.variant = id;
       r.block = "-";
       r.device = st->gpu ? std::string(st->gpu->device_name()) : cpu_label(1);
-      r.size = size;
-      r.width = (long long)st->bytes;
+      r.size = n == st->bytes ? size : transfers::format_bytes(n);
+      r.width = (long long)n;
       r.height = 1;
       r.input = input;
       r.item_unit = "bytes";
@@ -267,7 +278,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
         t.steps = 1;
         t.repeats = std::max(1, o.bench_repeats);
         t.ms_median = t.ms_min = t.ms_max = ms;
-        bench_fill(r, t, double(st->bytes), bytes_per_step, 0, suite, true);
+        bench_fill(r, t, double(n), bytes_per_step, 0, suite, true);
       }
       suite.rows.push_back(r);
     };
@@ -277,21 +288,22 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
           "memcpy rows are the CPU's own yardstick");
       return;
     }
-    // Managed memory: the move to the device alone.
-    for (const Variant* v : transfers::variants_of(transfers::Stage::Bandwidth)) {
-      if (!managed(*v)) continue;
-      if (std::string why = st->gpu->why_unavailable(*v); !why.empty()) {
-        add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, why);
-        continue;
+    // Managed memory: the move to the device alone, at each bandwidth size.
+    for (const uint64_t n : bandwidth_sizes)
+      for (const Variant* v : transfers::variants_of(transfers::Stage::Bandwidth)) {
+        if (!managed(*v)) continue;
+        if (std::string why = st->gpu->why_unavailable(*v); !why.empty()) {
+          add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, why, n);
+          continue;
+        }
+        try {
+          st->gpu->prepare(*v, n, kSeed);
+          add_row("bandwidth", std::string(v->id), kBandwidthInput,
+                  st->gpu->time_transfer(std::max(3, o.bench_repeats)), double(n), {}, n);
+        } catch (const std::exception& e) {
+          add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, e.what(), n);
+        }
       }
-      try {
-        st->gpu->prepare(*v, st->bytes, kSeed);
-        add_row("bandwidth", std::string(v->id), kBandwidthInput,
-                st->gpu->time_transfer(std::max(3, o.bench_repeats)), double(st->bytes));
-      } catch (const std::exception& e) {
-        add_row("bandwidth", std::string(v->id), kBandwidthInput, 0, 0, e.what());
-      }
-    }
     // What pinning itself costs, at the bandwidth size.
     try {
       const transfers::PinningCost pc = st->gpu->measure_pinning(st->bytes, std::max(3, o.bench_repeats));
@@ -394,10 +406,12 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
     } catch (const std::exception& e) {
       add_row("overlap", "bound", overlap_input, 0, 0, e.what());
     }
-    // Notes: the line rate, pageable against pinned, managed by faults against prefetch.
+    // Notes: the line rate, pageable against pinned, managed by faults against prefetch (at the largest
+    // bandwidth size, where a sweep gave several).
     char line[320];
-    const BenchRow* pinned = find_row(suite, "h2d-pinned", kBandwidthInput);
-    const BenchRow* pinned_d2h = find_row(suite, "d2h-pinned", kBandwidthInput);
+    const long long at = (long long)bandwidth_sizes.back();
+    const BenchRow* pinned = find_row(suite, "h2d-pinned", kBandwidthInput, at);
+    const BenchRow* pinned_d2h = find_row(suite, "d2h-pinned", kBandwidthInput, at);
     if (st->line_rate > 0) {
       std::snprintf(
           line, sizeof line,
@@ -410,16 +424,16 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
       suite.notes.push_back("PCIe line rate unknown: " + st->line_rate_why);
     }
     for (const char* dir : {"h2d", "d2h"}) {
-      const BenchRow* pg = find_row(suite, std::string(dir) + "-pageable", kBandwidthInput);
-      const BenchRow* pn = find_row(suite, std::string(dir) + "-pinned", kBandwidthInput);
+      const BenchRow* pg = find_row(suite, std::string(dir) + "-pageable", kBandwidthInput, at);
+      const BenchRow* pn = find_row(suite, std::string(dir) + "-pinned", kBandwidthInput, at);
       if (pg && pn) {
         std::snprintf(line, sizeof line, "%s: pageable %.1f GB/s, pinned %.1f GB/s: pinned is %.2fx faster",
                       dir, pg->gbps, pn->gbps, pg->ms_median / pn->ms_median);
         suite.notes.push_back(line);
       }
     }
-    const BenchRow* mf = find_row(suite, "managed-faults", kBandwidthInput);
-    const BenchRow* mp = find_row(suite, "managed-prefetch", kBandwidthInput);
+    const BenchRow* mf = find_row(suite, "managed-faults", kBandwidthInput, at);
+    const BenchRow* mp = find_row(suite, "managed-prefetch", kBandwidthInput, at);
     if (mf && mp) {
       std::snprintf(
           line, sizeof line,

@@ -171,6 +171,33 @@ TEST(BenchSetup, MatrixNotesTheTensorRungsAgainstTheMmaSyncCeiling) {
   EXPECT_FALSE(has("x cuBLAS TF32"));
 }
 
+// The transfers bench's bandwidth rows at each size of --sweep (the window's curve as a table), the
+// pipeline at --bytes; without a sweep, every row at --bytes.
+TEST(BenchSetup, TransfersSweepIsTheBandwidthSizes) {
+  auto cases_of = [](const BenchSpec& s, const std::string& input) {
+    std::vector<std::string> out;
+    for (const BenchCase& c : s.cases)
+      if (c.input == input) out.push_back(c.size + "=" + std::to_string(c.width));
+    return out;
+  };
+  const Bench swept = bench_of("transfers", {"--sweep", "1MiB..5MiB", "--bytes", "8MiB"});
+  ASSERT_EQ(swept.error, "");
+  EXPECT_EQ(cases_of(swept.spec, "bandwidth"),
+            (std::vector<std::string>{"1 MiB=1048576", "2 MiB=2097152", "4 MiB=4194304", "5 MiB=5242880"}));
+  EXPECT_EQ(cases_of(swept.spec, "pipeline x64, 16 chunks"), std::vector<std::string>{"8 MiB=8388608"});
+  EXPECT_TRUE(has_note(swept.spec, "the command line pins: --bytes 8MiB, --sweep 1MiB..5MiB"));
+  const Bench plain = bench_of("transfers", {"--bytes", "8MiB"});
+  ASSERT_EQ(plain.error, "");
+  EXPECT_EQ(cases_of(plain.spec, "bandwidth"), std::vector<std::string>{"8 MiB=8388608"});
+  EXPECT_NE(bench_of("transfers", {"--sweep", "4MiB..1MiB"}).error, "");
+  // A target at 256 MiB that did not run names the option that gives that size (--size is refused).
+  const std::vector<BenchTargetResult> targets = check_targets(plain.spec.suite);
+  ASSERT_FALSE(targets.empty());
+  EXPECT_EQ(targets[0].status, "not run");
+  EXPECT_NE(targets[0].detail.find("--bytes 256MiB and input 'bandwidth'"), std::string::npos)
+      << targets[0].detail;
+}
+
 // An option the bench cannot honour is refused with the run's own message, or its own reason.
 TEST(BenchSetup, WhatTheBenchCannotHonourIsRefused) {
   struct Case {
