@@ -422,6 +422,13 @@ class CpuEngine final : public Engine {
     if (v.kind() != Kind::PipelineCpu)
       throw std::invalid_argument("the CPU engine cannot run " + std::string(v.id));
     if (std::string bad = check_pipeline(c); !bad.empty()) throw std::invalid_argument(bad);
+    // The output and, while it is made, the one it replaces (counted as free: a refusal keeps it, a
+    // run of another size frees it first).
+    const MemoryInfo m{host_available_bytes() + out_.size() * sizeof(uint32_t), 0};
+    if (std::string bad = check_fits("the pipeline of " + format_bytes(c.bytes), 2 * c.bytes, 0, m);
+        !bad.empty())
+      throw std::invalid_argument(bad);
+    if (out_.size() != c.words()) std::vector<uint32_t>().swap(out_);
     const auto t0 = std::chrono::steady_clock::now();
     out_ = pipeline_cpu(c.words(), c.intensity, c.seed);
     PipelineRun r;

@@ -194,6 +194,21 @@ TEST(TransfersCpu, HostRungsCopyEveryByte) {
   const PipelineRun r = e->run_pipeline(*find_variant("pipeline-cpu"), c, true);
   EXPECT_EQ(verify_pipeline(e->pipeline_output(), c.intensity, c.seed), "");
   ASSERT_EQ(r.spans.size(), 1u);
+  // A pipeline larger than the host's free memory is refused before allocating, as the host rungs are,
+  // and the last output stays.
+  const uint64_t avail = host_available_bytes();
+  ASSERT_GT(avail, 0u) << "MemAvailable unreadable";
+  PipelineConfig huge;
+  huge.bytes = avail & ~uint64_t(3);
+  try {
+    e->run_pipeline(*find_variant("pipeline-cpu"), huge, false);
+    ADD_FAILURE() << "a pipeline of all free memory ran";
+  } catch (const std::invalid_argument& ex) {
+    EXPECT_NE(std::string(ex.what()).find("of host memory, but only"), std::string::npos) << ex.what();
+    EXPECT_NE(std::string(ex.what()).find("refused before allocating"), std::string::npos) << ex.what();
+  }
+  EXPECT_EQ(e->pipeline_output().size(), c.words());
+  EXPECT_EQ(verify_pipeline(e->pipeline_output(), c.intensity, c.seed), "");
 }
 
 TEST(TransfersCpu, FaultsFromTheEnvironment) {
