@@ -19,6 +19,7 @@
 #include "core/demo.h"
 #include "core/keymap.h"
 #include "core/settings.h"
+#include "image/image.h"
 
 namespace gpulab {
 namespace {
@@ -188,6 +189,12 @@ struct Parser {
     app.add_flag("--headless", o.headless, "no window: render offscreen with EGL");
     app.add_option("--frames", o.frames, "headless: frames to render (default 120)")
         ->check(whole_number(1, 1000000));
+    app.add_option("--max-image-pixels", o.max_image_pixels,
+                   "the most pixels an image file may decode to, checked from its header before decoding "
+                   "(default " +
+                       std::to_string(image::kDefaultMaxPixels) + ", up to " +
+                       std::to_string(image::kMaxPixels) + ")")
+        ->check(whole_number(1, (long long)image::kMaxPixels));
     app.add_option("--screenshot", o.screenshot, "headless: write a PNG of the last frame")
         ->type_name(kOutputPath);
     app.add_flag("--no-ui", no_ui, "headless: leave the UI out of the screenshot");

@@ -39,6 +39,7 @@ struct Options {
   bool headless = false;
   int width = 1600, height = 900;  // window size, or the headless framebuffer (--size WxH)
   int frames = 0;                  // headless: frames to render (0: 120)
+  long long max_image_pixels = 0;  // --max-image-pixels N: the readers' decoded-size limit (0: theirs)
   std::string screenshot;          // headless: PNG written after the last frame
   bool screenshot_ui = true;       // include the UI in --screenshot (--no-ui excludes it)
   bool caption = false;            // caption line on screenshots

@@ -24,6 +24,7 @@
 #include "core/keymap.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
+#include "image/image.h"
 #include "platform/platform.h"
 #include "presenter/counters_command.h"
 #include "presenter/counters_view.h"
@@ -813,6 +814,7 @@ int gpulab_main(int argc, const char* const* argv) {
     return r.exit_code;
   }
   Options& o = *r.options;
+  if (o.max_image_pixels > 0) image::set_max_pixels(uint64_t(o.max_image_pixels));
   switch (o.mode) {
     case Options::Mode::Help:
       std::fputs(usage(views).c_str(), stdout);

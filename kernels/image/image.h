@@ -28,6 +28,15 @@ struct Image {
 // 32768 pixels a side and 2^30 pixels in all.
 inline constexpr int kMaxSide = 32768;
 inline constexpr uint64_t kMaxPixels = uint64_t(1) << 30;
+// The decoded size the readers take unless raised (up to kMaxPixels): a file declaring more is refused
+// from its header before anything is decoded, however small the file, so a decompression bomb (a
+// 261 KB PNG of 16384x16384 of one grey: 12 s and 3 GB to decode) costs nothing. 2^27 pixels: a
+// 16384x8192 image passes.
+inline constexpr uint64_t kDefaultMaxPixels = uint64_t(1) << 27;
+// The process's limit, kDefaultMaxPixels until set (gpulab --max-image-pixels N); clamped to
+// [1, kMaxPixels]. The refusal says how to raise it.
+void set_max_pixels(uint64_t pixels);
+uint64_t max_pixels();
 
 struct LoadResult {
   Image image;        // empty on failure

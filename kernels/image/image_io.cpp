@@ -8,6 +8,7 @@
 // before a gigantic header can make stb allocate.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -463,6 +464,12 @@ std::string check_size(uint64_t w, uint64_t h) {
   if (w * h > kMaxPixels)  // no overflow: both sides are at most 2^15 here
     return "the image is " + size + " pixels (" + std::to_string(w * h) +
            " in all), more than the limit of " + std::to_string(kMaxPixels) + " pixels";
+  if (w * h > max_pixels())
+    return "the image is " + size + " pixels (" + std::to_string(w * h) +
+           " in all), more than the limit of " + std::to_string(max_pixels()) +
+           " pixels a file may decode to, checked before decoding (gpulab --max-image-pixels N raises it, up "
+           "to " +
+           std::to_string(kMaxPixels) + ")";
   return {};
 }
 
@@ -642,6 +649,13 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name, const S
   result.image.pixels.assign(pixels.get(), pixels.get() + size_t(w) * size_t(h) * size_t(channels));
   return result;
 }
+
+namespace {
+std::atomic<uint64_t> g_max_pixels{kDefaultMaxPixels};
+}  // namespace
+
+void set_max_pixels(uint64_t pixels) { g_max_pixels = std::clamp<uint64_t>(pixels, 1, kMaxPixels); }
+uint64_t max_pixels() { return g_max_pixels; }
 
 uint64_t available_memory() {
   std::ifstream in("/proc/meminfo");

@@ -390,8 +390,9 @@ TEST(ImageDecode, RefusesOversizedImagesFromTheHeaderAlone) {
   e = refusal(gif);
   EXPECT_NE(e.find("50000x1"), std::string::npos) << e;
 
-  // Within the limits but more than the file could hold: refused before stb allocates (and, for
-  // GIF, clears) the full size.
+  // Within the hard limits (the decoded-size limit raised to them) but more than the file could hold:
+  // refused before stb allocates (and, for GIF, clears) the full size.
+  set_max_pixels(kMaxPixels);
   e = refusal(make_png(20000, 20000, 8, 0, {0, 1}));
   EXPECT_NE(e.find("20000x20000"), std::string::npos) << e;
   EXPECT_NE(e.find("truncated"), std::string::npos) << e;
@@ -408,7 +409,37 @@ TEST(ImageDecode, RefusesOversizedImagesFromTheHeaderAlone) {
   e = refusal(bmp);
   EXPECT_NE(e.find("32768x32768"), std::string::npos) << e;
   EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  set_max_pixels(kDefaultMaxPixels);
 
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+}
+
+// A decompression bomb (a small file declaring a huge image of one grey) is refused from its header by
+// the decoded-size limit, which says how to raise it; raised, the same header goes on to the next check.
+TEST(ImageDecode, ImagesPastTheDecodedSizeLimitAreRefusedFromTheHeader) {
+  ASSERT_EQ(max_pixels(), kDefaultMaxPixels);
+  const auto start = std::chrono::steady_clock::now();
+  std::string e = refusal(make_png(16384, 16384, 8, 0, {0, 1}));
+  EXPECT_NE(e.find("16384x16384 pixels (268435456 in all), more than the limit of 134217728 pixels"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("--max-image-pixels N raises it, up to 1073741824"), std::string::npos) << e;
+  // At the limit it passes (here to the data check: the file cannot hold that many pixels).
+  e = refusal(make_png(16384, 8192, 8, 0, {0, 1}));
+  EXPECT_EQ(e.find("more than the limit"), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  set_max_pixels(uint64_t(1) << 28);
+  e = refusal(make_png(16384, 16384, 8, 0, {0, 1}));
+  EXPECT_EQ(e.find("more than the limit"), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  set_max_pixels(100);  // a lowered limit refuses a small image too
+  e = refusal(make_png(11, 10, 8, 0, std::vector<uint8_t>(110, 7)));
+  EXPECT_NE(e.find("11x10 pixels (110 in all), more than the limit of 100 pixels"), std::string::npos) << e;
+  set_max_pixels(0);  // clamped to one pixel, never zero
+  EXPECT_EQ(max_pixels(), 1u);
+  set_max_pixels(uint64_t(1) << 40);  // and never past the hard limit
+  EXPECT_EQ(max_pixels(), kMaxPixels);
+  set_max_pixels(kDefaultMaxPixels);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
 }
 
