@@ -1,5 +1,6 @@
 // The transfers demo: its options, stages, engines, the frame's runs, probes and batch mode.
 #include "demos/transfers/transfers_demo.h"
+#include "core/batch.h"
 #include "core/cli.h"
 
 #include "core/timings.h"
@@ -638,6 +639,29 @@ std::string not_written(const std::string& csv) {
 }
 }  // namespace
 
+// A pipeline that takes long says so first, with an estimate (the CPU's at --intensity 4096 takes
+// minutes): a 1/1024 of its bytes timed and scaled, the GPU's bounds (measured first, about nine runs
+// of the phases alone) counted in.
+void TransfersDemo::say_pipeline_estimate() {
+  const Variant& v = variant(kOverlapStage);
+  transfers::Engine* e = engine_for(v);
+  if (!e || !e->why_unavailable(v).empty()) return;
+  transfers::PipelineConfig small = pipeline_;
+  small.bytes = std::max<uint64_t>(uint64_t(small.chunks) * 4 * 256, (pipeline_.bytes / 1024) & ~uint64_t(3));
+  if (small.bytes >= pipeline_.bytes) return;
+  try {
+    const auto sample = [&] { e->run_pipeline(v, small, false); };
+    const double per = std::min(sample_seconds(sample), sample_seconds(sample));  // the first one warms up
+    const double runs = v.backend == Backend::Cuda ? 10 : 1;
+    say_long_run(std::string(v.id) + " over " + transfers::format_bytes(pipeline_.bytes) + " at intensity " +
+                     std::to_string(pipeline_.intensity),
+                 per * runs * double(pipeline_.bytes) / double(small.bytes),
+                 "from a sample of " + transfers::format_bytes(small.bytes));
+  } catch (const std::exception&) {
+    // The run itself says what is wrong.
+  }
+}
+
 std::string TransfersDemo::run_batch(const Options& options) {
   const TransfersParams& p = params<TransfersParams>();
   if (stage_ == kDisplayStage) {
@@ -675,6 +699,7 @@ std::string TransfersDemo::run_batch(const Options& options) {
     return {};
   }
   if (stage_ == kOverlapStage) {
+    say_pipeline_estimate();
     std::string err;
     const transfers_view::TimelineLayout t = run_timeline(&err);
     if (!err.empty()) return err;

@@ -116,6 +116,7 @@ class TransfersDemo final : public Demo {
   }
 
  private:
+  void say_pipeline_estimate();  // a long batch pipeline's estimate, before it runs (transfers_demo.cpp)
   transfers::Engine* engine_for(const transfers::Variant& v) const {
     return engines_.of(v.backend == transfers::Backend::Cuda);
   }

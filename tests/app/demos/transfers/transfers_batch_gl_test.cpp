@@ -57,3 +57,20 @@ TEST(TransfersBatch, AGpuRungAskedForWhereItCannotRunIsSaid) {
   }
   fs::remove_all(dir);
 }
+
+// A long pipeline says its estimate before it runs (the CPU's at --intensity 4096 ran minutes without
+// a word): the line is there within seconds, and the run is stopped there.
+TEST(TransfersBatch, ALongPipelineSaysItsEstimateFirst) {
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-transfers-long");
+  fs::create_directories(dir);
+  const gpulab::testing::ProcessResult r = gpulab::testing::run_gpulab(
+      "--headless --cpu --demo transfers --variant pipeline-cpu --intensity 4096 --save-timeline " +
+          (dir / "t.png").string(),
+      "gpulab-transfers-long", 6);
+  EXPECT_EQ(r.status, gpulab::testing::kKilledAtLimit) << r.output;
+  const size_t at = r.output.find("gpulab: pipeline-cpu over 64 MiB at intensity 4096: about ");
+  EXPECT_NE(at, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(from a sample of 64 KiB; Ctrl+C stops)", at), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "t.png"));
+  fs::remove_all(dir);
+}
