@@ -313,6 +313,24 @@ int MatrixDemo::output_cols() const {
   return variant().aat() ? ops_->a.rows : ops_->b.cols;
 }
 
+// A large product on the CPU can take minutes to hours: said before it (once for these sizes), from
+// the same variant on 512x512 operands scaled by the multiply-adds.
+void MatrixDemo::say_cpu_product_estimate(int runs) {
+  const double madds = double(m_) * double(n_) * double(k_) * runs;
+  if (on_gpu() || op_ != Op::Multiply || madds <= 4e9 || estimated_sizes_ == std::array<int, 3>{m_, n_, k_})
+    return;
+  estimated_sizes_ = {m_, n_, k_};
+  auto sample = matrix::make_cpu_engine();
+  matrix::Matrix a(512, 512), b(512, 512);
+  for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = b.data[i] = float(i % 7) - 3.0f;
+  sample->set_operands(a, b);
+  const double per = sample_seconds([&] { sample->run(variant(), block()); });
+  say_long_run(std::to_string(runs) + " product" + (runs == 1 ? "" : "s") + " of " + std::to_string(m_) +
+                   "x" + std::to_string(k_) + " by " + std::to_string(k_) + "x" + std::to_string(n_) +
+                   " on the CPU",
+               per * madds / (512.0 * 512.0 * 512.0), "from a 512x512 sample");
+}
+
 void MatrixDemo::run(int runs) {
   if (runs <= 0) return;
   if (!ctx_) throw std::logic_error("matrix: runs once attached");
@@ -328,21 +346,7 @@ void MatrixDemo::run(int runs) {
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
     if (ctx_->timings) ctx_->timings->gpu_end(key, name, s);
   } else {
-    // A large product on the CPU can take minutes to hours: said before it (once for these sizes),
-    // from the same variant on 512x512 operands scaled by the multiply-adds.
-    const double madds = double(m_) * double(n_) * double(k_) * runs;
-    if (op_ == Op::Multiply && madds > 4e9 && estimated_sizes_ != std::array<int, 3>{m_, n_, k_}) {
-      estimated_sizes_ = {m_, n_, k_};
-      auto sample = matrix::make_cpu_engine();
-      matrix::Matrix a(512, 512), b(512, 512);
-      for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = b.data[i] = float(i % 7) - 3.0f;
-      sample->set_operands(a, b);
-      const double per = sample_seconds([&] { sample->run(variant(), block); });
-      say_long_run(std::to_string(runs) + " product" + (runs == 1 ? "" : "s") + " of " + std::to_string(m_) +
-                       "x" + std::to_string(k_) + " by " + std::to_string(k_) + "x" + std::to_string(n_) +
-                       " on the CPU",
-                   per * madds / (512.0 * 512.0 * 512.0), "from a 512x512 sample");
-    }
+    say_cpu_product_estimate(runs);
     KeyedCpuSection cpu(ctx_->timings, key, name);
     for (int i = 0; i < runs; ++i) e->run(variant(), block);
   }
@@ -393,6 +397,7 @@ matrix::Matrix MatrixDemo::product() {
   if (op_ != Op::Multiply) set_op(Op::Multiply);
   sync_engine();
   if (!output_current_) {
+    say_cpu_product_estimate(1);
     active()->run(variant(), block());
     output_current_ = true;
   }

@@ -161,7 +161,8 @@ class MatrixDemo final : public Demo {
   matrix::Init init_ = matrix::Init::Pattern;
   uint64_t seed_ = 1;
   int m_ = 384, n_ = 512, k_ = 200;
-  std::array<int, 3> estimated_sizes_{};  // m, n, k of the last CPU product estimated up front
+  void say_cpu_product_estimate(int runs);  // before a long CPU product, once for its sizes
+  std::array<int, 3> estimated_sizes_{};    // m, n, k of the last CPU product estimated up front
   uint64_t words_serial_ = 0, ops_serial_ = 0;
   std::array<uint64_t, 2> engine_words_{}, engine_ops_{};
   ImagePicker picker_;

@@ -88,6 +88,24 @@ TEST(MatrixHeadless, BatchMultiplyWritesCAndTheGeneratedInputs) {
   EXPECT_EQ(r2.m, matrix::gemm_cpu(ra.m, rb.m));
 }
 
+// A batch product that takes minutes on the CPU says so before it runs (--save-c ran without a word:
+// the estimate was the window's frame loop's only); the run is stopped once it has.
+TEST(MatrixHeadless, ALongCpuProductSaysItsEstimateFirst) {
+  const fs::path dir = testing::temp_dir("gpulab-matrix-long");
+  fs::create_directories(dir);
+  const ProcessResult r = testing::run_gpulab(
+      "--headless --cpu --demo matrix --op multiply --m 8192 --n 8192 --k 8192 --save-c " +
+          (dir / "c.npy").string(),
+      "gpulab-matrix-long", 12);
+  EXPECT_EQ(r.status, testing::kKilledAtLimit) << r.output;
+  EXPECT_NE(r.output.find("gpulab: 1 product of 8192x8192 by 8192x8192 on the CPU: about "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(from a 512x512 sample; Ctrl+C stops)"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "c.npy"));
+  fs::remove_all(dir);
+}
+
 TEST(MatrixHeadless, BadInputIsRefusedWithTheReason) {
   const fs::path a = temp_dir() / "a3x4.npy", b = temp_dir() / "b5x2.npy", bad = temp_dir() / "bad.npy",
                  c = temp_dir() / "never.npy";
