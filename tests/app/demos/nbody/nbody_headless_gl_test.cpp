@@ -141,6 +141,20 @@ TEST(NbodyHeadless, EveryInitialConditionDrawsAPicture) {
 }  // namespace
 
 // Bad input, second round (issue 30).
+// A batch of millions of bodies on the CPU says its estimate at once: the initial state's energy (a
+// pass over the pairs, hours at this size) was computed first, for a drift plot a batch never draws.
+TEST(NbodyBatch, AHugeCpuBatchSaysItsEstimateBeforeAnyPassOverThePairs) {
+  const fs::path out = fs::temp_directory_path() / "gpulab-nbody-huge.csv";
+  fs::remove(out);
+  const ProcessResult r = gpulab::testing::run_gpulab(
+      "--headless --cpu --demo nbody --bodies 4194304 --steps 1 --save-bodies " + out.string(),
+      "gpulab-nbody-huge", 15);
+  EXPECT_EQ(r.status, gpulab::testing::kKilledAtLimit) << r.output;
+  EXPECT_NE(r.output.find("gpulab: 1 steps of 4194304 bodies on the CPU: about "), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(NbodyBatch, AStateThatBlowsUpIsNotWritten) {
   // Two bodies all but coincident, no softening: -nan in every field, exit 0, before.
   const fs::path in = temp_dir() / "close.csv", out = temp_dir() / "blown.csv";
