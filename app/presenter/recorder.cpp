@@ -3,11 +3,9 @@
 
 #include <unistd.h>
 
-#include <signal.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -17,6 +15,7 @@
 #include <mutex>
 
 #include "common/file_io.h"
+#include "common/temp_files.h"
 #include "common/text.h"
 #include "gl/image_io.h"
 
@@ -25,58 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Ctrl+C (SIGINT) or SIGTERM mid-recording ends the process without destructors: the temporary
-// clip and log named here are removed by the signal's handler, which then lets the signal do what
-// it did before (end the process, as a rule). Fixed slots, filled before they are marked used, so
-// the handler only reads them and calls async-signal-safe functions (unlink, sigaction, raise).
-constexpr int kTempSlots = 8;
-struct TempSlot {
-  std::atomic<bool> used{false};
-  char path[4096] = {};
-};
-TempSlot g_temps[kTempSlots];
-struct sigaction g_before[2];
-std::atomic<bool> g_handler_installed{false};
-std::mutex g_temps_mutex;
-
-extern "C" void remove_temps_and_reraise(int sig) {
-  for (TempSlot& t : g_temps)
-    if (t.used.load()) ::unlink(t.path);
-  ::sigaction(sig, &g_before[sig == SIGINT ? 0 : 1], nullptr);
-  ::raise(sig);
-}
-
-// Registers `path` for removal on SIGINT/SIGTERM; the slot, or -1 (no slot, a path too long: it is
-// then only removed on the ordinary ways out).
-int register_temp(const std::string& path) {
-  std::lock_guard<std::mutex> lock(g_temps_mutex);
-  if (path.size() >= sizeof(TempSlot::path)) return -1;
-  if (!g_handler_installed.exchange(true)) {
-    const int sigs[2] = {SIGINT, SIGTERM};
-    for (int i = 0; i < 2; ++i) {
-      ::sigaction(sigs[i], nullptr, &g_before[i]);
-      // An ignored signal (a background job, nohup) stays ignored; a handler of the app's own is
-      // kept too (it decides what the signal does; the destructors then remove the files).
-      if (g_before[i].sa_handler != SIG_DFL || (g_before[i].sa_flags & SA_SIGINFO)) continue;
-      struct sigaction sa {};
-      sa.sa_handler = remove_temps_and_reraise;
-      sigemptyset(&sa.sa_mask);
-      ::sigaction(sigs[i], &sa, nullptr);
-    }
-  }
-  for (int i = 0; i < kTempSlots; ++i) {
-    if (g_temps[i].used.load()) continue;
-    std::memcpy(g_temps[i].path, path.c_str(), path.size() + 1);
-    g_temps[i].used.store(true);
-    return i;
-  }
-  return -1;
-}
-
-void unregister_temp(int& slot) {
-  if (slot >= 0) g_temps[slot].used.store(false);
-  slot = -1;
-}
+using files::unregister_temp;
 
 // ffmpeg writes to a temporary file beside the clip (same folder, same extension: ffmpeg picks the
 // container by it), renamed over the clip only when ffmpeg exited 0 and said nothing of a failed
@@ -121,6 +69,7 @@ class FfmpegSink : public FrameSink {
     if (trailer_failed) return "ffmpeg could not finish the clip (see its message above)" + keep;
     std::error_code ec;
     if (fs::file_size(tmp_, ec) == 0 || ec) return "ffmpeg wrote nothing" + keep;
+    if (std::string bad = check_clip(tmp_); !bad.empty()) return "ffmpeg's clip is not whole: " + bad + keep;
     if (::rename(tmp_.c_str(), out_.c_str()) != 0)
       return "cannot rename the finished clip to " + text::quote(out_.string()) + ": " + std::strerror(errno);
     unregister_temp(tmp_slot_);  // (the clip now: a signal must not remove it)
@@ -200,13 +149,82 @@ fs::path png_frame_path(const fs::path& out, int k) {
   return out.parent_path() / (out.stem().string() + num);
 }
 
+namespace {
+// A big-endian field of `n` bytes at `p`.
+uint64_t big_endian(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+  return v;
+}
+}  // namespace
+
+std::string check_clip_bytes(std::span<const uint8_t> b, bool webm) {
+  if (!webm) {
+    // MP4: top-level boxes (32-bit size and type; size 1: a 64-bit size follows) that fill the file,
+    // one of them the index (moov), which the trailer writes.
+    bool moov = false;
+    uint64_t at = 0;
+    while (at < b.size()) {
+      if (b.size() - at < 8) return "it ends inside a box header (" + std::to_string(b.size()) + " bytes)";
+      uint64_t size = big_endian(&b[at], 4);
+      const std::string type(reinterpret_cast<const char*>(&b[at + 4]), 4);
+      if (size == 1) {
+        if (b.size() - at < 16) return "it ends inside a box header (" + std::to_string(b.size()) + " bytes)";
+        size = big_endian(&b[at + 8], 8);
+      } else if (size == 0) {
+        size = b.size() - at;  // to the end of the file
+      }
+      if (size < 8 || size > b.size() - at)
+        return "box '" + text::escape(type) + "' at byte " + std::to_string(at) + " runs past the end (" +
+               std::to_string(b.size()) + " bytes)";
+      moov = moov || type == "moov";
+      at += size;
+    }
+    if (!moov) return "it has no index (no moov box: the trailer was not written)";
+    return {};
+  }
+  // WebM: the EBML header, then a Segment whose size the trailer writes (unknown until then).
+  auto vint = [&](uint64_t& at, uint64_t* value, bool keep_marker) -> bool {
+    if (at >= b.size() || b[at] == 0) return false;
+    int len = 1;
+    while (!(b[at] & (0x80 >> (len - 1)))) ++len;
+    if (b.size() - at < uint64_t(len)) return false;
+    uint64_t v = keep_marker ? b[at] : (b[at] & (0xFF >> len));
+    for (int i = 1; i < len; ++i) v = (v << 8) | b[at + i];
+    at += uint64_t(len);
+    *value = v;
+    return true;
+  };
+  uint64_t at = 0, id = 0, size = 0;
+  if (!vint(at, &id, true) || id != 0x1A45DFA3 || !vint(at, &size, false) || size > b.size() - at)
+    return "it does not start with a WebM (EBML) header";
+  at += size;
+  if (!vint(at, &id, true) || id != 0x18538067) return "it has no Segment after its header";
+  const uint64_t size_at = at;
+  if (!vint(at, &size, false)) return "its Segment's size is cut";
+  const int len = int(at - size_at);
+  if (size == (uint64_t(1) << (7 * len)) - 1)
+    return "its Segment's size is unknown (the trailer was not written)";
+  if (size != b.size() - at)
+    return "its Segment ends at byte " + std::to_string(at + size) + ", the file at " +
+           std::to_string(b.size());
+  return {};
+}
+
+std::string check_clip(const fs::path& clip) {
+  files::ReadResult r = files::read_regular_file(clip, uint64_t(1) << 36);
+  if (!r.error.empty()) return "cannot read it back: " + r.error;
+  return check_clip_bytes(r.bytes, clip.extension() == ".webm");
+}
+
 std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::path& out, int w, int h,
                                            int fps, std::string* error) {
   // The temporary clip and ffmpeg's message log, beside the clip.
   const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
   const std::string ext = out.extension().string();
-  std::string tmp = (dir / (".gpulab-rec-XXXXXX" + ext)).string();
-  const int fd = ::mkstemps(tmp.data(), static_cast<int>(ext.size()));
+  std::string tmp;
+  int tmp_slot = -1;
+  const int fd = files::create_temp((dir / ".gpulab-rec-").string(), ext, &tmp, &tmp_slot);
   if (fd < 0) {
     *error =
         "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
@@ -216,9 +234,14 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
   // less the umask; ffmpeg truncates the file and keeps it.
   ::fchmod(fd, static_cast<mode_t>(files::output_file_mode(out)));
   ::close(fd);
-  int tmp_slot = register_temp(tmp);
-  std::string log = (dir / ".gpulab-rec-XXXXXX.log").string();
-  const int log_fd = ::mkstemps(log.data(), 4);
+  // ffmpeg's messages go to the temporary folder, not beside the clip: on a full disk the log there
+  // would be as empty as the clip, and the failure it tells of unseen.
+  std::error_code tmp_ec;
+  fs::path log_dir = fs::temp_directory_path(tmp_ec);
+  if (tmp_ec) log_dir = dir;
+  std::string log;
+  int log_slot = -1;
+  const int log_fd = files::create_temp((log_dir / "gpulab-rec-").string(), ".log", &log, &log_slot);
   if (log_fd < 0) {
     *error =
         "cannot create a temporary file beside " + text::quote(out.string()) + ": " + std::strerror(errno);
@@ -227,7 +250,6 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::
     return nullptr;
   }
   ::close(log_fd);
-  int log_slot = register_temp(log);
   std::signal(SIGPIPE, SIG_IGN);  // a dying ffmpeg must fail the write, not end the app
   const std::string cmd = ffmpeg_command(ffmpeg, tmp, w, h, fps) + " 2>" + text::shell_quote(log);
   FILE* pipe = popen(cmd.c_str(), "w");

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +43,11 @@ std::string find_ffmpeg(std::string* why = nullptr);
 // ffmpeg could not write, as on a full disk) leaves an earlier `out` as it was. Null with `error`.
 std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const std::filesystem::path& out, int w,
                                            int h, int fps, std::string* error);
+// Whether a finished clip is whole, "" or why not: an MP4's top-level boxes fill the file and hold
+// the index (moov); a WebM's Segment has the size its trailer writes and ends with the file. ffmpeg 5
+// exits 0 when the trailer cannot be written, so its exit status alone does not tell.
+std::string check_clip_bytes(std::span<const uint8_t> bytes, bool webm);
+std::string check_clip(const std::filesystem::path& clip);
 // The ffmpeg command line that encodes rawvideo RGBA frames of w x h at fps from stdin into `out`.
 std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h,
                            int fps);

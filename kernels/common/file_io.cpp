@@ -1,4 +1,5 @@
 #include "common/file_io.h"
+#include "common/temp_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -169,8 +170,8 @@ ReadResult read_regular_file(const fs::path& path, uint64_t max_bytes) {
 
 // The temporary file a write goes through: in the target's folder (rename works within one file
 // system), a short name of its own, so that a target of any legal name length can be written.
-static std::string temp_pattern(const fs::path& target) {
-  return (target.has_parent_path() ? target.parent_path() : fs::path(".")).string() + "/.gpulab-tmp-XXXXXX";
+static std::string temp_prefix(const fs::path& target) {
+  return (target.has_parent_path() ? target.parent_path() : fs::path(".")).string() + "/.gpulab-tmp-";
 }
 
 std::string check_writable(const fs::path& path) {
@@ -178,7 +179,7 @@ std::string check_writable(const fs::path& path) {
   if (std::string why = check_target(path, target); !why.empty()) return why;
   // The folder may be read-only, or full: only creating the file tells, so the temporary file is
   // tried now, before the work, rather than after it.
-  std::string tmp = temp_pattern(target);
+  std::string tmp = temp_prefix(target) + "XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0)
     return "cannot write " + text::quote(path.string()) +
@@ -193,8 +194,14 @@ std::string write_regular_file(const fs::path& path, std::span<const uint8_t> by
   if (std::string why = check_target(path, target); !why.empty()) return why;
   const std::string name = text::quote(path.string());
 
-  std::string tmp = temp_pattern(target);
-  Fd f(::mkstemp(tmp.data()));
+  // Registered before it exists: SIGINT, SIGTERM, SIGHUP or SIGQUIT mid-write removes it (temp_files.h).
+  std::string tmp;
+  int slot = -1;
+  Fd f(create_temp(temp_prefix(target), "", &tmp, &slot));
+  struct Unregister {
+    int& slot;
+    ~Unregister() { unregister_temp(slot); }
+  } unregister{slot};
   if (f.fd < 0)
     return "cannot write " + name + ": cannot create a temporary file beside it: " + errno_text(errno);
   auto fail = [&](int err) {

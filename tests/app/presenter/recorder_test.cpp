@@ -4,6 +4,7 @@
 // And the clip's timeline: frames stamped with the time they were shown come out at a constant rate,
 // so that a clip lasts as long as its recording whatever rate the app drew at.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,16 +94,65 @@ TEST_F(RecorderSink, AFailingFfmpegKeepsTheEarlierTake) {
   EXPECT_EQ(slurp(clip()), "the earlier take");
 }
 
+// The smallest whole MP4 a stand-in writes (printf's octal escapes) and its bytes: a 16-byte ftyp box
+// and an empty moov (the index the trailer writes).
+const char* const kMp4Printf = "\\000\\000\\000\\020ftypisom\\000\\000\\000\\000\\000\\000\\000\\010moov";
+const std::string kMp4 = std::string(
+    "\0\0\0\x10"
+    "ftypisom\0\0\0\0"
+    "\0\0\0\x08"
+    "moov",
+    24);
+
 TEST_F(RecorderSink, ASuccessReplacesTheClipWhole) {
-  EXPECT_EQ(record(stand_in("ffmpeg-ok", "a new clip", "", 0)), "");
-  EXPECT_EQ(slurp(clip()), "a new clip");
+  EXPECT_EQ(record(stand_in("ffmpeg-ok", kMp4Printf, "", 0)), "");
+  EXPECT_EQ(slurp(clip()), kMp4);
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+// A full disk where ffmpeg 5 says nothing of it (its log was on the same disk) and exits 0: the clip
+// has no index; it is refused and the earlier take kept.
+TEST_F(RecorderSink, AClipWithoutItsTrailerKeepsTheEarlierTake) {
+  const std::string why = record(stand_in(
+      "ffmpeg-cut", "\\000\\000\\000\\020ftypisom\\000\\000\\000\\000\\000\\000\\001\\000mdat", "", 0));
+  EXPECT_NE(why.find("ffmpeg's clip is not whole: box 'mdat' at byte 16 runs past the end (24 bytes)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("left as it was"), std::string::npos) << why;
+  EXPECT_EQ(slurp(clip()), "the earlier take");
+  EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+TEST(CheckClip, Mp4BoxesAndWebmSegments) {
+  auto bytes = [](std::initializer_list<int> b) {
+    std::vector<uint8_t> v;
+    for (int x : b) v.push_back(uint8_t(x));
+    return v;
+  };
+  const std::vector<uint8_t> mp4(kMp4.begin(), kMp4.end());
+  EXPECT_EQ(check_clip_bytes(mp4, false), "");
+  std::vector<uint8_t> no_moov(mp4.begin(), mp4.begin() + 16);
+  EXPECT_NE(check_clip_bytes(no_moov, false).find("no moov box"), std::string::npos);
+  std::vector<uint8_t> cut(mp4.begin(), mp4.end() - 3);
+  EXPECT_NE(check_clip_bytes(cut, false).find("ends inside a box header"), std::string::npos);
+  // WebM: EBML header (id 1A45DFA3, size 1, one byte), Segment (id 18538067) of 2 bytes.
+  const std::vector<uint8_t> webm =
+      bytes({0x1A, 0x45, 0xDF, 0xA3, 0x81, 0x00, 0x18, 0x53, 0x80, 0x67, 0x82, 1, 2});
+  EXPECT_EQ(check_clip_bytes(webm, true), "");
+  std::vector<uint8_t> unknown = webm;
+  unknown[10] = 0xFF;  // the one-byte size "unknown": the trailer never came
+  EXPECT_NE(check_clip_bytes(unknown, true).find("size is unknown"), std::string::npos);
+  std::vector<uint8_t> short_segment(webm.begin(), webm.end() - 1);
+  EXPECT_NE(check_clip_bytes(short_segment, true).find("its Segment ends at byte 13, the file at 12"),
+            std::string::npos)
+      << check_clip_bytes(short_segment, true);
+  EXPECT_NE(check_clip_bytes(mp4, true).find("WebM (EBML) header"), std::string::npos);
 }
 
 TEST_F(RecorderSink, AClipHasTheModeOfEveryOtherOutput) {
   // Clips were always 0600 (the temporary file's); every other output follows the umask and keeps a
   // replaced file's mode.
-  const std::string ffmpeg = stand_in("ffmpeg-ok", "a new clip", "", 0);
+  const std::string ffmpeg = stand_in("ffmpeg-ok", kMp4Printf, "", 0);
   const mode_t before = ::umask(022);
   fs::remove(clip());
   EXPECT_EQ(record(ffmpeg), "");
@@ -122,6 +172,11 @@ TEST_F(RecorderSink, AnAbandonedRecordingLeavesNoTemporaryFile) {
     std::unique_ptr<FrameSink> sink =
         open_video_sink(stand_in("ffmpeg-ok", "x", "", 0), clip(), 4, 2, 30, &why);
     ASSERT_TRUE(sink) << why;
+    // Only the clip's temporary file is beside it: ffmpeg's log is in the temporary folder.
+    const std::vector<std::string> beside = leftovers();
+    ASSERT_EQ(beside.size(), 1u);
+    EXPECT_EQ(beside[0].rfind(".gpulab-rec-", 0), 0u) << beside[0];
+    EXPECT_EQ(fs::path(beside[0]).extension(), ".mp4") << beside[0];
   }  // never finished: as when the app stops on an error
   EXPECT_EQ(slurp(clip()), "the earlier take");
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
@@ -139,6 +194,8 @@ void interrupted_recording(const fs::path& dir, const fs::path& clip, int sig) {
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
+    const struct rlimit no_core { 0, 0 };
+    ::setrlimit(RLIMIT_CORE, &no_core);  // SIGQUIT's default action dumps core
     std::string why;
     std::unique_ptr<FrameSink> sink = open_video_sink(ffmpeg.string(), clip, 4, 2, 30, &why);
     if (!sink) ::_exit(3);
@@ -157,7 +214,7 @@ void interrupted_recording(const fs::path& dir, const fs::path& clip, int sig) {
 }
 
 TEST_F(RecorderSink, CtrlCMidRecordingKeepsTheEarlierTakeAndLeavesNoTemporaryFile) {
-  for (int sig : {SIGINT, SIGTERM}) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
     interrupted_recording(dir_, clip(), sig);
     EXPECT_EQ(slurp(clip()), "the earlier take");
     ::usleep(100000);  // (the stand-in, its input closed, ends: it writes only to the removed file)

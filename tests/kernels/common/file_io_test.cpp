@@ -1,18 +1,25 @@
 // cpu label: the one rule for the files gpulab reads and writes (common/file_io.h): regular files
 // only, no blocking on a FIFO, whole or nothing, no folder created, and a message that says why.
 #include "common/file_io.h"
+#include "common/temp_files.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "support/run_binary.h"
 #include "support/unprivileged.h"
@@ -198,6 +205,73 @@ TEST_F(FileIo, ControlBytesInAPathAreEscapedInTheMessage) {
   const std::string why = write_regular_file(out, std::string_view("x"));
   EXPECT_NE(why.find("\\x1B[2J"), std::string::npos) << why;
   EXPECT_EQ(why.find('\x1B'), std::string::npos);
+}
+
+// A signal in the middle of a write (SIGTERM during a 120 MB --save-c left a hidden .gpulab-tmp-*):
+// the handler removes the temporary file and the signal then ends the process as before; the target is
+// neither made nor replaced. In a child, which a watcher thread signals as soon as the temporary file
+// is there, while 128 MiB (of zero pages, no memory) are being written.
+TEST(WriteRegularFile, ASignalMidWriteLeavesNoTemporaryFile) {
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-write-signal");
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    SCOPED_TRACE(sig);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path target = dir / "c.npy";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      const struct rlimit no_core { 0, 0 };
+      ::setrlimit(RLIMIT_CORE, &no_core);  // SIGQUIT's default action dumps core
+      const size_t n = size_t(128) << 20;
+      void* zeros = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (zeros == MAP_FAILED) ::_exit(3);
+      std::thread([&dir, sig] {
+        for (int i = 0; i < 20000; ++i) {
+          for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().filename().string().rfind(".gpulab-tmp-", 0) == 0) {
+              ::kill(::getpid(), sig);
+              return;
+            }
+          ::usleep(100);
+        }
+      }).detach();
+      (void)write_regular_file(target, std::span<const uint8_t>(static_cast<const uint8_t*>(zeros), n));
+      ::_exit(4);  // the write ended before the signal came: the test below fails
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    EXPECT_EQ(WTERMSIG(status), sig);
+    EXPECT_FALSE(fs::exists(target));
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+    EXPECT_TRUE(left.empty()) << left.front();
+  }
+  fs::remove_all(dir);
+}
+
+// The handler is installed only where a signal's action is the default one: one the app handles, or
+// ignores, stays as it was; registering again after the app put the default back installs it again.
+TEST(TempFiles, TheHandlerTakesOnlyDefaultActions) {
+  struct sigaction before {};
+  ::sigaction(SIGHUP, nullptr, &before);
+  std::signal(SIGHUP, SIG_IGN);
+  int slot = register_temp("/nonexistent/gpulab-temp-files-test");
+  EXPECT_GE(slot, 0);
+  struct sigaction now {};
+  ::sigaction(SIGHUP, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_IGN);
+  unregister_temp(slot);
+  EXPECT_EQ(slot, -1);
+  std::signal(SIGHUP, SIG_DFL);
+  {
+    TempRegistration r("/nonexistent/gpulab-temp-files-test");
+    ::sigaction(SIGHUP, nullptr, &now);
+    EXPECT_NE(now.sa_handler, SIG_DFL);
+    EXPECT_NE(now.sa_handler, SIG_IGN);
+  }
+  ::sigaction(SIGHUP, &before, nullptr);
 }
 
 }  // namespace
