@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 
 #include <charconv>
 #include <cmath>
@@ -477,6 +478,18 @@ ParseResult parse_command_line(int argc, const char* const* argv, std::span<Demo
   if (o.mode == Options::Mode::Run && !o.headless && (!o.screenshot.empty() || o.frames || !o.screenshot_ui))
     return fail("--screenshot, --frames and --no-ui go with --headless (in a window: F12)", 2);
   if (!o.record.empty() && !o.headless) return fail("--record goes with --headless (in a window: F9)", 2);
+  if (!o.record.empty()) {
+    // ffmpeg picks the clip's format by the extension (a name without one failed inside ffmpeg, quoting
+    // an internal temporary name).
+    std::string ext = std::filesystem::path(o.record).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext != ".mp4" && ext != ".webm")
+      return fail("--record " + text::quote(o.record) +
+                      ": name the clip OUT.mp4 or OUT.webm (the format is picked by the extension; without "
+                      "ffmpeg the frames are OUT-00001.png...)",
+                  2);
+  }
   if (o.record_ui && o.record.empty()) return fail("--record-ui goes with --record", 2);
   if (o.record_ui && !o.screenshot_ui) return fail("--record-ui and --no-ui contradict each other", 2);
   if (!o.record.empty() && !o.size_given) o.width = 1920, o.height = 1080;  // a clip for a 16:9 slide

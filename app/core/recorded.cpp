@@ -107,9 +107,23 @@ struct Keys {
 std::optional<RecordedResults> parse_recorded_results(std::string_view bytes, const std::string& path,
                                                       std::string* error) {
   const std::string name = text::quote(path);
-  const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    *error = "results file " + name + " is not JSON (gpulab bench --json or gpulab ladder --json writes one)";
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(bytes.begin(), bytes.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // Where it stops being JSON, as line and column (e.byte is 1-based, one past what was read).
+    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, bytes.size());
+    const std::string_view before = bytes.substr(0, at);
+    const size_t line = size_t(std::count(before.begin(), before.end(), '\n')) + 1;
+    const size_t last_newline = before.rfind('\n');
+    const size_t column = at - (last_newline == std::string_view::npos ? 0 : last_newline + 1) + 1;
+    *error = "results file " + name + " is not JSON: line " + std::to_string(line) + ", column " +
+             std::to_string(column) + " (gpulab bench --json or gpulab ladder --json writes one)";
+    return std::nullopt;
+  }
+  if (!j.is_object()) {
+    *error = "results file " + name + " is not a JSON object (gpulab bench --json or gpulab ladder --json " +
+             "writes one)";
     return std::nullopt;
   }
   if (!j.contains("rows") || !j["rows"].is_array() || !j.contains("demo") || !j["demo"].is_string()) {

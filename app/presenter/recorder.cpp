@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -59,6 +60,10 @@ class FfmpegSink : public FrameSink {
     // ffmpeg's own messages, passed on (escaped) now that it has ended.
     files::ReadResult said = files::read_regular_file(log_, 1 << 20);
     std::string told(said.bytes.begin(), said.bytes.end());
+    // ffmpeg names the temporary file it was given: the user's clip is named instead.
+    for (const std::string& tmp_name : {tmp_.string(), tmp_.filename().string()})
+      for (size_t at = told.find(tmp_name); at != std::string::npos; at = told.find(tmp_name, at + 1))
+        told.replace(at, tmp_name.size(), out_.string());
     for (std::string_view line : text::split_lines(told))
       if (!text::trim(line).empty()) std::fprintf(stderr, "ffmpeg: %s\n", text::escape(line, 1000).c_str());
     const bool trailer_failed = told.find("Error writing trailer") != std::string::npos ||
@@ -132,7 +137,7 @@ std::string find_ffmpeg(std::string* why) {
 }
 
 std::string ffmpeg_command(const std::string& ffmpeg, const fs::path& out, int w, int h, int fps) {
-  const bool webm = out.extension() == ".webm";
+  const bool webm = is_webm(out);
   // GL's rows come bottom-up: vflip. H.264 and VP9 in 4:2:0 need even sizes: pad by a pixel.
   std::string cmd = text::shell_quote(ffmpeg) +
                     " -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " + std::to_string(w) +
@@ -157,6 +162,13 @@ uint64_t big_endian(const uint8_t* p, int n) {
   return v;
 }
 }  // namespace
+
+// OUT.webm (any case): VP9 in WebM; anything else (OUT.mp4, as --record requires): H.264 in MP4.
+bool is_webm(const fs::path& clip) {
+  std::string ext = clip.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext == ".webm";
+}
 
 std::string check_clip_bytes(std::span<const uint8_t> b, bool webm) {
   if (!webm) {
@@ -214,7 +226,7 @@ std::string check_clip_bytes(std::span<const uint8_t> b, bool webm) {
 std::string check_clip(const fs::path& clip) {
   files::ReadResult r = files::read_regular_file(clip, uint64_t(1) << 36);
   if (!r.error.empty()) return "cannot read it back: " + r.error;
-  return check_clip_bytes(r.bytes, clip.extension() == ".webm");
+  return check_clip_bytes(r.bytes, is_webm(clip));
 }
 
 std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::path& out, int w, int h,

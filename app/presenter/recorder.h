@@ -47,6 +47,7 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const std:
 // the index (moov); a WebM's Segment has the size its trailer writes and ends with the file. ffmpeg 5
 // exits 0 when the trailer cannot be written, so its exit status alone does not tell.
 std::string check_clip_bytes(std::span<const uint8_t> bytes, bool webm);
+bool is_webm(const std::filesystem::path& clip);  // by the extension, in any case
 std::string check_clip(const std::filesystem::path& clip);
 // The ffmpeg command line that encodes rawvideo RGBA frames of w x h at fps from stdin into `out`.
 std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h,

@@ -178,7 +178,14 @@ std::string TransfersDemo::configure_params() {
   c.chunks = p.chunks ? p.chunks : 16;
   c.intensity = p.intensity ? p.intensity : 64;
   c.seed = kSeed;
-  if (std::string bad = transfers::check_pipeline(c); !bad.empty()) return "the pipeline: " + bad;
+  if (std::string bad = transfers::check_pipeline(c); !bad.empty()) {
+    // Too few bytes for the chunks: the options that set them are named, with what would do.
+    if (c.words() < size_t(c.chunks))
+      return "--bytes " + text::quote(p.bytes.empty() ? "64MiB" : p.bytes) + " with " +
+             std::to_string(c.chunks) + " chunks: " + bad + " (give at least " +
+             std::to_string(4 * c.chunks) + " B, or fewer --chunks)";
+    return "the pipeline: " + bad;
+  }
   bytes_ = bytes;
   sweep_ = sweep;
   pipeline_ = c;

@@ -89,6 +89,28 @@ TEST(Cli, HeadlessCaptureOptions) {
   EXPECT_EQ(stages[1].block, 128);
 }
 
+// --record names a clip ffmpeg can pick the format of (without an extension ffmpeg failed, quoting the
+// internal temporary name); --max-image-pixels is a whole number within the readers' hard limit.
+TEST(Cli, RecordNamesAnMp4OrWebmClipAndTheImageLimitIsAWholeNumber) {
+  for (const char* ok : {"clip.mp4", "talk.WEBM", "x.Mp4"}) {
+    auto p = parse({"--headless", "--record", ok});
+    EXPECT_TRUE(p.result.options) << ok << ": " << p.result.error;
+  }
+  for (const char* bad : {"clip", "clip.mkv", "clip.mp4.png", ".mp4x"}) {
+    auto p = parse({"--headless", "--record", bad});
+    EXPECT_FALSE(p.result.options) << bad;
+    EXPECT_EQ(p.result.exit_code, 2) << bad;
+    EXPECT_NE(p.result.error.find("--record '" + std::string(bad) + "': name the clip OUT.mp4 or OUT.webm"),
+              std::string::npos)
+        << p.result.error;
+  }
+  auto p = parse({"--max-image-pixels", "1000"});
+  ASSERT_TRUE(p.result.options) << p.result.error;
+  EXPECT_EQ(p.result.options->max_image_pixels, 1000);
+  for (const char* bad : {"0", "1073741825", "nan", "", "2.5"})
+    EXPECT_FALSE(parse({"--max-image-pixels", bad}).result.options) << bad;
+}
+
 TEST(Cli, HeadlessDefaultsTo120Frames) {
   auto r = parse({"--headless"}).result;
   ASSERT_TRUE(r.options);

@@ -76,7 +76,11 @@ TEST(RecordedResults, MalformedFilesAreRefusedNamingTheFile) {
   fs::remove(fifo);
   const fs::path bad = scratch("bad.json", "{ not json");
   EXPECT_FALSE(load_recorded_results(bad, &why));
-  EXPECT_NE(why.find("is not JSON"), std::string::npos) << why;
+  EXPECT_NE(why.find("is not JSON: line 1, column 4"), std::string::npos) << why;
+  const fs::path cut = scratch("cut.json", "{\"demo\": \"life\", \"rows\": [\n {\"variant\": }");
+  EXPECT_FALSE(load_recorded_results(cut, &why));
+  EXPECT_NE(why.find("is not JSON: line 2, column 14"), std::string::npos) << why;
+  fs::remove(cut);
   const fs::path other = scratch("other.json", R"({"name": "x"})");
   EXPECT_FALSE(load_recorded_results(other, &why));
   EXPECT_NE(why.find("not a gpulab bench or ladder JSON"), std::string::npos) << why;

@@ -123,6 +123,22 @@ TEST_F(RecorderSink, AClipWithoutItsTrailerKeepsTheEarlierTake) {
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
 }
 
+// ffmpeg's messages name the file it was given, the temporary one: the user's clip is named instead.
+TEST_F(RecorderSink, FfmpegsMessagesNameTheClipNotTheTemporaryFile) {
+  const fs::path p = dir_ / "ffmpeg-names";
+  std::ofstream(p)
+      << "#!/bin/sh\nfor a; do out=$a; done\ncat >/dev/null\necho \"$out: Invalid argument\" >&2\n"
+         "echo \"[out#0] $(basename \"$out\"): cannot open\" >&2\nexit 1\n";
+  fs::permissions(p, fs::perms::owner_all);
+  ::testing::internal::CaptureStderr();
+  const std::string why = record(p.string());
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(why.find("ffmpeg failed"), std::string::npos) << why;
+  EXPECT_NE(said.find("ffmpeg: " + clip().string() + ": Invalid argument"), std::string::npos) << said;
+  EXPECT_NE(said.find("ffmpeg: [out#0] " + clip().string() + ": cannot open"), std::string::npos) << said;
+  EXPECT_EQ(said.find(".gpulab-rec-"), std::string::npos) << said;
+}
+
 TEST(CheckClip, Mp4BoxesAndWebmSegments) {
   auto bytes = [](std::initializer_list<int> b) {
     std::vector<uint8_t> v;

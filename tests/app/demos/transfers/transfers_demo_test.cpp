@@ -250,6 +250,14 @@ TEST(TransfersDemo, OptionsPickTheStageAndRefuseBadValues) {
     EXPECT_EQ(d.stage(), kOverlapStage);
     EXPECT_EQ(d.variant(kOverlapStage).id, "graph");
   }
+  {
+    // Too few bytes for the chunks: the options are named, with what would do (it blamed "the pipeline").
+    TransfersDemo d;
+    EXPECT_EQ(
+        configure(d, {"--bytes", "1B"}),
+        "--bytes '1B' with 16 chunks: the pipeline's 1 B is fewer 4-byte words than its 16 chunks (give "
+        "at least 64 B, or fewer --chunks)");
+  }
   for (std::vector<const char*> bad : {std::vector<const char*>{"--bytes", "4K"},
                                        {"--bytes", "0"},
                                        {"--bytes", "nan"},
