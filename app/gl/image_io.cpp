@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "common/text.h"
 #include "image/image.h"
 
 namespace gpulab::gl {
@@ -32,11 +33,16 @@ Image read_image(const std::filesystem::path& path, std::string* error) {
 
 std::filesystem::path unique_screenshot_path(const std::filesystem::path& dir, const std::string& prefix,
                                              const std::string& extension) {
+  // (For screenshots, recordings, saved patterns and bodies alike: the folder is named, not the use.)
   std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw std::runtime_error("cannot save into " + text::quote(dir.string()) +
+                             ": it is a file, not a folder");
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create screenshot folder " + dir.string() + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot create the folder " + text::quote(dir.string()) + ": " + ec.message());
   if (!std::filesystem::is_directory(dir, ec))
-    throw std::runtime_error("cannot use " + dir.string() + " for screenshots: not a folder");
+    throw std::runtime_error("cannot save into " + text::quote(dir.string()) + ": not a folder");
 
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm local{};

@@ -236,8 +236,14 @@ LoadResult parse_tipsy(std::span<const uint8_t> bytes, const std::string& name) 
   const Count nbodies{"nbodies", 8, load<int32_t>(bytes, 8)}, ndim{"ndim", 12, load<int32_t>(bytes, 12)},
       nsph{"nsph", 16, load<int32_t>(bytes, 16)}, ndark{"ndark", 20, load<int32_t>(bytes, 20)},
       nstar{"nstar", 24, load<int32_t>(bytes, 24)};
-  if (ndim.value != 3)
-    return fail_offset(name, ndim.offset, "ndim = " + std::to_string(ndim.value) + ", expected 3");
+  if (ndim.value != 3) {
+    // A big-endian file (as some codes write tipsy) reads ndim as 3 with its bytes swapped.
+    const std::string hint = uint32_t(ndim.value) == 0x03000000u
+                                 ? " (the file looks big-endian: its ndim reads 3 byte-swapped; gpulab reads "
+                                   "little-endian tipsy: swap its bytes first, e.g. numpy's byteswap)"
+                                 : "";
+    return fail_offset(name, ndim.offset, "ndim = " + std::to_string(ndim.value) + ", expected 3" + hint);
+  }
   for (const Count& c : {nbodies, nsph, ndark, nstar})
     if (c.value < 0)
       return fail_offset(name, c.offset,

@@ -127,6 +127,27 @@ TEST_F(ImageIo, ScreenshotPathCreatesTheFolderAndHasATimestamp) {
   EXPECT_TRUE(std::regex_match(path.filename().string(), std::regex(R"(life-\d{8}-\d{6}\.png)"))) << path;
 }
 
+// F9 with `recordings` a file said "screenshot folder": the folder is named, and what is wrong with it.
+TEST_F(ImageIo, ASaveFolderThatIsAFileIsNamedAsSuch) {
+  const fs::path file = dir_ / "recordings";
+  std::ofstream(file) << "not a folder";
+  try {
+    (void)unique_screenshot_path(file, "gpulab-life", ".mp4");
+    ADD_FAILURE() << "a file was taken for a folder";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot save into '" + file.string() + "': it is a file, not a folder");
+  }
+  try {
+    (void)unique_screenshot_path(file / "inner", "gpulab-life", ".mp4");
+    ADD_FAILURE() << "a folder was made under a file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(
+        std::string(e.what()).rfind("cannot create the folder '" + (file / "inner").string() + "': ", 0), 0u)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("screenshot"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(ImageIo, ScreenshotPathNeverReturnsAnExistingFile) {
   // Occupy the names for this second and the next two (the clock may tick during the test), with
   // and without the first suffixes, so the answer has to count past them.

@@ -238,6 +238,10 @@ TEST(NbodyTipsy, MalformedBytesNameTheOffset) {
             "b.tipsy: offset 20: the file ends inside the 32-byte tipsy header");
   EXPECT_EQ(tipsy_error(edited([](auto& b) { poke<int>(b, 12, 2); })),
             "b.tipsy: offset 12: ndim = 2, expected 3");
+  // A big-endian file: ndim's 3 reads byte-swapped, and the message says so.
+  EXPECT_EQ(tipsy_error(edited([](auto& b) { poke<int>(b, 12, 0x03000000); })),
+            "b.tipsy: offset 12: ndim = 50331648, expected 3 (the file looks big-endian: its ndim reads 3 "
+            "byte-swapped; gpulab reads little-endian tipsy: swap its bytes first, e.g. numpy's byteswap)");
   EXPECT_EQ(tipsy_error(edited([](auto& b) { poke<int>(b, 16, -1); })),
             "b.tipsy: offset 16: nsph = -1 is negative");
   EXPECT_EQ(tipsy_error(edited([](auto& b) { poke<int>(b, 8, 3); })),
