@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 
 #include "common/file_io.h"
@@ -227,6 +229,55 @@ std::string check_clip(const fs::path& clip) {
   files::ReadResult r = files::read_regular_file(clip, uint64_t(1) << 36);
   if (!r.error.empty()) return "cannot read it back: " + r.error;
   return check_clip_bytes(r.bytes, is_webm(clip));
+}
+
+std::vector<std::string> recover_leftovers(const fs::path& dir, int min_age_s) {
+  std::vector<std::string> said;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return said;
+  const auto now = fs::file_time_type::clock::now();
+  std::vector<fs::path> clips, partial;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (!e.is_regular_file(ec) || e.is_symlink(ec)) continue;
+    const fs::file_time_type t = e.last_write_time(ec);
+    if (ec || now - t < std::chrono::seconds(min_age_s)) continue;
+    const std::string ext = e.path().extension().string();
+    if (n.rfind(".gpulab-rec-", 0) == 0 && (ext == ".mp4" || ext == ".webm"))
+      clips.push_back(e.path());
+    else if (n.rfind(".gpulab-tmp-", 0) == 0)
+      partial.push_back(e.path());
+  }
+  std::sort(clips.begin(), clips.end());
+  std::sort(partial.begin(), partial.end());
+  for (const fs::path& p : clips) {
+    const auto when =
+        std::chrono::system_clock::to_time_t(std::chrono::file_clock::to_sys(fs::last_write_time(p, ec)));
+    std::tm local{};
+    localtime_r(&when, &local);
+    char stamp[32], shown[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    std::strftime(shown, sizeof shown, "%Y-%m-%d %H:%M", &local);
+    if (fs::file_size(p, ec) == 0 || ec) {
+      fs::remove(p, ec);
+      continue;  // ffmpeg had written nothing: no take to keep
+    }
+    fs::path kept = dir / ("interrupted-" + std::string(stamp) + p.extension().string());
+    for (int k = 2; fs::exists(kept, ec); ++k)
+      kept = dir / ("interrupted-" + std::string(stamp) + "-" + std::to_string(k) + p.extension().string());
+    if (::rename(p.c_str(), kept.c_str()) != 0) {
+      said.push_back("a clip interrupted on " + std::string(shown) + " is left as " +
+                     text::quote(p.string()) + ": cannot rename it: " + std::strerror(errno));
+      continue;
+    }
+    said.push_back("a clip interrupted on " + std::string(shown) + " was kept as " +
+                   text::quote(kept.string()) + " (its end may be missing: ffmpeg did not finish it)");
+  }
+  for (const fs::path& p : partial) {
+    if (fs::remove(p, ec))
+      said.push_back("removed " + text::quote(p.string()) + ", a partial file an interrupted write left");
+  }
+  return said;
 }
 
 std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const fs::path& out, int w, int h,

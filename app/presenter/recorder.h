@@ -49,6 +49,11 @@ std::unique_ptr<FrameSink> open_video_sink(const std::string& ffmpeg, const std:
 std::string check_clip_bytes(std::span<const uint8_t> bytes, bool webm);
 bool is_webm(const std::filesystem::path& clip);  // by the extension, in any case
 std::string check_clip(const std::filesystem::path& clip);
+// What SIGKILL or a crash left in `dir` (a signal's handler removes them otherwise), each untouched for
+// `min_age` (an older one belongs to no running recording): a clip's temporary file, the only copy of
+// that take, renamed interrupted-YYYYMMDD-HHMMSS.mp4 (or .webm) and said so; a writer's partial
+// .gpulab-tmp-* file removed and said so. The lines to show, one each.
+std::vector<std::string> recover_leftovers(const std::filesystem::path& dir, int min_age_s = 60);
 // The ffmpeg command line that encodes rawvideo RGBA frames of w x h at fps from stdin into `out`.
 std::string ffmpeg_command(const std::string& ffmpeg, const std::filesystem::path& out, int w, int h,
                            int fps);

@@ -94,6 +94,9 @@ bool App::init(std::string* error) {
   }
 
   load_settings_for_run();
+  // What SIGKILL or a crash left where F9 records (a signal's handler removes them otherwise).
+  for (const std::string& line : presenter::recover_leftovers("recordings"))
+    std::fprintf(stderr, "gpulab: %s\n", text::escape(line, 4096).c_str());
 
   // Platform.
   std::string why;
@@ -759,6 +762,11 @@ int App::run_headless() {
   auto* recorder = element<presenter::RecorderElement>();
   if (!options_.record.empty()) {
     // A clip of the view (the default): the panel is left out of its frames, so the view fills them.
+    std::filesystem::path record_dir = std::filesystem::path(options_.record).parent_path();
+    if (record_dir.empty()) record_dir = ".";
+    if (record_dir != "recordings")
+      for (const std::string& line : presenter::recover_leftovers(record_dir))
+        std::fprintf(stderr, "gpulab: %s\n", text::escape(line, 4096).c_str());
     recorder->set_with_ui(options_.record_ui);
     if (!options_.record_ui) view_.ui_visible = false;
     const std::string err =

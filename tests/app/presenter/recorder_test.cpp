@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -137,6 +139,42 @@ TEST_F(RecorderSink, FfmpegsMessagesNameTheClipNotTheTemporaryFile) {
   EXPECT_NE(said.find("ffmpeg: " + clip().string() + ": Invalid argument"), std::string::npos) << said;
   EXPECT_NE(said.find("ffmpeg: [out#0] " + clip().string() + ": cannot open"), std::string::npos) << said;
   EXPECT_EQ(said.find(".gpulab-rec-"), std::string::npos) << said;
+}
+
+// What SIGKILL left (a handler cannot run): at the next start the take is kept under a name of its own
+// and said so, a writer's partial file removed and said so; files younger than the age limit (a
+// recording running now) and others' files are left alone.
+TEST(RecoverLeftovers, AKilledTakeIsKeptAndNamedAndPartialFilesGo) {
+  const fs::path dir = gpulab::testing::temp_dir("gpulab-leftovers");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto make = [&](const std::string& name, const std::string& bytes, int age_s) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    fs::last_write_time(dir / name, fs::file_time_type::clock::now() - std::chrono::seconds(age_s));
+  };
+  make(".gpulab-rec-AbC123.mp4", kMp4, 3600);
+  make(".gpulab-rec-empty1.webm", "", 3600);
+  make(".gpulab-rec-Now123.mp4", kMp4, 0);
+  make(".gpulab-tmp-x1y2z3", "half a table", 3600);
+  make(".gpulab-tmp-young1", "being written", 0);
+  make("notes.txt", "the lecturer's", 3600);
+  const std::vector<std::string> said = recover_leftovers(dir, 60);
+  ASSERT_EQ(said.size(), 2u) << (said.empty() ? "" : said.front());
+  EXPECT_EQ(said[0].rfind("a clip interrupted on ", 0), 0u) << said[0];
+  EXPECT_NE(said[0].find(" was kept as '" + dir.string() + "/interrupted-"), std::string::npos) << said[0];
+  EXPECT_EQ(said[1], "removed '" + (dir / ".gpulab-tmp-x1y2z3").string() +
+                         "', a partial file an interrupted write left");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  ASSERT_EQ(names.size(), 4u);
+  EXPECT_EQ(names[0], ".gpulab-rec-Now123.mp4");
+  EXPECT_EQ(names[1], ".gpulab-tmp-young1");
+  EXPECT_TRUE(std::regex_match(names[2], std::regex(R"(interrupted-\d{8}-\d{6}\.mp4)"))) << names[2];
+  EXPECT_EQ(slurp(dir / names[2]), kMp4);
+  EXPECT_EQ(names[3], "notes.txt");
+  EXPECT_TRUE(recover_leftovers(dir / "no-such-folder").empty());
+  fs::remove_all(dir);
 }
 
 TEST(CheckClip, Mp4BoxesAndWebmSegments) {
