@@ -227,6 +227,7 @@ class LessonElement : public Element {
   // recorded() gives them where --results gave none.
   const RecordedResults* recorded() const { return recorded_ ? &*recorded_ : nullptr; }
   const std::string& recorded_error() const { return recorded_error_; }
+  double results_read_s() const { return results_read_s_; }  // the last read of the lesson's results file
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;  // what the report says of the step shown
   void wants(Session& s, LayoutInput& in) override;
@@ -247,6 +248,7 @@ class LessonElement : public Element {
   std::optional<StandIn> stand_in_;
   std::optional<RecordedResults> recorded_;
   std::string recorded_error_;
+  double results_read_s_ = 0;
   void read_results(Session& s);
 };
 

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/text.h"
 #include "core/cli.h"
@@ -29,10 +30,13 @@ void LessonElement::close() {
 void LessonElement::read_results(Session& s) {
   recorded_.reset();
   recorded_error_.clear();
+  results_read_s_ = 0;
   if (!player_ || player_->lesson().results.empty()) return;
   const std::filesystem::path& file = player_->lesson().results;
   std::string why;
+  const auto t0 = std::chrono::steady_clock::now();
   recorded_ = load_recorded_results(file, &why);
+  results_read_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!recorded_) {
     // The lesson opens all the same: its steps that cannot run here then show no recorded figures.
     recorded_error_ = "the lesson's " + why;

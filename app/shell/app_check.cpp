@@ -54,7 +54,9 @@ int App::run_lesson_check() {
   } else if (!lesson->open_file(s, options_.lesson, 0, &why)) {
     check.refused = why;
   } else {
-    t0 += check.read_s;  // open_file read it again
+    // open_file read it again, and the results file it names: reading, not step 1's start.
+    check.read_s += lesson->results_read_s();
+    t0 += check.read_s;
     const presenter::LessonPlayer& player = *lesson->player();
     check.title = player.lesson().title;
     // The results file the lesson names: one that does not read is missing (the window would open
