@@ -174,17 +174,18 @@ TEST(BenchSetup, MatrixNotesTheTensorRungsAgainstTheMmaSyncCeiling) {
 // The transfers bench's bandwidth rows at each size of --sweep (the window's curve as a table), the
 // pipeline at --bytes; without a sweep, every row at --bytes.
 TEST(BenchSetup, TransfersSweepIsTheBandwidthSizes) {
+  // (By the start of the input: on a GPU the pipeline's intensity is balanced there, "pipeline x268".)
   auto cases_of = [](const BenchSpec& s, const std::string& input) {
     std::vector<std::string> out;
     for (const BenchCase& c : s.cases)
-      if (c.input == input) out.push_back(c.size + "=" + std::to_string(c.width));
+      if (c.input.rfind(input, 0) == 0) out.push_back(c.size + "=" + std::to_string(c.width));
     return out;
   };
   const Bench swept = bench_of("transfers", {"--sweep", "1MiB..5MiB", "--bytes", "8MiB"});
   ASSERT_EQ(swept.error, "");
   EXPECT_EQ(cases_of(swept.spec, "bandwidth"),
             (std::vector<std::string>{"1 MiB=1048576", "2 MiB=2097152", "4 MiB=4194304", "5 MiB=5242880"}));
-  EXPECT_EQ(cases_of(swept.spec, "pipeline x64, 16 chunks"), std::vector<std::string>{"8 MiB=8388608"});
+  EXPECT_EQ(cases_of(swept.spec, "pipeline x"), std::vector<std::string>{"8 MiB=8388608"});
   EXPECT_TRUE(has_note(swept.spec, "the command line pins: --bytes 8MiB, --sweep 1MiB..5MiB"));
   const Bench plain = bench_of("transfers", {"--bytes", "8MiB"});
   ASSERT_EQ(plain.error, "");
