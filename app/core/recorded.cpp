@@ -120,6 +120,13 @@ std::optional<RecordedResults> parse_recorded_results(std::string_view bytes, co
     *error = "results file " + name + " is not JSON: line " + std::to_string(line) + ", column " +
              std::to_string(column) + " (gpulab bench --json or gpulab ladder --json writes one)";
     return std::nullopt;
+  } catch (const nlohmann::json::exception& e) {
+    // Read as JSON but not holdable: a number past a double ("1e705", found by fuzzing: it aborted).
+    std::string what = e.what();
+    if (const size_t at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+    *error = "results file " + name + " is not JSON gpulab can read: " + text::escape(what, 200) +
+             " (gpulab bench --json or gpulab ladder --json writes one)";
+    return std::nullopt;
   }
   if (!j.is_object()) {
     *error = "results file " + name + " is not a JSON object (gpulab bench --json or gpulab ladder --json " +

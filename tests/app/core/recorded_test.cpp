@@ -81,6 +81,13 @@ TEST(RecordedResults, MalformedFilesAreRefusedNamingTheFile) {
   EXPECT_FALSE(load_recorded_results(cut, &why));
   EXPECT_NE(why.find("is not JSON: line 2, column 14"), std::string::npos) << why;
   fs::remove(cut);
+  // A number past a double (found by fuzzing: nlohmann's out_of_range, not a parse error, aborted).
+  const fs::path huge =
+      scratch("huge.json", R"({"demo": "life", "rows": [{"variant": "x", "ms_per_step_median": 1e705}]})");
+  EXPECT_FALSE(load_recorded_results(huge, &why));
+  EXPECT_NE(why.find("is not JSON gpulab can read: number overflow parsing '1e705'"), std::string::npos)
+      << why;
+  fs::remove(huge);
   const fs::path other = scratch("other.json", R"({"name": "x"})");
   EXPECT_FALSE(load_recorded_results(other, &why));
   EXPECT_NE(why.find("not a gpulab bench or ladder JSON"), std::string::npos) << why;
