@@ -232,8 +232,14 @@ BenchTargetResult check_target(const BenchTarget& t, const BenchSuite& suite) {
   const std::string worst_prefix = cases.size() > 1 ? "worst: " : "";
   if (res.kind == BenchTarget::Kind::Ratio) {
     res.versus_variant = worst->versus->variant;
+    // A ratio under 1 is also said as time, the way "within 1.10x of the floor" is meant.
+    const std::string over = t.versus.size() > 1 ? " over " + res.versus_variant : "";
+    const std::string as_time =
+        res.value > 0 && res.value < 1
+            ? " (" + speedup(1 / res.value) + "x the time of " + res.versus_variant + ")"
+            : "";
     res.detail = worst_prefix + b.variant + " " + speedup(res.value) + "x" +
-                 (t.versus.size() > 1 ? " over " + res.versus_variant : "") + " at " + case_label(b);
+                 (as_time.empty() ? over : as_time) + " at " + case_label(b);
   } else {
     // The case is named where the target leaves it open (Life's and N-body's name it: no case).
     const bool open_case = cases.size() > 1 || t.width == 0 || (t.input.empty() && !b.input.empty());
