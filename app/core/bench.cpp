@@ -257,6 +257,39 @@ bool bench_same_case(const BenchRow& a, const BenchRow& b) {
   return a.stage == b.stage && a.width == b.width && a.height == b.height && a.input == b.input;
 }
 
+std::vector<std::string> ours_against_library(const BenchSuite& suite, const std::vector<std::string>& ours,
+                                              const std::vector<std::string>& library) {
+  auto in = [](const std::vector<std::string>& ids, const std::string& id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
+  auto measured = [](const BenchRow& r) { return r.error.empty() && r.ms_median > 0; };
+  std::vector<std::string> out;
+  std::vector<const BenchRow*> seen;  // a row of each case already said
+  for (const BenchRow& first : suite.rows) {
+    if (!measured(first) || !in(library, first.variant)) continue;
+    if (std::any_of(seen.begin(), seen.end(), [&](const BenchRow* s) { return bench_same_case(*s, first); }))
+      continue;
+    seen.push_back(&first);
+    const BenchRow* best = nullptr;
+    for (const BenchRow& r : suite.rows)
+      if (bench_same_case(r, first) && measured(r) && in(ours, r.variant) &&
+          (!best || r.ms_median < best->ms_median))
+        best = &r;
+    if (!best) continue;
+    std::string line = first.stage + " at " + case_label(first) + ": our best, " + best->variant + ", is ";
+    bool any = false;
+    for (const std::string& lib : library)
+      for (const BenchRow& r : suite.rows)
+        if (r.variant == lib && bench_same_case(r, first) && measured(r)) {
+          line += (any ? ", " : "") + speedup(r.ms_median / best->ms_median) + "x " + lib;
+          any = true;
+          break;
+        }
+    out.push_back(line);
+  }
+  return out;
+}
+
 BenchTarget::Kind BenchTarget::kind() const {
   if (thresholds_set() != 1 || variants.empty()) return Kind::Invalid;
   if (min_items_per_s > 0) return Kind::Rate;

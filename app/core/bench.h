@@ -230,6 +230,12 @@ class SameReason {
   std::vector<std::pair<std::string, std::string>> said_;  // reason, the first row that gave it
 };
 
+// The library lecture's note, one line a case where both were measured: the fastest of `ours` against
+// each of `library` that ran, "histogram at 3840x2160 uniform: our best, hist-bank-private, is 6.2x
+// hist-thrust-sort, 1.4x hist-cub". Rows with an error are left out.
+std::vector<std::string> ours_against_library(const BenchSuite& suite, const std::vector<std::string>& ours,
+                                              const std::vector<std::string>& library);
+
 // Checks every target of the suite on its rows (format_bench prints these, bench_json has them).
 std::vector<BenchTargetResult> check_targets(const BenchSuite& suite);
 // `t` as it stands on `device` (a suite's device name): its OnCard entry for that card applied, if any.

@@ -177,6 +177,7 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
       cr.peak_label = r.peak_label;
       cr.note = r.note;
       cr.gpu = r.gpu;
+      cr.library = r.library;
       cr.yardstick = r.yardstick;
       cr.bounds = r.bounds;
       cr.source = int(i);
@@ -285,6 +286,7 @@ LadderRun::LadderRun(Demo& demo, const Context& ctx, LadderOptions options)
       r.title = std::string(v.title);
       r.lesson = std::string(v.lesson);
       r.gpu = v.needs_cuda;
+      r.library = v.library;
       r.pick =
           Pick{s, static_cast<int>(i), i == static_cast<size_t>(st.variant) ? st.block : v.default_block};
       r.block_label = block_label(v, r.pick.block);

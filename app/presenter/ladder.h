@@ -37,6 +37,7 @@ struct Rung {
   std::string stage_id, stage_title;
   std::string variant, title, lesson;  // variant: its id, as the table, CSV, JSON and chart write it
   bool gpu = false;                    // a GPU variant (needs CUDA)
+  bool library = false;                // a library's call (the variant table's `library`)
   RungState state = RungState::Pending;
   std::string reason;              // Unavailable / Failed: why
   std::string block_label;         // "32x32", "256", "-"

@@ -160,6 +160,13 @@ bool has_time(const ChartRung& r) {
 // Figures recorded on another machine: a hatched bar, this tag after its time, the chart's label line.
 constexpr const char* kRecordedTag = "recorded";
 bool is_recorded(const ChartRung& r) { return r.state == ChartRungState::Recorded; }
+// The small word after a row's time: "recorded" (not measured here), "library" (a library's call, not
+// a kernel of ours), both, or none.
+std::string tag_of(const ChartRung& r) {
+  if (is_recorded(r)) return r.library ? std::string("library, ") + kRecordedTag : kRecordedTag;
+  return r.library ? "library" : "";
+}
+TextRole tag_role(const ChartRung& r) { return is_recorded(r) ? TextRole::Recorded : TextRole::Library; }
 std::string recorded_line(const ChartData& data) {
   return "hatched bars: " + data.recorded +
          " (cannot run here; their speed-ups are over the baseline measured there)";
@@ -283,10 +290,11 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       reserve = 0;
       for (const ChartRung& r : panel.rungs)
         if (has_time(r))
-          reserve = std::max(reserve, b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px) +
-                                          (is_recorded(r) ? std::floor(fn * 0.3f) +
-                                                                b.width(kRecordedTag, TextFace::Sans, time_px)
-                                                          : 0.0f));
+          reserve = std::max(
+              reserve,
+              b.width(format_time_ms(r.ms_per_step), TextFace::SansBold, time_px) +
+                  (tag_of(r).empty() ? 0.0f
+                                     : std::floor(fn * 0.3f) + b.width(tag_of(r), TextFace::Sans, time_px)));
       reserve += std::floor(fn * 0.4f);
       if (reserve <= in.width() * 0.2f || time_px <= b.min_px()) break;
       time_px = std::max(b.min_px(), std::floor(time_px * 0.85f));
@@ -369,10 +377,10 @@ void lay_out_panel(Builder& b, const ChartPanel& panel, int p, Rect outer, bool 
       const float tw = b.width(t, TextFace::SansBold, time_px);
       b.text({t, time_px, tw}, x_end + std::floor(fn * 0.3f), mid1 - time_px * 0.5f, TextFace::SansBold,
              ChartColour::Text, TextRole::Time, p, ri);
-      if (is_recorded(r)) {  // not measured here: said after its time
+      if (const std::string tag = tag_of(r); !tag.empty()) {  // said after its time
         const float x = x_end + std::floor(fn * 0.3f) * 2 + tw;
-        b.text({kRecordedTag, time_px, b.width(kRecordedTag, TextFace::Sans, time_px)}, x,
-               mid1 - time_px * 0.5f, TextFace::Sans, ChartColour::Dim, TextRole::Recorded, p, ri);
+        b.text({tag, time_px, b.width(tag, TextFace::Sans, time_px)}, x, mid1 - time_px * 0.5f,
+               TextFace::Sans, ChartColour::Dim, tag_role(r), p, ri);
       }
       std::vector<Piece> pieces;
       if (is_recorded(r)) {
@@ -710,7 +718,7 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
       const auto [label, px] = label_of(r);
       float w = label.empty() ? 0 : b.width(label, TextFace::SansBold, px);
       if (show_times) w += gap + b.width(format_time_ms(r.ms_per_step), TextFace::Sans, time_px);
-      if (is_recorded(r)) w += gap + b.width(kRecordedTag, TextFace::Sans, time_px);
+      if (!tag_of(r).empty()) w += gap + b.width(tag_of(r), TextFace::Sans, time_px);
       reserve = std::max(reserve, w + gap);
     }
     if (reserve <= (page.x1 - zone_x0) * 0.45f) break;
@@ -816,11 +824,11 @@ ChartLayout layout_slide(const ChartData& data, int panel_index, float width, fl
                  panel_index, ri);
         x += w + gap;
       }
-      if (is_recorded(r)) {  // not measured here: tagged, its bar hatched
-        const float w = b.width(kRecordedTag, TextFace::Sans, time_px);
+      if (const std::string tag = tag_of(r); !tag.empty()) {  // recorded (its bar hatched too), library
+        const float w = b.width(tag, TextFace::Sans, time_px);
         if (x + w <= page.x1)
-          b.text({kRecordedTag, time_px, w}, x, mid - time_px * 0.5f, TextFace::Sans, ChartColour::Text,
-                 TextRole::Recorded, panel_index, ri);
+          b.text({tag, time_px, w}, x, mid - time_px * 0.5f, TextFace::Sans, ChartColour::Text, tag_role(r),
+                 panel_index, ri);
       }
     } else if (r.state == ChartRungState::Failed) {
       const float tpx = std::floor(26 * s), tpad = std::floor(10 * s);

@@ -42,6 +42,7 @@ struct ChartRung {
   bool gpu = true;             // a GPU rung (the slide names the CPU ones in its legend)
   bool yardstick = false;  // not a rung: a bound the rungs are read against (no speed-up, an outlined bar)
   std::string bounds;      // a yardstick: the rungs it bounds ("gemm-tensor-bf16")
+  bool library = false;    // a library's call (CUB, Thrust, cuBLAS...): tagged "library" after its time
   std::string recorded_baseline;  // Recorded: the baseline of its speed-up, as measured where it was recorded
 };
 
@@ -108,7 +109,8 @@ enum class TextRole {
   AxisTitle,  // the slide's "time per step (log scale)"
   Footnote,   // the slide's rows that cannot run here, folded into one note
   Legend,     // the slide's line saying what bars and "×" mean
-  Recorded    // the line naming where recorded figures come from (rung -1), a rung's "recorded" tag
+  Recorded,   // the line naming where recorded figures come from (rung -1), a rung's "recorded" tag
+  Library     // a library rung's "library" tag, after its time
 };
 // Point: a dot (drawn round); Yardstick: a yardstick row's bar, drawn as an outline; Recorded: the bar of
 // figures recorded elsewhere, drawn pale and hatched inside an outline.

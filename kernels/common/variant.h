@@ -57,6 +57,9 @@ struct VariantRecord {
   bool square_blocks = false;  // true: blocks[i] × blocks[i] (a square block or tile); false: blocks[i]
   int default_block = 0;       // one of blocks (0 when blocks is empty)
   KernelSelector kernel{};     // what its engine launches
+  // A library's rung (CUB's device-wide histogram, Thrust): the time is the library call's, its kernels are
+  // the library's (no occupancy of ours to show), and the ladder tags the row "library".
+  bool library = false;
 };
 
 // The row of a variant table whose id is `id`; null when there is none. Every demo's find_variant.

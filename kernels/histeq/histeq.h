@@ -167,16 +167,19 @@ enum class HistKind : uint8_t {
   SharedVec,
   FusedScan,
   BankPrivate,
-  LanePrivate
+  LanePrivate,
+  ThrustSort
 };
-enum class ScanKind : uint8_t { Serial, Block, Cub };
+enum class ScanKind : uint8_t { Serial, Block, Cub, Thrust };
 enum class ReduceKind : uint8_t {
   Divergent,
   StridedIndex,
   Sequential,
   AddOnLoad,
   UnrollLastWarp,
-  WarpShuffle
+  WarpShuffle,
+  ThrustReduce,
+  ThrustTransformReduce
 };
 enum class ApplyKind : uint8_t { Global, Constant, Shared };
 

@@ -84,6 +84,7 @@ class CudaEngineImpl final : public CudaEngine {
     gpu_.sm_count = device.sm_count;
     gpu_.device = device.id;
     accum_ = DeviceBuffer<uint32_t>(kBins + 1, "the histogram accumulator", device_name_);
+    thrust_.device = device_name_;
     CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, accum_.bytes(), stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
@@ -143,11 +144,12 @@ class CudaEngineImpl final : public CudaEngine {
         s.accum = accum_.get();
         s.cub_temp = img_.cub.get();
         s.cub_temp_bytes = img_.sz.cub;
+        s.thrust = &thrust_;
         launch_histogram(v.kind<HistKind>(), block, src, n, hist, lut, s, gpu_, stream_);
         break;
       }
       case StageId::Scan:
-        launch_scan(v.kind<ScanKind>(), hist, lut, stream_);
+        launch_scan(v.kind<ScanKind>(), hist, lut, &thrust_, stream_);
         break;
       case StageId::Reduce: {
         ReduceScratch s;
@@ -155,6 +157,7 @@ class CudaEngineImpl final : public CudaEngine {
         s.a_count = img_.sz.partial_a;
         s.b = img_.partials.get() + 2 * img_.sz.partial_a;
         s.b_count = img_.sz.partial_b;
+        s.thrust = &thrust_;
         launch_reduce(v.kind<ReduceKind>(), block, src, n, s, img_.minmax.get() + 2 * plane, lut, gpu_,
                       stream_);
         break;
@@ -293,7 +296,8 @@ class CudaEngineImpl final : public CudaEngine {
   GpuShape gpu_;
   DeviceBuffer<uint32_t> accum_;  // hist-lane-private's counters and ticket (clear between launches)
   DeviceImage img_;
-  Planes layout_;  // width, height, channels and layout of the image (no pixels)
+  ThrustArena thrust_;  // the Thrust rungs' temporary memory (grown on their first call)
+  Planes layout_;       // width, height, channels and layout of the image (no pixels)
   size_t colour_planes_ = 0;
   bool has_alpha_ = false;
 };

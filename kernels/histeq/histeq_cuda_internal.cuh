@@ -5,12 +5,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "common/device_memory.cuh"
 #include "common/kernel_info.h"
 #include "histeq/histeq.h"
 
 namespace gpulab::histeq::cuda_detail {
+
+// Temporary memory of the Thrust rungs (histeq_thrust.cu): Thrust asks for it through an allocator, and
+// gets it from one block reused call after call, so that a rung's time is the algorithm's, not
+// cudaMalloc's. A call that wants more than the block takes cudaMalloc's way once; the block is grown
+// to the most a call wanted before the next (thrust_prepare). One engine's, on its one stream.
+struct ThrustArena {
+  cuda::DeviceBuffer<char> block;
+  size_t used = 0;              // bytes of the block handed out now
+  size_t peak = 0;              // the most one call wanted
+  int live = 0;                 // allocations from the block not yet returned
+  std::vector<void*> overflow;  // allocations past the block (cudaMalloc'ed, freed when returned)
+  std::string device;           // for the out-of-memory message
+};
 
 struct GpuShape {
   int sm_count = 1;
@@ -24,11 +39,13 @@ struct HistScratch {
   uint32_t* accum = nullptr;  // 256 counters + 1 ticket, zero between launches (lane-private)
   void* cub_temp = nullptr;   // CUB's temporary storage
   size_t cub_temp_bytes = 0;
+  ThrustArena* thrust = nullptr;  // the Thrust rungs'
 };
 struct ReduceScratch {
   uint32_t* a = nullptr;            // partial minima then maxima, ping
   uint32_t* b = nullptr;            // pong
   size_t a_count = 0, b_count = 0;  // entries of each half (min and max arrays have this many each)
+  ThrustArena* thrust = nullptr;    // the Thrust rungs'
 };
 
 // hist: 256 counters of the plane (written whole; no need to clear before); FusedScan also writes lut.
@@ -38,7 +55,8 @@ size_t cub_histogram_temp_bytes(size_t n);
 std::vector<KernelInfo> histogram_kernels(HistKind k, int block);
 
 // hist -> lut (the equalize definition).
-void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, cudaStream_t stream);
+void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, ThrustArena* thrust,
+                 cudaStream_t stream);
 std::vector<KernelInfo> scan_kernels(ScanKind k);
 
 // plane -> d_minmax[0] = min, d_minmax[1] = max, and the stretch LUT.
@@ -47,6 +65,13 @@ void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, co
 // Entries of the first partial array for a plane of n pixels (the largest any variant writes).
 size_t reduce_partials(size_t n);
 std::vector<KernelInfo> reduce_kernels(ReduceKind k, int block);
+
+// The Thrust rungs (histeq_thrust.cu): the same results as the stages' other variants.
+void thrust_histogram_sort(const uint8_t* d_plane, size_t n, uint32_t* d_hist, ThrustArena& arena,
+                           cudaStream_t stream);
+void thrust_scan(const uint32_t* d_hist, uint8_t* d_lut, ThrustArena& arena, cudaStream_t stream);
+void thrust_minmax(bool one_pass, const uint8_t* d_plane, size_t n, uint32_t* d_minmax, uint8_t* d_lut,
+                   ThrustArena& arena, cudaStream_t stream);
 
 // out = lut[in]; both planes 16-byte aligned.
 void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, size_t n, const uint8_t* d_lut,

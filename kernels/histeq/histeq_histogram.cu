@@ -379,9 +379,10 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
                            k == HistKind::WarpPrivate;
   if (needs_clear) CUDA_CHECK(cudaMemsetAsync(d_hist, 0, kBins * sizeof(uint32_t), stream));
   if (n == 0) throw std::invalid_argument("histogram: an empty plane");
-  if (k != HistKind::Cub && block <= 0) throw std::invalid_argument("histogram: the block needs threads");
+  const bool own_launch = k == HistKind::Cub || k == HistKind::ThrustSort;  // a library's
+  if (!own_launch && block <= 0) throw std::invalid_argument("histogram: the block needs threads");
   const unsigned per_pixel =
-      k == HistKind::Cub ? 0u : static_cast<unsigned>(ceil_div(static_cast<long long>(n), block));
+      own_launch ? 0u : static_cast<unsigned>(ceil_div(static_cast<long long>(n), block));
   switch (k) {
     case HistKind::NaiveRace:
       hist_naive_race<<<per_pixel, block, 0, stream>>>(d_plane, n, d_hist);
@@ -414,6 +415,10 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
       break;
     }
     // end snippet
+    case HistKind::ThrustSort:
+      if (!s.thrust) throw std::logic_error("hist-thrust-sort: no arena for Thrust");
+      thrust_histogram_sort(d_plane, n, d_hist, *s.thrust, stream);
+      break;
     case HistKind::SharedVec: {
       if (block < kBins || block > kVecMaxBlock)
         throw std::invalid_argument("hist-shared-vec: from 256 to 1024 threads a block");
@@ -465,7 +470,8 @@ std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
       return {{"hist_warp_private", reinterpret_cast<const void*>(hist_warp_private), block,
                warp_private_smem(block), warp_private_smem}};
     case HistKind::Cub:
-      return {};  // CUB's own kernels: not ours to inspect
+    case HistKind::ThrustSort:
+      return {};  // the library's own kernels: not ours to inspect
     case HistKind::SharedVec:
       return {{"hist_shared_vec", reinterpret_cast<const void*>(hist_shared_vec), block}};
     case HistKind::BankPrivate:

@@ -266,6 +266,8 @@ Kernel kernel_of(ReduceKind k) {
     case ReduceKind::UnrollLastWarp:
       return reduce_unroll_last_warp;
     case ReduceKind::WarpShuffle:
+    case ReduceKind::ThrustReduce:  // not launched here (thrust_minmax)
+    case ReduceKind::ThrustTransformReduce:
       return reduce_warp_shuffle;
   }
   return reduce_sequential;
@@ -285,6 +287,9 @@ const char* name_of(ReduceKind k) {
       return "reduce_unroll_last_warp";
     case ReduceKind::WarpShuffle:
       return "reduce_warp_shuffle";
+    case ReduceKind::ThrustReduce:
+    case ReduceKind::ThrustTransformReduce:
+      return "";
   }
   return "";
 }
@@ -305,6 +310,11 @@ size_t reduce_partials(size_t n) {
 void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, const ReduceScratch& s,
                    uint32_t* d_minmax, uint8_t* d_lut, const GpuShape& gpu, cudaStream_t stream) {
   if (n == 0) throw std::invalid_argument("reduce: an empty plane has no minimum");
+  if (k == ReduceKind::ThrustReduce || k == ReduceKind::ThrustTransformReduce) {
+    if (!s.thrust) throw std::logic_error("reduce: no arena for Thrust");
+    thrust_minmax(k == ReduceKind::ThrustTransformReduce, d_plane, n, d_minmax, d_lut, *s.thrust, stream);
+    return;
+  }
   if (k == ReduceKind::UnrollLastWarp && block < 64)
     throw std::invalid_argument("reduce-unroll-last-warp needs at least 64 threads a block");
   const Kernel kernel = kernel_of(k);
@@ -347,6 +357,7 @@ void launch_reduce(ReduceKind k, int block, const uint8_t* d_plane, size_t n, co
 }
 
 std::vector<KernelInfo> reduce_kernels(ReduceKind k, int block) {
+  if (k == ReduceKind::ThrustReduce || k == ReduceKind::ThrustTransformReduce) return {};  // the library's
   KernelInfo info{name_of(k), reinterpret_cast<const void*>(kernel_of(k)), block, smem_of(k, block), nullptr};
   if (k != ReduceKind::WarpShuffle) info.dynamic_smem_for = ladder_smem;
   return {info};

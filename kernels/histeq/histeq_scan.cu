@@ -3,7 +3,10 @@
 //   scan-serial  one thread walks the 256 bins
 //   scan-block   256 threads, Hillis-Steele in shared memory (log2 256 = 8 steps, double-buffered)
 //   scan-cub     256 threads, cub::BlockScan (warp shuffles, then across the 8 warps)
+//   scan-thrust  thrust::inclusive_scan, then a LUT kernel (histeq_thrust.cu)
 #include <cub/block/block_scan.cuh>
+
+#include <stdexcept>
 
 #include "common/cuda_check.h"
 #include "histeq/histeq_cuda_internal.cuh"
@@ -66,7 +69,8 @@ __global__ void __launch_bounds__(kBins) scan_cub(const uint32_t* __restrict__ h
 
 }  // namespace
 
-void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, cudaStream_t stream) {
+void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, ThrustArena* thrust,
+                 cudaStream_t stream) {
   switch (k) {
     case ScanKind::Serial:
       scan_serial<<<1, 1, 0, stream>>>(d_hist, d_lut);
@@ -76,6 +80,10 @@ void launch_scan(ScanKind k, const uint32_t* d_hist, uint8_t* d_lut, cudaStream_
       break;
     case ScanKind::Cub:
       scan_cub<<<1, kBins, 0, stream>>>(d_hist, d_lut);
+      break;
+    case ScanKind::Thrust:
+      if (!thrust) throw std::logic_error("scan-thrust: no arena for Thrust");
+      thrust_scan(d_hist, d_lut, *thrust, stream);
       break;
   }
   CUDA_CHECK_LAUNCH("scan");
@@ -89,6 +97,8 @@ std::vector<KernelInfo> scan_kernels(ScanKind k) {
       return {{"scan_block", reinterpret_cast<const void*>(scan_block), kBins}};
     case ScanKind::Cub:
       return {{"scan_cub", reinterpret_cast<const void*>(scan_cub), kBins}};
+    case ScanKind::Thrust:
+      return {};  // the library's scan (and a 256-thread LUT kernel after it)
   }
   return {};
 }

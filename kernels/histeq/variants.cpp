@@ -26,7 +26,7 @@ using H = HistKind;
 using R = ReduceKind;
 using A = ApplyKind;
 
-constexpr std::array<Variant, 26> kVariants{{
+constexpr std::array<Variant, 30> kVariants{{
     // Histogram.
     {{"hist-cpu", "CPU reference", "one core counts every pixel: the baseline every GPU variant must equal",
       "histogram_cpu"},
@@ -69,7 +69,21 @@ constexpr std::array<Variant, 26> kVariants{{
       {},
       false,
       0,
-      H::Cub},
+      H::Cub,
+      true},
+     S::Histogram,
+     B::Cuda},
+    {{"hist-thrust-sort",
+      "Thrust: sort, then upper_bound",
+      "the histogram without atomics, as the Thrust examples build it: sort a copy of the pixels "
+      "(thrust::sort, a radix sort), find where each value's run ends (thrust::upper_bound over the 256 "
+      "bins) and take differences. Sorting moves every byte several times: the price of not counting",
+      "hist_thrust_sort",
+      {},
+      false,
+      0,
+      H::ThrustSort,
+      true},
      S::Histogram,
      B::Cuda},
     {{"hist-shared-vec", "shared histogram, 16 pixels a load, one kernel",
@@ -143,6 +157,19 @@ constexpr std::array<Variant, 26> kVariants{{
       ScanKind::Cub},
      S::Scan,
      B::Cuda},
+    {{"scan-thrust",
+      "Thrust inclusive_scan",
+      "a device-wide scan from the library (thrust::inclusive_scan over the 256 bins: CUB's decoupled "
+      "look-back underneath), then our small kernel for the LUT: two launches and the library's setup for "
+      "a job one block does alone",
+      "scan_thrust",
+      {},
+      false,
+      0,
+      ScanKind::Thrust,
+      true},
+     S::Scan,
+     B::Cuda},
     // Min and max for the contrast stretch: the lecture's reduction ladder.
     {{"reduce-cpu", "CPU reference", "one core scans every pixel for min and max", "minmax_cpu"},
      S::Reduce,
@@ -178,6 +205,30 @@ constexpr std::array<Variant, 26> kVariants{{
     {{"reduce-warp-shuffle", "warp shuffles, 16 pixels a load",
       "128-bit loads in a grid-stride loop, __shfl_down_sync inside warps, shared memory only between warps",
       "reduce_warp_shuffle", kBlocksReduce, false, 256, R::WarpShuffle},
+     S::Reduce,
+     B::Cuda},
+    {{"reduce-thrust",
+      "Thrust reduce, min then max",
+      "two library calls, thrust::reduce with minimum and then with maximum: two passes over the image, and "
+      "each returns its value to the host, so every call waits for the GPU and copies the result back",
+      "reduce_thrust",
+      {},
+      false,
+      0,
+      R::ThrustReduce,
+      true},
+     S::Reduce,
+     B::Cuda},
+    {{"reduce-thrust-transform",
+      "Thrust transform_reduce to a (min, max) pair",
+      "one pass: thrust::transform_reduce turns each pixel into the pair (v, v) and combines pairs, so min "
+      "and max come from one read of the image; the result still comes back to the host",
+      "reduce_thrust_transform",
+      {},
+      false,
+      0,
+      R::ThrustTransformReduce,
+      true},
      S::Reduce,
      B::Cuda},
     // Apply the LUT.

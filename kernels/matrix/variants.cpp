@@ -157,7 +157,8 @@ constexpr std::array<Variant, 18> kVariants{{
       {},
       true,
       0,
-      K::GemmCublas},
+      K::GemmCublas,
+      true},
      Backend::Cuda,
      Op::Multiply},
 }};

@@ -559,6 +559,34 @@ TEST(Bench, ARatioUnderOneIsAlsoSaidAsTime) {
       << out;
 }
 
+// The library lecture's note: in each case where a library rung ran, our fastest against each library
+// rung, in the order given; cases without both, and rows with errors, say nothing.
+TEST(Bench, OursAgainstTheLibraryIsSaidOnceACase) {
+  BenchSuite s;
+  s.rows = {row("hist-thrust-sort", 1024, 62.0, "histogram", "uniform"),
+            row("hist-cub", 1024, 14.0, "histogram", "uniform"),
+            row("hist-shared-vec", 1024, 12.0, "histogram", "uniform"),
+            row("hist-bank-private", 1024, 10.0, "histogram", "uniform"),
+            row("hist-cub", 2048, 40.0, "histogram", "uniform"),  // none of ours at 2048
+            row("hist-thrust-sort", 1024, 50.0, "histogram", "constant"),
+            row("hist-bank-private", 1024, 100.0, "histogram", "constant"),
+            row("scan-thrust", 1024, 9.0, "scan", "uniform"),
+            row("scan-block", 1024, 3.0, "scan", "uniform")};
+  BenchRow broken = row("hist-shared-vec", 1024, 1.0, "histogram", "constant");
+  broken.error = "out of memory";
+  s.rows.push_back(broken);
+  const std::vector<std::string> lines =
+      ours_against_library(s, {"hist-shared-vec", "hist-bank-private", "scan-block"},
+                           {"hist-cub", "hist-thrust-sort", "scan-thrust"});
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0],
+            "histogram at 1024x1024 uniform: our best, hist-bank-private, is 1.4x hist-cub, 6.2x "
+            "hist-thrust-sort");
+  EXPECT_EQ(lines[1],
+            "histogram at 1024x1024 constant: our best, hist-bank-private, is 0.5x hist-thrust-sort");
+  EXPECT_EQ(lines[2], "scan at 1024x1024 uniform: our best, scan-block, is 3x scan-thrust");
+}
+
 TEST(Bench, InvalidTargetsAreReportedNotPassed) {
   BenchSuite s;
   s.demo = "x";

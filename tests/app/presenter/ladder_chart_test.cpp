@@ -117,6 +117,29 @@ TEST(LadderChartLayout, ReadableFromTheBackOfTheHall) {
   EXPECT_NEAR(uhd.text(TextRole::Name, 0, 0)->size, 2 * hd.text(TextRole::Name, 0, 0)->size, 1.0f);
 }
 
+// A library's rung (CUB, Thrust, cuBLAS) is tagged "library" after its time, on the window's chart and on
+// the slide, so the class sees which rungs are not ours; our rungs carry no tag, and nothing overlaps.
+TEST(LadderChartLayout, ALibraryRungIsTaggedAfterItsTime) {
+  const TextMeasure measure = approximate_text_measure();
+  ChartData d = make_chart(1, 4);
+  d.panels[0].rungs[2].library = true;
+  d.panels[0].rungs[2].name = "hist-thrust-sort";
+  for (bool slide : {false, true}) {
+    SCOPED_TRACE(slide ? "slide" : "chart");
+    const ChartLayout l =
+        slide ? layout_slide(d, 0, 1920, 1080, measure) : layout_chart(d, 1920, 1080, measure);
+    ASSERT_EQ(problems_text(l), "");
+    const TextRun* tag = l.text(TextRole::Library, 0, 2);
+    ASSERT_NE(tag, nullptr);
+    EXPECT_EQ(tag->text, "library");
+    const TextRun* time = l.text(TextRole::Time, 0, 2);
+    ASSERT_NE(time, nullptr);
+    EXPECT_GE(tag->x, time->x + time->width) << "the tag comes after the time";
+    EXPECT_NEAR(tag->y + tag->size * 0.5f, time->y + time->size * 0.5f, 1.0f) << "on the time's line";
+    for (int r : {0, 1, 3}) EXPECT_EQ(l.text(TextRole::Library, 0, r), nullptr) << "rung " << r;
+  }
+}
+
 TEST(LadderChartLayout, LongTextIsElidedWithinItsColumn) {
   ChartData d = make_chart(1, 4, 40, 100);
   d.panels[0].rungs[1].name = std::string(200, 'W');
