@@ -227,6 +227,7 @@ struct Parser {
         "one even on one monitor (to rehearse); with two monitors it comes by itself");
     app.add_flag("--hud", o.hud, "heads-up display: time per step, speed-up over the CPU, % of peak (F2)");
     app.add_flag("--show-keys", o.show_keys)->group("");  // tests: the key list (F1) from the first frame
+    app.add_flag("--blank", o.blank)->group("");          // tests: the view blanked (B) from the first frame
     app.add_flag("--reset-settings", o.reset_settings,
                  "forget the saved settings (UI scale, theme, last demo...)");
     app.add_flag("--check-display", check_display)->group("");  // scripts/run: is there a display?

@@ -73,6 +73,7 @@ struct Options {
   bool reset_settings = false;      // --reset-settings: forget the saved settings first
   bool hud = false;                 // --hud: the heads-up display on (F2)
   bool show_keys = false;           // the key list (F1) open from the first frame (tests; not in --help)
+  bool blank = false;               // the view blanked (B) from the first frame (tests; not in --help)
   bool demo_options_given = false;  // an option of --demo's own group was given
   std::string layout_report;        // headless: the panel's layout as JSON (tests; not in --help)
   std::string lesson;               // --lesson PATH: a lesson script (assets/lessons/*.toml)

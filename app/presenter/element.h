@@ -122,8 +122,17 @@ class Element {
   // Its own compute and render of the view instead of the demo's (A/B): true when it did them.
   virtual bool compute(Session&, Frame&) { return false; }
   virtual bool render(Session&, Frame&, unsigned target_fbo) { return false; }
-  // Draws inside its region of `layout` (modal elements above everything).
+  // Every frame, once the screen is laid out, whatever is drawn (a blank, a modal).
+  virtual void laid_out(Session&, const ScreenLayout&) {}
+  // Draws inside its region of `layout`, on its layer.
   virtual void draw(Session&, const ScreenLayout&) {}
+  // The layer its drawing belongs to. Overlay: over the picture (the HUD, bands, code, A/B), not drawn
+  // while the view is blanked (B / W) or a modal is shown. Modal: a window over everything but the
+  // notices (the keys, F1), drawn while modal_shown(). Notice: the toasts, above everything but a blank;
+  // part of the UI (H hides them, a screenshot without the UI leaves them out).
+  enum class Layer { Overlay, Modal, Notice };
+  virtual Layer layer() const { return Layer::Overlay; }
+  virtual bool modal_shown() const { return false; }
   // The panel's tab it owns (null: none), whether it asks to be in front, and its contents.
   virtual const char* tab() const { return nullptr; }
   virtual bool tab_to_front() { return false; }

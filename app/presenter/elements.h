@@ -104,7 +104,7 @@ class RecorderElement : public Element {
   std::string start(const std::filesystem::path& out, int w, int h, bool lossless, Session& s);
   std::string stop();  // the line saying what was written, or "recording failed: ..."
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
-  void draw(Session& s, const ScreenLayout& l) override;
+  void laid_out(Session& s, const ScreenLayout& l) override;
   void after_frame(Session& s, unsigned fbo, int w, int h, bool headless) override;
   void report(LayoutReport& r) const override { r.recording = recording(); }
 
@@ -288,6 +288,8 @@ class HelpElement : public Element {
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session&, const Frame&) override { shown_ = {}; }
   void draw(Session& s, const ScreenLayout& l) override;
+  Layer layer() const override { return Layer::Modal; }
+  bool modal_shown() const override { return on_; }
   void report(LayoutReport& r) const override { r.help = shown_; }
 
  private:
@@ -304,6 +306,7 @@ class ToastsElement : public Element {
   std::string_view name() const override { return kName; }
   void frame(Session&, const Frame&) override { shown_ = {}; }
   void draw(Session& s, const ScreenLayout& l) override;
+  Layer layer() const override { return Layer::Notice; }
   void report(LayoutReport& r) const override { r.toasts = shown_; }
 
  private:

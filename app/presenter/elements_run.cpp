@@ -86,7 +86,7 @@ bool RecorderElement::key(Session& s, KeyAction a, const KeyPress&) {
   return true;
 }
 
-void RecorderElement::draw(Session&, const ScreenLayout& l) {
+void RecorderElement::laid_out(Session&, const ScreenLayout& l) {
   view_ = l.view;  // (A/B's halves are inside it)
   display_ = l.display;
 }

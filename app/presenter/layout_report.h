@@ -83,6 +83,7 @@ struct LayoutReport {
     bool shown = false;
     int monitor = -1;
     bool notes_shown = false;                              // the step's notes are there
+    bool blanked = false;                                  // it says the projected view is blanked
     float pad_x0 = 0, pad_y0 = 0, pad_x1 = 0, pad_y1 = 0;  // the pointer pad (presenter window points)
     std::string next, clock;  // the next step's title, the time since the lesson opened
   } presenter;

@@ -125,6 +125,7 @@ bool App::init(std::string* error) {
   platform::Platform& pf = *platform_;
   if (options_.hud) element<presenter::HudElement>()->set_on(true);
   element<presenter::HelpElement>()->set_on(options_.show_keys);
+  if (options_.blank) view_.blank = 1;
   std::fprintf(stderr, "gpulab: %s, %s, %s\n", pf.info().api.c_str(), pf.info().gl_renderer.c_str(),
                pf.info().gl_version.c_str());
   if (!pf.info().egl_device.empty()) std::fprintf(stderr, "gpulab: %s\n", pf.info().egl_device.c_str());
@@ -498,7 +499,8 @@ void App::frame() {
   glViewport(0, 0, f.width, f.height);
   glClearColor(0.04f, 0.03f, 0.03f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (d && !holder) {
+  // A blank (B / W) draws nothing of the demo: its picture and the marks it draws over it.
+  if (d && !holder && !view_.blank) {
     CpuSection draw_time(&s.timings(), "draw (CPU submit)");
     bool done = false;
     for (auto& e : elements_)
@@ -517,23 +519,37 @@ void App::frame() {
   const bool show_ui = view_.ui_visible && !(capture && !shots_.with_ui);
   report_.screen = layout_;
   report_.blanked = view_.blank != 0;
+  // The layers (presenter::Element::Layer): the overlays, then a modal, then the notices. A blank
+  // draws none of them; a modal (the keys) hides the overlays, so that nothing is over it.
+  using Layer = presenter::Element::Layer;
+  auto draw_layer = [&](Layer layer) {
+    for (auto& e : elements_)
+      if (e->layer() == layer && (layer != Layer::Modal || e->modal_shown())) e->draw(s, layout_);
+  };
+  bool modal = false;
+  for (auto& e : elements_) {
+    e->laid_out(s, layout_);
+    modal = modal || (e->layer() == Layer::Modal && e->modal_shown());
+  }
   if (view_.blank) {
-    // B / W: the whole window one colour (a projector's blank), the toasts still above it.
+    // B / W: the whole window one colour (a projector's blank).
     const float v = view_.blank == 2 ? 1.0f : 0.0f;
     glClearColor(v, v, v, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    element<presenter::ToastsElement>()->draw(s, layout_);
   } else if (holder) {
     holder->draw(s, layout_);
-    element<presenter::HelpElement>()->draw(s, layout_);
-    element<presenter::ToastsElement>()->draw(s, layout_);
+    draw_layer(Layer::Modal);
   } else {
     if (show_ui && !layout_.panel.empty()) draw_ui(f, layout_.panel);
-    if (d && !layout_.caption.empty()) draw_caption(layout_.caption);
-    // The toasts are part of the UI: hidden with it (H) and left out of a screenshot without it.
-    for (auto& e : elements_)
-      if (show_ui || e->name() != presenter::ToastsElement::kName) e->draw(s, layout_);
+    if (!modal) {
+      if (d && !layout_.caption.empty()) draw_caption(layout_.caption);
+      draw_layer(Layer::Overlay);
+    }
+    draw_layer(Layer::Modal);
   }
+  // The toasts are part of the UI: hidden with it (H) and left out of a screenshot without it; a
+  // blank is nothing but its colour.
+  if (show_ui && !view_.blank) draw_layer(Layer::Notice);
   for (auto& e : elements_) e->report(report_);
   report_.running = presenter::running_variants(d, element<presenter::AbElement>());
   ImGui::Render();
@@ -638,6 +654,11 @@ void App::draw_presenter(Frame& f, float width, float height) {
   ImGui::Text("%s", clock);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::TextDisabled("%s", player ? "since the lesson opened" : "since gpulab started");
+  if (view_.blank) {  // the class sees nothing: said where the presenter looks
+    rp.blanked = true;
+    ImGui::TextColored(ImVec4(1.0f, 0.72f, 0.2f, 1.0f), "projector blanked (%s again shows it)",
+                       view_.blank == 2 ? "W" : "B");
+  }
   ImGui::Separator();
   if (player) {
     ImGui::Text("%s", player->lesson().title.c_str());

@@ -331,6 +331,7 @@ bool App::write_layout_report(const std::filesystem::path& path) const {
   j["presenter"] = {{"shown", l.presenter.shown},
                     {"monitor", l.presenter.monitor},
                     {"notes_shown", l.presenter.notes_shown},
+                    {"blanked", l.presenter.blanked},
                     {"pad", {l.presenter.pad_x0, l.presenter.pad_y0, l.presenter.pad_x1, l.presenter.pad_y1}},
                     {"next", l.presenter.next},
                     {"clock", l.presenter.clock}};

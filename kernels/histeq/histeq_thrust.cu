@@ -48,7 +48,8 @@ class ArenaAllocator {
     }
     void* p = nullptr;
     const cudaError_t err = cudaMalloc(&p, n);
-    if (err != cudaSuccess) gpulab::cuda::throw_alloc_failure(err, n, "Thrust's temporary storage", a_->device);
+    if (err != cudaSuccess)
+      gpulab::cuda::throw_alloc_failure(err, n, "Thrust's temporary storage", a_->device);
     a_->overflow.push_back(p);
     return static_cast<char*>(p);
   }
@@ -108,8 +109,8 @@ struct Widen {
 };
 
 // The LUT from the histogram and its inclusive CDF (one block of 256 threads).
-__global__ void __launch_bounds__(kBins) lut_from_cdf(const uint32_t* __restrict__ hist,
-                                                       const uint32_t* __restrict__ cdf, uint8_t* lut) {
+__global__ void __launch_bounds__(kBins)
+    lut_from_cdf(const uint32_t* __restrict__ hist, const uint32_t* __restrict__ cdf, uint8_t* lut) {
   __shared__ int first;
   const int tid = threadIdx.x;
   if (tid == 0) first = kBins;
@@ -121,7 +122,8 @@ __global__ void __launch_bounds__(kBins) lut_from_cdf(const uint32_t* __restrict
 }
 
 // The result pair and the stretch LUT from a minimum and maximum known on the host.
-__global__ void __launch_bounds__(kBins) stretch_from(uint32_t mn, uint32_t mx, uint32_t* result, uint8_t* lut) {
+__global__ void __launch_bounds__(kBins)
+    stretch_from(uint32_t mn, uint32_t mx, uint32_t* result, uint8_t* lut) {
   if (threadIdx.x == 0) {
     result[0] = mn;
     result[1] = mx;
@@ -160,7 +162,7 @@ void thrust_scan(const uint32_t* d_hist, uint8_t* d_lut, ThrustArena& arena, cud
     const auto policy = thrust::cuda::par_nosync(alloc).on(stream);
     ArenaArray<uint32_t> cdf(alloc, kBins);
     thrust::inclusive_scan(policy, d_hist, d_hist + kBins, cdf.get());  // the CDF
-    lut_from_cdf<<<1, kBins, 0, stream>>>(d_hist, cdf.get(), d_lut);   // our kernel: the LUT from it
+    lut_from_cdf<<<1, kBins, 0, stream>>>(d_hist, cdf.get(), d_lut);    // our kernel: the LUT from it
     // end snippet
   }
   CUDA_CHECK_LAUNCH("scan-thrust");

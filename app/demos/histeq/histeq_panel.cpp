@@ -172,7 +172,7 @@ void HisteqDemo::ui_labels(const Frame& frame) {
   const float right = static_cast<float>(std::min(view_.left + w, static_cast<double>(view_.fb_w)) / sx);
   const float bottom = static_cast<float>(std::min(view_.top + h, static_cast<double>(view_.fb_h)) / sy);
   if (right <= left || bottom <= top) return;
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();  // part of the picture: under every window (F1, code)
   dl->PushClipRect(ImVec2(static_cast<float>(view_.area.x) / sx, static_cast<float>(view_.area.y) / sy),
                    ImVec2(static_cast<float>(view_.area.x + view_.area.w) / sx,
                           static_cast<float>(view_.area.y + view_.area.h) / sy));
@@ -222,7 +222,7 @@ void HisteqDemo::draw_overlay(const Frame& frame) {
   if (box_w < 8 * text_px || box_h > vh) return;  // no room: the panel's plots are there
   const ImVec2 a(vx + pad, vy + vh - pad - box_h), b(a.x + box_w, a.y + box_h);
   add_view_mark(marks_, v, {"histogram", a.x * sx, a.y * sy, b.x * sx, b.y * sy, 0.0f, text_px * sy});
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();  // part of the picture: under every window (F1, code)
   dl->PushClipRect(ImVec2(vx, vy), ImVec2(vx + vw, vy + vh));
   dl->AddRectFilled(a, b, IM_COL32(12, 12, 16, 215), pad * 0.5f);
   const ImU32 white = IM_COL32(255, 255, 255, 255), bars = IM_COL32(200, 200, 200, 255),

@@ -214,7 +214,7 @@ void MatrixDemo::draw_overlay(const Frame& frame) {
   auto clipped = [&](const char* name, float x0, float y0, float x1, float y1, float line_px) {
     add_view_mark(marks_, v, {name, x0, y0, x1, y1, line_px, 0.0f});
   };
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();  // part of the picture: under every window (F1, code)
   dl->PushClipRect(pt(vx0, vy0), pt(vx1, vy1), false);
   const int w = output_cols(), h = output_rows();
   const WarpFootprint f = footprint(variant().kind());

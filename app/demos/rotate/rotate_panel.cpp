@@ -171,7 +171,7 @@ void RotateDemo::draw_overlay(const Frame& frame) {
   auto clipped = [&](const char* name, float x0, float y0, float x1, float y1, float line_px, float text_px) {
     add_view_mark(marks_, v, {name, x0, y0, x1, y1, line_px, text_px});
   };
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();  // part of the picture: under every window (F1, code)
   dl->PushClipRect(pt(vx0, vy0), pt(vx1, vy1), false);
   const double w = image_.width * view_.scale, h = image_.height * view_.scale;
   auto to_px = [&](double px, double py) {  // output pixel coordinates to framebuffer pixels

@@ -38,10 +38,14 @@ TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
           EXPECT_EQ(view.previous, st.variants[i - 1].id);
         }
         // A GPU variant's region defines the kernel it launches, or shows the library or runtime call
-        // it makes instead (CUB's histogram, cuBLAS's multiply, the transfers' cudaMemcpyAsync and
-        // their graph's capture).
-        const bool library_call = v.id == "hist-cub" || v.id == "gemm-cublas" ||
-                                  text.find("cudaMemcpyAsync(") != std::string::npos ||
+        // it makes instead (a library's rung: CUB's histogram, Thrust, cuBLAS's multiply; the
+        // transfers' cudaMemcpyAsync and their graph's capture).
+        if (v.library) {
+          EXPECT_TRUE(text.find("cub::") != std::string::npos || text.find("thrust::") != std::string::npos ||
+                      text.find("cublas") != std::string::npos)
+              << v.snippet << " names no library call";
+        }
+        const bool library_call = v.library || text.find("cudaMemcpyAsync(") != std::string::npos ||
                                   text.find("cudaStreamBeginCapture(") != std::string::npos;
         if (v.needs_cuda && !library_call) {
           EXPECT_FALSE(view.kernels.empty()) << "no __global__ kernel in " << v.snippet;

@@ -123,6 +123,40 @@ TEST_P(EveryDemoOverlay, KeyListShowsTheShellsAndTheDemosKeysInsideTheScreen) {
   }
 }
 
+// B / W blanks the projector: nothing but the colour, in projector mode (HUD and bands on) and for every
+// demo, those that draw their own marks over the picture (transfers' chart, rotation's magnifier, the
+// matrix tiles, the histogram's labels) included.
+TEST_P(EveryDemoOverlay, ABlankIsNothingButItsColour) {
+  const std::string demo = GetParam();
+  const fs::path dir = temp_dir() / ("blank-" + demo);
+  const fs::path png = dir / "shot.png";
+  const ReportedRun rr =
+      run_reported("--headless --cpu --demo " + demo +
+                       " --projector --blank --frames 3 --size 1280x720 --screenshot " + png.string(),
+                   dir);
+  ASSERT_EQ(rr.process.status, 0) << rr.process.output;
+  EXPECT_TRUE(rr.report.value("blanked", false));
+  EXPECT_FALSE(rr.report["hud"].value("shown", true)) << "the HUD is drawn over the blank";
+  std::string err;
+  const gpulab::gl::Image img = gpulab::gl::read_image(png, &err);
+  ASSERT_EQ(img.width, 1280) << err;
+  size_t lit = 0;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    lit += img.rgba[i] || img.rgba[i + 1] || img.rgba[i + 2];
+  EXPECT_EQ(lit, 0u) << demo << ": pixels that are not the blank's black";
+}
+
+// The key list (F1) is drawn last: over it, nothing of the HUD or the lesson's bands.
+TEST_P(EveryDemoOverlay, TheKeyListIsDrawnOverEverything) {
+  const std::string demo = GetParam();
+  const fs::path dir = temp_dir() / ("keys-last-" + demo);
+  const ReportedRun rr = run_reported(
+      "--headless --cpu --demo " + demo + " --projector --show-keys --frames 3 --size 1920x1080", dir);
+  ASSERT_EQ(rr.process.status, 0) << rr.process.output;
+  EXPECT_TRUE(rr.report["help"].value("shown", false));
+  EXPECT_FALSE(rr.report["hud"].value("shown", true)) << "the HUD is drawn with the key list";
+}
+
 INSTANTIATE_TEST_SUITE_P(Registered, EveryDemoOverlay, ::testing::ValuesIn(gpulab::testing::demo_names()),
                          [](const auto& info) { return info.param; });
 

@@ -163,16 +163,18 @@ TEST(TwoMonitors, TheProjectedWindowFillsTheProjectorAndThePresentersIsOnTheLapt
     EXPECT_GE(presenter.x, 0) << tree;
     EXPECT_LE(presenter.x + presenter.w, 1280) << "the presenter's window is on the laptop: " << tree;
     check_presenter_report(j, 0);
+    EXPECT_FALSE(j["presenter"]["blanked"].get<bool>()) << j["presenter"];
   }
   // The laptop on the right of the projector this time, and the lecturer's window on the laptop when F7
   // turns projector mode on. (Without a window manager a window opens at 0,0: on the projector here.)
+  // The projected view is blanked (B) from the start: the presenter's window says so.
   ASSERT_EQ(
       x.run("xrandr --output DUMMY1 --mode 1920x1080 --pos 0x0 && xrandr --output DUMMY0 --mode 1280x800 "
             "--pos 1920x0"),
       0);
   {
     const auto [tree, j] =
-        project(x, "",
+        project(x, "--blank",
                 "xdotool windowmove $W 2000 100 && sleep 0.5 && xdotool mousemove 2300 300 && "
                 "sleep 0.3 && xdotool key F7");
     const Geometry projected = window(tree, "gpulab - Game of Life");
@@ -183,5 +185,8 @@ TEST(TwoMonitors, TheProjectedWindowFillsTheProjectorAndThePresentersIsOnTheLapt
     EXPECT_EQ(projected.h, 1080) << tree;
     EXPECT_GE(presenter.x, 1920) << "the presenter's window is on the laptop: " << tree;
     check_presenter_report(j, 0);
+    EXPECT_TRUE(j["presenter"]["blanked"].get<bool>())
+        << "the presenter's window does not say so: " << j["presenter"];
+    EXPECT_TRUE(j["blanked"].get<bool>());
   }
 }
