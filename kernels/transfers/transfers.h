@@ -192,7 +192,8 @@ class HostCopy {
 // Rungs.
 enum class Stage : uint8_t { Bandwidth, Overlap, Display };
 enum class Backend : uint8_t { Cpu, Cuda };
-enum class Direction : uint8_t { H2D, D2H, D2D, H2H };
+// Make: the bytes are made at the destination (on the device), or made on the host and copied there.
+enum class Direction : uint8_t { H2D, D2H, D2D, H2H, Make };
 enum class Memory : uint8_t {
   Pageable,         // new[] / malloc: the driver stages it through a pinned buffer of its own
   Pinned,           // cudaMallocHost: page-locked, the copy engine reads it directly
@@ -217,6 +218,8 @@ enum class Kind : uint8_t {
   D2hRegistered,
   D2hMapped,
   D2d,
+  MakeDevice,    // cuRAND makes the bytes on the device: nothing crosses the bus
+  MakeHostCopy,  // cuRAND's host generator makes the same bytes, then they are copied (pinned)
   HostPageable,
   HostLocked,
   // Overlap

@@ -4,14 +4,19 @@
 //   zero-copy-mapped / d2h-mapped: a copy kernel reading / writing mapped host memory over the bus;
 //   managed-faults: a kernel reads managed pages that sit on the host (each page fault moves one);
 //   managed-prefetch: cudaMemPrefetchAsync of the same pages to the device;
-//   d2h-*: cudaMemcpyAsync D2H into that host memory; d2d: device to device.
+//   d2h-*: cudaMemcpyAsync D2H into that host memory; d2d: device to device;
+//   make-curand / make-host-copy: the bytes made by cuRAND on the device, or by its host generator (the
+//     same sequence) and copied: "do not copy what you can make". Their bytes are cuRAND's, not the
+//     pattern, and are checked against the host generator's.
 // The overlap stage: a chunked pipeline H2D -> mix kernel -> D2H over 1..16 streams, events around
 // each chunk's ops for the timeline; serial, async from pageable memory, 2/4/8/N streams, a CUDA
 // Graph of the same pipeline, and small grids whose kernels run side by side (concurrent kernels).
 #include <cuda_runtime.h>
+#include <curand.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -271,6 +276,48 @@ struct Graph {
   }
 };
 
+// A cuRAND call that failed: its status by name, what was called, and which rung.
+const char* curand_status_name(curandStatus_t st) {
+  switch (st) {
+    case CURAND_STATUS_SUCCESS:
+      return "CURAND_STATUS_SUCCESS";
+    case CURAND_STATUS_VERSION_MISMATCH:
+      return "CURAND_STATUS_VERSION_MISMATCH";
+    case CURAND_STATUS_NOT_INITIALIZED:
+      return "CURAND_STATUS_NOT_INITIALIZED";
+    case CURAND_STATUS_ALLOCATION_FAILED:
+      return "CURAND_STATUS_ALLOCATION_FAILED";
+    case CURAND_STATUS_TYPE_ERROR:
+      return "CURAND_STATUS_TYPE_ERROR";
+    case CURAND_STATUS_OUT_OF_RANGE:
+      return "CURAND_STATUS_OUT_OF_RANGE";
+    case CURAND_STATUS_LENGTH_NOT_MULTIPLE:
+      return "CURAND_STATUS_LENGTH_NOT_MULTIPLE";
+    case CURAND_STATUS_DOUBLE_PRECISION_REQUIRED:
+      return "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED";
+    case CURAND_STATUS_LAUNCH_FAILURE:
+      return "CURAND_STATUS_LAUNCH_FAILURE";
+    case CURAND_STATUS_PREEXISTING_FAILURE:
+      return "CURAND_STATUS_PREEXISTING_FAILURE";
+    case CURAND_STATUS_INITIALIZATION_FAILED:
+      return "CURAND_STATUS_INITIALIZATION_FAILED";
+    case CURAND_STATUS_ARCH_MISMATCH:
+      return "CURAND_STATUS_ARCH_MISMATCH";
+    case CURAND_STATUS_INTERNAL_ERROR:
+      return "CURAND_STATUS_INTERNAL_ERROR";
+  }
+  return "an unknown cuRAND status";
+}
+void curand_check(curandStatus_t st, const char* call) {
+  if (st != CURAND_STATUS_SUCCESS)
+    throw GpuError(std::string("cuRAND: ") + call + " failed: " + curand_status_name(st),
+                   st == CURAND_STATUS_ALLOCATION_FAILED);
+}
+
+// The words a make rung generates for `bytes`: whole 32-bit words covering them, in fours (Philox
+// makes four at a time); its buffers are that large, and the first `bytes` of them are the rung's.
+size_t made_words(uint64_t bytes) { return static_cast<size_t>((bytes + 15) / 16 * 4); }
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
@@ -300,6 +347,8 @@ class CudaEngine final : public Engine {
     for (auto& s : streams_) cudaStreamSynchronize(s->get());
     if (d_first_) cudaFree(d_first_);
     if (d_sink_) cudaFree(d_sink_);
+    if (dev_gen_) curandDestroyGenerator(dev_gen_);
+    if (host_gen_) curandDestroyGenerator(host_gen_);
   }
 
   Backend backend() const override { return Backend::Cuda; }
@@ -325,9 +374,12 @@ class CudaEngine final : public Engine {
       throw std::invalid_argument(std::string(v.id) + ": " + why);
     if (bytes == 0) throw std::invalid_argument("a transfer of 0 bytes");
     const bool managed = v.memory == Memory::ManagedFaults || v.memory == Memory::ManagedPrefetch;
-    const bool host_side = v.direction != Direction::D2D && !managed;
-    const uint64_t host = managed ? bytes : host_side ? bytes : 0;
-    const uint64_t device = managed ? bytes : v.direction == Direction::D2D ? 2 * bytes : bytes;
+    const bool make = v.direction == Direction::Make;
+    const bool host_side =
+        v.direction != Direction::D2D && !managed && (!make || v.kind() == Kind::MakeHostCopy);
+    const uint64_t made = make ? made_words(bytes) * 4 : 0;
+    const uint64_t host = make ? (host_side ? made : 0) : managed ? bytes : host_side ? bytes : 0;
+    const uint64_t device = make ? made : managed ? bytes : v.direction == Direction::D2D ? 2 * bytes : bytes;
     size_t dev_free = 0, dev_total = 0;
     CUDA_CHECK(cudaMemGetInfo(&dev_free, &dev_total));
     // Buffers of another size or kind go first, so that they do not count against the new ones.
@@ -340,7 +392,11 @@ class CudaEngine final : public Engine {
     if (variant_ == &v && bytes_ == bytes && seed_ == seed) return;
     release_bandwidth();
     const dim3 grid = grid_for(bytes / 8 + 1);
-    if (managed) {
+    if (make) {
+      make_generators(seed);
+      dev_ = dev_alloc(made, false);
+      if (host_side) host_ = host_alloc(Memory::Pinned, made, faults_);
+    } else if (managed) {
       dev_ = dev_alloc(bytes, true);
       fill_pattern({dev_->p, bytes}, 0, seed);  // written by the host: the pages start there
     } else {
@@ -389,6 +445,7 @@ class CudaEngine final : public Engine {
   std::string verify_transfer() override {
     need_prepared();
     const Variant& v = *variant_;
+    if (v.direction == Direction::Make) return verify_made();
     if (v.direction == Direction::D2H) {
       std::memset(host_->p, 0, bytes_);
       transfer();
@@ -634,6 +691,12 @@ class CudaEngine final : public Engine {
       case Kind::D2d:
         copy_d2d(dev2_->p, dev_->p, bytes_, stream_);
         break;
+      case Kind::MakeDevice:
+        make_on_device(reinterpret_cast<unsigned*>(dev_->p), made_words(bytes_));
+        break;
+      case Kind::MakeHostCopy:
+        make_on_host_and_copy(dev_->p, reinterpret_cast<unsigned*>(host_->p), made_words(bytes_));
+        break;
       case Kind::ZeroCopyMapped:
         copy_kernel<<<grid_for(bytes_ / 16 + 1), kThreads, 0, stream_>>>(host_->dev, dev_->p, bytes_);
         CUDA_CHECK_LAUNCH("copy_kernel");
@@ -656,6 +719,63 @@ class CudaEngine final : public Engine {
       default:
         throw std::logic_error("transfers: not a bandwidth rung");
     }
+  }
+
+  // ---- made, not copied ----
+  // Both generators Philox4_32_10 with the rung's seed; each step starts the sequence afresh (offset 0),
+  // so every step makes the same bytes.
+  void make_generators(uint32_t seed) {
+    if (!dev_gen_) {
+      curand_check(curandCreateGenerator(&dev_gen_, CURAND_RNG_PSEUDO_PHILOX4_32_10),
+                   "curandCreateGenerator");
+      curand_check(curandSetStream(dev_gen_, stream_), "curandSetStream");
+    }
+    if (!host_gen_)
+      curand_check(curandCreateGeneratorHost(&host_gen_, CURAND_RNG_PSEUDO_PHILOX4_32_10),
+                   "curandCreateGeneratorHost");
+    curand_check(curandSetPseudoRandomGeneratorSeed(dev_gen_, seed), "curandSetPseudoRandomGeneratorSeed");
+    curand_check(curandSetPseudoRandomGeneratorSeed(host_gen_, seed), "curandSetPseudoRandomGeneratorSeed");
+  }
+  // snippet make_curand
+  // Made where it is used: the library's generator writes `words` 32-bit words into device memory on
+  // the stream; nothing crosses the bus.
+  void make_on_device(unsigned* d_words, size_t words) {
+    curand_check(curandSetGeneratorOffset(dev_gen_, 0), "curandSetGeneratorOffset");
+    curand_check(curandGenerate(dev_gen_, d_words, words), "curandGenerate");
+  }
+  // end snippet
+  // snippet make_host_copy
+  // Made on the host, then copied: cuRAND's host generator (the same sequence) fills pinned memory on
+  // the CPU, and the copy engine moves it. The CPU waits for the previous copy before it writes the
+  // buffer again, as a program that reuses one buffer must.
+  void make_on_host_and_copy(void* d_dst, unsigned* h_words, size_t words) {
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    curand_check(curandSetGeneratorOffset(host_gen_, 0), "curandSetGeneratorOffset");
+    curand_check(curandGenerate(host_gen_, h_words, words), "curandGenerate (host)");
+    copy_h2d(d_dst, h_words, words * sizeof(unsigned), stream_);
+  }
+  // end snippet
+  // The bytes on the device after a make step against the host generator's for the same seed.
+  std::string verify_made() {
+    const size_t words = made_words(bytes_);
+    CUDA_CHECK(cudaMemsetAsync(dev_->p, 0, words * 4, stream_));
+    transfer();
+    std::vector<uint8_t> got(bytes_), want(words * 4);
+    CUDA_CHECK(cudaMemcpyAsync(got.data(), dev_->p, bytes_, cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    curand_check(curandSetGeneratorOffset(host_gen_, 0), "curandSetGeneratorOffset");
+    curand_check(curandGenerate(host_gen_, reinterpret_cast<unsigned*>(want.data()), words),
+                 "curandGenerate (host)");
+    const auto diff = std::mismatch(got.begin(), got.end(), want.begin());
+    if (diff.first == got.end()) return {};
+    const size_t at = static_cast<size_t>(diff.first - got.begin());
+    char buf[220];
+    std::snprintf(buf, sizeof buf,
+                  "%s: byte %zu of %llu on the device: got 0x%02X, expected 0x%02X (cuRAND's host generator, "
+                  "seed %u)",
+                  std::string(variant_->id).c_str(), at, (unsigned long long)bytes_, got[at], want[at],
+                  seed_);
+    return buf;
   }
 
   // ---- pipeline ----
@@ -811,6 +931,7 @@ class CudaEngine final : public Engine {
   uint32_t seed_ = 0;
   std::unique_ptr<HostBuf> host_;
   std::unique_ptr<DevBuf> dev_, dev2_;
+  curandGenerator_t dev_gen_ = nullptr, host_gen_ = nullptr;  // the make rungs' (made on first use)
   // Pipeline.
   PipelineConfig pcfg_;
   std::unique_ptr<HostBuf> p_in_, p_out_;

@@ -12,7 +12,7 @@ using S = Stage;
 using D = Direction;
 using M = Memory;
 
-constexpr std::array<Variant, 27> kVariants{{
+constexpr std::array<Variant, 29> kVariants{{
     // Bandwidth: the host's own yardstick first.
     {{"host-pageable",
       "CPU: memcpy between pageable buffers",
@@ -182,6 +182,34 @@ constexpr std::array<Variant, 27> kVariants{{
      S::Bandwidth,
      D::D2D,
      M::Device},
+    {{"make-curand",
+      "make it on the device (cuRAND)",
+      "do not copy what you can make: curandGenerate (Philox) writes the bytes where the kernels read them, "
+      "at the memory's rate, and nothing crosses the bus",
+      "make_curand",
+      {},
+      false,
+      0,
+      K::MakeDevice,
+      true},
+     B::Cuda,
+     S::Bandwidth,
+     D::Make,
+     M::Device},
+    {{"make-host-copy",
+      "make it on the host, then copy (cuRAND host generator)",
+      "the same bytes made by the CPU (curandCreateGeneratorHost: the same sequence for the same seed), then "
+      "copied from pinned memory: the CPU's rate, then the link's, one after the other",
+      "make_host_copy",
+      {},
+      false,
+      0,
+      K::MakeHostCopy,
+      true},
+     B::Cuda,
+     S::Bandwidth,
+     D::Make,
+     M::Pinned},
     // Overlap.
     {{"pipeline-cpu",
       "CPU reference of the pipeline (all cores)",
