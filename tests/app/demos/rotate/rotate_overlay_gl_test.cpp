@@ -115,7 +115,8 @@ Drawn draw_with_cursor(RotateDemo& demo, int width, int height, Frame::Rect view
   glClear(GL_COLOR_BUFFER_BIT);
   demo.render(f);
   d.marks = demo.view_marks();
-  const ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImDrawList* dl =
+      ImGui::GetBackgroundDrawList();  // the demo draws its marks there, under every window
   const ImTextureID output =
       reinterpret_cast<ImTextureID>(static_cast<intptr_t>(demo.display()->output().id()));
   for (const ImDrawCmd& cmd : dl->CmdBuffer) {
