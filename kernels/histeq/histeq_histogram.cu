@@ -372,12 +372,17 @@ size_t cub_histogram_temp_bytes(size_t n) {
   return bytes;
 }
 
+namespace {
+// The kinds that add to the histogram in global memory, which must start at zero.
+bool adds_to_global(HistKind k) {
+  return k == HistKind::NaiveRace || k == HistKind::AtomicGlobal || k == HistKind::AtomicGridStride ||
+         k == HistKind::SharedPrivate || k == HistKind::WarpPrivate;
+}
+}  // namespace
+
 void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, uint32_t* d_hist,
                       uint8_t* d_lut, const HistScratch& s, const GpuShape& gpu, cudaStream_t stream) {
-  const bool needs_clear = k == HistKind::NaiveRace || k == HistKind::AtomicGlobal ||
-                           k == HistKind::AtomicGridStride || k == HistKind::SharedPrivate ||
-                           k == HistKind::WarpPrivate;
-  if (needs_clear) CUDA_CHECK(cudaMemsetAsync(d_hist, 0, kBins * sizeof(uint32_t), stream));
+  if (adds_to_global(k)) CUDA_CHECK(cudaMemsetAsync(d_hist, 0, kBins * sizeof(uint32_t), stream));
   if (n == 0) throw std::invalid_argument("histogram: an empty plane");
   const bool own_launch = k == HistKind::Cub || k == HistKind::ThrustSort;  // a library's
   if (!own_launch && block <= 0) throw std::invalid_argument("histogram: the block needs threads");
