@@ -16,12 +16,13 @@ namespace gpulab::histeq::cuda_detail {
 
 // Temporary memory of the Thrust rungs (histeq_thrust.cu): Thrust asks for it through an allocator, and
 // gets it from one block reused call after call, so that a rung's time is the algorithm's, not
-// cudaMalloc's. A call that wants more than the block takes cudaMalloc's way once; the block is grown
-// to the most a call wanted before the next (thrust_prepare). One engine's, on its one stream.
+// cudaMalloc's. An allocation past the block takes cudaMalloc's way; before the next call the block is
+// grown to the most the block was asked to hold at once (prepare, in histeq_thrust.cu), so a size settles
+// within a call or two. One engine's, on its one stream.
 struct ThrustArena {
   cuda::DeviceBuffer<char> block;
   size_t used = 0;              // bytes of the block handed out now
-  size_t peak = 0;              // the most one call wanted
+  size_t peak = 0;              // the most the block was asked to hold at once
   int live = 0;                 // allocations from the block not yet returned
   std::vector<void*> overflow;  // allocations past the block (cudaMalloc'ed, freed when returned)
   std::string device;           // for the out-of-memory message

@@ -737,8 +737,9 @@ class CudaEngine final : public Engine {
     curand_check(curandSetPseudoRandomGeneratorSeed(host_gen_, seed), "curandSetPseudoRandomGeneratorSeed");
   }
   // snippet make_curand
-  // Made where it is used: the library's generator writes `words` 32-bit words into device memory on
-  // the stream; nothing crosses the bus.
+  // Made where it is used: the library's generator writes
+  // `words` 32-bit words into device memory, on the stream.
+  // Nothing crosses the bus.
   void make_on_device(unsigned* d_words, size_t words) {
     curand_check(curandSetGeneratorOffset(dev_gen_, 0), "curandSetGeneratorOffset");
     curand_check(curandGenerate(dev_gen_, d_words, words), "curandGenerate");
