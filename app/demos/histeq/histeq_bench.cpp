@@ -12,6 +12,7 @@
 
 #include "common/random.h"
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/common/bench_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/histeq/histeq_demo.h"
@@ -91,16 +92,6 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   };
   BenchSpec& spec = *out;
   BenchSuite& suite = spec.suite;
-  suite.demo = "histeq";
-  const std::vector<BenchBaseline> stage_baselines = {
-      {"cpu", {"hist-cpu", "scan-cpu", "reduce-cpu", "apply-cpu"}},
-      {"naive", {"hist-atomic-global", "scan-serial", "reduce-divergent", "apply-global"}},
-      {"hist-cub", {"hist-cub"}},
-  };
-  suite.baselines = stage_baselines;
-  suite.baselines[0].variants.insert(suite.baselines[0].variants.end(), {"pipeline-cpu", "stretch-cpu"});
-  suite.baselines[1].variants.insert(suite.baselines[1].variants.end(), {"pipeline-naive", "stretch-naive"});
-
   // Ours and the library's: the exact GPU rungs of every stage (the best histogram is among ours).
   std::vector<std::string> ours, library, best_hist;
   for (const histeq::Variant& v : histeq::variants()) {
@@ -108,29 +99,7 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     (v.library ? library : ours).emplace_back(v.id);
     if (!v.library && v.stage == StageId::Histogram) best_hist.emplace_back(v.id);
   }
-  BenchTarget every;
-  every.what = "the best histogram variant is faster than hist-cub on every size and input (H100)";
-  every.variants = best_hist;
-  every.versus = {"hist-cub"};
-  every.min_ratio = 1.0;
-  every.device_hint = "H100";
-  BenchTarget at4k = every;
-  at4k.what = "the best histogram variant >= 1.25x hist-cub at 3840x2160 (H100)";
-  at4k.width = 3840;
-  at4k.height = 2160;
-  at4k.min_ratio = 1.25;
-  BenchTarget whole;
-  whole.what = "the whole equalization of a 3840x2160 grey image <= 15 us (H100)";
-  whole.variants = {"pipeline-best", "pipeline-naive"};
-  whole.width = 3840;
-  whole.height = 2160;
-  whole.max_ms = 0.015;
-  whole.device_hint = "H100";
-  same_target_on(every, "H200", "a ratio within one run");
-  same_target_on(at4k, "H200", "a ratio within one run");
-  // 8 MB in and out of a 4.8 TB/s memory is under 4 us: launches and the grid-wide steps bound it.
-  same_target_on(whole, "H200", "latency-bound: as the H100");
-  suite.targets = {every, at4k, whole};
+  bench_declare(spec, "histeq", {{"histogram", best_hist}});
   spec.item_unit = "pixels";
 
   // --variant picks stage variants and pipeline ids; the stage table's plan adds its baselines.
@@ -151,7 +120,6 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
                                    });
   }
   spec.ids = stage_ids;
-  spec.plan_baselines = stage_baselines;
   for (BenchBaseline& group : *spec.plan_baselines)  // the baselines of the stages measured
     std::erase_if(group.variants,
                   [&](const std::string& id) { return !in_mode(histeq::find_variant(id)->stage); });

@@ -14,6 +14,7 @@
 
 #include "common/text.h"
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/common/bench_engines.h"
 #include "demos/life/life_demo.h"
 #include "life/life.h"
@@ -67,39 +68,7 @@ bool LifeDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   const int own_k =
       given.generations_per_pass.empty() ? life::kDefaultGenerationsPerPass : generations_per_pass_;
   BenchSpec& spec = *out;
-  spec.suite.demo = "life";
-  spec.suite.baselines = {"cpu-naive", "gpu-global"};
-  spec.suite.targets = {
-      {"gpu-bitpacked >= 9e12 cell updates/s at 32768x32768 (H100)",
-       {"gpu-bitpacked"},
-       32768,
-       32768,
-       9e12,
-       "H100"},
-      {"gpu-bit-multistep >= 2.5e13 cell updates/s at 32768x32768 (H100)",
-       {kMultistep},
-       32768,
-       32768,
-       2.5e13,
-       "H100"},
-      {"best byte-per-cell variant >= 1.2e12 cell updates/s at 16384x16384 (H100)",
-       {"gpu-global", "gpu-lut-local", "gpu-lut-constant", "gpu-shared", "gpu-swar"},
-       16384,
-       16384,
-       1.2e12,
-       "H100"},
-  };
-  // The H200: the same SMs and clocks, 4.8 TB/s against 3.35. The packed and byte-per-cell steps move
-  // DRAM bytes (their rates scale with it); the multistep's k = 16 is bound by the logic units (it does
-  // not).
-  spec.suite.targets[0].on_cards = {
-      {"H200", "gpu-bitpacked >= 1.29e13 cell updates/s at 32768x32768 (H200: the H100's x 4.8/3.35 TB/s)",
-       1.29e13}};
-  same_target_on(spec.suite.targets[1], "H200", "logic-bound: as the H100");
-  spec.suite.targets[2].on_cards = {{"H200",
-                                     "best byte-per-cell variant >= 1.72e12 cell updates/s at 16384x16384 "
-                                     "(H200: the H100's x 4.8/3.35 TB/s)",
-                                     1.72e12}};
+  bench_declare(spec, "life");
   spec.item_unit = "cell updates";
   spec.variants =
       bench_variants(life::variants(), [](const life::Variant&, BenchVariant& b) { b.stage_id = "step"; });

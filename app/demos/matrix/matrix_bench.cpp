@@ -12,6 +12,7 @@
 
 #include "common/random.h"
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/common/bench_engines.h"
 #include "demos/matrix/matrix_demo.h"
 
@@ -71,9 +72,6 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
                                                           : "--m, --n and --k") +
                                 " and bench --size both give the size: give one");
   BenchSpec& spec = *out;
-  spec.suite.demo = "matrix";
-  spec.suite.baselines = {BenchBaseline("cuBLAS", {"gemm-cublas"}), BenchBaseline("D2D copy", {kMemcpy})};
-  spec.plan_baselines = std::vector<BenchBaseline>{BenchBaseline("gemm-cublas")};
   spec.item_unit = "elements";
   spec.variants = bench_variants(matrix::variants(), [](const matrix::Variant& v, BenchVariant& b) {
     b.stage = v.op == Op::Transpose ? 0 : 1;
@@ -89,42 +87,7 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     else if (v.precision == matrix::Precision::Fp32 && v.kind() != matrix::Kind::GemmCublas && !v.aat())
       fp32_ids.emplace_back(v.id);
   }
-  BenchTarget tr;
-  tr.what = "best transpose >= 0.90 x cudaMemcpy D2D of the same bytes, 16384x16384 float32 (H100)";
-  tr.variants = transpose_ids;
-  tr.versus = {kMemcpy};
-  tr.min_ratio = 0.90;
-  tr.input = kTransposeInput;
-  tr.width = tr.height = 16384;  // the size the target names (--size N: not run)
-  tr.device_hint = "H100";
-  BenchTarget fp;
-  fp.what = "best hand-written FP32 multiply >= 0.85 x cublasSgemm (every size measured; H100)";
-  fp.variants = fp32_ids;
-  fp.versus = {"gemm-cublas"};
-  fp.min_ratio = 0.85;
-  fp.input = kMultiplyInput;
-  fp.device_hint = "H100";
-  BenchTarget tf = fp, bf = fp;
-  tf.what = "gemm-tensor-tf32 >= 0.5 x cuBLAS TF32 (no TMA, no wgmma; H100)";
-  tf.variants = {"gemm-tensor-tf32"};
-  tf.versus = {kCublasTf32};
-  tf.min_ratio = 0.5;
-  bf.what = "gemm-tensor-bf16 >= 0.5 x cuBLAS BF16 (no TMA, no wgmma; H100)";
-  bf.variants = {"gemm-tensor-bf16"};
-  bf.versus = {kCublasBf16};
-  bf.min_ratio = 0.5;
-  // The Hopper rungs: each size measured (4096³ and 8192³ by default) against cuBLAS in the same run.
-  BenchTarget wt = fp, wb = fp;
-  wt.what = "gemm-tensor-wgmma-tf32 >= 0.90 x cuBLAS TF32 at every size (4096³, 8192³; H100)";
-  wt.variants = {"gemm-tensor-wgmma-tf32"};
-  wt.versus = {kCublasTf32};
-  wt.min_ratio = 0.90;
-  wb.what = "gemm-tensor-wgmma-bf16 >= 0.90 x cuBLAS BF16 at every size (4096³, 8192³; H100)";
-  wb.variants = {"gemm-tensor-wgmma-bf16"};
-  wb.versus = {kCublasBf16};
-  wb.min_ratio = 0.90;
-  for (BenchTarget* t : {&tr, &fp, &tf, &bf, &wt, &wb}) same_target_on(*t, "H200", "a ratio within one run");
-  spec.suite.targets = {tr, fp, tf, bf, wt, wb};
+  bench_declare(spec, "matrix", {{"transpose", transpose_ids}, {"fp32", fp32_ids}});
 
   if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
   // Cases: transpose N x N, multiply N³ for each --size N (default 16384 and 4096, 8192); the options

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/common/bench_engines.h"
 #include "demos/nbody/nbody_demo.h"
 #include "nbody/nbody.h"
@@ -27,35 +28,10 @@ bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     throw std::invalid_argument(std::string(given.bodies ? "--bodies" : "--load-bodies") +
                                 " and bench --size both give the body count: give one");
   BenchSpec& spec = *out;
-  spec.suite.demo = "nbody";
-  spec.suite.baselines = {"cpu", "gpu-naive-aos"};
   std::vector<std::string> gpu_ids;
   for (const nbody::Variant& v : nbody::variants())
     if (v.backend == nbody::Backend::Cuda) gpu_ids.emplace_back(v.id);
-  spec.suite.targets = {
-      {"best variant >= 1.5e12 interactions/s at N = 16384 (H100)", gpu_ids, 16384, 1, 1.5e12, "H100"},
-      {"best variant >= 2.2e12 interactions/s at N = 131072 (H100)", gpu_ids, 131072, 1, 2.2e12, "H100"},
-      {"best variant >= 2.2e12 interactions/s at N = 1048576 (H100)", gpu_ids, 1048576, 1, 2.2e12, "H100"},
-      {"gpu-pair-tiles >= 3.3e12 interactions/s at N = 1048576 (H100)",
-       {"gpu-pair-tiles"},
-       1048576,
-       1,
-       3.3e12,
-       "H100"},
-  };
-  // The H200 has the H100's SMs and clocks: the force pass is compute-bound, the same rates hold.
-  for (BenchTarget& t : spec.suite.targets) same_target_on(t, "H200", "compute-bound: as the H100");
-  // Without atomics, pair-once and deterministic, yet faster than the rung that adds with atomics.
-  BenchTarget versus_atomics;
-  versus_atomics.what = "gpu-pair-tiles >= 1.19x gpu-warp-pairs at N = 1048576 (H100)";
-  versus_atomics.variants = {"gpu-pair-tiles"};
-  versus_atomics.versus = {"gpu-warp-pairs"};
-  versus_atomics.width = 1048576;
-  versus_atomics.height = 1;
-  versus_atomics.min_ratio = 1.19;
-  versus_atomics.device_hint = "H100";
-  same_target_on(versus_atomics, "H200", "a ratio within one run");
-  spec.suite.targets.push_back(versus_atomics);
+  bench_declare(spec, "nbody", {{"gpu", gpu_ids}});
   spec.item_unit = "interactions";
   spec.variants =
       bench_variants(nbody::variants(), [](const nbody::Variant&, BenchVariant& b) { b.stage_id = "step"; });

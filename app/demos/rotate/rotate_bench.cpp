@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/common/bench_engines.h"
 #include "demos/common/image_source.h"
 #include "demos/rotate/rotate_demo.h"
@@ -82,27 +83,10 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
   std::vector<rotate::Filter> filters(std::begin(rotate::kFilters), std::end(rotate::kFilters));
   if (!given.filter.empty()) filters = {settings_.params.filter};
   BenchSpec& spec = *out;
-  spec.suite.demo = "rotate";
-  spec.suite.baselines = {"cpu", "global"};
   std::vector<std::string> gpu_ids;
   for (const rotate::Variant& v : rotate::variants())
     if (v.backend == rotate::Backend::Cuda && v.kind() != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
-  // Grey has no rate target: the best grey kernel is bounded by what the texture unit fetches with
-  // no stores at all (0.80e12 px/s on the H100), so the bench reports it as a fraction of that
-  // ceiling, measured in the same run (the fetch-ceiling rows), instead.
-  BenchTarget rgba;
-  rgba.what = "best variant >= 0.33e12 px/s, RGBA8 linear, 8192x8192 (H100)";
-  rgba.variants = gpu_ids;
-  rgba.width = rgba.height = 8192;
-  rgba.input = "RGBA8 linear";
-  rgba.min_items_per_s = 0.33e12;
-  rgba.device_hint = "H100";
-  // 8 bytes a pixel from and to DRAM (80% of the H100's 3.35 TB/s at the target): it scales with
-  // the H200's 4.8 TB/s.
-  rgba.on_cards = {
-      {"H200", "best variant >= 0.47e12 px/s, RGBA8 linear, 8192x8192 (H200: the H100's x 4.8/3.35 TB/s)",
-       0.47e12}};
-  spec.suite.targets = {rgba};
+  bench_declare(spec, "rotate", {{"gpu", gpu_ids}});
   spec.item_unit = "pixels";
   spec.variants = bench_variants(rotate::variants(),
                                  [](const rotate::Variant&, BenchVariant& b) { b.stage_id = "rotate"; });

@@ -21,6 +21,7 @@
 #include "common/cpu_info.h"
 #include "common/cuda_probe.h"
 #include "core/bench_stepper.h"
+#include "core/bench_table.h"
 #include "demos/transfers/transfers_demo.h"
 #include "platform/platform.h"
 
@@ -60,10 +61,6 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   const TransfersParams& given = setup.params.as<TransfersParams>();
   const uint64_t bytes = given.bytes.empty() ? uint64_t(256) << 20 : bytes_;
   BenchSpec& spec = *out;
-  spec.suite.demo = "transfers";
-  spec.suite.baselines = {BenchBaseline("pinned", {"h2d-pinned"}), BenchBaseline("serial", {"serial"}),
-                          BenchBaseline("round-trip", {"display-host-copy"})};
-  spec.plan_baselines = std::vector<BenchBaseline>{};
   spec.item_unit = "bytes";
   spec.variants = bench_variants(transfers::variants(), [](const Variant& v, BenchVariant& b) {
     b.stage = v.stage == transfers::Stage::Bandwidth ? kBandwidthStage
@@ -137,58 +134,12 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
     spec.cases.push_back(
         {std::to_string(f.width) + "x" + std::to_string(f.height), f.width, f.height, kDisplayInput});
 
-  // Targets.
   std::vector<std::string> overlap_ids;
   for (const Variant* v : transfers::variants_of(transfers::Stage::Overlap))
     if (v->backend == Backend::Cuda && v->kind() != transfers::Kind::Serial &&
         v->kind() != transfers::Kind::AsyncPageable)
       overlap_ids.emplace_back(v->id);
-  const long long w256 = 256LL << 20;
-  BenchTarget h2d, d2h, ovl, ser, man;
-  h2d.what = "h2d-pinned >= 50 GB/s at 256 MiB (H100, PCIe Gen5 x16)";
-  h2d.variants = {"h2d-pinned"};
-  h2d.width = w256;
-  h2d.size_option = "--bytes 256MiB";
-  h2d.input = kBandwidthInput;
-  h2d.min_items_per_s = 50e9;
-  h2d.device_hint = "H100";
-  d2h = h2d;
-  d2h.what = "d2h-pinned >= 50 GB/s at 256 MiB (H100, PCIe Gen5 x16)";
-  d2h.variants = {"d2h-pinned"};
-  // Against what the link allows: a balanced pipeline copies both ways at once, so its floor is
-  // max(kernel, duplex), not max(H2D, kernel, D2H) (the bound row, still printed).
-  ovl.what =
-      "best overlap rung within 1.10x of the floor max(kernel, H2D and D2H at once), balanced 256 MiB "
-      "pipeline";
-  ovl.variants = overlap_ids;
-  ovl.versus = {"floor"};
-  ovl.min_ratio = 1.0 / 1.10;
-  ovl.width = w256;
-  ovl.size_option = h2d.size_option;
-  ovl.input = overlap_input;
-  ser = ovl;
-  ser.device_hint = "H100";
-  ser.what = "serial within 1.1x of the serial sum H2D + kernel + D2H (H100)";
-  ser.variants = {"serial"};
-  ser.versus = {"serial-sum"};
-  ser.min_ratio = 1.0 / 1.1;
-  man = h2d;
-  man.what = "managed-prefetch >= 0.8 x h2d-pinned at 256 MiB (H100)";
-  man.variants = {"managed-prefetch"};
-  man.versus = {"h2d-pinned"};
-  man.min_items_per_s = 0;
-  man.min_ratio = 0.8;
-  BenchTarget disp;
-  disp.what = "display-interop faster a frame than the round trip (display-host-copy), every frame size";
-  disp.variants = {"display-interop"};
-  disp.versus = {"display-host-copy"};
-  disp.min_ratio = 1.0;
-  disp.input = kDisplayInput;
-  // The H200 machine's link is the H100's (PCIe Gen5 x16); the others are ratios within one run.
-  same_target_on(h2d, "H200", "PCIe Gen5 x16: as the H100");
-  same_target_on(d2h, "H200", "PCIe Gen5 x16: as the H100");
-  for (BenchTarget* t : {&ser, &man}) same_target_on(*t, "H200", "a ratio within one run");
-  spec.suite.targets = {h2d, d2h, ovl, ser, man, disp};
+  bench_declare(spec, "transfers", {{"overlap", overlap_ids}, {"pipeline", {overlap_input}}});
 
   spec.skip = [](const BenchCase& c, const BenchJob& job, const BenchSuite&, std::string*) {
     const Variant* v = transfers::find_variant(job.variant);
