@@ -153,4 +153,15 @@ BenchSuite bench_run(BenchSpec spec, const Options& options) {
   return stepper.finish();
 }
 
+std::vector<BenchVariant> bench_variants(const StageTables& tables, const std::function<bool(size_t)>& keep) {
+  std::vector<BenchVariant> out;
+  for (size_t s = 0; s < tables.stages.size(); ++s) {
+    if (keep && !keep(s)) continue;
+    for (const VariantChoice& v : tables.stages[s].variants)
+      out.push_back({s, std::string(tables.stages[s].id), std::string(v.id), v.blocks, v.square_blocks,
+                     v.default_block});
+  }
+  return out;
+}
+
 }  // namespace gpulab

@@ -18,6 +18,8 @@
 
 namespace gpulab {
 
+struct StageTables;
+
 // One input a bench measures on, labelled as its rows print it.
 struct BenchCase {
   std::string size;                 // "16384x16384", "N=131072"
@@ -121,21 +123,10 @@ class BenchStepper {
 // finished suite.
 BenchSuite bench_run(BenchSpec spec, const Options& options);
 
-// The plan's table from a demo's variant table: id, blocks and default block from each row, the rest
-// (stage, stage column, square blocks) from `describe(v, b)`.
-template <class V, class Describe>
-std::vector<BenchVariant> bench_variants(std::span<const V> table, Describe describe) {
-  std::vector<BenchVariant> out;
-  for (const V& v : table) {
-    BenchVariant b;
-    b.id = std::string(v.id);
-    b.blocks = v.blocks;
-    b.square_blocks = v.square_blocks;
-    b.default_block = v.default_block;
-    describe(v, b);
-    out.push_back(std::move(b));
-  }
-  return out;
-}
+// The plan's table from a demo's stages (Demo::stage_tables), stage by stage in table order: each
+// variant's id, blocks and default block, its stage's index and id. `keep` (default: every stage)
+// leaves out a stage the bench does not measure.
+std::vector<BenchVariant> bench_variants(const StageTables& tables,
+                                         const std::function<bool(size_t stage)>& keep = nullptr);
 
 }  // namespace gpulab

@@ -1,13 +1,13 @@
 // Reads a demo's bench table (bench_table.h) key by key into the suite's baselines and targets.
 #include "core/bench_table.h"
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <toml++/toml.h>
 
 #include "common/text.h"
 #include "core/bench_stepper.h"
@@ -45,9 +45,10 @@ struct Reader {
     } else if (v && *v >= 0 && (std::is_integral_v<T> || *v > 0)) {
       return *v;
     }
-    fail(where, std::string(key) + ": " + (std::is_same_v<T, std::string> ? "not a string"
-                                           : std::is_integral_v<T>         ? "not a whole number >= 0"
-                                                                           : "not a number > 0, like 1.0"));
+    fail(where, std::string(key) + ": " +
+                    (std::is_same_v<T, std::string> ? "not a string"
+                     : std::is_integral_v<T>        ? "not a whole number >= 0"
+                                                    : "not a number > 0, like 1.0"));
   }
   const std::vector<std::string>& group(const std::string& name, const std::string& where) const {
     const auto it = groups.find(name.substr(1));
@@ -61,8 +62,10 @@ struct Reader {
     for (const toml::node& e : n ? *n->as_array() : toml::array{}) {
       const std::optional<std::string> id = e.value_exact<std::string>();
       if (!id) fail(where, "an id is not a string");
-      if (!id->starts_with('@')) out.push_back(*id);
-      else for (const std::string& g : group(*id, where)) out.push_back(g);
+      if (!id->starts_with('@'))
+        out.push_back(*id);
+      else
+        for (const std::string& g : group(*id, where)) out.push_back(g);
     }
     return out;
   }
@@ -81,9 +84,9 @@ struct Reader {
     return out;
   }
   BenchTarget target(const toml::node* n, const std::string& where) const {
-    const toml::table& t =
-        table(n, where, {"what", "variants", "versus", "width", "height", "input", "size_option", "card",
-                         "min_rate", "min_ratio", "within", "max_ms", "on_card", "same_on"});
+    const toml::table& t = table(n, where,
+                                 {"what", "variants", "versus", "width", "height", "input", "size_option",
+                                  "card", "min_rate", "min_ratio", "within", "max_ms", "on_card", "same_on"});
     BenchTarget out;
     out.what = get<std::string>(t, "what", where);
     const std::string at = where + " " + text::quote(out.what);
@@ -105,7 +108,8 @@ struct Reader {
     if (within > 0) out.min_ratio = out.min_ratio > 0 ? -1 : 1.0 / within;
     out.max_ms = get<double>(t, "max_ms", at);
     if (out.what.empty() || out.kind() == BenchTarget::Kind::Invalid)
-      fail(at, "a target needs what, variants and one of min_rate, min_ratio or within (with versus), max_ms");
+      fail(at,
+           "a target needs what, variants and one of min_rate, min_ratio or within (with versus), max_ms");
     for (const toml::node& e : t.contains("on_card") ? *t.get_as<toml::array>("on_card") : toml::array{}) {
       const toml::table& c = table(&e, at + ": on_card", {"card", "what", "threshold"});
       out.on_cards.push_back({get<std::string>(c, "card", at), get<std::string>(c, "what", at),
@@ -121,7 +125,8 @@ struct Reader {
 
 }  // namespace
 
-void bench_declare(BenchSpec& spec, const std::string& demo, const BenchGroups& groups, std::string_view text) {
+void bench_declare(BenchSpec& spec, const std::string& demo, const BenchGroups& groups,
+                   std::string_view text) {
   const Reader r{"assets/bench/" + demo + ".toml", groups};
   if (text.empty()) text = bench_table_builtin(demo);
   if (text.empty()) r.fail("the file", "not in this build");
@@ -134,7 +139,8 @@ void bench_declare(BenchSpec& spec, const std::string& demo, const BenchGroups& 
   r.table(&root, "top", {"baselines", "plan_baselines", "target"});
   spec.suite.demo = demo;
   spec.suite.baselines = r.baselines(root.get("baselines"), "baselines");
-  if (root.contains("plan_baselines")) spec.plan_baselines = r.baselines(root.get("plan_baselines"), "plan_baselines");
+  if (root.contains("plan_baselines"))
+    spec.plan_baselines = r.baselines(root.get("plan_baselines"), "plan_baselines");
   spec.suite.targets.clear();
   const toml::array* targets = root.get_as<toml::array>("target");
   if (root.contains("target") && !targets) r.fail("target", "not a list of tables ([[target]])");

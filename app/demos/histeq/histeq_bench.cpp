@@ -110,14 +110,8 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     (is_pipeline ? pipeline_ids : stage_ids).push_back(id);
   }
   if (!stage_ids.empty() || pipeline_ids.empty()) {  // else only pipelines were asked for: no stage rows
-    std::vector<histeq::Variant> table;
-    for (const histeq::Variant& v : histeq::variants())
-      if (in_mode(v.stage)) table.push_back(v);
-    spec.variants = bench_variants(std::span<const histeq::Variant>(table),
-                                   [](const histeq::Variant& v, BenchVariant& b) {
-                                     b.stage = static_cast<size_t>(v.stage);
-                                     b.stage_id = std::string(histeq::stage_infos()[b.stage].key);
-                                   });
+    spec.variants =
+        bench_variants(stage_tables(), [&](size_t s) { return in_mode(histeq::stage_infos()[s].id); });
   }
   spec.ids = stage_ids;
   for (BenchBaseline& group : *spec.plan_baselines)  // the baselines of the stages measured

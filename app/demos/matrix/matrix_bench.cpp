@@ -73,10 +73,7 @@ bool MatrixDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
                                 " and bench --size both give the size: give one");
   BenchSpec& spec = *out;
   spec.item_unit = "elements";
-  spec.variants = bench_variants(matrix::variants(), [](const matrix::Variant& v, BenchVariant& b) {
-    b.stage = v.op == Op::Transpose ? 0 : 1;
-    b.stage_id = std::string(matrix::name(v.op));
-  });
+  spec.variants = bench_variants(stage_tables());
   const uint64_t seed = bench_seed(o);
 
   std::vector<std::string> fp32_ids, transpose_ids;

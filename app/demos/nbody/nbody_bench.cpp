@@ -33,8 +33,7 @@ bool NbodyDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     if (v.backend == nbody::Backend::Cuda) gpu_ids.emplace_back(v.id);
   bench_declare(spec, "nbody", {{"gpu", gpu_ids}});
   spec.item_unit = "interactions";
-  spec.variants =
-      bench_variants(nbody::variants(), [](const nbody::Variant&, BenchVariant& b) { b.stage_id = "step"; });
+  spec.variants = bench_variants(stage_tables());
   std::vector<long long> sizes;
   for (const BenchSize& b : o.bench_sizes) {
     if (b.height > 1) throw std::invalid_argument("N-body sizes are body counts: --size N");

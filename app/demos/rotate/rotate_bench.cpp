@@ -88,8 +88,7 @@ bool RotateDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
     if (v.backend == rotate::Backend::Cuda && v.kind() != rotate::Kind::Lecture) gpu_ids.emplace_back(v.id);
   bench_declare(spec, "rotate", {{"gpu", gpu_ids}});
   spec.item_unit = "pixels";
-  spec.variants = bench_variants(rotate::variants(),
-                                 [](const rotate::Variant&, BenchVariant& b) { b.stage_id = "rotate"; });
+  spec.variants = bench_variants(stage_tables());
   if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
 
   // The cases: each size, grey and RGBA8 (one image each), point and linear filtering; --image: its

@@ -62,14 +62,7 @@ bool TransfersDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) 
   const uint64_t bytes = given.bytes.empty() ? uint64_t(256) << 20 : bytes_;
   BenchSpec& spec = *out;
   spec.item_unit = "bytes";
-  spec.variants = bench_variants(transfers::variants(), [](const Variant& v, BenchVariant& b) {
-    b.stage = v.stage == transfers::Stage::Bandwidth ? kBandwidthStage
-              : v.stage == transfers::Stage::Overlap ? kOverlapStage
-                                                     : kDisplayStage;
-    b.stage_id = v.stage == transfers::Stage::Bandwidth ? "bandwidth"
-                 : v.stage == transfers::Stage::Overlap ? "overlap"
-                                                        : "display";
-  });
+  spec.variants = bench_variants(stage_tables());
   if (std::string note = pinned_note(setup); !note.empty()) spec.suite.notes.push_back(note);
 
   struct State {

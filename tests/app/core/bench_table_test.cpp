@@ -131,7 +131,8 @@ TEST(BenchTable, EveryDemosTableNamesRowsOfItsBench) {
     for (const BenchJob& j : spec.extra) rows.insert(j.variant);
     for (const BenchTarget& t : spec.suite.targets) {
       EXPECT_NE(t.kind(), BenchTarget::Kind::Invalid) << name << ": " << t.what;
-      for (const std::string& id : t.variants) EXPECT_TRUE(rows.count(id)) << name << ": " << t.what << ": " << id;
+      for (const std::string& id : t.variants)
+        EXPECT_TRUE(rows.count(id)) << name << ": " << t.what << ": " << id;
     }
   }
 }
