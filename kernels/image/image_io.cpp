@@ -159,6 +159,17 @@ std::string check_png(std::span<const uint8_t> b, Header& h) {
       return "corrupt PNG: bad checksum (CRC) in its " + name + " chunk";
     if (name == "IHDR" && len >= 13) {
       static constexpr int samples[7] = {1, 0, 3, 1, 2, 0, 4};  // by colour type
+      // The colour types and bit depths of the PNG standard (stb says only "Corrupt PNG").
+      static constexpr uint32_t kDepths[7] = {0x10116, 0, 0x10100, 0x116, 0x10100, 0, 0x10100};  // bit d: d
+      static constexpr const char* kSaid[7] = {"1, 2, 4, 8 or 16", "", "8 or 16", "1, 2, 4 or 8",
+                                               "8 or 16",          "", "8 or 16"};
+      const int type = data[9], depth = data[8];
+      if (type > 6 || kDepths[type] == 0)
+        return "corrupt PNG: its header gives colour type " + std::to_string(type) +
+               " (PNG has 0, 2, 3, 4 and 6)";
+      if (depth > 16 || !(kDepths[type] >> depth & 1))
+        return "corrupt PNG: its header gives a bit depth of " + std::to_string(depth) + " for colour type " +
+               std::to_string(type) + " (" + kSaid[type] + ")";
       h.size = {{be32(data), be32(data + 4)}};
       h.png_bits_per_pixel = data[9] <= 6 ? data[8] * samples[data[9]] : 0;
       h.png_bit_depth = data[8];
@@ -325,6 +336,16 @@ std::string check_pnm(std::span<const uint8_t> b, Header& h) {
     const size_t start = pos;
     for (; pos < b.size() && b[pos] >= '0' && b[pos] <= '9'; ++pos)
       if (fields[f] <= uint64_t(std::numeric_limits<int>::max())) fields[f] = fields[f] * 10 + (b[pos] - '0');
+    // No digits ("abc", "-3", the file's end): this field is wrong, not the ones read after it.
+    if (pos == start || (pos < b.size() && !blank(b[pos]) && b[pos] != '#')) {
+      size_t end = pos;
+      while (end < b.size() && end - start < 24 && !blank(b[end])) ++end;
+      return "corrupt PGM/PPM: the " + std::string(kFields[f]) + " in its header (" +
+             (end == start
+                  ? std::string("nothing: the file ends")
+                  : text::quote(std::string_view(reinterpret_cast<const char*>(&b[start]), end - start))) +
+             ") is not a whole number";
+    }
     if (fields[f] > uint64_t(std::numeric_limits<int>::max()))
       return "corrupt PGM/PPM: the " + std::string(kFields[f]) + " in its header (" +
              text::escape(std::string_view(reinterpret_cast<const char*>(&b[start]), pos - start), 24) +
@@ -613,6 +634,9 @@ LoadResult decode(std::span<const uint8_t> bytes, std::string_view name, const S
   // A top-down BMP stores a negative height; stb's loader takes its magnitude, its info call does not.
   if (format == Format::Bmp && h < 0 && h > std::numeric_limits<int>::min()) h = -h;
   const std::string fmt = format_name(format);
+  if (w < 0 || h < 0)  // the header's own numbers, not the empty image they would make
+    return fail("corrupt " + fmt + ": its header gives a size of " + std::to_string(w) + "x" +
+                std::to_string(h) + " pixels");
   // All before decoding: stb allocates width x height x channels at once.
   why = check_size(uint64_t(std::max(w, 0)), uint64_t(std::max(h, 0)));
   if (why.empty() && refuse_size) why = refuse_size(w, h);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -739,6 +740,38 @@ TEST(ImageDecode, APgmOfMaximumValueZeroIsRefused) {
   EXPECT_REFUSED(make_pnm("P5\n2 1\n0\n", {0, 0}), "its maximum value is 0 (1 to 65535)");
   EXPECT_REFUSED(make_pnm("P5\n2 1\n70000\n", Bytes(4, 0)), "its maximum value is 70000");
   EXPECT_EQ(refusal(make_pnm("P5\n2 1\n1\n", {0, 1})), "");
+}
+
+// Each header refusal names the value the header holds, in the field that holds it: a width of
+// "abc" or "-3" blamed "its maximum value is 0" before, a BMP of width -5 "the image is empty (0x10)",
+// a PNG of colour type 5 "Corrupt PNG".
+TEST(ImageDecode, HeaderRefusalsNameTheHeadersOwnValue) {
+  EXPECT_REFUSED(make_pnm("P5\nabc 1\n255\n", {0}), "the width in its header ('abc') is not a whole number");
+  EXPECT_REFUSED(make_pnm("P5\n-3 1\n255\n", {0}), "the width in its header ('-3') is not a whole number");
+  EXPECT_REFUSED(make_pnm("P5\n2 1x\n255\n", {0, 0}),
+                 "the height in its header ('1x') is not a whole number");
+  EXPECT_REFUSED(make_pnm("P5\n2 1\n", {}), "the maximum value in its header (nothing: the file ends)");
+  EXPECT_EQ(refusal(make_pnm("P5 2 # comment\n 1 255\n", {0, 0})), "");  // comments stay allowed
+
+  Bytes bmp = make_bmp(pattern(5, 3, 3));
+  auto set32 = [](Bytes& b, size_t at, int32_t v) {
+    for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(uint32_t(v) >> (8 * k));
+  };
+  Bytes negative_width = bmp;
+  set32(negative_width, 18, -5);
+  EXPECT_REFUSED(negative_width, "corrupt BMP: its header gives a size of -5x3 pixels");
+  Bytes lowest_height = bmp;
+  set32(lowest_height, 22, std::numeric_limits<int32_t>::min());
+  EXPECT_REFUSED(lowest_height, "corrupt BMP: its header gives a size of 5x-2147483648 pixels");
+
+  const Bytes grey_row = {0, 7, 7};  // filter byte, two pixels
+  EXPECT_EQ(refusal(make_png(2, 1, 8, 0, grey_row)), "");
+  EXPECT_REFUSED(make_png(2, 1, 8, 5, grey_row), "its header gives colour type 5 (PNG has 0, 2, 3, 4 and 6)");
+  EXPECT_REFUSED(make_png(2, 1, 8, 7, grey_row), "its header gives colour type 7");
+  EXPECT_REFUSED(make_png(2, 1, 3, 0, grey_row), "a bit depth of 3 for colour type 0 (1, 2, 4, 8 or 16)");
+  EXPECT_REFUSED(make_png(2, 1, 4, 2, grey_row), "a bit depth of 4 for colour type 2 (8 or 16)");
+  EXPECT_REFUSED(make_png(2, 1, 16, 3, grey_row), "a bit depth of 16 for colour type 3 (1, 2, 4 or 8)");
+  EXPECT_REFUSED(make_png(2, 1, 32, 6, grey_row), "a bit depth of 32 for colour type 6 (8 or 16)");
 }
 
 TEST(ImageDecode, MemoryIsCheckedAgainstAShareOfWhatIsAvailable) {
