@@ -18,6 +18,7 @@
 #include "common/text.h"
 #include "core/cli.h"
 #include "core/demo.h"
+#include "image/image.h"
 
 namespace gpulab::presenter {
 namespace fs = std::filesystem;
@@ -125,6 +126,8 @@ class Parser {
 
   LessonLoad parse(std::string_view src) {
     LessonLoad r;
+    // Every step is configured as it would run: a picture that many steps name is decoded once.
+    const image::DecodeScope pictures;
     if (const TomlDepth deep = toml_too_deep(src); deep.line)
       return fail(r, deep.line, step_at_line(src, deep.line),
                   "nested " + std::to_string(deep.depth) +

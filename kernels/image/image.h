@@ -52,6 +52,17 @@ struct LoadResult {
 // decoded: "" to go on, else the reason to refuse the file with (a caller's own limit: a GL texture's).
 using SizeCheck = std::function<std::string(int width, int height)>;
 LoadResult load(const std::filesystem::path& path, const SizeCheck& refuse_size = {});
+// While one lives (a lesson being read: every step configured as it would run), load() keeps each
+// picture it decoded, by file (its path, size and modification time), and returns copies of it: a
+// lesson of many steps on one picture decodes it once and holds it once. The last one to end lets
+// them go. Neither copied nor moved.
+class DecodeScope {
+ public:
+  DecodeScope();
+  ~DecodeScope();
+  DecodeScope(const DecodeScope&) = delete;
+  DecodeScope& operator=(const DecodeScope&) = delete;
+};
 // The same for bytes in memory; `name` is used in messages. Also refused before decoding: an image
 // whose decoding needs more than half the memory available now (memory_problem), a PNG whose data
 // inflate past the bytes its size needs (a decompression bomb) or that uses a palette index past its

@@ -15,7 +15,9 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -704,12 +706,61 @@ std::string memory_problem(uint64_t need, uint64_t available) {
          " available now (close other programs, or scale the image down)";
 }
 
+namespace {
+// DecodeScope's state: how many scopes live, and the pictures decoded while they do, by file.
+struct Decoded {
+  std::mutex mutex;
+  int scopes = 0;
+  std::map<std::string, std::shared_ptr<const Image>> images;  // key: path, size, modification time
+};
+Decoded& decoded() {
+  static Decoded d;
+  return d;
+}
+// The file's key: its path, size and modification time ("" when it cannot be stat'ed: not kept).
+std::string decode_key(const fs::path& path) {
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) return {};
+  const auto time = fs::last_write_time(path, ec);
+  if (ec) return {};
+  return path.string() + '\n' + std::to_string(size) + '\n' + std::to_string(time.time_since_epoch().count());
+}
+}  // namespace
+
+DecodeScope::DecodeScope() {
+  std::lock_guard lock(decoded().mutex);
+  ++decoded().scopes;
+}
+
+DecodeScope::~DecodeScope() {
+  std::lock_guard lock(decoded().mutex);
+  if (--decoded().scopes == 0) decoded().images.clear();
+}
+
 LoadResult load(const fs::path& path, const SizeCheck& refuse_size) {
+  Decoded& d = decoded();
+  std::string key;
+  {
+    std::lock_guard lock(d.mutex);
+    if (d.scopes > 0) key = decode_key(path);
+    if (const auto it = d.images.find(key); !key.empty() && it != d.images.end()) {
+      const Image& kept = *it->second;
+      if (std::string why = refuse_size ? refuse_size(kept.width, kept.height) : ""; !why.empty())
+        return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + why};
+      return LoadResult{kept, ""};
+    }
+  }
   // At most 2 GiB: stb reads from an int-sized buffer.
   files::ReadResult file = files::read_regular_file(path, uint64_t(std::numeric_limits<int>::max()));
   if (!file.error.empty())
     return LoadResult{Image{}, "cannot read " + text::escape(path.string()) + ": " + file.error};
-  return decode(file.bytes, path.string(), refuse_size);
+  LoadResult r = decode(file.bytes, path.string(), refuse_size);
+  if (!key.empty() && r.error.empty()) {
+    std::lock_guard lock(d.mutex);
+    if (d.scopes > 0) d.images.emplace(key, std::make_shared<const Image>(r.image));
+  }
+  return r;
 }
 
 // ---------------------------------------------------------------------------------------------

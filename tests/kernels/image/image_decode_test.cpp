@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -572,6 +573,44 @@ TEST_F(ImageLoad, LoadsAFileAndNamesItInErrors) {
 
   write(dir_ / "empty.png", {});
   EXPECT_NE(load(dir_ / "empty.png").error.find("empty.png: the file is empty"), std::string::npos);
+}
+
+// While a DecodeScope lives, a file read again (the same path, size and modification time) is not
+// decoded again: a lesson of many steps on one picture. Shown by changing the file's pixels behind
+// the scope's back with its size and time kept: the scope still gives the first picture.
+TEST_F(ImageLoad, AScopeDecodesAPictureOnceAndForgetsItAtItsEnd) {
+  const Image first = pattern(6, 5, 1);
+  Image second = first;
+  for (uint8_t& p : second.pixels) p = uint8_t(255 - p);
+  const fs::path file = dir_ / "picture.pgm";  // PGM: the same size for any pixels
+  auto write_keeping_time = [&](const Image& img, std::optional<fs::file_time_type> time) {
+    Bytes b;
+    append(b, "P5\n6 5\n255\n");
+    b.insert(b.end(), img.pixels.begin(), img.pixels.end());
+    write(file, b);
+    if (time) fs::last_write_time(file, *time);
+  };
+  write_keeping_time(first, std::nullopt);
+  const fs::file_time_type time = fs::last_write_time(file);
+  {
+    const DecodeScope scope;
+    EXPECT_EQ(load(file).image, first);
+    write_keeping_time(second, time);
+    EXPECT_EQ(load(file).image, first);  // kept: not read again
+    // A caller's size check still applies to the kept picture.
+    const LoadResult refused =
+        load(file, [](int w, int h) { return w > 4 ? "wider than 4" : std::string(); });
+    EXPECT_EQ(refused.error, "cannot read " + file.string() + ": wider than 4");
+    EXPECT_TRUE(refused.image.empty());
+    write_keeping_time(second, time + std::chrono::seconds(3));  // a new modification time: read again
+    EXPECT_EQ(load(file).image, second);
+  }
+  write_keeping_time(first, time + std::chrono::seconds(3));
+  EXPECT_EQ(load(file).image, first);  // no scope: every load reads the file
+  {
+    const DecodeScope scope;
+    EXPECT_EQ(load(file).image, first);  // the last scope's pictures went with it
+  }
 }
 
 TEST_F(ImageLoad, MissingPathAndDirectorySayWhy) {
