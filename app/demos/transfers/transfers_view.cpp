@@ -360,10 +360,22 @@ void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect v) {
     p.rect({plot.x0, plot.y0, x_of(double(half)), plot.y1}, 0x30FFFFFF);
     p.text(plot.x0 + 4, plot.y0 + 4, "latency region", kDim);
   }
-  for (double b = a.x_lo; b <= a.x_hi * 1.001; b *= 4) {
-    const float x = x_of(b);
+  // A grid line every 4x; a label on every k-th line, k the fewest lines that keep the widest label
+  // and a gap between two (a narrow chart labels fewer sizes rather than running them together).
+  std::vector<double> ticks;
+  for (double b = a.x_lo; b <= a.x_hi * 1.001; b *= 4) ticks.push_back(b);
+  float widest = 0;
+  for (double b : ticks) widest = std::max(widest, p.text_width(transfers::format_bytes(uint64_t(b))));
+  const float spacing = ticks.size() > 1 ? plot.w() / float(ticks.size() - 1) : plot.w();
+  size_t every = 1;
+  while (every < ticks.size() && spacing * float(every) < widest + th) every *= 2;
+  for (size_t i = 0; i < ticks.size(); ++i) {
+    const float x = x_of(ticks[i]);
     p.line(x, plot.y0, x, plot.y1, kGrid, 1);
-    p.text(x - p.text_width("4 KiB") / 2, plot.y1 + 0.3f * th, transfers::format_bytes(uint64_t(b)), kDim);
+    if (i % every) continue;
+    const std::string label = transfers::format_bytes(uint64_t(ticks[i]));
+    const float w = p.text_width(label);
+    p.text(std::clamp(x - w / 2, v.x0, v.x1 - w), plot.y1 + 0.3f * th, label, kDim);
   }
   for (double g = a.y_lo; g <= a.y_hi * 1.001; g *= 10) {
     const float y = y_of(g);
@@ -393,7 +405,14 @@ void draw_bandwidth(Painter& p, const BandwidthChart& c, Rect v) {
     }
     if (!first) p.text(px + 6, py - th / 2, cv.id, col);
   }
-  p.text(plot.x0, v.y1 - 1.2f * th, c.note.empty() ? "bytes per transfer (log) vs GB/s (log)" : c.note, kDim);
+  // The axes' note, shortened where the view is narrow.
+  for (const std::string& note :
+       {c.note.empty() ? std::string("bytes per transfer (log) vs GB/s (log)") : c.note,
+        std::string("bytes vs GB/s (log)")})
+    if (plot.x0 + p.text_width(note) <= v.x1) {
+      p.text(plot.x0, v.y1 - 1.2f * th, note, kDim);
+      break;
+    }
 }
 
 void draw_display_bars(Painter& p, const DisplayChart& c, Rect v) {

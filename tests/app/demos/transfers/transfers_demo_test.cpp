@@ -631,5 +631,43 @@ TEST(TransfersTimeline, EveryTextFitsTheViewAndNoneOverlapsAnotherOrAMarkersLine
   }
 }
 
+// The bandwidth chart's size axis at the lecture's widths (a panel, a projected half screen): every
+// text stays in the view, no two overlap (the sweep's labels ran together as "4 Ki16 Ki64 Ki..."),
+// and the axis still names its first and last size.
+TEST(TransfersBandwidthChart, TheSizeLabelsNeverRunTogether) {
+  transfers_view::BandwidthChart c;
+  c.title = "bandwidth: 4 KiB to 256 MiB";
+  for (const char* id : {"h2d-pinned", "h2d-pageable"}) {
+    transfers_view::Curve cv;
+    cv.id = id;
+    for (uint64_t b = 4096; b <= (uint64_t(256) << 20); b *= 2)
+      cv.points.push_back({b, 50.0 * double(b) / double(b + (uint64_t(1) << 20))});
+    c.curves.push_back(cv);
+  }
+  c.line_rate_gbps = 63;
+  for (float w : {1400.0f, 1037.0f, 640.0f, 420.0f, 300.0f}) {
+    TextBoxes p;
+    const transfers_view::Rect v{20, 10, 20 + w, 10 + 400};
+    transfers_view::draw_bandwidth(p, c, v);
+    const std::string at = std::to_string(int(w)) + " px";
+    std::vector<TextBoxes::Box> sizes;
+    for (const auto& b : p.boxes) {
+      EXPECT_GE(b.x0, v.x0 - 0.5f) << at << ": " << b.text;
+      EXPECT_LE(b.x1, v.x1 + 0.5f) << at << ": " << b.text << " runs out of the view";
+      if (b.text.find("iB") != std::string::npos && b.text.find(' ') != std::string::npos &&
+          b.text.find("to") == std::string::npos)
+        sizes.push_back(b);
+    }
+    ASSERT_GE(sizes.size(), 2u) << at;
+    EXPECT_EQ(sizes.front().text, "4 KiB") << at;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      for (size_t j = i + 1; j < sizes.size(); ++j) {
+        const auto &a = sizes[i], &b = sizes[j];
+        EXPECT_FALSE(a.x0 < b.x1 + 4 && b.x0 < a.x1 + 4)
+            << at << ": \"" << a.text << "\" runs into \"" << b.text << "\"";
+      }
+  }
+}
+
 }  // namespace
 }  // namespace gpulab
