@@ -143,6 +143,12 @@ class Element {
   virtual void demo_replaced(Session&) {}
   // What it showed on the last frame.
   virtual void report(LayoutReport&) const {}
+  // A headless run (--headless) renders frames, paced as a 60 Hz display paces them, while any element
+  // is busy, before its --frames: the ladder measuring (--start-ladder), the counters and their meters
+  // (--start-counters), the HUD's CPU baseline and a refresh with it. Each keeps its own time limit.
+  // Then headless_done: its line on stderr.
+  virtual bool headless_busy(Session&) { return false; }
+  virtual void headless_done(Session&) {}
 };
 
 }  // namespace gpulab::presenter

@@ -35,6 +35,9 @@ class HudElement : public Element {
   bool measuring_baseline() const { return job_ != nullptr; }  // a CPU baseline in the background
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;
+  // Headless with the HUD on: until its baseline is in (at most 30 s), then a refresh (0.6 s) so that
+  // the last frame shows the speed-up.
+  bool headless_busy(Session& s) override;
   void wants(Session& s, LayoutInput& in) override;
   void draw(Session& s, const ScreenLayout& l) override;
   void report(LayoutReport& r) const override { r.hud = shown_; }
@@ -51,6 +54,8 @@ class HudElement : public Element {
   std::unique_ptr<BaselineJob> job_;
   HudCase job_case_;
   std::vector<std::pair<HudCase, std::string>> tried_;
+  bool had_demo_ = false;                       // a frame with the demo to itself (a baseline could start)
+  double waited_from_ = -1, settle_from_ = -1;  // the headless wait's times (steady seconds; -1: not yet)
 };
 
 // F4 (or a lesson step): the running kernel's code in the code column.
@@ -168,6 +173,8 @@ class LadderElement : public Element {
   void draw(Session& s, const ScreenLayout& l) override;
   void demo_replaced(Session&) override;
   void report(LayoutReport& r) const override;
+  bool headless_busy(Session&) override { return measuring(); }
+  void headless_done(Session& s) override;  // the frames drawn while it measured
 
  private:
   std::unique_ptr<LadderView> ladder_;
@@ -185,16 +192,24 @@ class CountersElement : public Element {
   std::string_view name() const override { return kName; }
   CountersView& view();
   void start(Session& s);  // F3
+  // --start-counters: start() once the ladder no longer holds the demo (at once where none runs).
+  void start_when_free() { pending_start_ = true; }
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;  // polls the queue; the tab's report restarts
   const char* tab() const override { return "Counters"; }
   bool tab_to_front() override { return std::exchange(to_front_, false); }
   void tab_ui(Session& s) override;
   void report(LayoutReport& r) const override { r.counters = shown_; }
+  // Headless after --start-counters: until the measurement is done and the meters hold a second of
+  // samples, or it is unavailable (at most 10 s from its start); then what was measured.
+  bool headless_busy(Session& s) override;
+  void headless_done(Session& s) override;
 
  private:
   std::unique_ptr<CountersView> view_;
   bool to_front_ = false;
+  bool pending_start_ = false;
+  double started_at_ = -1;  // when start_when_free started it (steady seconds; -1: it did not)
   LayoutReport::CountersShown shown_;
 };
 

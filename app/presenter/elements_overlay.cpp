@@ -50,11 +50,27 @@ bool HudElement::key(Session&, KeyAction a, const KeyPress&) {
   return true;
 }
 
+bool HudElement::headless_busy(Session& s) {
+  const LadderElement* ladder = s.find<LadderElement>();
+  if (!on_ || !s.demo() || (ladder && ladder->holds_demo())) return false;
+  if (!had_demo_) return true;  // its first frame starts the baseline it needs
+  const double now = s.now();
+  if (job_) {
+    if (waited_from_ < 0) waited_from_ = now;
+    return now - waited_from_ < 30;
+  }
+  if (waited_from_ < 0) return false;  // nothing to wait for
+  // The baseline's end starts the timings' window afresh: a refresh of the HUD (0.5 s) with new samples.
+  if (settle_from_ < 0) settle_from_ = now;
+  return now - settle_from_ < 0.6;
+}
+
 void HudElement::frame(Session& s, const Frame&) {
   shown_ = {};
   Demo* d = s.demo();
   LadderElement* ladder = s.find<LadderElement>();
   const LessonElement* lesson = s.find<LessonElement>();
+  had_demo_ = had_demo_ || (d && !(ladder && ladder->holds_demo()));
   if (d && !(ladder && ladder->holds_demo()))
     s.guarded("hud", [&] {
       HudInput in = hud_input(*d, s.timings(), s.context());

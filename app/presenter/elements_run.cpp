@@ -409,8 +409,47 @@ void CountersElement::frame(Session& s, const Frame&) {
   shown_ = {};
   Demo* d = s.demo();
   const LadderElement* ladder = s.find<LadderElement>();
+  if (pending_start_ && d && !(ladder && ladder->measuring())) {
+    pending_start_ = false;
+    started_at_ = s.now();
+    start(s);
+  }
   if (d && view_ && !(ladder && ladder->measuring()))
     s.guarded("counters", [&] { view_->poll(*d, s.context()); });
+}
+
+bool CountersElement::headless_busy(Session& s) {
+  if (pending_start_) return s.demo() != nullptr;  // it starts once the ladder is done
+  if (started_at_ < 0) return false;
+  CountersView& cv = view();
+  if (!cv.unavailable(s.context()).empty() || s.now() - started_at_ >= 10) return false;
+  return cv.busy() || !(cv.meters().span_s() >= 1.0 || cv.meters_failed());
+}
+
+void CountersElement::headless_done(Session& s) {
+  if (started_at_ < 0) return;
+  CountersView& cv = view();
+  if (const std::string why = cv.unavailable(s.context()); !why.empty()) {
+    s.log("counters: 0 measured: " + why);
+    return;
+  }
+  size_t measured = 0;
+  for (const CounterRow& r : cv.rows()) measured += r.measured() ? 1 : 0;
+  char line[200];
+  if (const std::string st = cv.meters_status(); st.empty())
+    std::snprintf(line, sizeof line, "counters: %zu measured; meters: %zu samples over %.1f s", measured,
+                  cv.meters().size(), cv.meters().span_s());
+  else
+    std::snprintf(line, sizeof line, "counters: %zu measured; meters: %s", measured, st.c_str());
+  s.log(line);
+}
+
+void LadderElement::headless_done(Session& s) {
+  if (!visible()) return;
+  char line[160];
+  std::snprintf(line, sizeof line, "ladder: %d frames while measuring, the slowest %.1f ms",
+                ladder_->frames(), ladder_->worst_frame_ms());
+  s.log(line);
 }
 
 void CountersElement::tab_ui(Session& s) {

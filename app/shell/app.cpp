@@ -614,6 +614,7 @@ int App::run() {
     s.playback().playing = false;  // the screenshot shows the state that was saved
   }
   if (options_.start_ladder) element<presenter::LadderElement>()->start(s);
+  if (options_.start_counters) element<presenter::CountersElement>()->start_when_free();
   if (options_.headless) return run_headless();
   platform::Platform& pf = *platform_;
   g_stop = 0;
@@ -725,60 +726,19 @@ int App::run_headless() {
   ShellSession& s = *session_;
   platform::Platform& pf = *platform_;
   shots_.with_ui = options_.screenshot_ui;
-  auto* ladder = element<presenter::LadderElement>();
-  // With --start-ladder the frames go on until the ladder is measured, then --frames more. Paced as a
-  // 60 Hz display would pace them, so that the frames do not take the GPU from the measurements.
-  while (ladder->measuring()) {
+  // Before the --frames: frames, paced as a 60 Hz display paces them (so that they do not take the GPU
+  // from what is measured), while an element is busy (element.h: the ladder, the counters, the HUD's
+  // baseline); then each says its line.
+  auto busy = [&] {
+    for (const auto& e : elements_)
+      if (e->headless_busy(s)) return true;
+    return false;
+  };
+  while (busy()) {
     frame();
     std::this_thread::sleep_for(std::chrono::milliseconds(16));
   }
-  if (ladder->visible())
-    std::fprintf(stderr, "gpulab: ladder: %d frames while measuring, the slowest %.1f ms\n",
-                 ladder->view()->frames(), ladder->view()->worst_frame_ms());
-  if (options_.start_counters) {
-    // With --start-counters the frames go on (paced at 60 Hz) until the measurement is done and the
-    // meters hold a second of samples, or their status says why they cannot (at most 10 s).
-    auto* counters = element<presenter::CountersElement>();
-    counters->start(s);
-    presenter::CountersView& cv = counters->view();
-    const auto t0 = std::chrono::steady_clock::now();
-    while (cv.unavailable(s.context()).empty() &&
-           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
-      frame();
-      if (!cv.busy() && (cv.meters().span_s() >= 1.0 || cv.meters_failed())) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(16));
-    }
-    if (!cv.unavailable(s.context()).empty()) {
-      std::fprintf(stderr, "gpulab: counters: 0 measured: %s\n", cv.unavailable(s.context()).c_str());
-    } else {
-      size_t measured = 0;
-      for (const presenter::CounterRow& r : cv.rows()) measured += r.measured() ? 1 : 0;
-      const std::string st = cv.meters_status();
-      if (st.empty())
-        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %zu samples over %.1f s\n", measured,
-                     cv.meters().size(), cv.meters().span_s());
-      else
-        std::fprintf(stderr, "gpulab: counters: %zu measured; meters: %s\n", measured, st.c_str());
-    }
-  }
-  // With the HUD on, the frames go on (paced at 60 Hz) until the CPU baseline it measures in the
-  // background is in (at most 30 s), so that the last frame shows the speed-up; then --frames more.
-  if (auto* hud = element<presenter::HudElement>(); hud->on()) {
-    frame();
-    const auto t0 = std::chrono::steady_clock::now();
-    bool waited = false;
-    while (hud->measuring_baseline() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
-      waited = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(16));
-      frame();
-    }
-    // Its end starts the timings' window afresh: a refresh of the HUD (0.5 s) with new samples.
-    for (auto t1 = std::chrono::steady_clock::now();
-         waited && std::chrono::steady_clock::now() - t1 < std::chrono::milliseconds(600);) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(16));
-      frame();
-    }
-  }
+  for (const auto& e : elements_) e->headless_done(s);
   const int frames = std::max(1, options_.frames);
   auto* recorder = element<presenter::RecorderElement>();
   if (!options_.record.empty()) {
