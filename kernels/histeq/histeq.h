@@ -168,7 +168,8 @@ enum class HistKind : uint8_t {
   FusedScan,
   BankPrivate,
   LanePrivate,
-  ThrustSort
+  ThrustSort,
+  Npp  // the library lecture's: nppiHistogramEven (npp/histeq_npp.cu)
 };
 enum class ScanKind : uint8_t { Serial, Block, Cub, Thrust };
 enum class ReduceKind : uint8_t {
@@ -181,7 +182,7 @@ enum class ReduceKind : uint8_t {
   ThrustReduce,
   ThrustTransformReduce
 };
-enum class ApplyKind : uint8_t { Global, Constant, Shared };
+enum class ApplyKind : uint8_t { Global, Constant, Shared, Npp };  // Npp: nppiLUTPalette
 
 // The record (blocks: 1D block sizes, empty where the variant fixes its own launch; kernel: the
 // stage's kind above) and the stage's columns.

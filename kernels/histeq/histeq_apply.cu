@@ -6,6 +6,8 @@
 //   apply-shared    each block copies the LUT to shared memory first
 // The planes are 16-byte aligned (the engine allocates them so); the last n % 16 pixels are done one
 // a thread by block 0.
+#include <stdexcept>
+
 #include "common/cuda_check.h"
 #include "common/launch.cuh"
 #include "histeq/histeq_cuda_internal.cuh"
@@ -112,6 +114,9 @@ dim3 compose_grid(const ComposeSource& s, dim3 block) {
 void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, size_t n, const uint8_t* d_lut,
                   const GpuShape& gpu, cudaStream_t stream) {
   if (n == 0) return;
+  // apply-npp needs the plane's width: the engine calls npp_apply itself.
+  if (k == ApplyKind::Npp) throw std::logic_error("apply-npp: run through npp_apply");
+  if (block <= 0) throw std::invalid_argument("apply: the block needs threads");
   const long long want = std::max<long long>(ceil_div(static_cast<long long>(n / 16), block), 1);
   auto grid = [&](const void* f) {
     return static_cast<unsigned>(
@@ -131,6 +136,8 @@ void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, s
       apply_shared<<<grid(reinterpret_cast<const void*>(apply_shared)), block, 0, stream>>>(d_in, d_out, n,
                                                                                             d_lut);
       break;
+    case ApplyKind::Npp:
+      break;  // refused above
   }
   CUDA_CHECK_LAUNCH("apply");
 }
@@ -143,6 +150,8 @@ std::vector<KernelInfo> apply_kernels(ApplyKind k, int block) {
       return {{"apply_constant", reinterpret_cast<const void*>(apply_constant), block}};
     case ApplyKind::Shared:
       return {{"apply_shared", reinterpret_cast<const void*>(apply_shared), block}};
+    case ApplyKind::Npp:
+      return {};  // NPP's own kernel: not ours to inspect
   }
   return {};
 }

@@ -85,6 +85,7 @@ class CudaEngineImpl final : public CudaEngine {
     gpu_.device = device.id;
     accum_ = DeviceBuffer<uint32_t>(kBins + 1, "the histogram accumulator", device_name_);
     thrust_.device = device_name_;
+    npp_.device = device_name_;
     CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, accum_.bytes(), stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
@@ -145,7 +146,10 @@ class CudaEngineImpl final : public CudaEngine {
         s.cub_temp = img_.cub.get();
         s.cub_temp_bytes = img_.sz.cub;
         s.thrust = &thrust_;
-        launch_histogram(v.kind<HistKind>(), block, src, n, hist, lut, s, gpu_, stream_);
+        if (v.kind<HistKind>() == HistKind::Npp)
+          npp_histogram(src, layout_.width, layout_.height, hist, npp_, stream_);
+        else
+          launch_histogram(v.kind<HistKind>(), block, src, n, hist, lut, s, gpu_, stream_);
         break;
       }
       case StageId::Scan:
@@ -163,8 +167,12 @@ class CudaEngineImpl final : public CudaEngine {
         break;
       }
       case StageId::Apply:
-        launch_apply(v.kind<ApplyKind>(), block, src, img_.out_plane(static_cast<size_t>(plane)), n, lut,
-                     gpu_, stream_);
+        if (v.kind<ApplyKind>() == ApplyKind::Npp)
+          npp_apply(src, img_.out_plane(static_cast<size_t>(plane)), layout_.width, layout_.height, lut,
+                    stream_);
+        else
+          launch_apply(v.kind<ApplyKind>(), block, src, img_.out_plane(static_cast<size_t>(plane)), n, lut,
+                       gpu_, stream_);
         break;
     }
   }
@@ -297,12 +305,20 @@ class CudaEngineImpl final : public CudaEngine {
   DeviceBuffer<uint32_t> accum_;  // hist-lane-private's counters and ticket (clear between launches)
   DeviceImage img_;
   ThrustArena thrust_;  // the Thrust rungs' temporary memory (grown on their first call)
+  NppScratch npp_;      // hist-npp's scratch (grown on its first call)
   Planes layout_;       // width, height, channels and layout of the image (no pixels)
   size_t colour_planes_ = 0;
   bool has_alpha_ = false;
 };
 
 }  // namespace
+
+std::string library_unavailable(const Variant& v) {
+  if (v.backend != Backend::Cuda) return {};
+  const bool npp = (v.stage == StageId::Histogram && v.kind<HistKind>() == HistKind::Npp) ||
+                   (v.stage == StageId::Apply && v.kind<ApplyKind>() == ApplyKind::Npp);
+  return npp ? cuda_detail::npp_unavailable() : std::string();
+}
 
 std::unique_ptr<CudaEngine> CudaEngine::create(Stream stream) {
   return std::make_unique<CudaEngineImpl>(stream, engine_device());

@@ -3,12 +3,17 @@
 // displayed GL texture through a surface. Free of CUDA headers: every build includes it (one without CUDA
 // links <demo>/nocuda/, whose create() throws).
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/cuda_probe.h"
 #include "histeq/histeq.h"
 
 namespace gpulab::histeq {
+
+// Why a library rung cannot run in this build, "" where it can (before any device is asked): hist-npp
+// and apply-npp where CMake did not find NPP when gpulab was built. Every other rung: "".
+std::string library_unavailable(const Variant& v);
 
 class CudaEngine : public Engine {
  public:

@@ -74,6 +74,22 @@ void thrust_scan(const uint32_t* d_hist, uint8_t* d_lut, ThrustArena& arena, cud
 void thrust_minmax(bool one_pass, const uint8_t* d_plane, size_t n, uint32_t* d_minmax, uint8_t* d_lut,
                    ThrustArena& arena, cudaStream_t stream);
 
+// The NPP rungs (the library lecture's image primitives): npp/histeq_npp.cu where CMake found NPP when
+// gpulab was built, npp/none/ otherwise, whose calls throw npp_unavailable(). NPP takes a 2D region:
+// the plane is width x height, rows packed.
+struct NppScratch {
+  cuda::DeviceBuffer<uint8_t> buffer;  // nppiHistogramEven's scratch, grown to the largest asked for
+  std::string device;                  // for the out-of-memory message
+};
+// "" where the NPP rungs can run, else why not.
+std::string npp_unavailable();
+// hist-npp: 256 counters of the plane (written whole).
+void npp_histogram(const uint8_t* d_plane, int width, int height, uint32_t* d_hist, NppScratch& scratch,
+                   cudaStream_t stream);
+// apply-npp: out = lut[in] through nppiLUTPalette.
+void npp_apply(const uint8_t* d_in, uint8_t* d_out, int width, int height, const uint8_t* d_lut,
+               cudaStream_t stream);
+
 // out = lut[in]; both planes 16-byte aligned.
 void launch_apply(ApplyKind k, int block, const uint8_t* d_in, uint8_t* d_out, size_t n, const uint8_t* d_lut,
                   const GpuShape& gpu, cudaStream_t stream);

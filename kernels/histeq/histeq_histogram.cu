@@ -384,7 +384,8 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
                       uint8_t* d_lut, const HistScratch& s, const GpuShape& gpu, cudaStream_t stream) {
   if (adds_to_global(k)) CUDA_CHECK(cudaMemsetAsync(d_hist, 0, kBins * sizeof(uint32_t), stream));
   if (n == 0) throw std::invalid_argument("histogram: an empty plane");
-  const bool own_launch = k == HistKind::Cub || k == HistKind::ThrustSort;  // a library's
+  const bool own_launch =
+      k == HistKind::Cub || k == HistKind::ThrustSort || k == HistKind::Npp;  // a library's
   if (!own_launch && block <= 0) throw std::invalid_argument("histogram: the block needs threads");
   const unsigned per_pixel =
       own_launch ? 0u : static_cast<unsigned>(ceil_div(static_cast<long long>(n), block));
@@ -420,6 +421,8 @@ void launch_histogram(HistKind k, int block, const uint8_t* d_plane, size_t n, u
       break;
     }
     // end snippet
+    case HistKind::Npp:  // it needs the plane's width: the engine calls npp_histogram itself
+      throw std::logic_error("hist-npp: run through npp_histogram");
     case HistKind::ThrustSort:
       if (!s.thrust) throw std::logic_error("hist-thrust-sort: no arena for Thrust");
       thrust_histogram_sort(d_plane, n, d_hist, *s.thrust, stream);
@@ -476,6 +479,7 @@ std::vector<KernelInfo> histogram_kernels(HistKind k, int block) {
                warp_private_smem(block), warp_private_smem}};
     case HistKind::Cub:
     case HistKind::ThrustSort:
+    case HistKind::Npp:
       return {};  // the library's own kernels: not ours to inspect
     case HistKind::SharedVec:
       return {{"hist_shared_vec", reinterpret_cast<const void*>(hist_shared_vec), block}};

@@ -26,7 +26,7 @@ using H = HistKind;
 using R = ReduceKind;
 using A = ApplyKind;
 
-constexpr std::array<Variant, 30> kVariants{{
+constexpr std::array<Variant, 32> kVariants{{
     // Histogram.
     {{"hist-cpu", "CPU reference", "one core counts every pixel: the baseline every GPU variant must equal",
       "histogram_cpu"},
@@ -83,6 +83,18 @@ constexpr std::array<Variant, 30> kVariants{{
       false,
       0,
       H::ThrustSort,
+      true},
+     S::Histogram,
+     B::Cuda},
+    {{"hist-npp",
+      "NPP: nppiHistogramEven",
+      "the toolkit's image library (NPP): 257 evenly spaced levels from 0 to 256 make 256 bins of one value "
+      "each, counted by NPP's own kernels into a scratch buffer it sizes; a call, not a kernel of ours",
+      "hist_npp",
+      {},
+      false,
+      0,
+      H::Npp,
       true},
      S::Histogram,
      B::Cuda},
@@ -249,6 +261,18 @@ constexpr std::array<Variant, 30> kVariants{{
       "each block copies the 256-byte LUT to shared memory once; a lookup is then a shared load, slowed only "
       "where lanes of a warp hit different words of the same bank",
       "apply_shared", kBlocks1D, false, 256, A::Shared},
+     S::Apply,
+     B::Cuda},
+    {{"apply-npp",
+      "NPP: nppiLUTPalette",
+      "the toolkit's image library (NPP) maps each pixel through a 256-entry palette in device memory, "
+      "8 bits in, 8 bits out: the same table lookup as apply-global, NPP's kernel instead of ours",
+      "apply_npp",
+      {},
+      false,
+      0,
+      A::Npp,
+      true},
      S::Apply,
      B::Cuda},
 }};

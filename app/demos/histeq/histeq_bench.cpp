@@ -192,6 +192,8 @@ bool HisteqDemo::bench(const Setup& setup, const Options& o, BenchSpec* out) {
         pipeline ? !pipeline->cpu : v->backend == histeq::Backend::Cuda, job.case_index,
         [&](histeq::Engine& engine) { engine.upload(*current->planes); }, &why);
     if (!e) return probe_unavailable(why);
+    if (v)
+      if (std::string no = histeq::library_unavailable(*v); !no.empty()) return probe_unavailable(no);
     if (pipeline) {
       std::vector<std::pair<const histeq::Variant*, int>> steps;
       for (const char* id : pipeline->steps) {

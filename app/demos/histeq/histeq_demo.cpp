@@ -110,8 +110,9 @@ const StageTables& HisteqDemo::stage_tables() const {
 }
 
 std::string HisteqDemo::why_unavailable(size_t stage, int v) const {
-  return engines_.why_unavailable(histeq::variants_of(info(stage).id)[static_cast<size_t>(v)]->backend ==
-                                  Backend::Cuda);
+  const histeq::Variant& variant = *histeq::variants_of(info(stage).id)[static_cast<size_t>(v)];
+  if (std::string why = engines_.why_unavailable(variant.backend == Backend::Cuda); !why.empty()) return why;
+  return histeq::library_unavailable(variant);  // an NPP rung where NPP was not found at build time
 }
 
 std::string HisteqDemo::inactive_reason(size_t stage) const {

@@ -38,12 +38,13 @@ TEST(CodeSource, EveryVariantOfEveryDemoHasItsSource) {
           EXPECT_EQ(view.previous, st.variants[i - 1].id);
         }
         // A GPU variant's region defines the kernel it launches, or shows the library or runtime call
-        // it makes instead (a library's rung: CUB's histogram, Thrust, cuBLAS's multiply, cuRAND; the
+        // it makes instead (a library's rung: CUB's histogram, Thrust, cuBLAS's multiply, cuRAND, NPP; the
         // transfers' cudaMemcpyAsync and their graph's capture).
         if (v.library) {
           EXPECT_TRUE(text.find("cub::") != std::string::npos || text.find("thrust::") != std::string::npos ||
                       text.find("cublas") != std::string::npos ||
-                      text.find("curandGenerate") != std::string::npos)
+                      text.find("curandGenerate") != std::string::npos ||
+                      text.find("nppi") != std::string::npos)
               << v.snippet << " names no library call";
         }
         const bool library_call = v.library || text.find("cudaMemcpyAsync(") != std::string::npos ||

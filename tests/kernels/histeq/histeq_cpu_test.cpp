@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "histeq/histeq.h"
+#include "histeq/histeq_cuda.h"
 
 namespace gpulab::histeq {
 namespace {
@@ -545,6 +546,31 @@ TEST(HistEqCpu, EngineRefusesBadInput) {
   EXPECT_THROW(e->run(variant("hist-cpu"), 0, 1), std::out_of_range);  // YCrCb processes Y only
   EXPECT_THROW(e->run(variant("hist-cpu"), 0, -1), std::out_of_range);
   EXPECT_THROW(e->histogram(3), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace gpulab::histeq
+
+namespace gpulab::histeq {
+namespace {
+
+// The library lecture's NPP rungs are in the table of every build, marked as the library's; where
+// NPP was not found when gpulab was built (CI, the development machines), they say so.
+TEST(HistEqNpp, TheNppRungsAreListedAndSayWhyWhereNppIsMissing) {
+  for (const char* id : {"hist-npp", "apply-npp"}) {
+    const Variant* v = find_variant(id);
+    ASSERT_NE(v, nullptr) << id;
+    EXPECT_TRUE(v->library) << id;
+    EXPECT_EQ(v->backend, Backend::Cuda) << id;
+    const std::string why = library_unavailable(*v);
+#if defined(GPULAB_HAVE_CUDA) && !defined(GPULAB_HAVE_NPP)
+    EXPECT_NE(why.find("NPP was not found when gpulab was built"), std::string::npos) << id << ": " << why;
+#else
+    EXPECT_EQ(why, "") << id;  // NPP built in, or no CUDA at all (the engine says that)
+#endif
+  }
+  EXPECT_EQ(library_unavailable(*find_variant("hist-cub")), "");
+  EXPECT_EQ(library_unavailable(*find_variant("apply-cpu")), "");
 }
 
 }  // namespace
