@@ -90,9 +90,10 @@ void npp_histogram(const uint8_t* d_plane, int width, int height, uint32_t* d_hi
   // <npp.h>: nppiHistogramEven_8u_C1R_Ctx (nppi_statistics_functions.h)
   constexpr int kLevels = kBins + 1;  // 0, 1, ..., 256: bin b holds the value b
   const size_t bytes = buffer_bytes(nppiHistogramEvenGetBufferSize_8u_C1R_Ctx, roi, kLevels, c);
-  if (scratch.buffer.count() < bytes) scratch.buffer = cuda::DeviceBuffer<uint8_t>(bytes, "NPP's histogram scratch", scratch.device);
-  check(nppiHistogramEven_8u_C1R_Ctx(d_plane, width, roi, reinterpret_cast<Npp32s*>(d_hist), kLevels, 0, kBins,
-                                     scratch.buffer.get(), c),
+  if (scratch.buffer.count() < bytes)
+    scratch.buffer = cuda::DeviceBuffer<uint8_t>(bytes, "NPP's histogram scratch", scratch.device);
+  check(nppiHistogramEven_8u_C1R_Ctx(d_plane, width, roi, reinterpret_cast<Npp32s*>(d_hist), kLevels, 0,
+                                     kBins, scratch.buffer.get(), c),
         "nppiHistogramEven_8u_C1R");
   // end snippet
 }
