@@ -105,7 +105,8 @@ struct Reader {
     out.min_items_per_s = get<double>(t, "min_rate", at);
     out.min_ratio = get<double>(t, "min_ratio", at);
     const double within = get<double>(t, "within", at);  // at most `within` times the time of versus
-    if (within > 0) out.min_ratio = out.min_ratio > 0 ? -1 : 1.0 / within;
+    if (within > 0 && out.min_ratio > 0) fail(at, "both min_ratio and within: give one");
+    if (within > 0) out.min_ratio = 1.0 / within;
     out.max_ms = get<double>(t, "max_ms", at);
     if (out.what.empty() || out.kind() == BenchTarget::Kind::Invalid)
       fail(at,
