@@ -152,25 +152,64 @@ bool parse_offset(std::string_view rest, Cell& out) {
   return true;
 }
 
-// Empty string on success. The cap comes first: a 40-byte header can declare 2^32 cells.
-std::string allocate_cells(Pattern& p) {
-  const uint64_t cells = static_cast<uint64_t>(p.width) * static_cast<uint64_t>(p.height);
-  const std::string size = std::to_string(p.width) + "x" + std::to_string(p.height);
-  if (cells > kMaxPatternCells)
-    return "a " + size + " pattern has " + std::to_string(cells) + " cells, more than the " +
-           std::to_string(kMaxPatternCells) + " (2^30) gpulab reads";
-  try {
-    p.cells.assign(static_cast<size_t>(cells), 0);
-  } catch (const std::bad_alloc&) {
-    return "a " + size + " pattern does not fit in memory";
+// Appends [x, x + n) on row y, after every run so far (the readers go row by row, left to right),
+// joined to the last run where they touch ("2o3o" is one run of 5).
+void add_run(Pattern& p, int y, int x, int n) {
+  if (!p.runs.empty()) {
+    CellRun& last = p.runs.back();
+    if (last.y == y && last.x + last.length == x) {
+      last.length += n;
+      return;
+    }
   }
-  return {};
+  p.runs.push_back({y, x, n});
 }
 
 }  // namespace
 
+uint8_t Pattern::at(int x, int y) const {
+  // The first run that starts after (x, y); the one before it is the only one that can hold it.
+  auto after = std::upper_bound(runs.begin(), runs.end(), std::pair{y, x},
+                                [](std::pair<int, int> c, const CellRun& r) {
+                                  return c.first < r.y || (c.first == r.y && c.second < r.x);
+                                });
+  if (after == runs.begin()) return 0;
+  const CellRun& r = *std::prev(after);
+  return r.y == y && x < r.x + r.length ? 1 : 0;
+}
+
 uint64_t Pattern::population() const {
-  return static_cast<uint64_t>(std::count_if(cells.begin(), cells.end(), [](uint8_t c) { return c != 0; }));
+  uint64_t n = 0;
+  for (const CellRun& r : runs) n += static_cast<uint64_t>(r.length);
+  return n;
+}
+
+std::vector<uint8_t> Pattern::dense() const {
+  std::vector<uint8_t> cells(static_cast<size_t>(width) * static_cast<size_t>(height), 0);
+  for (const CellRun& r : runs)
+    std::fill_n(cells.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(r.y) * width + r.x), r.length,
+                uint8_t{1});
+  return cells;
+}
+
+std::string Pattern::check() const {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (width < 0 || height < 0) return "the pattern's size " + size + " is negative";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const CellRun& r = runs[i];
+    const std::string which = "run " + std::to_string(i + 1) + " (row " + std::to_string(r.y) + ", cells " +
+                              std::to_string(r.x) + " to " + std::to_string(int64_t{r.x} + r.length - 1) +
+                              ")";
+    if (r.length < 1) return which + " is empty";
+    if (r.y < 0 || r.y >= height || r.x < 0 || int64_t{r.x} + r.length > width)
+      return which + " lies outside the " + size + " pattern";
+    if (i > 0) {
+      const CellRun& p = runs[i - 1];
+      if (r.y < p.y || (r.y == p.y && r.x <= p.x + p.length))
+        return which + " is not after the run before it, or touches it";
+    }
+  }
+  return {};
 }
 
 std::string describe(const PatternError& error, std::string_view source) {
@@ -256,7 +295,6 @@ PatternResult parse_rle(std::string_view text, int max_width, int max_height) {
     return fail(header_line, "the pattern is " + std::to_string(p.width) + "x" + std::to_string(p.height) +
                                  ", larger than the " + std::to_string(max_width) + "x" +
                                  std::to_string(max_height) + " grid (use --grid)");
-  if (std::string problem = allocate_cells(p); !problem.empty()) return fail(header_line, problem);
 
   // The run-length body: [count] tag, tags b (dead), o (alive), $ (end of row), ! (end).
   long long x = 0, y = 0;
@@ -292,8 +330,7 @@ PatternResult parse_rle(std::string_view text, int max_width, int max_height) {
           if (y >= p.height)
             return fail(line_no,
                         "the pattern has more rows than the header's y = " + std::to_string(p.height));
-          if (c == 'o')
-            std::fill_n(p.cells.begin() + static_cast<std::ptrdiff_t>(y * p.width + x), n, uint8_t{1});
+          if (c == 'o') add_run(p, static_cast<int>(y), static_cast<int>(x), static_cast<int>(n));
           x += n;
           break;
         case '$':
@@ -380,11 +417,10 @@ PatternResult parse_cells(std::string_view text) {
                                                 " rows, the largest grid edge");
   p.height = static_cast<int>(rows.size());
   for (std::string_view r : rows) p.width = std::max(p.width, static_cast<int>(r.size()));
-  if (std::string problem = allocate_cells(p); !problem.empty()) return fail(0, problem);
   // Rows shorter than the widest are padded with dead cells, as every .cells reader does.
   for (int y = 0; y < p.height; ++y)
     for (size_t x = 0; x < rows[y].size(); ++x)
-      p.cells[static_cast<size_t>(y) * p.width + x] = rows[y][x] == '.' ? 0 : 1;
+      if (rows[y][x] != '.') add_run(p, y, static_cast<int>(x), 1);
   PatternResult r;
   r.pattern = std::move(p);
   return r;
@@ -484,19 +520,17 @@ bool place(Grid& grid, const Pattern& pattern, int x0, int y0, std::string* erro
     if (error) *error = std::move(why);
     return false;
   };
-  if (pattern.cells.size() != static_cast<size_t>(pattern.width) * static_cast<size_t>(pattern.height))
-    return refuse("pattern data does not match its size " + std::to_string(pattern.width) + "x" +
-                  std::to_string(pattern.height));
+  if (std::string broken = pattern.check(); !broken.empty()) return refuse("pattern data: " + broken);
   if (pattern.width > grid.width || pattern.height > grid.height)
     return refuse("the pattern is " + std::to_string(pattern.width) + "x" + std::to_string(pattern.height) +
                   " cells, larger than the " + std::to_string(grid.width) + "x" +
                   std::to_string(grid.height) + " grid");
   std::fill(grid.cells.begin(), grid.cells.end(), uint8_t{0});
   auto wrap = [](long long v, int n) { return static_cast<int>(((v % n) + n) % n); };
-  for (int y = 0; y < pattern.height; ++y) {
-    const int gy = wrap(static_cast<long long>(y0) + y, grid.height);
-    for (int x = 0; x < pattern.width; ++x)
-      if (pattern.at(x, y)) grid.at(wrap(static_cast<long long>(x0) + x, grid.width), gy) = 1;
+  for (const CellRun& r : pattern.runs) {
+    const int gy = wrap(static_cast<long long>(y0) + r.y, grid.height);
+    for (int i = 0; i < r.length; ++i)
+      grid.at(wrap(static_cast<long long>(x0) + r.x + i, grid.width), gy) = 1;
   }
   return true;
 }

@@ -16,18 +16,34 @@
 
 namespace gpulab::life {
 
+// A horizontal run of live cells: [x, x + length) on row y.
+struct CellRun {
+  int y = 0;
+  int x = 0;
+  int length = 0;
+  bool operator==(const CellRun&) const = default;
+};
+
+// A pattern holds its live cells as runs, sorted by row then column, never touching or overlapping,
+// each inside width x height. So it costs memory in proportion to its file, not to its size: a
+// 20-byte header may declare 65536x65536 cells, and that costs nothing until a grid takes it.
 struct Pattern {
   int width = 0;
   int height = 0;
-  std::vector<uint8_t> cells;         // row-major, width × height, 0 dead / 1 alive
+  std::vector<CellRun> runs;
   std::optional<Rule> rule;           // from the RLE header or a #r line; none in .cells files
   std::string name;                   // #N, or the first "!Name:" line
   std::string author;                 // #O
   std::vector<std::string> comments;  // #C / #c lines, or the other "!" lines, without the marker
   std::optional<Cell> offset;         // #R / #P x y: top-left of the pattern (may be negative)
 
-  uint8_t at(int x, int y) const { return cells[static_cast<size_t>(y) * width + x]; }
+  // 1 when (x, y) is alive (a search among the runs), else 0.
+  uint8_t at(int x, int y) const;
   uint64_t population() const;
+  // Row-major, width x height, 0 dead / 1 alive: for small patterns (tests, previews).
+  std::vector<uint8_t> dense() const;
+  // Empty string when the runs keep the rule above, else what breaks it first.
+  std::string check() const;
 };
 
 struct PatternError {
@@ -50,14 +66,11 @@ std::string describe(const PatternError& error, std::string_view source);
 
 // Patterns larger than this on either edge are refused (an engine could not hold them anyway).
 inline constexpr int kMaxPatternEdge = kMaxEdge;
-// Patterns are held densely (a byte a cell), so their area is capped too: 2^30 cells (1 GiB) covers
-// a 32768x32768 grid, twice the UI's largest edge.
-inline constexpr uint64_t kMaxPatternCells = 1ull << 30;
 // Files larger than this are refused before they are read.
 inline constexpr uint64_t kMaxPatternFileBytes = 64ull << 20;
 
 // max_width, max_height (0: none): the grid the pattern must fit, checked against an RLE header's x and
-// y before its cells are allocated (a 40-byte header can ask for 2^30 cells).
+// y before the body is read.
 PatternResult parse_rle(std::string_view text, int max_width = 0, int max_height = 0);
 PatternResult parse_cells(std::string_view text);
 // By extension (.rle, .cells) when the hint has one, else by looking at the text.

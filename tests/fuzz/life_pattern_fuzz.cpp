@@ -4,8 +4,9 @@
 //               1: parse_pattern(text, "fuzz.cells")   4: parse_cells(text)
 //               2: parse_pattern(text) (no hint: chosen by looking at the text)
 // Oracles: error and warning messages hold no raw control byte (describe() too); a pattern read is
-// consistent (size, cells 0/1, within the limits); a small one written back with write_rle reads
-// back to the same cells at the same place, with the same rule.
+// consistent (size within the limits, runs sorted, apart and inside it); a small one written back
+// with write_rle reads back to the same cells at the same place, with the same rule, and at() agrees
+// with its runs cell by cell.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,11 +21,15 @@ using namespace gpulab;
 namespace {
 
 void check_round_trip(const life::Pattern& p) {
-  // Small patterns only: the grid holds a byte a cell, and the reader allows 2^30 of them.
+  // Small patterns only: the grid holds a byte a cell, and a pattern may be 65536x65536.
   if (p.width < 1 || p.height < 1 || uint64_t(p.width) * uint64_t(p.height) > (1u << 16)) return;
   life::Grid grid(p.width, p.height);
   std::string why;
   fuzz::require(life::place(grid, p, 0, 0, &why), "life: place() refused a pattern the size of the grid");
+  fuzz::require(grid.cells == p.dense(), "life: place() and dense() disagree");
+  for (int y = 0; y < p.height; ++y)
+    for (int x = 0; x < p.width; ++x)
+      fuzz::require(p.at(x, y) == grid.at(x, y), "life: at() disagrees with the runs");
   const life::Rule rule = p.rule.value_or(life::Rule::conway());
   const std::string rle = life::write_rle(grid, rule, p.name);
   const life::PatternResult back = life::parse_rle(rle);
@@ -76,12 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::require(
       p.width >= 0 && p.height >= 0 && p.width <= life::kMaxPatternEdge && p.height <= life::kMaxPatternEdge,
       "life: pattern size out of range");
-  fuzz::require(p.cells.size() == size_t(p.width) * size_t(p.height),
-                "life: cells do not match width x height");
-  // The reader may hold up to 2^30 cells for a few bytes of header (kMaxPatternCells): look at the
-  // cells of small patterns only, or one such input would take seconds.
-  if (p.cells.size() <= (1u << 20))
-    for (uint8_t c : p.cells) fuzz::require(c <= 1, "life: a cell other than 0 or 1");
+  if (std::string broken = p.check(); !broken.empty())
+    fuzz::fail("life: the runs read are not consistent: " + broken);
   check_round_trip(p);
   return 0;
 }

@@ -141,7 +141,7 @@ TEST(HeadlessApp, SavePatternRunsExactlyKGenerations) {
   ASSERT_EQ(p.width, 3);
   ASSERT_EQ(p.height, 3);
   const std::vector<uint8_t> glider{0, 1, 0, 0, 0, 1, 1, 1, 1};
-  EXPECT_EQ(p.cells, glider);
+  EXPECT_EQ(p.dense(), glider);
   ASSERT_TRUE(p.offset.has_value());
   EXPECT_EQ(p.offset->x, (16 - 3) / 2 + 1);
   EXPECT_EQ(p.offset->y, (16 - 3) / 2 + 1);
