@@ -117,6 +117,9 @@ class Element {
   virtual void frame(Session&, const Frame&) {}
   // While true the demo is left alone (its copies are measured) and this element has the screen.
   virtual bool holds_demo() const { return false; }
+  // While true the demo's step waits (nothing computed, its last picture drawn): a CPU baseline is
+  // timed alone on the cores the live step would take.
+  virtual bool holds_step() const { return false; }
   // Its part of the layout's input (the regions it needs, their sizes).
   virtual void wants(Session&, LayoutInput&) {}
   // Its own compute and render of the view instead of the demo's (A/B): true when it did them.

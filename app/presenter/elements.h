@@ -33,6 +33,7 @@ class HudElement : public Element {
   void set_on(bool on) { on_ = on; }
   const Hud& hud() const { return hud_; }
   bool measuring_baseline() const { return job_ != nullptr; }  // a CPU baseline in the background
+  bool holds_step() const override { return job_ && job_->wants_hold(); }
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void frame(Session& s, const Frame& f) override;
   // Headless with the HUD on: until its baseline is in (at most 30 s), then a refresh (0.6 s) so that

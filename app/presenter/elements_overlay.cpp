@@ -67,6 +67,8 @@ bool HudElement::headless_busy(Session& s) {
 
 void HudElement::frame(Session& s, const Frame&) {
   shown_ = {};
+  // Frames start with no live step in flight: a hold the job asked for holds from here.
+  if (job_ && job_->wants_hold()) job_->hold_granted();
   Demo* d = s.demo();
   LadderElement* ladder = s.find<LadderElement>();
   const LessonElement* lesson = s.find<LessonElement>();
@@ -121,7 +123,7 @@ void HudElement::frame(Session& s, const Frame&) {
 void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
   if (job_ && job_->done()) {
     const std::optional<double> ms = job_->ms();
-    if (ms) hud_.note_baseline(job_case_, *ms);
+    if (ms) hud_.note_baseline(job_case_, *ms, job_->approximate());
     // The live samples taken while it ran shared the CPU with it (a GPU step's launches wait for a
     // core): the window starts afresh.
     s.timings().clear();
@@ -130,6 +132,7 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
     job_.reset();
   }
   in.baseline_measuring = job_ && job_case_.same(in.baseline_case);
+  in.baseline_holds = in.baseline_measuring && job_->wants_hold();
   const auto tried = std::find_if(tried_.begin(), tried_.end(),
                                   [&](const auto& t) { return t.first.same(in.baseline_case); });
   if (tried != tried_.end()) in.baseline_error = tried->second;
@@ -141,13 +144,26 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
   // The baseline's probe (a copy of the current input, a CPU engine), made here where the demo may be
   // read: the lead stage's CPU baseline, or for a read-out of the whole pipeline the CPU pipeline (each
   // running stage's first CPU variant, chained).
-  const Picks picks = baseline_picks(d.stage_tables(), s.setup().picks);
-  Probe probe = make_probe_at_low_priority(
-      [&] { return d.probe(picks, in.whole_pipeline ? kWholePipeline : in.baseline->stage); });
+  // A live demo whose stages all run on the CPU (always so without a GPU) steps on the cores the
+  // baseline needs: it holds while the baseline is timed, at the normal priority. A live GPU demo
+  // goes on, and the baseline takes what cores it leaves, at the lowest priority.
+  const StageTables& tables = d.stage_tables();
+  bool live_on_cpu = !s.context().cuda;
+  if (!live_on_cpu) {
+    live_on_cpu = true;
+    for (const Pick& p : s.setup().picks)
+      if (p.stage < tables.stages.size() && p.variant >= 0 &&
+          static_cast<size_t>(p.variant) < tables.stages[p.stage].variants.size() &&
+          tables.stages[p.stage].variants[static_cast<size_t>(p.variant)].needs_cuda)
+        live_on_cpu = false;
+  }
+  const Picks picks = baseline_picks(tables, s.setup().picks);
+  auto make = [&] { return d.probe(picks, in.whole_pipeline ? kWholePipeline : in.baseline->stage); };
+  Probe probe = live_on_cpu ? make() : make_probe_at_low_priority(make);
   BenchSuite peaks;
   peaks.peak_bandwidth_gbps = s.context().peak_bandwidth_gbps;
   peaks.peak_fp32_gflops = s.context().peak_fp32_gflops;
-  job_ = std::make_unique<BaselineJob>(std::move(probe), peaks);
+  job_ = std::make_unique<BaselineJob>(std::move(probe), peaks, live_on_cpu);
   job_case_ = in.baseline_case;
   tried_.emplace_back(in.baseline_case, std::string());
   in.baseline_measuring = true;

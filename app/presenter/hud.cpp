@@ -115,20 +115,26 @@ void Hud::update(double now_seconds, const HudInput& in) {
   refreshed_at_ = now_seconds;
 }
 
-void Hud::note_baseline(const HudCase& c, double ms) {
+void Hud::note_baseline(const HudCase& c, double ms, bool approximate) {
   if (!c.input || !std::isfinite(ms) || !(ms > 0)) return;
   for (Baseline& b : baselines_)
     if (b.c.same(c)) {
       b.ms = ms;
+      b.approximate = approximate;
       return;
     }
-  baselines_.push_back({c, ms});
+  baselines_.push_back({c, ms, approximate});
+}
+
+const Hud::Baseline* Hud::find(const HudCase& c) const {
+  for (const Baseline& b : baselines_)
+    if (b.c.same(c)) return &b;
+  return nullptr;
 }
 
 std::optional<double> Hud::baseline(const HudCase& c) const {
-  for (const Baseline& b : baselines_)
-    if (b.c.same(c)) return b.ms;
-  return std::nullopt;
+  const Baseline* b = find(c);
+  return b ? std::optional<double>(b->ms) : std::nullopt;
 }
 
 HudReading Hud::read(const HudInput& in) const {
@@ -144,7 +150,7 @@ HudReading Hud::read(const HudInput& in) const {
   }
   r.figures.push_back(time);
   HudFigure speedup;
-  const std::optional<double> base = baseline(in.baseline_case);
+  const Baseline* base = find(in.baseline_case);
   if (!in.recorded.empty() && in.recorded_speedup) {
     speedup.value = hud_speedup(*in.recorded_speedup);
     speedup.caption = "vs " + in.recorded_baseline + " (recorded)";
@@ -158,11 +164,13 @@ HudReading Hud::read(const HudInput& in) const {
     speedup.value = "1×";
     speedup.caption = "the CPU baseline (" + in.baseline_variant + ")";
   } else if (base && in.ms_per_step) {
-    speedup.value = hud_speedup(*base / *in.ms_per_step);
-    speedup.caption = "vs " + in.baseline_variant + " (CPU)";
+    // Timed while the cores were busy: the order of magnitude, said as such.
+    speedup.value = (base->approximate ? "≈ " : "") + hud_speedup(base->ms / *in.ms_per_step);
+    speedup.caption = "vs " + in.baseline_variant + (base->approximate ? " (CPU), on busy cores" : " (CPU)");
   } else if (in.baseline_measuring) {
     speedup.value = "measuring…";
-    speedup.caption = "vs " + in.baseline_variant + " (CPU), in the background";
+    speedup.caption = "vs " + in.baseline_variant +
+                      (in.baseline_holds ? " (CPU), the demo held" : " (CPU), in the background");
   } else if (!in.baseline_error.empty()) {
     speedup.value = "–";
     speedup.caption = "vs " + in.baseline_variant + " (CPU): " + in.baseline_error;

@@ -54,6 +54,7 @@ struct HudInput {
   std::string recorded_baseline;
   // The baseline's time is being measured in the background (BaselineJob), or why it could not be.
   bool baseline_measuring = false;
+  bool baseline_holds = false;  // ... alone, the live step waiting for it
   std::string baseline_error;
 };
 
@@ -84,8 +85,9 @@ class Hud {
   // one is measured now, and every frame while its time is the median of fewer than kSettleSamples
   // steps (the first, cold step is not held for half a second).
   void update(double now_seconds, const HudInput& in);
-  // A baseline measured elsewhere (the ladder's CPU rung on the same input).
-  void note_baseline(const HudCase& c, double ms);
+  // A baseline measured elsewhere (the ladder's CPU rung on the same input, the background job);
+  // `approximate`: timed while the cores were busy, so the speed-up over it is shown as "≈ 12×".
+  void note_baseline(const HudCase& c, double ms, bool approximate = false);
   std::optional<double> baseline(const HudCase& c) const;
   const HudReading& reading() const { return reading_; }
   // The reading from `in` and the baselines known now (what update shows).
@@ -95,7 +97,9 @@ class Hud {
   struct Baseline {
     HudCase c;
     double ms = 0;  // per step
+    bool approximate = false;
   };
+  const Baseline* find(const HudCase& c) const;
   std::vector<Baseline> baselines_;
   HudReading reading_;
   double refreshed_at_ = -1;

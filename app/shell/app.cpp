@@ -480,10 +480,13 @@ void App::frame() {
   // While an element holds the demo (the ladder measures its copies) no demo hook is called, and the
   // demo resumes where it was when the element lets go.
   presenter::Element* holder = nullptr;
-  for (auto& e : elements_)
+  bool step_held = false;  // the live step waits (a CPU baseline is timed alone); the picture stays
+  for (auto& e : elements_) {
     if (e->holds_demo()) holder = e.get();
+    step_held = step_held || e->holds_step();
+  }
   Demo* d = s.demo();
-  if (d && !holder) {
+  if (d && !holder && !step_held) {
     // On the GPU: the last frame's drawing done first, so that the step runs, and is timed, alone (GL
     // and CUDA share the GPU in time slices; the HUD's time otherwise includes the drawing's).
     if (s.context().cuda && !options_.overlap_drawing) drawn_.wait();

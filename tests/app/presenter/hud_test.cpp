@@ -8,6 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+
 #include "core/timings.h"
 #include "presenter/baseline_job.h"
 
@@ -185,6 +190,118 @@ TEST_F(HudFeed, SaysTheBaselineIsMeasuredInTheBackgroundOrWhyItIsNot) {
   hud.note_baseline(in.baseline_case, 10.0);
   in.baseline_measuring = true;
   EXPECT_EQ(hud.read(in).figures[1].value, "100×");
+}
+
+// A baseline timed while the cores were busy reads as an approximation, and while it is timed alone
+// (the live step held) the caption says the demo waits for it.
+TEST_F(HudFeed, ABaselineTimedOnBusyCoresIsShownAsAnApproximation) {
+  d.use(2);
+  sample(t, d, 0.2);
+  HudInput in = hud_input(d, t, ctx);
+  in.baseline_measuring = true;
+  in.baseline_holds = true;
+  EXPECT_EQ(hud.read(in).figures[1].caption, "vs cpu-naive (CPU), the demo held");
+  hud.note_baseline(in.baseline_case, 10.0, true);
+  EXPECT_EQ(hud.read(in).figures[1].value, "≈ 100×");  // 10 ms over 0.1 ms
+  EXPECT_EQ(hud.read(in).figures[1].caption, "vs cpu-naive (CPU), on busy cores");
+  // Timed again alone (the ladder's rung, a later job): a plain figure.
+  hud.note_baseline(in.baseline_case, 10.0);
+  EXPECT_EQ(hud.read(in).figures[1].value, "100×");
+  EXPECT_EQ(hud.read(in).figures[1].caption, "vs cpu-naive (CPU)");
+}
+
+// The job's clocks injected: a probe whose steps take 1 ms of fake wall time each, and a thread that
+// waited `wait_share` of it for a core.
+struct FakeClocks {
+  std::atomic<double> wall{0}, waited{0};
+  BaselineClocks clocks() {
+    BaselineClocks c;
+    c.wall_ms = [this] { return wall.load(); };
+    c.waited_ms = [this] { return waited.load(); };
+    return c;
+  }
+};
+
+Probe counting_probe(FakeClocks& fc, double wait_share, std::atomic<int>& runs,
+                     const std::function<void()>& on_run = {}) {
+  Probe p;
+  p.device = "CPU";
+  p.items_per_step = 1;
+  p.run = [&fc, wait_share, &runs, on_run](int steps) {
+    if (on_run) on_run();
+    ++runs;
+    fc.wall.store(fc.wall.load() + steps);
+    fc.waited.store(fc.waited.load() + wait_share * steps);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // the real clock moves too
+  };
+  return p;
+}
+
+void wait_done(const BaselineJob& job) {
+  for (int i = 0; i < 20000 && !job.done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(job.done());
+}
+
+TEST(BaselineJobClock, AThreadThatWaitedForACoreGivesAnApproximation) {
+  for (const double share : {0.0, 0.05, 0.5}) {
+    FakeClocks fc;
+    std::atomic<int> runs{0};
+    BaselineJob job(counting_probe(fc, share, runs), BenchSuite{}, false, fc.clocks());
+    EXPECT_FALSE(job.wants_hold()) << "no hold asked";
+    wait_done(job);
+    ASSERT_TRUE(job.ms().has_value()) << job.error();
+    EXPECT_GT(runs.load(), 0);
+    EXPECT_EQ(job.approximate(), share > BaselineJob::kMaxWaitShare) << "waited " << share;
+  }
+}
+
+TEST(BaselineJobClock, WithAHoldTheProbeRunsOnlyOnceTheLiveStepWaits) {
+  FakeClocks fc;
+  std::atomic<int> runs{0};
+  std::atomic<bool> granted{false}, ran_before_grant{false};
+  BaselineJob job(counting_probe(fc, 0.0, runs, [&] { ran_before_grant = ran_before_grant || !granted; }),
+                  BenchSuite{}, true, fc.clocks());
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_TRUE(job.wants_hold());
+  EXPECT_EQ(runs.load(), 0) << "timed before the live step was held";
+  granted = true;
+  job.hold_granted();
+  wait_done(job);
+  EXPECT_FALSE(ran_before_grant.load());
+  EXPECT_FALSE(job.wants_hold()) << "the hold ends with the timing";
+  ASSERT_TRUE(job.ms().has_value()) << job.error();
+  EXPECT_FALSE(job.approximate());
+}
+
+TEST(BaselineJobClock, AHoldNeverGrantedOrOutlastedGivesAnApproximation) {
+  {
+    // Never granted: timed after kGrantTimeoutMs of the (fake) wall clock anyway.
+    FakeClocks fc;
+    std::atomic<int> runs{0};
+    BaselineJob job(counting_probe(fc, 0.0, runs), BenchSuite{}, true, fc.clocks());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(runs.load(), 0);
+    fc.wall.store(BaselineJob::kGrantTimeoutMs + 1);
+    wait_done(job);
+    ASSERT_TRUE(job.ms().has_value()) << job.error();
+    EXPECT_TRUE(job.approximate());
+  }
+  {
+    // Granted, but the timing outlasts kMaxHoldSeconds: the live step resumes, the figure is approximate.
+    FakeClocks fc;
+    std::atomic<int> runs{0};
+    Probe p = counting_probe(fc, 0.0, runs);
+    auto inner = p.run;
+    p.run = [&fc, inner](int steps) {
+      inner(steps);
+      fc.wall.store(fc.wall.load() + 1000);  // a second a step
+    };
+    BaselineJob job(std::move(p), BenchSuite{}, true, fc.clocks());
+    job.hold_granted();
+    wait_done(job);
+    ASSERT_TRUE(job.ms().has_value()) << job.error();
+    EXPECT_TRUE(job.approximate());
+  }
 }
 
 TEST(Hud, TheBaselinesPicksAreEachStagesFirstCpuVariant) {

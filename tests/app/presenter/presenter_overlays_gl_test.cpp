@@ -4,6 +4,7 @@
 // (F1 / ?) of every demo lists the shell's keys and the demo's own, inside the screen at 3x.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -181,9 +182,15 @@ TEST(Hud, TheSpeedUpIsThereWithoutRunningTheBaselineLive) {
   ASSERT_TRUE(h.value("shown", false)) << h;
   ASSERT_GE(h["values"].size(), 2u) << h;
   const std::string speedup = h["values"][1].get<std::string>();
-  EXPECT_EQ(speedup.substr(speedup.size() - 2), "×") << speedup;  // "1.62×": a number, not "measuring…"
-  EXPECT_GT(std::stod(speedup), 0.1) << speedup;
-  EXPECT_EQ(h["captions"][1].get<std::string>(), "vs cpu-naive (CPU)");
+  ASSERT_EQ(speedup.substr(speedup.size() - 2), "×") << speedup;  // "1.62×": a number, not "measuring…"
+  // Timed with the live step held: a figure, "≈ 1.6×" where the drawing still kept the cores busy
+  // (software GL here; the job's own tests inject the clocks).
+  const bool approximate = speedup.rfind("≈ ", 0) == 0;
+  const std::string number = approximate ? speedup.substr(std::string("≈ ").size()) : speedup;
+  ASSERT_TRUE(std::isdigit(static_cast<unsigned char>(number[0]))) << speedup;
+  EXPECT_GT(std::stod(number), 0.1) << speedup;
+  EXPECT_EQ(h["captions"][1].get<std::string>(),
+            approximate ? "vs cpu-naive (CPU), on busy cores" : "vs cpu-naive (CPU)");
 }
 
 TEST(ProjectorMode, TheWindowsLadderFollowsTheLightTheme) {
