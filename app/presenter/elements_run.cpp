@@ -7,6 +7,7 @@
 #include <cmath>
 #include <thread>
 
+#include "common/cuda_probe.h"
 #include "common/text.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -385,7 +386,7 @@ void CountersElement::start(Session& s) {
   to_front_ = true;
   const LadderElement* ladder = s.find<LadderElement>();
   if (const std::string why = view().unavailable(s.context()); !why.empty()) {
-    s.notify("counters unavailable: " + why);
+    s.notify("counters unavailable: " + brief_cuda_reason(why, cuda_status()));
   } else if (ladder && ladder->measuring()) {
     s.notify("counters: the ladder is measuring; press F3 again when it is done");
   } else if (ladder && ladder->visible()) {

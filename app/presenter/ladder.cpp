@@ -6,6 +6,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "common/cuda_probe.h"
 #include "core/bench_stepper.h"
 
 namespace gpulab::presenter {
@@ -71,6 +72,9 @@ void compute_ladder(std::vector<Rung>& rungs) {
   std::vector<size_t> stages;
   for (const Rung& r : rungs)
     if (std::find(stages.begin(), stages.end(), r.pick.stage) == stages.end()) stages.push_back(r.pick.stage);
+  // Why there is no GPU, in full on the first rung it stops, then "needs an NVIDIA GPU".
+  const CudaStatus cuda = cuda_status();
+  bool told_no_gpu = false;
   for (size_t stage : stages) {
     const Rung* base = baseline_rung(rungs, stage);
     const double base_ms = base ? base->row.ms_median : 0;
@@ -150,6 +154,9 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
   std::vector<size_t> stages;
   for (const Rung& r : rungs)
     if (std::find(stages.begin(), stages.end(), r.pick.stage) == stages.end()) stages.push_back(r.pick.stage);
+  // Why there is no GPU, in full on the first rung it stops, then "needs an NVIDIA GPU".
+  const CudaStatus cuda = cuda_status();
+  bool told_no_gpu = false;
   for (size_t stage : stages) {
     ChartPanel panel;
     bool any_runs = false;
@@ -169,6 +176,10 @@ ChartData ladder_chart(const std::vector<Rung>& rungs, std::string_view demo_tit
                  : r.state == RungState::Failed ? ChartRungState::Failed
                                                 : ChartRungState::Unavailable;
       cr.reason = r.reason;
+      if (cr.state == ChartRungState::Unavailable && brief_cuda_reason(r.reason, cuda) != r.reason) {
+        if (told_no_gpu) cr.reason = brief_cuda_reason(r.reason, cuda);
+        told_no_gpu = true;
+      }
       cr.ms_per_step = r.row.ms_median;
       if (!r.row.per.empty()) panel.per = r.row.per;  // the measured rungs' (one stage: one word)
       cr.speedup_vs_baseline = r.speedup_vs_baseline;

@@ -228,7 +228,7 @@ bool ShellSession::attach_current() {
       std::string no;
       for (size_t st = 0; st < runnable.size() && st < s.picks.size(); ++st) {
         if (runnable[st].variant == s.picks[st].variant) continue;
-        if (no.empty()) no = d.why_unavailable(st, s.picks[st].variant);
+        if (no.empty()) no = brief_cuda_reason(d.why_unavailable(st, s.picks[st].variant), cuda_status());
         asked.emplace_back(variant_of(t, s.picks[st]).id);
         using_.emplace_back(variant_of(t, runnable[st]).id);
       }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda_probe.h"
 #include "presenter/ladder.h"
 
 namespace gpulab::presenter {
@@ -27,6 +28,48 @@ Rung rung(size_t stage, const char* id, bool gpu, RungState state, double ms, do
   r.row.pct_peak_flops = pct_flops;
   if (state != RungState::Measured) r.reason = "no CUDA device";
   return r;
+}
+
+// Why there is no GPU is said in full once; then "needs an NVIDIA GPU".
+TEST(Ladder, TheNoGpuReasonIsSaidInFullOnceThenBriefly) {
+  CudaStatus none;
+  none.reason =
+      "no NVIDIA driver: libcuda.so.1 is not installed (libcuda.so.1: cannot open shared object file)";
+  none.short_reason = "no NVIDIA driver";
+  EXPECT_EQ(brief_cuda_reason(none.reason, none), "needs an NVIDIA GPU");
+  EXPECT_EQ(brief_cuda_reason("needs sm_90a", none), "needs sm_90a");
+  EXPECT_EQ(brief_cuda_reason("", none), "");
+  CudaStatus old = none;
+  old.reason = "the NVIDIA driver (CUDA 11.4) is older than this build's runtime (CUDA 13.0)";
+  old.short_reason = "driver too old";
+  EXPECT_EQ(brief_cuda_reason(old.reason, old), "needs an NVIDIA GPU: driver too old");
+  CudaStatus here;
+  here.available = true;
+  here.reason = none.reason;
+  EXPECT_EQ(brief_cuda_reason(none.reason, here), none.reason) << "a GPU is here: nothing to shorten";
+
+  // The chart, with this machine's own status (no reason to shorten where a GPU is here).
+  const CudaStatus cs = cuda_status();
+  std::vector<Rung> rs = {
+      rung(0, "cpu", false, RungState::Measured, 2.0), rung(0, "gpu-a", true, RungState::Unavailable, 0),
+      rung(0, "gpu-b", true, RungState::Unavailable, 0), rung(1, "gpu-c", true, RungState::Unavailable, 0),
+      rung(1, "gpu-d", true, RungState::Unavailable, 0)};
+  rs[1].reason = rs[2].reason = rs[3].reason = cs.available ? "no CUDA device" : cs.reason;
+  rs[4].reason = "needs sm_90a";
+  const ChartData c = ladder_chart(rs, "Histogram", "CPU");
+  ASSERT_EQ(c.panels.size(), 1u) << "the second stage measured nothing: no panel";
+  ASSERT_EQ(c.panels[0].rungs.size(), 3u);
+  EXPECT_EQ(c.panels[0].rungs[1].reason, rs[1].reason);
+  EXPECT_EQ(c.panels[0].rungs[2].reason, cs.available ? rs[2].reason : "needs an NVIDIA GPU");
+  rs[3].state = RungState::Measured;  // the second stage drawn too: its rungs follow the first's
+  rs[3].reason.clear();
+  rs.push_back(rung(1, "gpu-e", true, RungState::Unavailable, 0));
+  rs.back().reason = rs[1].reason;
+  const ChartData c2 = ladder_chart(rs, "Histogram", "CPU");
+  ASSERT_EQ(c2.panels.size(), 2u);
+  ASSERT_EQ(c2.panels[1].rungs.size(), 3u);
+  EXPECT_EQ(c2.panels[1].rungs[1].reason, "needs sm_90a");
+  EXPECT_EQ(c2.panels[1].rungs[2].reason, cs.available ? rs[1].reason : "needs an NVIDIA GPU");
 }
 
 TEST(Ladder, SpeedupsAreOverTheStagesCpuRungAndThePreviousMeasuredRung) {
