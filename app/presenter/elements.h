@@ -94,6 +94,20 @@ class CodeElement : public Element {
   CodePanelShown shown_;
 };
 
+// A window's clip (F9): 16:9, what it shows scaled to fit.
+inline constexpr int kWindowClipWidth = 1920, kWindowClipHeight = 1080;
+
+// A headless recording's frame drawn at `now` (steady seconds): no display paces the run, so it waits
+// `wait_s` for the clip's next slot as a 30 Hz display would, and a frame drawn later than that goes
+// in the slot of the time it was drawn, the frame before it held meanwhile. So the clip lasts as long
+// as the recording (90 frames that took 5.3 s play 5.3 s) and never loses a frame. `t0`: the first
+// frame's time (none: this is the first, slot 0); `last_slot`: the previous frame's.
+struct HeadlessStamp {
+  int64_t slot = 0;
+  double wait_s = 0;
+};
+HeadlessStamp headless_stamp(double now, std::optional<double> t0, int64_t last_slot, int fps);
+
 // F9 / --record: a clip of the view (with_ui: of the whole window), its frames stamped with the time
 // they were shown; the red dot drawn after the frame is read back.
 class RecorderElement : public Element {
@@ -123,7 +137,8 @@ class RecorderElement : public Element {
   bool headless_ = false;
   int64_t headless_frames_ = 0;  // a headless recording's frames so far, and when the first was drawn
   double headless_t0_ = 0;
-  Rect view_, display_;  // the last frame's layout (window points)
+  int64_t headless_slot_ = 0;  // the clip's slot of the last frame
+  Rect view_, display_;        // the last frame's layout (window points)
 };
 
 // F8 or a lesson step with two variants: the running demo (A) and a fresh one (B) side by side in

@@ -40,14 +40,24 @@ std::string RecorderElement::start(const std::filesystem::path& out, int w, int 
                                    Session& s) {
   if (!recorder_) recorder_ = std::make_unique<Recorder>();
   headless_frames_ = 0;
+  headless_slot_ = 0;
   const std::string err = recorder_->start(out, w, h, kClipFps, lossless);
   if (err.empty()) s.notify(recorder_->message());
   return err;
 }
 
+HeadlessStamp headless_stamp(double now, std::optional<double> t0, int64_t last_slot, int fps) {
+  if (!t0) return {0, 0.0};
+  // The next slot's start, waited for as a display would; a frame drawn later is in the slot of the
+  // time it was drawn (the frame before it held meanwhile).
+  const double next = *t0 + static_cast<double>(last_slot + 1) / fps;
+  if (now < next) return {last_slot + 1, next - now};
+  return {std::max(last_slot + 1, ClipTimeline::slot(now - *t0, fps)), 0.0};
+}
+
 std::string RecorderElement::stop() {
   if (!recording()) return {};
-  if (headless_) return recorder_->stop();  // every frame one slot (the run waited for each)
+  if (headless_) return recorder_->stop();  // the last frame one slot: the run ends as it is drawn
   // The last frame stays in the clip until now: a clip lasts as long as its recording.
   return recorder_->stop(
       std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
@@ -75,11 +85,10 @@ bool RecorderElement::key(Session& s, KeyAction a, const KeyPress&) {
   try {
     const std::string demo = s.demo() ? std::string(s.demo()->name()) : std::string("app");
     const std::filesystem::path out = gl::unique_screenshot_path("recordings", "gpulab-" + demo, ".mp4");
-    // The clip is as large as what it shows: the view (as the last frame laid it out) or the window.
-    const int w = s.framebuffer_width(), h = s.framebuffer_height();
-    const CaptureBox b = box(w, h);
+    // A clip for a slide is 16:9 at 1920x1080, whatever the window's size: what it shows (the view, or
+    // the window) scaled to fit, centred (Recorder::capture).
     // A window never waits for the encoder: a frame that finds it behind is dropped and counted.
-    if (const std::string err = start(out, b.empty() ? w : b.w, b.empty() ? h : b.h, false, s); !err.empty())
+    if (const std::string err = start(out, kWindowClipWidth, kWindowClipHeight, false, s); !err.empty())
       s.notify("cannot record: " + err);
   } catch (const std::exception& e) {
     s.notify(std::string("cannot record: ") + e.what());
@@ -97,13 +106,13 @@ void RecorderElement::after_frame(Session& s, unsigned fbo, int w, int h, bool h
   headless_ = headless;
   double t = s.now();
   if (headless) {
-    // No display paces a headless run: frame k is the clip's frame k (k / 30 s in), and the run waits
-    // for that time as a 30 Hz display would, so the clip lasts as long as the recording when the
-    // machine keeps up, and has every frame (none repeated) when it does not.
-    if (headless_frames_ == 0) headless_t0_ = t;
-    const double due = headless_t0_ + static_cast<double>(headless_frames_++) / recorder_->fps();
-    if (t < due) std::this_thread::sleep_for(std::chrono::duration<double>(due - t));
-    t = due;
+    const HeadlessStamp st =
+        headless_stamp(t, headless_frames_++ == 0 ? std::nullopt : std::optional(headless_t0_),
+                       headless_slot_, recorder_->fps());
+    if (st.wait_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(st.wait_s));
+    if (headless_frames_ == 1) headless_t0_ = t;
+    headless_slot_ = st.slot;
+    t = headless_t0_ + static_cast<double>(st.slot) / recorder_->fps();
   }
   const CaptureBox b = box(w, h);
   s.guarded("record", [&] { recorder_->capture(fbo, t, b); });

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "presenter/elements.h"
 #include "presenter/recorder.h"
 #include "support/run_binary.h"
 
@@ -175,6 +176,34 @@ TEST(RecoverLeftovers, AKilledTakeIsKeptAndNamedAndPartialFilesGo) {
   EXPECT_EQ(names[3], "notes.txt");
   EXPECT_TRUE(recover_leftovers(dir / "no-such-folder").empty());
   fs::remove_all(dir);
+}
+
+// A headless recording's frames: each waits for the next slot when early, and one drawn late goes in
+// the slot of its time, so the clip lasts as long as the recording and keeps every frame.
+TEST(HeadlessStamp, EarlyFramesWaitLateOnesKeepTheirTime) {
+  using gpulab::presenter::headless_stamp;
+  const double t0 = 100.0;
+  auto at = [&](double now, int64_t last) { return headless_stamp(now, t0, last, 30); };
+  const auto first = headless_stamp(t0, std::nullopt, 0, 30);
+  EXPECT_EQ(first.slot, 0);
+  EXPECT_EQ(first.wait_s, 0.0);
+  const auto early = at(t0 + 0.010, 0);  // slot 1 starts at 33.3 ms
+  EXPECT_EQ(early.slot, 1);
+  EXPECT_NEAR(early.wait_s, 1 / 30.0 - 0.010, 1e-9);
+  const auto on_time = at(t0 + 1 / 30.0, 0);
+  EXPECT_EQ(on_time.slot, 1);
+  EXPECT_NEAR(on_time.wait_s, 0.0, 1e-9);
+  const auto late = at(t0 + 0.200, 1);  // drawn 200 ms in: slot 6, slots 2-5 hold frame 1
+  EXPECT_EQ(late.slot, 6);
+  EXPECT_EQ(late.wait_s, 0.0);
+  // 90 frames that took 5.3 s, evenly: the last is in slot 158 (5.3 s of clip), none shares a slot.
+  int64_t last = 0;
+  for (int k = 1; k < 90; ++k) {
+    const auto st = at(t0 + 5.3 * k / 89.0 - 1e-4, last);
+    EXPECT_GT(st.slot, last) << k;
+    last = st.slot;
+  }
+  EXPECT_EQ(last, 158);
 }
 
 TEST(CheckClip, Mp4BoxesAndWebmSegments) {

@@ -57,6 +57,29 @@ TEST(WindowHotkeys, F12SavesAndHHidesTheUi) {
   EXPECT_LT(colours(files[1]), 12u);
 }
 
+// F9 twice: a clip for a slide, 16:9 at 1920x1080 whatever the window's size (800x600 here: the view
+// scaled to fit, centred), not the window's odd size.
+TEST(WindowHotkeys, F9RecordsA1080pClip) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
+  GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
+  GPULAB_SKIP_WITHOUT_TOOL(missing_ffmpeg());
+  const RunningApp app("gpulab-window-clip-");
+  const fs::path dir = app.dir;
+  wait_until_ready(dir);
+  key("F9");
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  key("F9");
+  ASSERT_TRUE(wait_for_text(dir / "app.log", "wrote ")) << app.log();
+  std::vector<fs::path> clips;
+  for (const auto& e : fs::directory_iterator(dir / "recordings"))
+    if (e.path().extension() == ".mp4") clips.push_back(e.path());
+  ASSERT_EQ(clips.size(), 1u) << app.log();
+  const std::string size =
+      output_of("ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 '" +
+                clips[0].string() + "'");
+  EXPECT_EQ(size.substr(0, size.find_last_not_of("\n") + 1), "1920,1080") << app.log();
+}
+
 TEST(WindowHotkeys, F2ShowsTheHudAndF1TheKeysOverAHiddenPanel) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (scripts/test runs the gl tests under Xvfb)";
   GPULAB_SKIP_WITHOUT_TOOL(missing_program("xdotool", "xdotool"));
