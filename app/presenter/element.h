@@ -17,6 +17,8 @@
 #include "presenter/layout_report.h"
 #include "presenter/screen_layout.h"
 
+struct ImDrawList;
+
 namespace gpulab {
 namespace cuda {
 struct DeviceInfo;
@@ -117,8 +119,8 @@ class Element {
   virtual void frame(Session&, const Frame&) {}
   // While true the demo is left alone (its copies are measured) and this element has the screen.
   virtual bool holds_demo() const { return false; }
-  // While true the demo's step waits (nothing computed, its last picture drawn): a CPU baseline is
-  // timed alone on the cores the live step would take.
+  // While true the demo's step waits (it computes as if paused, and draws): a CPU baseline is timed
+  // alone on the cores the live step would take.
   virtual bool holds_step() const { return false; }
   // Its part of the layout's input (the regions it needs, their sizes).
   virtual void wants(Session&, LayoutInput&) {}
@@ -140,6 +142,11 @@ class Element {
   virtual const char* tab() const { return nullptr; }
   virtual bool tab_to_front() { return false; }
   virtual void tab_ui(Session&) {}
+  // Its drawing kept apart from the frame's ImGui draw data (the notices): the shell renders it after
+  // before_notices, so that a clip leaves it out. Null: none this frame.
+  virtual const ImDrawList* drawn_above() const { return nullptr; }
+  // The frame is drawn but for drawn_above's lists: `fbo` (w x h pixels) holds it (a clip reads it).
+  virtual void before_notices(Session&, unsigned fbo, int w, int h, bool headless) {}
   // After the frame is drawn, before it is shown: `fbo` (w x h pixels) holds it.
   virtual void after_frame(Session&, unsigned fbo, int w, int h, bool headless) {}
   // The running demo is about to be replaced or detached: end what belongs to it.

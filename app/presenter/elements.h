@@ -125,6 +125,8 @@ class RecorderElement : public Element {
   std::string stop();  // the line saying what was written, or "recording failed: ..."
   bool key(Session& s, KeyAction a, const KeyPress& k) override;
   void laid_out(Session& s, const ScreenLayout& l) override;
+  // The clip reads the frame before the notices are drawn over it; the red dot comes after.
+  void before_notices(Session& s, unsigned fbo, int w, int h, bool headless) override;
   void after_frame(Session& s, unsigned fbo, int w, int h, bool headless) override;
   void report(LayoutReport& r) const override { r.recording = recording(); }
 
@@ -335,13 +337,18 @@ class ToastsElement : public Element {
   static constexpr std::string_view kName = "toasts";
   static constexpr double kSeconds = 8.0;
   std::string_view name() const override { return kName; }
-  void frame(Session&, const Frame&) override { shown_ = {}; }
+  ToastsElement();
+  ~ToastsElement() override;
+  void frame(Session&, const Frame&) override;
   void draw(Session& s, const ScreenLayout& l) override;
   Layer layer() const override { return Layer::Notice; }
+  // The toasts are a draw list of their own, rendered over the frame after a clip has read it.
+  const ImDrawList* drawn_above() const override { return shown_.shown ? list_.get() : nullptr; }
   void report(LayoutReport& r) const override { r.toasts = shown_; }
 
  private:
   LayoutReport::Toasts shown_;
+  std::unique_ptr<ImDrawList> list_;
 };
 
 // Every element, in the order the shell calls them.

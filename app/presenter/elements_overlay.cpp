@@ -138,7 +138,8 @@ void HudElement::background_baseline(Session& s, Demo& d, HudInput& in) {
   if (tried != tried_.end()) in.baseline_error = tried->second;
   // Once a case, one job at a time (a job measuring a case left behind runs to its end: its time is
   // kept for when that case comes back), and only where the HUD would say "not measured yet".
-  if (job_ || tried != tried_.end() || in.on_baseline || !in.baseline || !in.baseline_case.input ||
+  // A new job only while the HUD is shown: it may hold the live step, which nobody asked for otherwise.
+  if (!on_ || job_ || tried != tried_.end() || in.on_baseline || !in.baseline || !in.baseline_case.input ||
       !in.not_run_here.empty() || !in.recorded.empty() || hud_.baseline(in.baseline_case))
     return;
   // The baseline's probe (a copy of the current input, a CPU engine), made here where the demo may be
@@ -464,6 +465,17 @@ void HelpElement::draw(Session& s, const ScreenLayout& l) {
 
 // --- toasts ------------------------------------------------------------------------------------
 
+ToastsElement::ToastsElement() = default;
+ToastsElement::~ToastsElement() = default;
+
+void ToastsElement::frame(Session&, const Frame&) {
+  shown_ = {};
+  if (!ImGui::GetCurrentContext()) return;
+  if (!list_) list_ = std::make_unique<ImDrawList>(ImGui::GetDrawListSharedData());
+  list_->_ResetForNewFrame();
+  list_->PushClipRectFullScreen();
+}
+
 void ToastsElement::draw(Session& s, const ScreenLayout& l) {
   const double t = s.now();
   std::vector<std::string> lines;
@@ -495,8 +507,11 @@ void ToastsElement::draw(Session& s, const ScreenLayout& l) {
   float w = 0;
   for (const ImVec2& ts : sizes) w = std::max(w, ts.x);
   const float h = height();
-  // Above everything: the foreground list, drawn after every window.
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  // Above everything: a list of its own, rendered after every window and the foreground list, and
+  // after a clip has read the frame (a clip of a lecture has no "recording…" in it).
+  if (!list_) return;
+  ImDrawList* dl = list_.get();
+  dl->PushTextureID(font->ContainerAtlas->TexID);
   const auto [back, ink] = overlay_colours(s.look().light);
   shown_.x1 = area.x1 - pad;
   shown_.x0 = shown_.x1 - w - 2 * pad;
@@ -510,6 +525,7 @@ void ToastsElement::draw(Session& s, const ScreenLayout& l) {
     y += sizes[i].y + pad * 0.5f;
   }
   dl->PopClipRect();
+  dl->PopTextureID();
   shown_.shown = true;
   shown_.lines = std::move(lines);
 }

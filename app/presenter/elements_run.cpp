@@ -101,7 +101,7 @@ void RecorderElement::laid_out(Session&, const ScreenLayout& l) {
   display_ = l.display;
 }
 
-void RecorderElement::after_frame(Session& s, unsigned fbo, int w, int h, bool headless) {
+void RecorderElement::before_notices(Session& s, unsigned fbo, int w, int h, bool headless) {
   if (!recording()) return;
   headless_ = headless;
   double t = s.now();
@@ -116,7 +116,10 @@ void RecorderElement::after_frame(Session& s, unsigned fbo, int w, int h, bool h
   }
   const CaptureBox b = box(w, h);
   s.guarded("record", [&] { recorder_->capture(fbo, t, b); });
-  if (headless) return;  // a headless clip is all there is to see
+}
+
+void RecorderElement::after_frame(Session& s, unsigned, int w, int h, bool headless) {
+  if (!recording() || headless) return;  // a headless clip is all there is to see
   // The red dot, after the read-back: a disc of scissored clears. The clear colour, the scissor box
   // and the scissor test it changes are put back as they were, so the frame's draw state is as before.
   const LessonElement* lesson = s.find<LessonElement>();
@@ -374,6 +377,7 @@ void LadderElement::draw(Session& s, const ScreenLayout& l) {
         [&s](std::string line) { s.notify(std::move(line)); }, chart_fonts,
         s.look().light ? ChartTheme::light() : ChartTheme::dark(), counters ? &counters->view() : nullptr,
         s.look().projector ? ChartStyle::Slide : ChartStyle::Detailed);  // projector mode: the slide
+    if (const std::string line = ladder_->take_measured_line(); !line.empty()) s.log(line);
   });
 }
 
@@ -455,11 +459,10 @@ void CountersElement::headless_done(Session& s) {
 }
 
 void LadderElement::headless_done(Session& s) {
+  // The run's line ("ladder life: N frames while measuring...") went to stderr as it ended (draw):
+  // said here only where no frame drew it.
   if (!visible()) return;
-  char line[160];
-  std::snprintf(line, sizeof line, "ladder: %d frames while measuring, the slowest %.1f ms",
-                ladder_->frames(), ladder_->worst_frame_ms());
-  s.log(line);
+  if (const std::string line = ladder_->take_measured_line(); !line.empty()) s.log(line);
 }
 
 void CountersElement::tab_ui(Session& s) {

@@ -30,6 +30,8 @@ void LadderView::start(Demo& demo, const Context& ctx, bool best_block) {
   worst_frame_ms_ = 0;
   frames_ = 0;
   reported_ = false;
+  measured_line_.clear();
+  measured_line_new_ = false;
   slide_panel_ = -1;
   run_->start();
 }
@@ -169,10 +171,13 @@ void LadderView::draw(float width, float height, float ui_scale, double frame_ms
     ++frames_;
   } else if (!reported_) {
     reported_ = true;
+    // How the frames fared: for stderr and the Timings tab (measured_line), never a toast over the
+    // chart's toolbar.
     char buf[200];
     std::snprintf(buf, sizeof buf, "ladder %s: %d frames while measuring, the slowest %.1f ms%s",
                   demo_name_.c_str(), frames_, worst_frame_ms_, run_->cancelled() ? " (cancelled)" : "");
-    if (notify) notify(buf);
+    measured_line_ = buf;
+    measured_line_new_ = true;
     if (std::string e = run_->error(); !e.empty() && notify) notify("ladder: " + e);
   }
   // The chart fills the framebuffer under a strip for the progress line and the buttons.

@@ -62,6 +62,14 @@ class LadderView {
   std::vector<Rung> rungs() const { return run_ ? run_->rungs() : std::vector<Rung>{}; }
   double worst_frame_ms() const { return worst_frame_ms_; }
   int frames() const { return frames_; }
+  // Once the run has ended: "ladder life: 15 frames while measuring, the slowest 40.2 ms".
+  const std::string& measured_line() const { return measured_line_; }
+  // The line, once, the first time it is asked for after the run ended ("" otherwise).
+  std::string take_measured_line() {
+    if (!measured_line_new_) return {};
+    measured_line_new_ = false;
+    return measured_line_;
+  }
 
  private:
   ChartData chart() const;
@@ -75,6 +83,8 @@ class LadderView {
   double worst_frame_ms_ = 0;
   int frames_ = 0;
   bool reported_ = false;
+  std::string measured_line_;
+  bool measured_line_new_ = false;
   std::filesystem::path save_dir_ = "screenshots";
   ChartTheme theme_ = ChartTheme::dark();  // the look on screen, which the saved PNG keeps
   ChartStyle style_ = ChartStyle::Detailed;

@@ -481,13 +481,17 @@ void App::frame() {
   // While an element holds the demo (the ladder measures its copies) no demo hook is called, and the
   // demo resumes where it was when the element lets go.
   presenter::Element* holder = nullptr;
-  bool step_held = false;  // the live step waits (a CPU baseline is timed alone); the picture stays
   for (auto& e : elements_) {
     if (e->holds_demo()) holder = e.get();
-    step_held = step_held || e->holds_step();
+    // The live step waits (a CPU baseline is timed alone): the demo computes as if paused, its
+    // picture kept up to date.
+    if (e->holds_step()) {
+      f.playing = false;
+      f.step_once = false;
+    }
   }
   Demo* d = s.demo();
-  if (d && !holder && !step_held) {
+  if (d && !holder) {
     // On the GPU: the last frame's drawing done first, so that the step runs, and is timed, alone (GL
     // and CUDA share the GPU in time slices; the HUD's time otherwise includes the drawing's).
     if (s.context().cuda && !options_.overlap_drawing) drawn_.wait();
@@ -557,7 +561,20 @@ void App::frame() {
   for (auto& e : elements_) e->report(report_);
   report_.running = presenter::running_variants(d, element<presenter::AbElement>());
   ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ImDrawData* drawn = ImGui::GetDrawData();
+  ImGui_ImplOpenGL3_RenderDrawData(drawn);
+  // The frame but for the notices: what a clip reads. Then the notices over it.
+  for (auto& e : elements_) e->before_notices(s, target, f.width, f.height, pf.headless());
+  for (auto& e : elements_)
+    if (const ImDrawList* above = e->drawn_above(); above && drawn) {
+      ImDrawList* lists[] = {const_cast<ImDrawList*>(above)};
+      ImDrawData one = *drawn;
+      one.CmdLists = lists;
+      one.CmdListsCount = 1;
+      one.TotalVtxCount = above->VtxBuffer.Size;
+      one.TotalIdxCount = above->IdxBuffer.Size;
+      ImGui_ImplOpenGL3_RenderDrawData(&one);
+    }
   drawn_.place();
 
   if (capture) {

@@ -9,6 +9,7 @@
 
 #include "platform/platform.h"
 #include "presenter/elements.h"
+#include "presenter/ladder_view.h"
 #include "shell/app.h"
 #include "shell/session.h"
 #include "ui/fonts.h"
@@ -273,6 +274,10 @@ void App::draw_ui(Frame& f, const presenter::Rect& region) {
   if (ImGui::BeginTabBar("sections", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
     if (tab(secs, "Timings")) {
       ui::timings_section(in);
+      // How the frames fared while the ladder measured (on stderr too; never a toast over its toolbar).
+      if (const auto* ladder = element<presenter::LadderElement>(); ladder && ladder->view())
+        if (const std::string& line = ladder->view()->measured_line(); !line.empty())
+          ImGui::TextDisabled("%s", line.c_str());
       ImGui::EndTabItem();
     }
     if (tab(secs, "Occupancy")) {

@@ -206,8 +206,25 @@ TEST(LadderWindow, TheFramesGoOnWhileItMeasuresAndTheChartIsShown) {
           shot.string(),
       "gpulab-ladder-window");
   ASSERT_EQ(r.status, 0) << r.output;
-  const size_t at = r.output.find("frames while measuring, the slowest");
+  const size_t at = r.output.find("ladder life: ");
   ASSERT_NE(at, std::string::npos) << r.output;
+  const size_t line = r.output.find("frames while measuring, the slowest", at);
+  ASSERT_NE(line, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("frames while measuring"), line) << r.output;
+  EXPECT_EQ(r.output.find("frames while measuring", line + 1), std::string::npos)
+      << "said once: " << r.output;
+  // On stderr (and the Timings tab), never a toast over the chart's toolbar (a run with the UI, whose
+  // last frame shows the toasts of the last 8 s).
+  const testing::ProcessResult with_ui = testing::run_gpulab(
+      "--headless --cpu --start-ladder --frames 2 --grid 64x48 --size 960x540 --layout-report " +
+          (dir / "layout.json").string(),
+      "gpulab-ladder-window");
+  ASSERT_EQ(with_ui.status, 0) << with_ui.output;
+  EXPECT_NE(with_ui.output.find("frames while measuring"), std::string::npos) << with_ui.output;
+  std::ifstream report_file(dir / "layout.json");
+  const std::string report((std::istreambuf_iterator<char>(report_file)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(report.empty());
+  EXPECT_EQ(report.find("frames while measuring"), std::string::npos) << report;
   std::string err;
   const gl::Image img = gl::read_image(shot, &err);
   ASSERT_TRUE(err.empty()) << err;
