@@ -169,22 +169,28 @@ Fonts build_fonts(ImFontAtlas& atlas, float ui_scale, float hud_px) {
 
 std::vector<std::string> missing_glyphs(const ImFont& font, std::string_view utf8) {
   std::vector<std::string> out;
-  std::vector<unsigned> seen;
-  const char* p = utf8.data();
-  const char* const end = p + utf8.size();
-  while (p < end) {
-    unsigned c = 0;
-    const int n = ImTextCharFromUtf8(&c, p, end);
-    const char* const at = p;
-    p += n > 0 ? n : 1;
+  std::vector<uint32_t> seen;
+  // Decoded here, not by ImGui's reader, which gives U+FFFD for everything above U+FFFF (an emoji).
+  for (size_t i = 0; i < utf8.size();) {
+    uint32_t c = 0;
+    const size_t n = text::utf8_decode(utf8, i, &c);
+    if (n == 0) {
+      // Not UTF-8: the byte, by its number.
+      char name[40];
+      std::snprintf(name, sizeof name, "byte 0x%02X (not UTF-8)", static_cast<unsigned char>(utf8[i]));
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+      ++i;
+      continue;
+    }
+    const std::string_view ch = utf8.substr(i, n);
+    i += n;
     if (c <= 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0)) continue;  // controls and the space
     if (c <= 0xFFFF && font.FindGlyphNoFallback(static_cast<ImWchar>(c))) continue;
     if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
     seen.push_back(c);
     char name[16];
-    std::snprintf(name, sizeof name, "U+%04X ", c);
-    // The character itself after its number (an invalid byte is shown as its number only).
-    out.push_back(std::string(name) + (c == IM_UNICODE_CODEPOINT_INVALID ? "" : std::string(at, p)));
+    std::snprintf(name, sizeof name, "U+%04X ", static_cast<unsigned>(c));
+    out.push_back(std::string(name) + std::string(ch));  // the character itself after its number
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // Small text helpers shared by the file parsers of every demo (rules, patterns, body files).
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,31 @@ inline std::string shell_quote(std::string_view s) {
   return out + "'";
 }
 
+// The code point of the valid UTF-8 sequence that starts at s[i], and its length (1 to 4); 0 where
+// none starts there (a continuation byte, an overlong form, a surrogate, beyond U+10FFFF, a sequence
+// cut by the end). Every code point, those above U+FFFF too (an emoji is U+1F642, not U+FFFD).
+inline size_t utf8_decode(std::string_view s, size_t i, uint32_t* cp) {
+  if (i >= s.size()) return 0;
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  if (c < 0x80) {
+    *cp = c;
+    return 1;
+  }
+  const size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(k) & 0xC0) != 0x80) return 0;
+  if (c == 0xE0 && b(1) < 0xA0) return 0;   // overlong
+  if (c == 0xED && b(1) >= 0xA0) return 0;  // surrogates
+  if (c == 0xF0 && b(1) < 0x90) return 0;   // overlong
+  if (c == 0xF4 && b(1) >= 0x90) return 0;  // beyond U+10FFFF
+  uint32_t v = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (size_t k = 1; k < n; ++k) v = (v << 6) | (b(k) & 0x3F);
+  *cp = v;
+  return n;
+}
+
 // Input made safe to print inside a message: control bytes (C0, DEL, and the C1 controls U+0080..
 // U+009F, which terminals obey too), and bytes that are not valid UTF-8, become \xNN (\n, \r, \t
 // and \\ as such), so a file's bytes can neither move the terminal's cursor nor cut the message
@@ -52,20 +78,12 @@ inline std::string escape(std::string_view s, size_t max_bytes = 200) {
     out += kHex[c >> 4];
     out += kHex[c & 15];
   };
-  // Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0.
+  // Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0; the C1 controls (U+0080..
+  // U+009F) count as none: escaped byte by byte.
   auto utf8_length = [&](size_t i) -> size_t {
-    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-    const unsigned char c = b(0);
-    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-    if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
-    for (size_t k = 1; k < n; ++k)
-      if ((b(k) & 0xC0) != 0x80) return 0;
-    if (c == 0xE0 && b(1) < 0xA0) return 0;   // overlong
-    if (c == 0xED && b(1) >= 0xA0) return 0;  // surrogates
-    if (c == 0xF0 && b(1) < 0x90) return 0;   // overlong
-    if (c == 0xF4 && b(1) >= 0x90) return 0;  // beyond U+10FFFF
-    if (c == 0xC2 && b(1) <= 0x9F) return 0;  // C1 controls: escaped byte by byte
-    return n;
+    uint32_t cp = 0;
+    const size_t n = utf8_decode(s, i, &cp);
+    return n >= 2 && !(cp >= 0x80 && cp <= 0x9F) ? n : 0;
   };
   size_t i = 0;
   for (; i < s.size() && i < max_bytes; ++i) {

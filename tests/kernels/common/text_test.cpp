@@ -41,6 +41,26 @@ TEST(TextEscape, C1ControlsAndInvalidUtf8AreEscapedByteByByte) {
   EXPECT_EQ(escape("\xFF\xFE"), "\\xFF\\xFE");
 }
 
+TEST(TextUtf8, DecodesEveryCodePointAndRefusesWhatIsNotUtf8) {
+  uint32_t cp = 0;
+  const std::string s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x99\x82";  // a é € 🙂
+  EXPECT_EQ(utf8_decode(s, 0, &cp), 1u);
+  EXPECT_EQ(cp, 0x61u);
+  EXPECT_EQ(utf8_decode(s, 1, &cp), 2u);
+  EXPECT_EQ(cp, 0xE9u);
+  EXPECT_EQ(utf8_decode(s, 3, &cp), 3u);
+  EXPECT_EQ(cp, 0x20ACu);
+  EXPECT_EQ(utf8_decode(s, 6, &cp), 4u);
+  EXPECT_EQ(cp, 0x1F642u);
+  EXPECT_EQ(utf8_decode(s, 2, &cp), 0u) << "a continuation byte starts nothing";
+  EXPECT_EQ(utf8_decode(s, s.size(), &cp), 0u);
+  for (const char* bad : {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
+                          "\xF0\x9F\x99", "\xC3"})
+    EXPECT_EQ(utf8_decode(bad, 0, &cp), 0u) << escape(bad);
+  EXPECT_EQ(utf8_decode("\xF4\x8F\xBF\xBF", 0, &cp), 4u);
+  EXPECT_EQ(cp, 0x10FFFFu);
+}
+
 TEST(TextEscape, LongInputIsCutWithAnEllipsis) {
   const std::string s(500, 'x');
   EXPECT_EQ(escape(s, 10), "xxxxxxxxxx...");
