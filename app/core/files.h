@@ -16,4 +16,10 @@ void write_text_file(const std::filesystem::path& path, std::string_view text);
 bool write_command_output(std::string_view command, const std::string& path, std::string_view text,
                           std::string_view option);
 
+// A lesson file (.toml, in any case): the window opens one dropped on it as a lesson, and a demo's
+// own open field says what it is instead of reading it as a pattern or an image.
+bool is_lesson_path(const std::filesystem::path& path);
+// "'PATH' is a lesson, not <what>: drop it on the window, open it in the Lesson tab or give --lesson".
+std::string lesson_given_as(const std::filesystem::path& path, std::string_view what);
+
 }  // namespace gpulab

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "core/batch.h"
+#include "core/files.h"
 #include "core/keymap.h"
 #include "gl/gl.h"
 #include "gl/image_io.h"
@@ -154,6 +155,14 @@ bool App::init(std::string* error) {
     for (const auto& p : paths) {
       std::string err;
       session_->guarded("open", [&] {
+        // A lesson (.toml) opens as a lesson, whatever the demo: never read as a pattern or image.
+        if (is_lesson_path(p)) {
+          if (element<presenter::LessonElement>()->open_file(*session_, p, 0, &err))
+            session_->notify("opened the lesson " + text::escape(p));
+          else
+            session_->notify(err);
+          return;
+        }
         Demo* d = session_->demo();
         if (!d) return;
         if (d->open_file(p, &err))

@@ -144,7 +144,8 @@ std::string LifeDemo::configure(const Options& o) {
   }
   if (!p.pattern.empty()) {
     // Read once, here: what reset and the batch run place is this copy.
-    // The grid is known: an RLE header larger than it is refused before its cells are allocated.
+    // The grid is known: an RLE header larger than it is refused before its body is read.
+    if (is_lesson_path(p.pattern)) return "--pattern " + lesson_given_as(p.pattern, "a pattern");
     life::PatternResult r = life::load_pattern_file(p.pattern, grid_w_, grid_h_);
     if (!r) return life::describe(r.error, p.pattern);
     if (r.pattern->width > grid_w_ || r.pattern->height > grid_h_)
@@ -275,6 +276,10 @@ void LifeDemo::forget_pattern() {
 }
 
 bool LifeDemo::load_pattern(const std::filesystem::path& path, std::string* error) {
+  if (is_lesson_path(path)) {
+    *error = lesson_given_as(path, "a pattern");
+    return false;
+  }
   life::PatternResult r = life::load_pattern_file(path.string());
   if (!r) {
     *error = life::describe(r.error, path.string());

@@ -86,6 +86,25 @@ TEST_F(LifeDemoGl, OnAProjectorACellIsTwoPixelsAtLeast) {
   demo.detach();
 }
 
+// A lesson typed into the pattern field (or given to --pattern) is named as a lesson, not read as a
+// malformed pattern; the grid stays.
+TEST_F(LifeDemoGl, ALessonGivenAsAPatternIsNamedAsALesson) {
+  const fs::path lesson = write("01-life.TOML", "title = \"Life\"\n[[step]]\ndemo = \"life\"\n");
+  LifeDemo demo;
+  configure(demo, {"--grid", "16x16"});
+  demo.attach(ctx_);
+  const life::Grid before = demo.engine().download();
+  std::string error;
+  EXPECT_FALSE(demo.open_file(lesson, &error));
+  EXPECT_EQ(error, "'" + lesson.string() +
+                       "' is a lesson, not a pattern: drop it on the window, open it in the Lesson tab or "
+                       "give --lesson");
+  EXPECT_EQ(demo.engine().download(), before);
+  demo.detach();
+  LifeDemo other;
+  EXPECT_EQ(testing::configure_demo(other, {"--pattern", lesson.c_str()}), "--pattern " + error);
+}
+
 TEST_F(LifeDemoGl, ThePatternFileIsReadOnceAndResetPlacesThatCopy) {
   const fs::path file = write("blinker.rle", "x = 3, y = 1\n3o!\n");
   LifeDemo demo;
