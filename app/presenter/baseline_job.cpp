@@ -159,10 +159,13 @@ void BaselineJob::work() {
   // A hold that ran out before the end counts as none: the last repeats shared the cores.
   const bool hold_lasted = !hold_live_ || (held && wall < kMaxHoldSeconds * 1000.0);
   hold_.store(3);
+  wait_share_.store(share);
   approximate_.store(!hold_lasted || share > kMaxWaitShare);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (m.outcome == BenchOutcome::Measured)
+    if (m.outcome == BenchOutcome::Measured && share > kMaxApproximateShare)
+      error_ = "cores busy, F5 measures it";  // the HUD's caption: short
+    else if (m.outcome == BenchOutcome::Measured)
       ms_ = row.ms_median;
     else
       error_ = m.outcome == BenchOutcome::Cancelled ? "cancelled"

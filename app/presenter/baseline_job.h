@@ -9,7 +9,8 @@
 // asks for a hold: the frames go on drawing, the live step waits (at most kMaxHoldSeconds) while the
 // baseline is timed alone. And whatever the hold, the job watches how long its thread waited for a
 // core (the kernel's run-queue wait): more than kMaxWaitShare of the time, and the figure is only
-// an approximation, which the HUD says ("≈").
+// an approximation, which the HUD says ("≈"); more than kMaxApproximateShare (the time then reads
+// a third too long or worse), and it is no figure at all: the HUD says why and that F5 measures it.
 #include <atomic>
 #include <functional>
 #include <mutex>
@@ -34,9 +35,10 @@ struct BaselineClocks {
 
 class BaselineJob {
  public:
-  static constexpr double kMaxHoldSeconds = 3.0;   // the live demo holds at most this long
-  static constexpr double kMaxWaitShare = 0.10;    // waited longer than this share: approximate
-  static constexpr double kGrantTimeoutMs = 1000;  // a hold asked but not granted: timed anyway
+  static constexpr double kMaxHoldSeconds = 3.0;        // the live demo holds at most this long
+  static constexpr double kMaxWaitShare = 0.10;         // waited longer than this share: approximate
+  static constexpr double kMaxApproximateShare = 0.25;  // ... than this: not measured
+  static constexpr double kGrantTimeoutMs = 1000;       // a hold asked but not granted: timed anyway
 
   // Starts timing `probe` (3 repeats, the median kept); `peaks` for the row's figures. With
   // `hold_live`, the job asks for the hold (wants_hold) and times, at the normal priority, once it
@@ -54,6 +56,8 @@ class BaselineJob {
   // When done and measured: the time was taken while the thread waited for a core more than
   // kMaxWaitShare of it, or without the hold it asked for.
   bool approximate() const { return approximate_.load(); }
+  // When done: the median repeat's share of its time spent waiting for a core (0: none, or unknown).
+  double wait_share() const { return wait_share_.load(); }
   // Main thread: true while the live step should wait (the hold is asked, or granted and not over).
   bool wants_hold() const;
   // Main thread, at the start of a frame (no live step in flight): the live step waits from now.
@@ -69,6 +73,7 @@ class BaselineJob {
   std::optional<double> ms_;
   std::string error_;
   std::atomic<bool> cancel_{false}, done_{false}, approximate_{false};
+  std::atomic<double> wait_share_{0};
   const bool hold_live_;
   BaselineClocks clocks_;
   // The hold: 0 not asked, 1 asked, 2 granted, 3 over (timed, or kMaxHoldSeconds passed).

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -84,14 +85,14 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
     const bool marked = !l.header && mark_first > 0 && source_line >= mark_first && source_line <= mark_last;
     if (marked && *mark_y < 0) *mark_y = ImGui::GetCursorPosY();
     if (marker_of(l.text)) continue;  // "// mark NAME" and "// end mark" are for lessons, not the room
-    const size_t n = l.text.size();
-    const size_t rows = std::max<size_t>(1, (n + per_row - 1) / per_row);
-    for (size_t r = 0; r < rows; ++r) {
-      const size_t c0 = r * per_row, c1 = std::min(n, c0 + per_row);
+    const std::vector<std::pair<size_t, size_t>> rows = wrap_code_line(l.text, per_row);
+    const float hang = char_w * static_cast<float>(code_hang(l.text, per_row));
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const auto [c0, c1] = rows[r];
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (marked || l.changed)
         dl->AddRectFilled(p, ImVec2(p.x + avail, p.y + h), marked ? lesson_mark : mark);
-      float x = p.x + (r > 0 ? char_w * 2 : 0.0f);  // a continued line is indented
+      float x = p.x + (r > 0 ? hang : 0.0f);  // a continued line hangs under its own indent
       for (const TokenSpan& t : cache.tokens(i)) {
         const size_t b = std::max(t.begin, c0), e = std::min(t.end, c1);
         if (b >= e) continue;
@@ -110,6 +111,40 @@ int draw_source(const CodeView& v, const CodePanelCache& cache, bool light, int 
 }
 
 }  // namespace
+
+size_t code_hang(std::string_view line, size_t per_row) {
+  const size_t indent = std::min(line.find_first_not_of(" \t"), line.size());
+  return std::min(indent + 4, per_row / 2);
+}
+
+std::vector<std::pair<size_t, size_t>> wrap_code_line(std::string_view line, size_t per_row) {
+  per_row = std::max<size_t>(per_row, 8);
+  const size_t n = line.size();
+  const size_t rest_width = per_row - code_hang(line, per_row);
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::vector<std::pair<size_t, size_t>> rows;
+  size_t c0 = 0;
+  do {
+    const size_t width = rows.empty() ? per_row : rest_width;
+    if (n - c0 <= width) {
+      rows.emplace_back(c0, n);
+      break;
+    }
+    const size_t limit = c0 + width;
+    size_t cut = 0;
+    // After a space, in the row's last two thirds.
+    for (size_t b = limit; b > c0 + width / 3 && !cut; --b)
+      if (line[b - 1] == ' ' && line[b] != ' ') cut = b;
+    // Between a word and what is not one (never inside a name or a number).
+    for (size_t b = limit; b > c0 + 1 && !cut; --b)
+      if (word(line[b - 1]) != word(line[b])) cut = b;
+    if (!cut) cut = limit;  // one token longer than a row
+    rows.emplace_back(c0, cut);
+    c0 = cut;
+    while (c0 < n && line[c0] == ' ') ++c0;
+  } while (c0 < n);
+  return rows;
+}
 
 std::pair<int, int> marked_lines(const CodeView& v, std::string_view name) {
   // The source lines (1-based, headers not counted) between the marker and its end.

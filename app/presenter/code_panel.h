@@ -31,6 +31,15 @@ struct CodeView {
   std::vector<CodeLine> lines;    // empty when the snippet has no region (a build defect; a test checks)
   std::vector<const KernelBuild*> kernels;
 };
+// A source line too long for `per_row` characters, cut into rows [begin, end) at token boundaries:
+// after a space where one falls in the row's last two thirds, else between a word and punctuation,
+// mid-token only where one token is longer than a row. Continued rows lose their leading spaces and
+// hold per_row - code_hang(line, per_row) characters: they are drawn indented by the hang.
+std::vector<std::pair<size_t, size_t>> wrap_code_line(std::string_view line, size_t per_row);
+// The hanging indent of a continued row, in characters: the line's own indent and 4 more, at most
+// half a row.
+size_t code_hang(std::string_view line, size_t per_row);
+
 // The lines (1-based among the snippet's own, headers not counted) between "// mark NAME" and the next
 // "// end mark": what a lesson step's code_mark points at; {0, 0} when the snippet has no such marker.
 std::pair<int, int> marked_lines(const CodeView& v, std::string_view name);

@@ -490,6 +490,7 @@ void App::frame() {
   // While an element holds the demo (the ladder measures its copies) no demo hook is called, and the
   // demo resumes where it was when the element lets go.
   presenter::Element* holder = nullptr;
+  bool step_held = false;
   for (auto& e : elements_) {
     if (e->holds_demo()) holder = e.get();
     // The live step waits (a CPU baseline is timed alone): the demo computes as if paused, its
@@ -497,6 +498,7 @@ void App::frame() {
     if (e->holds_step()) {
       f.playing = false;
       f.step_once = false;
+      step_held = true;
     }
   }
   Demo* d = s.demo();
@@ -616,6 +618,9 @@ void App::frame() {
     }
   }
   save_settings_if_due(false);
+  // While the step is held the picture does not change: 10 frames a second leave the cores (a
+  // software GL draws on them) to the baseline being timed.
+  if (step_held) std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
 int App::run() {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <string>
 
@@ -117,6 +118,49 @@ TEST(CodeSource, TheDiffOfTwoKnownKernelsMarksWhatChanged) {
   EXPECT_EQ(changed[3], "    atomicAdd(&hist[img[i]], 1u);");
   ASSERT_EQ(same.size(), 1u);
   EXPECT_EQ(same[0], "}");
+}
+
+// Long lines wrap between tokens (the projected Life code cut "down" into "d" / "own"), continued rows
+// hanging under the line's own indent.
+TEST(CodePanel, LongLinesWrapBetweenTokensWithAHangingIndent) {
+  const std::string line =
+      "        up[j - 1] + up[j] + up[j + 1] + mid[j - 1] + mid[j + 1] + down[j - 1] + down[j] + down[j + "
+      "1];";
+  for (size_t per_row : {20u, 31u, 44u, 60u, 77u}) {
+    SCOPED_TRACE(per_row);
+    const auto rows = wrap_code_line(line, per_row);
+    ASSERT_GE(rows.size(), 2u);
+    const size_t hang = code_hang(line, per_row);
+    EXPECT_EQ(hang, std::min<size_t>(12, per_row / 2));
+    std::string joined;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const auto [b, e] = rows[r];
+      ASSERT_LT(b, e);
+      EXPECT_LE(e - b, r == 0 ? per_row : per_row - hang);
+      if (r > 0) EXPECT_NE(line[b], ' ') << "a continued row starts at its token";
+      // Never inside a name or a number.
+      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      if (e < line.size()) EXPECT_FALSE(word(line[e - 1]) && word(line[e])) << line.substr(b, e - b);
+      joined += line.substr(b, e - b);
+    }
+    // Only spaces at the cuts are left out.
+    std::string squeezed;
+    for (char c : line)
+      if (c != ' ') squeezed += c;
+    std::string joined_squeezed;
+    for (char c : joined)
+      if (c != ' ') joined_squeezed += c;
+    EXPECT_EQ(joined_squeezed, squeezed);
+  }
+  // A short line is one row; an empty one too; a token longer than a row is cut where it must be.
+  EXPECT_EQ(wrap_code_line("  x = 1;", 40), (std::vector<std::pair<size_t, size_t>>{{0, 8}}));
+  EXPECT_EQ(wrap_code_line("", 40), (std::vector<std::pair<size_t, size_t>>{{0, 0}}));
+  const std::string long_name(30, 'a');
+  const auto cut = wrap_code_line(long_name, 12);
+  ASSERT_EQ(cut.size(), 4u);  // 12, then rows of 12 - 4
+  EXPECT_EQ(cut[0], (std::pair<size_t, size_t>{0, 12}));
+  EXPECT_EQ(cut[1], (std::pair<size_t, size_t>{12, 20}));
+  EXPECT_EQ(cut.back().second, 30u);
 }
 
 TEST(CodeSource, LineDiffIsALongestCommonSubsequence) {

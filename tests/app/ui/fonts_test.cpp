@@ -112,6 +112,9 @@ TEST_F(Atlas, CentralEuropeanAndCyrillicLettersHaveGlyphs) {
     EXPECT_LE(ImGui::GetIO().Fonts->TexHeight, 4096);
     // What the fonts lack is named, once each, by code point.
     EXPECT_EQ(missing_glyphs(*f.hud, "日本 日 ok"), (std::vector<std::string>{"U+65E5 日", "U+672C 本"}));
+    // Every figure the HUD writes: times, ratios, approximations, percentages.
+    EXPECT_EQ(missing_glyphs(*f.hud, "805 µs 12.3 ms ≈ 2.08× 1× 78% – measuring… not run here"),
+              std::vector<std::string>{});
     // A cut sequence is named by its bytes; a character above U+FFFF by its own code point (ImGui's
     // reader gave U+FFFD for an emoji).
     EXPECT_EQ(missing_glyphs(*f.ui, "Σ ε \xE2\x88"),
