@@ -22,13 +22,14 @@ CudaStatus cuda_status();
 // What a rung, a toast or a lesson step says when `reason` is why this machine has no usable CUDA
 // device (status.reason, a loader's error and all): "needs an NVIDIA GPU", or with the few words of
 // status.short_reason where a GPU is there but cannot be used ("needs an NVIDIA GPU: driver too
-// old"). The full reason is said once: the Device tab, --check's machine line, a ladder's first GPU
-// rung. Any other reason comes back unchanged.
+// old"), or "built without CUDA" in such a build. The full reason is said once: the Device tab, --check's
+// machine line, a ladder's first GPU rung. Any other reason comes back unchanged.
 inline std::string brief_cuda_reason(const std::string& reason, const CudaStatus& status) {
   if (status.available || reason.empty() || reason != status.reason) return reason;
   if (status.short_reason.empty() || status.short_reason == "no NVIDIA driver" ||
       status.short_reason == "no NVIDIA GPU")
     return "needs an NVIDIA GPU";
+  if (status.short_reason == "built without CUDA") return status.short_reason;  // a GPU would not help
   return "needs an NVIDIA GPU: " + status.short_reason;
 }
 

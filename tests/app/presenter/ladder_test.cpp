@@ -43,13 +43,20 @@ TEST(Ladder, TheNoGpuReasonIsSaidInFullOnceThenBriefly) {
   old.reason = "the NVIDIA driver (CUDA 11.4) is older than this build's runtime (CUDA 13.0)";
   old.short_reason = "driver too old";
   EXPECT_EQ(brief_cuda_reason(old.reason, old), "needs an NVIDIA GPU: driver too old");
+  CudaStatus unbuilt = none;
+  unbuilt.reason = "this gpulab was built without CUDA (no nvcc found at configure time)";
+  unbuilt.short_reason = "built without CUDA";
+  EXPECT_EQ(brief_cuda_reason(unbuilt.reason, unbuilt), "built without CUDA");
   CudaStatus here;
   here.available = true;
   here.reason = none.reason;
   EXPECT_EQ(brief_cuda_reason(none.reason, here), none.reason) << "a GPU is here: nothing to shorten";
 
-  // The chart, with this machine's own status (no reason to shorten where a GPU is here).
+  // The chart, with this machine's own status (no reason to shorten where a GPU is here; the short
+  // form is this build's: a build without CUDA says so).
   const CudaStatus cs = cuda_status();
+  const std::string brief = cs.available ? "" : brief_cuda_reason(cs.reason, cs);
+  if (!cs.available) EXPECT_NE(brief, cs.reason);
   std::vector<Rung> rs = {
       rung(0, "cpu", false, RungState::Measured, 2.0), rung(0, "gpu-a", true, RungState::Unavailable, 0),
       rung(0, "gpu-b", true, RungState::Unavailable, 0), rung(1, "gpu-c", true, RungState::Unavailable, 0),
@@ -60,7 +67,7 @@ TEST(Ladder, TheNoGpuReasonIsSaidInFullOnceThenBriefly) {
   ASSERT_EQ(c.panels.size(), 1u) << "the second stage measured nothing: no panel";
   ASSERT_EQ(c.panels[0].rungs.size(), 3u);
   EXPECT_EQ(c.panels[0].rungs[1].reason, rs[1].reason);
-  EXPECT_EQ(c.panels[0].rungs[2].reason, cs.available ? rs[2].reason : "needs an NVIDIA GPU");
+  EXPECT_EQ(c.panels[0].rungs[2].reason, cs.available ? rs[2].reason : brief);
   rs[3].state = RungState::Measured;  // the second stage drawn too: its rungs follow the first's
   rs[3].reason.clear();
   rs.push_back(rung(1, "gpu-e", true, RungState::Unavailable, 0));
@@ -69,7 +76,7 @@ TEST(Ladder, TheNoGpuReasonIsSaidInFullOnceThenBriefly) {
   ASSERT_EQ(c2.panels.size(), 2u);
   ASSERT_EQ(c2.panels[1].rungs.size(), 3u);
   EXPECT_EQ(c2.panels[1].rungs[1].reason, "needs sm_90a");
-  EXPECT_EQ(c2.panels[1].rungs[2].reason, cs.available ? rs[1].reason : "needs an NVIDIA GPU");
+  EXPECT_EQ(c2.panels[1].rungs[2].reason, cs.available ? rs[1].reason : brief);
 }
 
 TEST(Ladder, SpeedupsAreOverTheStagesCpuRungAndThePreviousMeasuredRung) {
