@@ -153,8 +153,6 @@ struct Frame {
   // The view as given, or the whole framebuffer when none was set.
   Rect view_or_all() const { return view.w > 0 && view.h > 0 ? view : Rect{0, 0, width, height}; }
   float ui_scale = 1.0f;
-  // Projector mode: the picture is read from the back of a hall (Life: at least 2 pixels a cell).
-  bool projector = false;
 };
 
 // One throughput read-out of the timings panel: a timed section, what one step in it does.

@@ -440,7 +440,6 @@ void App::frame() {
   // The scale in use is the one asked for held to the framebuffer's height (ui::fit_scale).
   appearance_.update(ui_scale(), view_.theme, f.height, clock_.frame_index > 0);
   f.ui_scale = appearance_.scale();
-  f.projector = view_.projector.has_value();
   if (std::string p = appearance_.take_problem(); !p.empty()) s.notify(p);
   // The notes are never on a projected screen: with a presenter's window they are there.
   s.set_look({&appearance_.fonts(), view_.theme == Theme::Light, view_.projector.has_value(), f.ui_scale,

@@ -392,13 +392,12 @@ void LifeDemo::compute(Frame& frame) {
     population_age_ = 0;
   }
   // Keep the grid fitted to the free part of the screen until the user zooms or pans.
-  const bool layout_changed = frame.width != last_fb_w_ || frame.height != last_fb_h_ ||
-                              !(frame.view_or_all() == last_area_) || frame.projector != last_projector_;
+  const bool layout_changed =
+      frame.width != last_fb_w_ || frame.height != last_fb_h_ || !(frame.view_or_all() == last_area_);
   if (!view_fitted_ || (!view_touched_ && layout_changed)) {
-    fit_view(frame.width, frame.height, frame.view_or_all(), frame.projector);
+    fit_view(frame.width, frame.height, frame.view_or_all());
     view_touched_ = false;
   }
-  last_projector_ = frame.projector;
   last_fb_w_ = frame.width;
   last_fb_h_ = frame.height;
   last_area_ = frame.view_or_all();
@@ -408,7 +407,7 @@ void LifeDemo::compute(Frame& frame) {
 
 void LifeDemo::render(Frame& frame) { display_->draw(frame.width, frame.height); }
 
-void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area, bool projector) {
+void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area) {
   // Fit the grid into the view region, its centre on the region's centre.
   const double zx = static_cast<double>(std::max(1, area.w)) / grid_w_;
   const double zy = static_cast<double>(std::max(1, area.h)) / grid_h_;
@@ -417,10 +416,6 @@ void LifeDemo::fit_view(int fb_w, int fb_h, const Frame::Rect& area, bool projec
   // Whole pixels a cell (or whole cells a pixel): every cell the same size, crisp on a projector. The
   // margin gives way before a whole step does (a 512 grid in 535 pixels is 1 pixel a cell, not 1/2).
   zoom_ = zoom_ >= 1.0 ? std::floor(zoom_) : fit >= 1.0 ? 1.0 : 1.0 / std::ceil(1.0 / fit - 1e-9);
-  // On a projector, 2 pixels a cell at least: below one a pixel shows one cell of several (the
-  // others dropped), and one pixel is a speck from the back row. The centre of a larger grid is
-  // shown (the wheel zooms out); the grid, and so every figure, stays the size asked for.
-  if (projector) zoom_ = std::max(zoom_, 2.0);
   const double cells_per_px = 1.0 / zoom_;
   const double dx = area.x + 0.5 * area.w - 0.5 * fb_w, dy = area.y + 0.5 * area.h - 0.5 * fb_h;
   centre_x_ = grid_w_ * 0.5 - dx * cells_per_px;

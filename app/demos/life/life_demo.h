@@ -58,7 +58,6 @@ class LifeDemo final : public Demo {
   bool picks_changed(const Picks& before, std::string* why) override;
   std::string inactive_reason(size_t stage) const override;
   std::string why_unavailable(size_t stage, int variant) const override;
-  double zoom() const { return zoom_; }  // pixels a cell, as the view shows it now
 
   void attach(Context& ctx) override;
   void compute(Frame& frame) override;
@@ -98,7 +97,7 @@ class LifeDemo final : public Demo {
   bool resize_grid(int w, int h, std::string* error);
   void set_rule(const life::Rule& r);
   void advance(int generations);
-  void fit_view(int fb_w, int fb_h, const Frame::Rect& area, bool projector);
+  void fit_view(int fb_w, int fb_h, const Frame::Rect& area);
   life::View make_view(int fb_w, int fb_h) const;
   void handle_input(const Frame& frame);
   void verify(int generations);
@@ -140,7 +139,6 @@ class LifeDemo final : public Demo {
   bool view_fitted_ = false;
   int last_fb_w_ = 0, last_fb_h_ = 0;
   Frame::Rect last_area_;
-  bool last_projector_ = false;
   bool view_touched_ = false;  // the user zoomed or panned: stop refitting
 
   // State.

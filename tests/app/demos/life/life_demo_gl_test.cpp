@@ -56,36 +56,6 @@ std::vector<std::pair<int, int>> live(const life::Grid& g) {
   return out;
 }
 
-// On a projector a cell is 2 pixels at least: the 1024x1024 default in a 1080p view was drawn at half
-// a pixel a cell, every other cell dropped. A lone cell at the centre of a 256x192 grid in a 160x120
-// view: the window shows the whole grid at 1/2 pixel a cell, the projector a 2x2 square.
-TEST_F(LifeDemoGl, OnAProjectorACellIsTwoPixelsAtLeast) {
-  const fs::path file = write("one.rle", "x = 1, y = 1\no!\n");
-  LifeDemo demo;
-  configure(demo, {"--grid", "256x192", "--pattern", file.c_str()});
-  demo.attach(ctx_);
-  gl::Framebuffer fb(160, 120);  // the fixture's size
-  auto differing = [](const std::vector<uint8_t>& px) {
-    // Pixels unlike the first one (a dead cell's colour: at 2 pixels a cell the grid fills the view).
-    size_t n = 0;
-    for (size_t i = 0; i + 3 < px.size(); i += 4)
-      if (px[i] != px[0] || px[i + 1] != px[1] || px[i + 2] != px[2]) ++n;
-    return n;
-  };
-  Frame f = frame(false);
-  draw_frame(demo, f, fb);
-  EXPECT_DOUBLE_EQ(demo.zoom(), 0.5) << "the window shows the whole grid";
-  f.projector = true;
-  std::vector<uint8_t> projected = draw_frame(demo, f, fb);
-  EXPECT_DOUBLE_EQ(demo.zoom(), 2.0);
-  EXPECT_EQ(differing(projected), 4u) << "one cell, 2x2 pixels";
-  // Out of projector mode the whole grid is back.
-  f.projector = false;
-  draw_frame(demo, f, fb);
-  EXPECT_DOUBLE_EQ(demo.zoom(), 0.5);
-  demo.detach();
-}
-
 // A lesson typed into the pattern field (or given to --pattern) is named as a lesson, not read as a
 // malformed pattern; the grid stays.
 TEST_F(LifeDemoGl, ALessonGivenAsAPatternIsNamedAsALesson) {
